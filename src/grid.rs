@@ -1,0 +1,483 @@
+//! The grid model: a square Sudoku grid of any box shape up to 64 cells a side.
+//!
+//! A [`Grid`] holds one value per cell in row-major order, `0` for a blank and
+//! `1..=side` for a digit. Its [`BoxShape`] says how wide and how high one box
+//! is; the side is their product (3×3 boxes make a 9×9 grid, 3×2 boxes a 6×6
+//! grid). Everything else in the crate (solvers, readers, writers) speaks in
+//! these two types.
+//!
+//! ```
+//! use xlsudoku::grid::{BoxShape, Grid};
+//!
+//! let grid: Grid = "1.3..2.4....1..3".parse()?;
+//! assert_eq!(grid.side(), 4);
+//! assert_eq!(grid.shape(), BoxShape::new(2, 2)?);
+//! assert_eq!(grid.get(0, 2), 3);
+//! assert!(grid.conflicts().is_empty());
+//! # Ok::<(), xlsudoku::grid::GridError>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest side a grid may have (candidates fit in one `u64`).
+pub const MAX_SIDE: usize = 64;
+
+/// What can be wrong when building a grid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GridError {
+    /// The box shape multiplies to a side of 0 or more than [`MAX_SIDE`].
+    #[error("box shape {width}x{height} gives a side of {side}; the side must be 1 to 64")]
+    BadShape {
+        /// Box width in cells.
+        width: usize,
+        /// Box height in cells.
+        height: usize,
+        /// Their product.
+        side: usize,
+    },
+    /// A box shape written as text could not be read (`3x2` is the form).
+    #[error("box shape '{0}' is not of the form WIDTHxHEIGHT, e.g. 3x3 or 3x2")]
+    BadShapeText(String),
+    /// The number of cells is not the square of a side with a known box shape.
+    #[error("{0} cells is not a square grid of a side xlsudoku knows a box shape for")]
+    BadLength(usize),
+    /// A cell holds a value outside `0..=side`.
+    #[error("cell {index} holds {value}, outside 1..={side}")]
+    BadValue {
+        /// Row-major index of the cell.
+        index: usize,
+        /// The value found.
+        value: usize,
+        /// The grid's side.
+        side: usize,
+    },
+    /// A character in a text puzzle is not a digit of this grid.
+    #[error("character '{ch}' at position {index} is not a digit of a {side}x{side} grid")]
+    BadChar {
+        /// Zero-based position in the puzzle text.
+        index: usize,
+        /// The character found.
+        ch: char,
+        /// The grid's side.
+        side: usize,
+    },
+}
+
+/// The shape of one box: `width` columns by `height` rows.
+///
+/// ```
+/// use xlsudoku::grid::BoxShape;
+/// let shape: BoxShape = "3x2".parse()?;
+/// assert_eq!((shape.width(), shape.height(), shape.side()), (3, 2, 6));
+/// assert_eq!(BoxShape::for_side(6), Some(shape));
+/// assert_eq!(BoxShape::for_side(16).map(|s| s.to_string()), Some("4x4".to_string()));
+/// # Ok::<(), xlsudoku::grid::GridError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BoxShape {
+    width: u8,
+    height: u8,
+}
+
+impl BoxShape {
+    /// A box `width` cells wide and `height` cells high; the side
+    /// (`width * height`) must be 1 to [`MAX_SIDE`].
+    pub fn new(width: usize, height: usize) -> Result<Self, GridError> {
+        let side = width * height;
+        if width == 0 || height == 0 || side > MAX_SIDE {
+            return Err(GridError::BadShape {
+                width,
+                height,
+                side,
+            });
+        }
+        Ok(BoxShape {
+            width: width as u8,
+            height: height as u8,
+        })
+    }
+
+    /// The usual box shape for a side: square where the side is a square
+    /// (9 → 3x3, 16 → 4x4), otherwise the most nearly square factor pair,
+    /// wider than high (6 → 3x2, 12 → 4x3, 8 → 4x2). `None` for a side with
+    /// no such pair (a prime above 3, or outside 1..=64).
+    pub fn for_side(side: usize) -> Option<Self> {
+        if side == 0 || side > MAX_SIDE {
+            return None;
+        }
+        let mut height = (side as f64).sqrt() as usize;
+        while height > 1 && side % height != 0 {
+            height -= 1;
+        }
+        let width = side / height;
+        if height == 1 && side > 3 {
+            return None;
+        }
+        BoxShape::new(width, height).ok()
+    }
+
+    /// Box width in cells (columns of one box).
+    pub fn width(self) -> usize {
+        self.width as usize
+    }
+
+    /// Box height in cells (rows of one box).
+    pub fn height(self) -> usize {
+        self.height as usize
+    }
+
+    /// The grid side this box shape makes: `width * height`.
+    pub fn side(self) -> usize {
+        self.width() * self.height()
+    }
+}
+
+impl fmt::Display for BoxShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for BoxShape {
+    type Err = GridError;
+
+    fn from_str(s: &str) -> Result<Self, GridError> {
+        let bad = || GridError::BadShapeText(s.to_string());
+        let (w, h) = s.trim().split_once(['x', 'X', '×']).ok_or_else(bad)?;
+        let w: usize = w.trim().parse().map_err(|_| bad())?;
+        let h: usize = h.trim().parse().map_err(|_| bad())?;
+        BoxShape::new(w, h)
+    }
+}
+
+/// One of the grid's units: a row, a column or a box, each numbered from 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Unit {
+    /// Row `n` (0-based, top to bottom).
+    Row(usize),
+    /// Column `n` (0-based, left to right).
+    Col(usize),
+    /// Box `n` (0-based, row-major over boxes).
+    Box(usize),
+}
+
+impl fmt::Display for Unit {
+    /// Units as people count them: `row 4`, `column 2`, `box 9` (1-based).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Row(n) => write!(f, "row {}", n + 1),
+            Unit::Col(n) => write!(f, "column {}", n + 1),
+            Unit::Box(n) => write!(f, "box {}", n + 1),
+        }
+    }
+}
+
+/// A value given twice in one unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflict {
+    /// The repeated digit.
+    pub value: u8,
+    /// Where it repeats.
+    pub unit: Unit,
+    /// Row-major indices of every cell of the unit holding it (two or more).
+    pub cells: Vec<usize>,
+}
+
+/// A square Sudoku grid: values in row-major order, `0` for a blank.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    shape: BoxShape,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    /// An empty grid of the given box shape.
+    pub fn empty(shape: BoxShape) -> Self {
+        Grid {
+            shape,
+            cells: vec![0; shape.side() * shape.side()],
+        }
+    }
+
+    /// A grid from its cells in row-major order (`0` blank). The length must
+    /// be `side * side` and every value in `0..=side`.
+    pub fn from_cells(shape: BoxShape, cells: Vec<u8>) -> Result<Self, GridError> {
+        let side = shape.side();
+        if cells.len() != side * side {
+            return Err(GridError::BadLength(cells.len()));
+        }
+        if let Some((index, &v)) = cells.iter().enumerate().find(|(_, &v)| v as usize > side) {
+            return Err(GridError::BadValue {
+                index,
+                value: v as usize,
+                side,
+            });
+        }
+        Ok(Grid { shape, cells })
+    }
+
+    /// Reads the one-line text form used by puzzle collections: `side * side`
+    /// characters, `.` or `0` for a blank, `1`-`9` then `A`=10, `B`=11 … for
+    /// larger grids (lower case accepted where the side is at most 35). The
+    /// box shape is the usual one for the side ([`BoxShape::for_side`]).
+    pub fn parse_line(text: &str, shape: Option<BoxShape>) -> Result<Self, GridError> {
+        let chars: Vec<char> = text.trim().chars().collect();
+        let shape = match shape {
+            Some(s) => s,
+            None => {
+                let side = (chars.len() as f64).sqrt().round() as usize;
+                if side * side != chars.len() {
+                    return Err(GridError::BadLength(chars.len()));
+                }
+                BoxShape::for_side(side).ok_or(GridError::BadLength(chars.len()))?
+            }
+        };
+        let side = shape.side();
+        if chars.len() != side * side {
+            return Err(GridError::BadLength(chars.len()));
+        }
+        let cells = chars
+            .iter()
+            .enumerate()
+            .map(|(index, &ch)| digit_value(ch, side).ok_or(GridError::BadChar { index, ch, side }))
+            .collect::<Result<Vec<u8>, _>>()?;
+        Ok(Grid { shape, cells })
+    }
+
+    /// The one-line text form ([`Grid::parse_line`] reads it back).
+    pub fn to_line(&self) -> String {
+        self.cells.iter().map(|&v| digit_char(v)).collect()
+    }
+
+    /// The box shape.
+    pub fn shape(&self) -> BoxShape {
+        self.shape
+    }
+
+    /// Cells per side.
+    pub fn side(&self) -> usize {
+        self.shape.side()
+    }
+
+    /// All cells, row-major, `0` for a blank.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value at `row`, `col` (0-based); `0` for a blank.
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.side() + col]
+    }
+
+    /// Sets the value at `row`, `col` (0-based); `0` clears it.
+    ///
+    /// # Panics
+    /// If the position is outside the grid or the value above the side.
+    pub fn set(&mut self, row: usize, col: usize, value: u8) {
+        assert!(value as usize <= self.side(), "value {value} above side");
+        let side = self.side();
+        self.cells[row * side + col] = value;
+    }
+
+    /// How many cells hold a digit.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// True when no cell is blank.
+    pub fn is_full(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// The box number (0-based, row-major over boxes) of a cell.
+    pub fn box_of(&self, row: usize, col: usize) -> usize {
+        let (w, h) = (self.shape.width(), self.shape.height());
+        (row / h) * (self.side() / w) + col / w
+    }
+
+    /// Row-major cell indices of one unit, in reading order.
+    pub fn unit_cells(&self, unit: Unit) -> Vec<usize> {
+        let side = self.side();
+        match unit {
+            Unit::Row(r) => (0..side).map(|c| r * side + c).collect(),
+            Unit::Col(c) => (0..side).map(|r| r * side + c).collect(),
+            Unit::Box(b) => {
+                let (w, h) = (self.shape.width(), self.shape.height());
+                let boxes_across = side / w;
+                let (r0, c0) = ((b / boxes_across) * h, (b % boxes_across) * w);
+                (0..h)
+                    .flat_map(|dr| (0..w).map(move |dc| (r0 + dr) * side + c0 + dc))
+                    .collect()
+            }
+        }
+    }
+
+    /// Every unit: rows, then columns, then boxes.
+    pub fn units(&self) -> impl Iterator<Item = Unit> {
+        let side = self.side();
+        (0..side)
+            .map(Unit::Row)
+            .chain((0..side).map(Unit::Col))
+            .chain((0..side).map(Unit::Box))
+    }
+
+    /// Every digit given twice or more in one unit, rows first, then
+    /// columns, then boxes; within a unit by digit.
+    pub fn conflicts(&self) -> Vec<Conflict> {
+        let mut out = Vec::new();
+        let mut seen: Vec<Vec<usize>> = vec![Vec::new(); self.side() + 1];
+        for unit in self.units() {
+            for s in seen.iter_mut() {
+                s.clear();
+            }
+            for i in self.unit_cells(unit) {
+                let v = self.cells[i] as usize;
+                if v != 0 {
+                    seen[v].push(i);
+                }
+            }
+            for (v, cells) in seen.iter().enumerate() {
+                if cells.len() > 1 {
+                    out.push(Conflict {
+                        value: v as u8,
+                        unit,
+                        cells: cells.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// True when `self` is a complete, valid grid that keeps every given of
+    /// `puzzle`.
+    pub fn solves(&self, puzzle: &Grid) -> bool {
+        self.shape == puzzle.shape
+            && self.is_full()
+            && self.conflicts().is_empty()
+            && puzzle
+                .cells
+                .iter()
+                .zip(&self.cells)
+                .all(|(&p, &s)| p == 0 || p == s)
+    }
+}
+
+impl FromStr for Grid {
+    type Err = GridError;
+
+    /// [`Grid::parse_line`] with the usual box shape for the side.
+    fn from_str(s: &str) -> Result<Self, GridError> {
+        Grid::parse_line(s, None)
+    }
+}
+
+impl fmt::Display for Grid {
+    /// The grid as rows of text, one line per row.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in self.cells.chunks(self.side()) {
+            let line: String = row.iter().map(|&v| digit_char(v)).collect();
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The value of one character of the text form, `Some(0)` for a blank.
+pub fn digit_value(ch: char, side: usize) -> Option<u8> {
+    let v = match ch {
+        '.' | '0' => 0,
+        '1'..='9' => ch as usize - '0' as usize,
+        'A'..='Z' => ch as usize - 'A' as usize + 10,
+        'a'..='z' if side <= 35 => ch as usize - 'a' as usize + 10,
+        'a'..='z' => ch as usize - 'a' as usize + 36,
+        _ => return None,
+    };
+    (v <= side).then_some(v as u8)
+}
+
+/// The character of a value in the text form: `.` for a blank, `1`-`9`,
+/// then `A`=10 … `Z`=35, then `a`=36 … `z`=61; `?` beyond.
+pub fn digit_char(v: u8) -> char {
+    match v {
+        0 => '.',
+        1..=9 => (b'0' + v) as char,
+        10..=35 => (b'A' + v - 10) as char,
+        36..=61 => (b'a' + v - 36) as char,
+        _ => '?',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_shape_for_common_sides() {
+        let s = |n| BoxShape::for_side(n).map(|b| b.to_string());
+        assert_eq!(s(4).as_deref(), Some("2x2"));
+        assert_eq!(s(6).as_deref(), Some("3x2"));
+        assert_eq!(s(9).as_deref(), Some("3x3"));
+        assert_eq!(s(12).as_deref(), Some("4x3"));
+        assert_eq!(s(25).as_deref(), Some("5x5"));
+        assert_eq!(s(64).as_deref(), Some("8x8"));
+        assert_eq!(s(7), None);
+        assert_eq!(s(65), None);
+        assert_eq!(s(0), None);
+    }
+
+    #[test]
+    fn box_shape_text() {
+        assert_eq!(
+            "3x2".parse::<BoxShape>().unwrap(),
+            BoxShape::new(3, 2).unwrap()
+        );
+        assert!("3by2".parse::<BoxShape>().is_err());
+        assert!("9x9".parse::<BoxShape>().is_err(), "side 81 is too big");
+    }
+
+    #[test]
+    fn boxes_of_a_six_grid() {
+        let g = Grid::empty(BoxShape::new(3, 2).unwrap());
+        assert_eq!(g.box_of(0, 0), 0);
+        assert_eq!(g.box_of(0, 3), 1);
+        assert_eq!(g.box_of(2, 0), 2);
+        assert_eq!(g.box_of(5, 5), 5);
+        assert_eq!(g.unit_cells(Unit::Box(1)), vec![3, 4, 5, 9, 10, 11]);
+    }
+
+    #[test]
+    fn parse_and_print_round_trip() {
+        let line =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let g: Grid = line.parse().unwrap();
+        assert_eq!(g.to_line(), line);
+        assert_eq!(g.givens(), 17);
+        let big = "G".repeat(256);
+        let g: Grid = big.parse().unwrap();
+        assert_eq!(g.get(15, 15), 16);
+    }
+
+    #[test]
+    fn parse_rejects_bad_input() {
+        assert!(matches!("12".parse::<Grid>(), Err(GridError::BadLength(2))));
+        let bad = format!("{}A", ".".repeat(80));
+        assert!(matches!(
+            bad.parse::<Grid>(),
+            Err(GridError::BadChar { index: 80, .. })
+        ));
+    }
+
+    #[test]
+    fn conflicts_name_unit_and_cells() {
+        let mut g = Grid::empty(BoxShape::new(3, 3).unwrap());
+        g.set(3, 1, 5);
+        g.set(3, 7, 5);
+        let c = g.conflicts();
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].unit, Unit::Row(3));
+        assert_eq!(c[0].cells, vec![28, 34]);
+        assert_eq!(c[0].unit.to_string(), "row 4");
+    }
+}

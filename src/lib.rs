@@ -1,0 +1,29 @@
+//! # xlsudoku
+//!
+//! Solve the Sudoku puzzles kept in Excel workbooks.
+//!
+//! Data flows one way through the modules:
+//!
+//! 1. [`workbook`] reads a `.xlsx`/`.xlsm` file (calamine) and finds the
+//!    bordered grids on each sheet;
+//! 2. [`grid`] is the model those grids become;
+//! 3. [`solve`] turns a grid into an outcome: [`logic`] applies the human
+//!    techniques and records their letters, [`search`] is the exact solver
+//!    that finishes the job and proves uniqueness;
+//! 4. [`annotate`] writes the annotated copy, patching the original file
+//!    byte for byte;
+//! 5. [`batch`] runs all of it over files and folders in parallel, and
+//!    [`report`] turns results into JSON Lines and JUnit.
+//!
+//! [`bench`] measures the exact solver on text puzzle collections.
+
+pub mod address;
+pub mod annotate;
+pub mod batch;
+pub mod bench;
+pub mod grid;
+pub mod logic;
+pub mod report;
+pub mod search;
+pub mod solve;
+pub mod workbook;
