@@ -305,13 +305,22 @@ fn overlaps(a: &CellRange, b: &CellRange) -> bool {
 /// `forced` fixes the box shape (and so the side). `is_puzzle(range, side)`
 /// says whether the values in a candidate square can be a puzzle of that
 /// side; it is asked only about squares whose frame closes.
+///
+/// At each corner only the largest closing square counts. When it is no
+/// grid (a side without a box shape, other than the forced one, or values
+/// that are no puzzle), it is left alone: squares inside it are not tried
+/// either, so a bordered table with grid lines does not yield the smaller
+/// squares its lines also close.
 pub fn detect(
     map: &BorderMap,
     forced: Option<BoxShape>,
     mut is_puzzle: impl FnMut(CellRange, usize) -> bool,
 ) -> Vec<Detected> {
     let mut found: Vec<Detected> = Vec::new();
-    let limit = MAX_SIDE as u32;
+    let mut rejected: Vec<CellRange> = Vec::new();
+    // One more than the largest side, so that larger frames are seen (and
+    // rejected) rather than mistaken for a 64-square inside them.
+    let limit = MAX_SIDE as u32 + 1;
     for row in 0..map.rows() {
         for col in 0..map.cols() {
             if !(map.left_edge(row, col).is_drawn() && map.top_edge(row, col).is_drawn()) {
@@ -322,29 +331,40 @@ pub fn detect(
                 continue;
             }
             let max_side = left_run(map, row, col, limit).min(top_run(map, row, col, limit));
-            for side in (MIN_SIDE as u32..=max_side).rev() {
-                if forced.is_some_and(|s| s.side() != side as usize) {
+            let Some(side) = (1..=max_side)
+                .rev()
+                .find(|&side| frame_closes(map, row, col, side))
+            else {
+                continue;
+            };
+            let range = CellRange::square(here, side);
+            if rejected.iter().any(|r| contains_range(r, &range))
+                || found.iter().any(|g| overlaps(&g.range, &range))
+            {
+                continue;
+            }
+            let usual = BoxShape::for_side(side as usize).filter(|_| side as usize >= MIN_SIDE);
+            let fits = match forced {
+                Some(s) => s.side() == side as usize,
+                None => usual.is_some(),
+            };
+            if fits && is_puzzle(range, side as usize) {
+                let shape = forced.or_else(|| shape_from_lines(map, range)).or(usual);
+                if let Some(shape) = shape {
+                    found.push(Detected { range, shape });
                     continue;
                 }
-                let Some(usual) = BoxShape::for_side(side as usize) else {
-                    continue;
-                };
-                let range = CellRange::square(here, side);
-                if found.iter().any(|g| overlaps(&g.range, &range))
-                    || !frame_closes(map, row, col, side)
-                    || !is_puzzle(range, side as usize)
-                {
-                    continue;
-                }
-                let shape = forced
-                    .or_else(|| shape_from_lines(map, range))
-                    .unwrap_or(usual);
-                found.push(Detected { range, shape });
-                break;
+            }
+            if side > 1 {
+                rejected.push(range);
             }
         }
     }
     found
+}
+
+fn contains_range(outer: &CellRange, inner: &CellRange) -> bool {
+    outer.contains(inner.start) && outer.contains(inner.end)
 }
 
 #[cfg(test)]
@@ -471,12 +491,42 @@ mod tests {
     }
 
     #[test]
-    fn forced_shape_limits_the_side() {
+    fn forced_shape_limits_the_side_and_wins_over_lines() {
+        let mut map = BorderMap::new(12, 20);
+        map.draw_box(0, 0, 9, 9, Line::Thin, true);
+        boxed_grid(&mut map, 0, 10, 3, 2);
+        let found = detect(&map, Some(shape(2, 3)), |_, _| true);
+        assert_eq!(ranges(&found), ["K1:P6"]);
+        assert_eq!(found[0].shape, shape(2, 3));
+    }
+
+    #[test]
+    fn table_without_box_shaped_side_leaves_its_sub_squares_alone() {
+        // Grid lines over 5x5: the 4-squares inside also close, but the
+        // table's own side (5) has no box shape, so nothing is a grid.
+        let mut map = BorderMap::new(8, 8);
+        map.draw_box(1, 1, 5, 5, Line::Thin, true);
+        assert!(detect(&map, None, |_, _| true).is_empty());
+    }
+
+    #[test]
+    fn rejected_table_is_tried_once_not_per_inner_corner() {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(0, 0, 9, 9, Line::Thin, true);
-        let found = detect(&map, Some(shape(3, 2)), |_, _| true);
-        assert_eq!(ranges(&found), ["A1:F6"]);
-        assert_eq!(found[0].shape, shape(3, 2));
+        let mut asked = 0;
+        let found = detect(&map, None, |_, _| {
+            asked += 1;
+            false
+        });
+        assert!(found.is_empty());
+        assert_eq!(asked, 1);
+    }
+
+    #[test]
+    fn frame_larger_than_64_is_not_a_grid() {
+        let mut map = BorderMap::new(70, 70);
+        map.draw_box(0, 0, 66, 66, Line::Thin, false);
+        assert!(detect(&map, None, |_, _| true).is_empty());
     }
 
     #[test]
