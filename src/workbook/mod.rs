@@ -1,0 +1,502 @@
+//! Reading workbooks: every worksheet of a `.xlsx`/`.xlsm` file, with the
+//! bordered Sudoku grids found on it and what each grid cell holds.
+//!
+//! ```no_run
+//! use xlsudoku::workbook::{read_workbook, ReadOptions};
+//!
+//! let sheets = read_workbook("puzzles.xlsx".as_ref(), &ReadOptions::default())?;
+//! for sheet in &sheets {
+//!     for grid in &sheet.grids {
+//!         println!("{}: {} {}", sheet.name, grid.range, grid.shape);
+//!         for (cell, text) in grid.bad_cells() {
+//!             println!("  {cell} holds {text:?}");
+//!         }
+//!     }
+//! }
+//! # Ok::<(), xlsudoku::workbook::ReadError>(())
+//! ```
+//!
+//! # How a grid is found
+//!
+//! Borders decide where a grid is ([`detect`] has the rules: shared edges,
+//! corners in reading order, the largest closing frame, the box shape from
+//! thick inner lines or the side). A bordered square is a grid only when its
+//! values can be a puzzle, by this rule:
+//!
+//! > at least one cell holds a digit `1..=side`, and at most a quarter of the
+//! > non-empty cells hold anything else.
+//!
+//! So a bordered table of names or prices is left alone, while a puzzle with
+//! one or two stray values (`x`, `12` in a 9x9, `0`, `3.5`) is a grid whose
+//! stray cells are reported as [`Cell::Bad`]. With [`ReadOptions::range`] no
+//! detection happens at all: the square given is the grid, whatever it holds.
+//!
+//! # What a cell holds
+//!
+//! A number that is a whole `1..=side`, or text holding one (spaces,
+//! including non-breaking ones, trimmed), is a [`Cell::Given`]; a formula
+//! counts by its cached value. A cell whose font is blue (`FF0000FF`) italic
+//! is what an earlier xlsudoku run wrote: [`Cell::Filled`] for a digit,
+//! [`Cell::FilledText`] for candidate letters. Those count as blank in
+//! [`FoundGrid::puzzle`], so a run over its own output replaces them rather
+//! than stacking on them.
+
+pub mod detect;
+mod reader;
+
+use std::path::{Path, PathBuf};
+
+use calamine::Data;
+
+use crate::address::{CellRange, CellRef};
+use crate::grid::{BoxShape, Grid};
+
+/// The status words that begin the note cell an xlsudoku run writes.
+pub const STATUS_WORDS: [&str; 6] = [
+    "solved",
+    "gave up",
+    "invalid",
+    "unsolvable",
+    "multiple solutions",
+    "timeout",
+];
+
+/// Overrides for grid detection.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// Use exactly this square as the grid on every sheet (`--range C3:K11`),
+    /// without looking at borders or values.
+    pub range: Option<CellRange>,
+    /// Force the box shape (`--box 3x2`); with detection, only squares of
+    /// its side are grids.
+    pub shape: Option<BoxShape>,
+}
+
+/// What one grid cell holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// Nothing (or only spaces).
+    Blank,
+    /// A digit of the puzzle.
+    Given(u8),
+    /// A digit an earlier xlsudoku run wrote (blue italics): blank for the
+    /// puzzle, to be replaced.
+    Filled(u8),
+    /// Candidate letters an earlier `--logic-only` run wrote (blue italics):
+    /// blank for the puzzle, to be replaced.
+    FilledText(String),
+    /// Anything that is not a digit `1..=side`, as the cell shows it.
+    Bad(String),
+}
+
+/// One grid found on a sheet.
+#[derive(Debug, Clone)]
+pub struct FoundGrid {
+    /// The square of cells the grid covers.
+    pub range: CellRange,
+    /// Its box shape.
+    pub shape: BoxShape,
+    /// Every cell, row-major, `side * side` of them.
+    pub cells: Vec<Cell>,
+    /// Where the note goes: an earlier run's note cell if there is one just
+    /// below the grid's first column, else the first empty cell there.
+    pub note_at: CellRef,
+    /// True when `note_at` holds an earlier run's note (to be replaced).
+    pub earlier_note: bool,
+}
+
+impl FoundGrid {
+    /// The puzzle: givens only; filled, bad and blank cells are blank.
+    pub fn puzzle(&self) -> Grid {
+        let cells = self
+            .cells
+            .iter()
+            .map(|c| match c {
+                Cell::Given(v) => *v,
+                _ => 0,
+            })
+            .collect();
+        // Givens are checked against the side when read, so this holds;
+        // fall back to an empty grid rather than panic.
+        Grid::from_cells(self.shape, cells).unwrap_or_else(|_| Grid::empty(self.shape))
+    }
+
+    /// Every [`Cell::Bad`] cell with its address and text, in reading order.
+    pub fn bad_cells(&self) -> Vec<(CellRef, String)> {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                Cell::Bad(text) => Some((self.cell_ref(i), text.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The sheet address of the cell at a row-major index of the grid.
+    pub fn cell_ref(&self, index: usize) -> CellRef {
+        let side = self.shape.side();
+        self.range
+            .cell((index / side) as u32, (index % side) as u32)
+    }
+}
+
+/// One worksheet and the grids on it (possibly none).
+#[derive(Debug, Clone)]
+pub struct Sheet {
+    /// The sheet's name as the workbook shows it.
+    pub name: String,
+    /// The grids found, in reading order of their top-left corners.
+    pub grids: Vec<FoundGrid>,
+}
+
+/// Why a workbook could not be read. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The workbook is encrypted (password protected).
+    #[error("{}: the workbook is encrypted (password protected); save it without a password first", path.display())]
+    Encrypted {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is not an `.xlsx`/`.xlsm` workbook.
+    #[error("{}: not an .xlsx/.xlsm workbook: {reason}", path.display())]
+    NotAWorkbook {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// One sheet could not be read.
+    #[error("{}: sheet '{sheet}': {reason}", path.display())]
+    Sheet {
+        /// The file.
+        path: PathBuf,
+        /// The sheet's name.
+        sheet: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The `--range` given cannot be a grid.
+    #[error("{}: range {range} is not a square with a box shape ({reason})", path.display())]
+    BadRange {
+        /// The file.
+        path: PathBuf,
+        /// The range asked for.
+        range: CellRange,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// Reads every worksheet of the workbook at `path`, in workbook order
+/// (chartsheets skipped), each with the grids found on it.
+pub fn read_workbook(path: &Path, opts: &ReadOptions) -> Result<Vec<Sheet>, ReadError> {
+    if let Some(range) = opts.range {
+        check_range(path, range, opts.shape)?;
+    }
+    let raw = reader::read_raw(path)?;
+    Ok(raw.iter().map(|sheet| find_grids(sheet, opts)).collect())
+}
+
+/// The box shape a forced range gets, or why it cannot be a grid.
+fn check_range(
+    path: &Path,
+    range: CellRange,
+    shape: Option<BoxShape>,
+) -> Result<BoxShape, ReadError> {
+    let bad = |reason: String| ReadError::BadRange {
+        path: path.to_path_buf(),
+        range,
+        reason,
+    };
+    if range.rows() != range.cols() {
+        return Err(bad(format!(
+            "{} rows by {} columns",
+            range.rows(),
+            range.cols()
+        )));
+    }
+    let side = range.rows() as usize;
+    match shape {
+        Some(s) if s.side() == side => Ok(s),
+        Some(s) => Err(bad(format!(
+            "box {s} makes a side of {}, not {side}",
+            s.side()
+        ))),
+        None => BoxShape::for_side(side)
+            .filter(|_| side >= detect::MIN_SIDE)
+            .ok_or_else(|| {
+                bad(format!(
+                    "no usual box shape for a side of {side}; give --box"
+                ))
+            }),
+    }
+}
+
+/// What a value looks like, before knowing the grid's side.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Empty,
+    /// A whole number (from a number or from text).
+    Whole(i64, String),
+    /// Anything else, as shown.
+    Other(String),
+}
+
+fn number_text(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+fn classify(data: Option<&Data>) -> Value {
+    let from_float = |v: f64| {
+        if v.fract() == 0.0 && v.abs() < 1e15 {
+            Value::Whole(v as i64, number_text(v))
+        } else {
+            Value::Other(number_text(v))
+        }
+    };
+    match data {
+        None | Some(Data::Empty) => Value::Empty,
+        Some(Data::Int(i)) => Value::Whole(*i, i.to_string()),
+        Some(Data::Float(f)) => from_float(*f),
+        Some(Data::DateTime(d)) => from_float(d.as_f64()),
+        Some(Data::String(s)) => {
+            let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\u{a0}');
+            if t.is_empty() {
+                Value::Empty
+            } else if let Ok(v) = t.parse::<i64>() {
+                Value::Whole(v, s.clone())
+            } else {
+                Value::Other(s.clone())
+            }
+        }
+        Some(Data::Bool(b)) => Value::Other(if *b { "TRUE" } else { "FALSE" }.into()),
+        Some(Data::Error(e)) => Value::Other(e.to_string()),
+        Some(Data::DateTimeIso(s) | Data::DurationIso(s)) => Value::Other(s.clone()),
+    }
+}
+
+fn is_digit(v: &Value, side: usize) -> Option<u8> {
+    match v {
+        Value::Whole(n, _) if (1..=side as i64).contains(n) => Some(*n as u8),
+        _ => None,
+    }
+}
+
+/// The cell a grid position holds, given its value and whether its font is
+/// blue italic (an earlier run's writing).
+fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
+    if let Some(d) = is_digit(&value, side) {
+        return if blue_italic {
+            Cell::Filled(d)
+        } else {
+            Cell::Given(d)
+        };
+    }
+    match value {
+        Value::Empty => Cell::Blank,
+        Value::Other(text) if blue_italic && text.chars().all(|c| c.is_ascii_alphabetic()) => {
+            Cell::FilledText(text)
+        }
+        Value::Whole(_, text) | Value::Other(text) => Cell::Bad(text),
+    }
+}
+
+/// The puzzle test for a candidate square (see the module docs).
+fn can_be_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> bool {
+    let (mut digits, mut others) = (0usize, 0usize);
+    for r in range.start.row..=range.end.row {
+        for c in range.start.col..=range.end.col {
+            match classify(sheet.values.get_value((r, c))) {
+                Value::Empty => {}
+                v if is_digit(&v, side).is_some() => digits += 1,
+                _ => others += 1,
+            }
+        }
+    }
+    digits > 0 && others * 4 <= digits + others
+}
+
+fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
+    if !sheet.blue_italic.contains(&(at.row, at.col)) {
+        return false;
+    }
+    match sheet.values.get_value((at.row, at.col)) {
+        Some(Data::String(s)) => {
+            let s = s.trim_start().to_lowercase();
+            STATUS_WORDS.iter().any(|w| s.starts_with(w))
+        }
+        _ => false,
+    }
+}
+
+/// Where the note of the grid at `range` goes (see [`FoundGrid::note_at`]).
+fn note_cell(sheet: &reader::RawSheet, range: CellRange, taken: &[CellRange]) -> (CellRef, bool) {
+    let col = range.start.col;
+    let mut row = range.end.row + 1;
+    while row < crate::address::MAX_ROW {
+        let at = CellRef::new(row, col);
+        let empty = classify(sheet.values.get_value((row, col))) == Value::Empty;
+        if !empty && is_earlier_note(sheet, at) {
+            return (at, true);
+        }
+        if empty && !taken.iter().any(|t| t.contains(at)) {
+            return (at, false);
+        }
+        row += 1;
+    }
+    (CellRef::new(row, col), false)
+}
+
+fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec<Cell> {
+    let side = shape.side();
+    let mut cells = Vec::with_capacity(side * side);
+    for r in range.start.row..=range.end.row {
+        for c in range.start.col..=range.end.col {
+            let value = classify(sheet.values.get_value((r, c)));
+            cells.push(grid_cell(value, sheet.blue_italic.contains(&(r, c)), side));
+        }
+    }
+    cells
+}
+
+fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
+    let detected: Vec<(CellRange, BoxShape)> = match opts.range {
+        Some(range) => {
+            // Checked before reading; a failure here cannot happen, so a
+            // sheet without the shape simply gets no grid.
+            let side = range.rows() as usize;
+            opts.shape
+                .or_else(|| BoxShape::for_side(side))
+                .map(|s| vec![(range, s)])
+                .unwrap_or_default()
+        }
+        None => detect::detect(&sheet.borders, opts.shape, |range, side| {
+            can_be_puzzle(sheet, range, side)
+        })
+        .into_iter()
+        .map(|d| (d.range, d.shape))
+        .collect(),
+    };
+    let taken: Vec<CellRange> = detected.iter().map(|d| d.0).collect();
+    let grids = detected
+        .into_iter()
+        .map(|(range, shape)| {
+            let (note_at, earlier_note) = note_cell(sheet, range, &taken);
+            FoundGrid {
+                range,
+                shape,
+                cells: read_grid(sheet, range, shape),
+                note_at,
+                earlier_note,
+            }
+        })
+        .collect();
+    Sheet {
+        name: sheet.name.clone(),
+        grids,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_classify_numbers_and_text() {
+        assert_eq!(
+            classify(Some(&Data::Float(5.0))),
+            Value::Whole(5, "5".into())
+        );
+        assert_eq!(
+            classify(Some(&Data::Float(3.5))),
+            Value::Other("3.5".into())
+        );
+        assert_eq!(
+            classify(Some(&Data::String("\u{a0} 7 ".into()))),
+            Value::Whole(7, "\u{a0} 7 ".into())
+        );
+        assert_eq!(classify(Some(&Data::String("  ".into()))), Value::Empty);
+        assert_eq!(
+            classify(Some(&Data::String("x".into()))),
+            Value::Other("x".into())
+        );
+        assert_eq!(
+            classify(Some(&Data::Bool(true))),
+            Value::Other("TRUE".into())
+        );
+        assert_eq!(classify(None), Value::Empty);
+    }
+
+    #[test]
+    fn grid_cells_by_side_and_font() {
+        let v = |n: i64| Value::Whole(n, n.to_string());
+        assert_eq!(grid_cell(v(9), false, 9), Cell::Given(9));
+        assert_eq!(grid_cell(v(12), false, 9), Cell::Bad("12".into()));
+        assert_eq!(grid_cell(v(12), false, 16), Cell::Given(12));
+        assert_eq!(grid_cell(v(0), false, 9), Cell::Bad("0".into()));
+        assert_eq!(grid_cell(v(4), true, 9), Cell::Filled(4));
+        assert_eq!(
+            grid_cell(Value::Other("abd".into()), true, 9),
+            Cell::FilledText("abd".into())
+        );
+        assert_eq!(
+            grid_cell(Value::Other("x".into()), false, 9),
+            Cell::Bad("x".into())
+        );
+        assert_eq!(grid_cell(Value::Empty, true, 9), Cell::Blank);
+    }
+
+    fn found(cells: Vec<Cell>) -> FoundGrid {
+        FoundGrid {
+            range: "B2:E5".parse().unwrap(),
+            shape: BoxShape::new(2, 2).unwrap(),
+            cells,
+            note_at: CellRef::new(5, 1),
+            earlier_note: false,
+        }
+    }
+
+    #[test]
+    fn puzzle_keeps_givens_only_and_bad_cells_have_addresses() {
+        let mut cells = vec![Cell::Blank; 16];
+        cells[0] = Cell::Given(1);
+        cells[5] = Cell::Filled(3);
+        cells[6] = Cell::Bad("x".into());
+        cells[15] = Cell::Given(4);
+        let g = found(cells);
+        assert_eq!(g.puzzle().to_line(), "1..............4");
+        assert_eq!(g.bad_cells(), vec![(CellRef::new(2, 3), "x".to_string())]);
+        assert_eq!(g.cell_ref(15).to_string(), "E5");
+    }
+
+    #[test]
+    fn forced_range_must_be_a_square_with_a_shape() {
+        let p = Path::new("t.xlsx");
+        let r = |s: &str| s.parse::<CellRange>().unwrap();
+        assert!(check_range(p, r("C3:K11"), None).is_ok());
+        assert!(matches!(
+            check_range(p, r("C3:K10"), None),
+            Err(ReadError::BadRange { .. })
+        ));
+        assert!(check_range(p, r("A1:G7"), None).is_err());
+        let six = BoxShape::new(2, 3).unwrap();
+        assert_eq!(check_range(p, r("A1:F6"), Some(six)).unwrap(), six);
+        assert!(check_range(p, r("A1:I9"), Some(six)).is_err());
+        let msg = check_range(p, r("A1:G7"), None).unwrap_err().to_string();
+        assert!(msg.contains("t.xlsx") && msg.contains("A1:G7"), "{msg}");
+    }
+}
