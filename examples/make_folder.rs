@@ -27,7 +27,9 @@ fn puzzles(path: &Path) -> Vec<Grid> {
 fn main() {
     let mut args = std::env::args().skip(1);
     let dir = PathBuf::from(args.next().expect("usage: make_folder DIR [COUNT]"));
-    let count: usize = args.next().map_or(1000, |n| n.parse().expect("COUNT is a number"));
+    let count: usize = args
+        .next()
+        .map_or(1000, |n| n.parse().expect("COUNT is a number"));
     let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
     let nine = puzzles(&bench.join("9x9/puzzles3_magictour_top1465"));
     let sixteen = puzzles(&bench.join("16x16/gecode_16x16.txt"));

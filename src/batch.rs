@@ -387,6 +387,7 @@ fn write_atomic(input: &Path, output: &Path, edits: &[SheetEdits]) -> Result<(),
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    remove_leftovers(&dir, &name);
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".xlsudoku-tmp")
@@ -405,6 +406,23 @@ fn write_atomic(input: &Path, output: &Path, edits: &[SheetEdits]) -> Result<(),
     tmp.persist(output)
         .map_err(|e| format!("{}: cannot write: {}", output.display(), e.error))?;
     Ok(())
+}
+
+/// Removes temporary files an interrupted run left for this output
+/// (`.NAME.XXXXXX.xlsudoku-tmp`); they were never renamed, so they hold no
+/// finished work.
+fn remove_leftovers(dir: &Path, name: &str) {
+    let prefix = format!(".{name}.");
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let file = file.to_string_lossy();
+        if file.starts_with(&prefix) && file.ends_with(".xlsudoku-tmp") {
+            let _ = fs::remove_file(e.path());
+        }
+    }
 }
 
 /// The reason a grid is invalid, in words, with the workbook's addresses:

@@ -36,7 +36,12 @@ pub fn write_grid(sheet: &mut Worksheet, puzzle: &Grid, at: CellRef) -> Result<(
     for r in 0..side {
         for c in 0..side {
             // Medium on box edges: top, bottom, left, right.
-            let key = [r % bh == 0, (r + 1) % bh == 0, c % bw == 0, (c + 1) % bw == 0];
+            let key = [
+                r % bh == 0,
+                (r + 1) % bh == 0,
+                c % bw == 0,
+                (c + 1) % bw == 0,
+            ];
             let weight = |thick: bool| {
                 if thick {
                     FormatBorder::Medium

@@ -124,15 +124,7 @@ struct BenchArgs {
     json: bool,
 }
 
-const SUBCOMMANDS: [&str; 7] = [
-    "solve",
-    "check",
-    "bench",
-    "help",
-    "-h",
-    "--help",
-    "-V",
-];
+const SUBCOMMANDS: [&str; 7] = ["solve", "check", "bench", "help", "-h", "--help", "-V"];
 
 /// `solve` is the default command: `xlsudoku in.xlsx` means
 /// `xlsudoku solve in.xlsx`.
@@ -170,7 +162,9 @@ fn timeout(c: &Common) -> Result<Option<Duration>, String> {
     match c.timeout {
         None => Ok(None),
         Some(t) if t.is_finite() && t > 0.0 => Ok(Some(Duration::from_secs_f64(t))),
-        Some(t) => Err(format!("--timeout {t}: must be a positive number of seconds")),
+        Some(t) => Err(format!(
+            "--timeout {t}: must be a positive number of seconds"
+        )),
     }
 }
 
@@ -214,13 +208,7 @@ fn run_check(a: CheckArgs) -> u8 {
         },
         force: true,
     };
-    run_jobs(
-        &a.common,
-        &plan,
-        &opts,
-        a.junit.as_deref(),
-        a.allow_no_grid,
-    )
+    run_jobs(&a.common, &plan, &opts, a.junit.as_deref(), a.allow_no_grid)
 }
 
 /// Where records go as files finish.
@@ -249,7 +237,10 @@ impl Sink {
         };
         if r.sheet.is_none() {
             // File errors always reach stderr, even with -q.
-            self.print_err(&format!("xlsudoku: {}", r.error.as_deref().unwrap_or("error")));
+            self.print_err(&format!(
+                "xlsudoku: {}",
+                r.error.as_deref().unwrap_or("error")
+            ));
         }
         if !self.quiet && (self.json || r.sheet.is_some()) {
             self.print(&line);
@@ -317,7 +308,8 @@ fn run_jobs(
         None => None,
     };
     let progress = (!c.quiet && std::io::stderr().is_terminal() && jobs.len() > 1).then(|| {
-        let pb = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
+        let pb =
+            ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
         pb.set_style(
             ProgressStyle::with_template(
                 "{bar:30} {pos}/{len} files, {msg} [{elapsed_precise}, {per_sec}, ETA {eta}]",
@@ -381,7 +373,11 @@ fn run_jobs(
     if let (Some(mut f), Some(path)) = (s.report.take(), c.report.as_ref()) {
         let _ = writeln!(f, "{}", s.summary.to_json_line());
         if let Err(e) = f.persist(path) {
-            eprintln!("xlsudoku: {}: cannot write the report: {}", path.display(), e.error);
+            eprintln!(
+                "xlsudoku: {}: cannot write the report: {}",
+                path.display(),
+                e.error
+            );
             code = 2;
         }
     }
@@ -392,7 +388,10 @@ fn run_jobs(
             f.persist(path).map(|_| ()).map_err(|e| e.error)
         });
         if let Err(e) = written {
-            eprintln!("xlsudoku: {}: cannot write the JUnit report: {e}", path.display());
+            eprintln!(
+                "xlsudoku: {}: cannot write the JUnit report: {e}",
+                path.display()
+            );
             code = 2;
         }
     }

@@ -255,10 +255,23 @@ mod tests {
         let r = rec("a.xlsx", Some("S"), "solved");
         let line = r.to_json_line();
         for key in [
-            "file", "sheet", "range", "size", "box", "givens", "status", "unique", "history",
-            "elapsed_ms", "output", "error",
+            "file",
+            "sheet",
+            "range",
+            "size",
+            "box",
+            "givens",
+            "status",
+            "unique",
+            "history",
+            "elapsed_ms",
+            "output",
+            "error",
         ] {
-            assert!(line.contains(&format!("\"{key}\":")), "{key} missing in {line}");
+            assert!(
+                line.contains(&format!("\"{key}\":")),
+                "{key} missing in {line}"
+            );
         }
         let back: SheetRecord = serde_json::from_str(&line).unwrap();
         assert_eq!(back, r);

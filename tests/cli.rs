@@ -124,7 +124,10 @@ fn every_layout_is_found_where_it_is_drawn() {
         ("layout_frame_b2.xlsx", &[("Frame", "B2:J10", "3x3")]),
         ("layout_thick_a1.xlsx", &[("Thick", "A1:I9", "3x3")]),
         ("layout_h8.xlsx", &[("Far", "H8:P16", "3x3")]),
-        ("layout_neighbour_borders.xlsx", &[("Neighbours", "C3:K11", "3x3")]),
+        (
+            "layout_neighbour_borders.xlsx",
+            &[("Neighbours", "C3:K11", "3x3")],
+        ),
         (
             "layout_two_grids.xlsx",
             &[("Two", "B2:J10", "3x3"), ("Two", "L2:T10", "3x3")],
@@ -134,7 +137,10 @@ fn every_layout_is_found_where_it_is_drawn() {
         ("layout_text_givens.xlsx", &[("Text", "C3:K11", "3x3")]),
         (
             "openpyxl_row_col_styles.xlsx",
-            &[("RowStyles", "C3:K11", "3x3"), ("ColStyles", "C3:K11", "3x3")],
+            &[
+                ("RowStyles", "C3:K11", "3x3"),
+                ("ColStyles", "C3:K11", "3x3"),
+            ],
         ),
         ("start_end_borders.xlsx", &[("StartEnd", "B2:J10", "3x3")]),
         ("macro.xlsm", &[("Macro", "C3:K11", "3x3")]),
@@ -168,7 +174,11 @@ fn every_layout_is_found_where_it_is_drawn() {
 
 #[test]
 fn six_by_six_takes_its_box_shape_from_thick_lines() {
-    let o = xlsudoku(&["check", "--json", fixture("layout_6x6.xlsx").to_str().unwrap()]);
+    let o = xlsudoku(&[
+        "check",
+        "--json",
+        fixture("layout_6x6.xlsx").to_str().unwrap(),
+    ]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     let (recs, _) = records(&o);
     let shapes: Vec<(String, String)> = recs
@@ -187,12 +197,11 @@ fn bordered_tables_and_plain_sheets_are_not_grids() {
         let o = xlsudoku(&["check", "--json", fixture(file).to_str().unwrap()]);
         assert_eq!(code(&o), 1, "no grid fails check by default: {file}");
         let (recs, _) = records(&o);
-        assert!(recs.iter().all(|r| r.status == "no-grid"), "{file}: {recs:?}");
-        let o = xlsudoku(&[
-            "check",
-            "--allow-no-grid",
-            fixture(file).to_str().unwrap(),
-        ]);
+        assert!(
+            recs.iter().all(|r| r.status == "no-grid"),
+            "{file}: {recs:?}"
+        );
+        let o = xlsudoku(&["check", "--allow-no-grid", fixture(file).to_str().unwrap()]);
         assert_eq!(code(&o), 0, "{file}");
     }
 }
@@ -356,8 +365,7 @@ fn macro_workbooks_stay_macro_workbooks() {
     let mut z = zip::ZipArchive::new(std::fs::File::open(&out).unwrap()).unwrap();
     assert!(z.by_name("xl/vbaProject.bin").is_ok());
     let mut ct = String::new();
-    std::io::Read::read_to_string(&mut z.by_name("[Content_Types].xml").unwrap(), &mut ct)
-        .unwrap();
+    std::io::Read::read_to_string(&mut z.by_name("[Content_Types].xml").unwrap(), &mut ct).unwrap();
     assert!(ct.contains("macroEnabled"), "{ct}");
 }
 
@@ -406,8 +414,9 @@ fn range_and_box_override_detection() {
     ]);
     let (recs, _) = records(&o);
     assert_eq!(recs.len(), 2);
-    assert!(recs.iter().all(|r| r.range.as_deref() == Some("B2:G7")
-        && r.box_shape.as_deref() == Some("3x2")));
+    assert!(recs
+        .iter()
+        .all(|r| r.range.as_deref() == Some("B2:G7") && r.box_shape.as_deref() == Some("3x2")));
     // The "Six" sheet has 3x2 boxes: solved. "Tall" has 2x3 boxes: read as
     // 3x2 its givens clash or have no single answer.
     assert_eq!(recs[0].status, "solved");

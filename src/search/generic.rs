@@ -539,7 +539,10 @@ impl<'g> Engine<'g> {
     fn alldiff_all(&mut self, st: &mut State) -> Result<bool, Contradiction> {
         let mut changed = false;
         for u in 0..3 * self.geo.side {
-            if self.alldiff_unit(st, u).inspect_err(|_| self.culprit = Some(u))? {
+            if self
+                .alldiff_unit(st, u)
+                .inspect_err(|_| self.culprit = Some(u))?
+            {
                 changed = true;
             }
         }
