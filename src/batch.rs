@@ -496,6 +496,7 @@ pub fn solve_grid(
         )),
     };
     let note = match (&error, outcome.status) {
+        (None, s) if outcome.history.is_empty() => format!("{}: {time}", s.note_word()),
         (None, s) => format!("{}: {}-{time}", s.note_word(), outcome.history),
         (Some(e), s) => format!("{}: {e} ({time})", s.note_word()),
     };
