@@ -21,6 +21,7 @@
 //! ```
 
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Instant;
@@ -395,7 +396,11 @@ fn write_atomic(input: &Path, output: &Path, edits: &[SheetEdits]) -> Result<(),
         .map_err(|e| format!("{}: cannot create a temporary file: {e}", dir.display()))?;
     let src = fs::File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let src = std::io::BufReader::new(src);
-    annotate(src, edits, tmp.as_file_mut()).map_err(|e| format!("{}: {e}", input.display()))?;
+    let mut sink = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+    annotate(src, edits, &mut sink).map_err(|e| format!("{}: {e}", input.display()))?;
+    sink.flush()
+        .map_err(|e| format!("{}: {e}", output.display()))?;
+    drop(sink);
     let f = tmp.as_file();
     f.sync_all()
         .map_err(|e| format!("{}: {e}", output.display()))?;

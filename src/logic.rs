@@ -284,12 +284,13 @@ impl Board {
         }
     }
 
-    /// Places the first digit found with one place in a unit.
-    fn hidden_single(&mut self) -> bool {
-        // Columns, rows, then boxes: the seed's group order.
+    /// Places every digit found with one place in a unit, in one pass over
+    /// the units (columns, rows, then boxes: the seed's group order); each
+    /// placement is one `i`. True if any.
+    fn hidden_singles(&mut self) -> bool {
         let n = self.side;
-        let order = (n..2 * n).chain(0..n).chain(2 * n..3 * n);
-        for k in order {
+        let mut any = false;
+        for k in (n..2 * n).chain(0..n).chain(2 * n..3 * n) {
             let mut once = 0u64;
             let mut twice = 0u64;
             for &c in &self.units[k] {
@@ -297,17 +298,23 @@ impl Board {
                 twice |= once & m;
                 once |= m;
             }
-            let single = once & !twice;
-            if single != 0 {
+            let mut single = once & !twice;
+            while single != 0 {
                 let d = single.trailing_zeros() as u8 + 1;
-                let unit = self.unit_of(k);
-                if let Some(&cell) = self.units[k].iter().find(|&&c| self.cands[c] & bit(d) != 0) {
+                single &= single - 1;
+                // An earlier placement of this pass may have taken the place.
+                let place = self.units[k]
+                    .iter()
+                    .copied()
+                    .find(|&c| self.cands[c] & bit(d) != 0);
+                if let Some(cell) = place {
+                    let unit = self.unit_of(k);
                     self.place(Technique::HiddenSingle, Some(unit), cell, d);
-                    return true;
+                    any = true;
                 }
             }
         }
-        false
+        any
     }
 
     /// The positions (bit `i` for the unit's `i`-th cell) where digit `d`
@@ -448,7 +455,7 @@ impl Board {
     /// One step of the ladder; false when no technique applies.
     fn step(&mut self) -> bool {
         self.naked_singles()
-            || self.hidden_single()
+            || self.hidden_singles()
             || self.locked_candidates()
             || self.hidden_subset(2)
             || self.hidden_subset(3)
