@@ -326,3 +326,47 @@ fn a_killed_run_leaves_no_partial_output_and_the_next_run_finishes() {
     let all = outputs(&out);
     assert_eq!(all.len(), made.len(), "{all:?}");
 }
+
+#[test]
+fn timeout_is_a_status_and_the_run_goes_on() {
+    // A minimal 25x25 puzzle (Gecode's #18, from the shared benchmark
+    // sets): far more than a millisecond.
+    let bench =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/25x25/gecode_25x25.txt");
+    let text = std::fs::read_to_string(&bench).expect("../shared/bench beside the repository");
+    let hard_25 = text
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let inp = tmp.path().join("inbox");
+    std::fs::create_dir_all(&inp).unwrap();
+    puzzle_workbook(&[("Hard".to_string(), hard_25.parse().unwrap())])
+        .unwrap()
+        .save(inp.join("a_hard.xlsx"))
+        .unwrap();
+    puzzle_workbook(&[("Easy".to_string(), PUZZLES[0].parse().unwrap())])
+        .unwrap()
+        .save(inp.join("b_easy.xlsx"))
+        .unwrap();
+    let o = xlsudoku(&[
+        "check",
+        inp.to_str().unwrap(),
+        "--json",
+        "--timeout",
+        "0.001",
+        "-j",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let (recs, _) = json_records(&o);
+    let status = |sheet: &str| {
+        recs.iter()
+            .find(|r| r.sheet.as_deref() == Some(sheet))
+            .map(|r| r.status.clone())
+            .unwrap()
+    };
+    assert_eq!(status("Hard"), "timeout");
+    assert_eq!(status("Easy"), "solved");
+}
