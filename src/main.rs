@@ -312,7 +312,7 @@ fn run_jobs(
             ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
         pb.set_style(
             ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} files, {msg} [{elapsed_precise}, {per_sec}, ETA {eta}]",
+                "{bar:30} {pos}/{len} files, {msg} [{elapsed_precise}, ETA {eta}]",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
@@ -352,7 +352,8 @@ fn run_jobs(
             }
             if let Some(pb) = &s.progress {
                 pb.inc(1);
-                pb.set_message(format!("{} grids", s.summary.sheets));
+                let rate = pb.position() as f64 / pb.elapsed().as_secs_f64().max(1e-3);
+                pb.set_message(format!("{} grids, {rate:.0} files/s", s.summary.sheets));
             }
         })
     });
