@@ -112,10 +112,10 @@ fn cell_format(layout: Layout, grid: &Grid, r: usize, c: usize) -> Format {
             .set_border_right(FormatBorder::Thin)
             .set_border_bottom(FormatBorder::Thin);
     }
-    base.set_border_left(edge(layout, c == 0, c % w == 0))
-        .set_border_right(edge(layout, c == n - 1, (c + 1) % w == 0))
-        .set_border_top(edge(layout, r == 0, r % h == 0))
-        .set_border_bottom(edge(layout, r == n - 1, (r + 1) % h == 0))
+    base.set_border_left(edge(layout, c == 0, c.is_multiple_of(w)))
+        .set_border_right(edge(layout, c == n - 1, (c + 1).is_multiple_of(w)))
+        .set_border_top(edge(layout, r == 0, r.is_multiple_of(h)))
+        .set_border_bottom(edge(layout, r == n - 1, (r + 1).is_multiple_of(h)))
 }
 
 /// Writes a bordered grid with its top-left corner at (row, col), 0-based.

@@ -271,26 +271,86 @@ pub fn shape_from_lines(map: &BorderMap, range: CellRange) -> Option<BoxShape> {
     if thick_cols.is_empty() && thick_rows.is_empty() {
         return None;
     }
-    let multiples = |step: u32| -> Vec<u32> { (1..side).filter(|k| k % step == 0).collect() };
+    let multiples =
+        |step: u32| -> Vec<u32> { (1..side).filter(|k| k.is_multiple_of(step)).collect() };
     (1..=side)
-        .filter(|w| side % w == 0)
+        .filter(|w| side.is_multiple_of(*w))
         .map(|w| (w, side / w))
         .find(|&(w, h)| thick_cols == multiples(w) && thick_rows == multiples(h))
         .and_then(|(w, h)| BoxShape::new(w as usize, h as usize).ok())
 }
 
-/// The bordered run length down the left edge from a cell (at most `limit`).
-fn left_run(map: &BorderMap, row: u32, col: u32, limit: u32) -> u32 {
-    (0..limit)
-        .take_while(|&k| map.left_edge(row + k, col).is_drawn())
-        .count() as u32
+/// Runs of bordered edges from every cell, capped at 255: how far the left
+/// and right edges continue downwards, how far the top and bottom edges
+/// continue rightwards. They make the frame test O(1) per square.
+struct Runs {
+    cols: usize,
+    left_down: Vec<u8>,
+    right_down: Vec<u8>,
+    top_right: Vec<u8>,
+    bottom_right: Vec<u8>,
 }
 
-/// The bordered run length along the top edge from a cell (at most `limit`).
-fn top_run(map: &BorderMap, row: u32, col: u32, limit: u32) -> u32 {
-    (0..limit)
-        .take_while(|&k| map.top_edge(row, col + k).is_drawn())
-        .count() as u32
+impl Runs {
+    fn new(map: &BorderMap) -> Self {
+        let (rows, cols) = (map.rows() as usize, map.cols() as usize);
+        let n = rows * cols;
+        let mut runs = Runs {
+            cols,
+            left_down: vec![0; n],
+            right_down: vec![0; n],
+            top_right: vec![0; n],
+            bottom_right: vec![0; n],
+        };
+        let step = |next: Option<u8>, drawn: bool| -> u8 {
+            if drawn {
+                next.unwrap_or(0).saturating_add(1)
+            } else {
+                0
+            }
+        };
+        for r in (0..rows).rev() {
+            for c in (0..cols).rev() {
+                let i = r * cols + c;
+                let (rr, cc) = (r as u32, c as u32);
+                let below = |v: &Vec<u8>| (r + 1 < rows).then(|| v[i + cols]);
+                let right = |v: &Vec<u8>| (c + 1 < cols).then(|| v[i + 1]);
+                runs.left_down[i] = step(below(&runs.left_down), map.left_edge(rr, cc).is_drawn());
+                runs.right_down[i] =
+                    step(below(&runs.right_down), map.right_edge(rr, cc).is_drawn());
+                runs.top_right[i] = step(right(&runs.top_right), map.top_edge(rr, cc).is_drawn());
+                runs.bottom_right[i] = step(
+                    right(&runs.bottom_right),
+                    map.bottom_edge(rr, cc).is_drawn(),
+                );
+            }
+        }
+        runs
+    }
+
+    fn get(&self, v: &[u8], row: u32, col: u32) -> u32 {
+        if (col as usize) >= self.cols {
+            return 0;
+        }
+        v.get(row as usize * self.cols + col as usize)
+            .map_or(0, |&x| u32::from(x))
+    }
+
+    /// The largest side a square at this corner could have: the shorter of
+    /// the left-edge and top-edge runs.
+    fn max_side(&self, row: u32, col: u32) -> u32 {
+        self.get(&self.left_down, row, col)
+            .min(self.get(&self.top_right, row, col))
+    }
+
+    /// True when the `side`-square at the corner has a closed frame.
+    fn closes(&self, row: u32, col: u32, side: u32) -> bool {
+        let last = side - 1;
+        self.get(&self.left_down, row, col) >= side
+            && self.get(&self.top_right, row, col) >= side
+            && self.get(&self.right_down, row, col + last) >= side
+            && self.get(&self.bottom_right, row + last, col) >= side
+    }
 }
 
 fn overlaps(a: &CellRange, b: &CellRange) -> bool {
@@ -317,30 +377,54 @@ pub fn detect(
     mut is_puzzle: impl FnMut(CellRange, usize) -> bool,
 ) -> Vec<Detected> {
     let mut found: Vec<Detected> = Vec::new();
+    let runs = Runs::new(map);
+    // Squares left alone, and for each corner cell the one it fell in: a
+    // corner's square is inside a rejected square when it is inside the one
+    // its left, upper or upper-left neighbour fell in (the corners of a
+    // bordered table chain this way), so the test stays O(1).
     let mut rejected: Vec<CellRange> = Vec::new();
+    let cols = map.cols() as usize;
+    let mut fell_in: Vec<u32> = vec![u32::MAX; map.rows() as usize * cols];
     // One more than the largest side, so that larger frames are seen (and
     // rejected) rather than mistaken for a 64-square inside them.
     let limit = MAX_SIDE as u32 + 1;
     for row in 0..map.rows() {
         for col in 0..map.cols() {
-            if !(map.left_edge(row, col).is_drawn() && map.top_edge(row, col).is_drawn()) {
+            let max_side = runs.max_side(row, col).min(limit);
+            if max_side == 0 {
                 continue;
             }
             let here = CellRef::new(row, col);
             if found.iter().any(|g| g.range.contains(here)) {
                 continue;
             }
-            let max_side = left_run(map, row, col, limit).min(top_run(map, row, col, limit));
             let Some(side) = (1..=max_side)
                 .rev()
-                .find(|&side| frame_closes(map, row, col, side))
+                .find(|&side| runs.closes(row, col, side))
             else {
                 continue;
             };
             let range = CellRange::square(here, side);
-            if rejected.iter().any(|r| contains_range(r, &range))
-                || found.iter().any(|g| overlaps(&g.range, &range))
-            {
+            let index = row as usize * cols + col as usize;
+            let neighbours = [
+                (col > 0).then(|| index - 1),
+                (row > 0).then(|| index - cols),
+                (row > 0 && col > 0).then(|| index - cols - 1),
+            ];
+            let inside = neighbours
+                .into_iter()
+                .flatten()
+                .map(|i| fell_in[i])
+                .find(|&k| {
+                    rejected
+                        .get(k as usize)
+                        .is_some_and(|r| contains_range(r, &range))
+                });
+            if let Some(k) = inside {
+                fell_in[index] = k;
+                continue;
+            }
+            if found.iter().any(|g| overlaps(&g.range, &range)) {
                 continue;
             }
             let usual = BoxShape::for_side(side as usize).filter(|_| side as usize >= MIN_SIDE);
@@ -356,6 +440,7 @@ pub fn detect(
                 }
             }
             if side > 1 {
+                fell_in[index] = rejected.len() as u32;
                 rejected.push(range);
             }
         }
@@ -520,6 +605,23 @@ mod tests {
         });
         assert!(found.is_empty());
         assert_eq!(asked, 1);
+    }
+
+    #[test]
+    fn long_bordered_table_is_scanned_quickly() {
+        // 20,000 rows of a 20-column table with grid lines: every cell is a
+        // corner; each row start is one rejected square, the rest fall in.
+        let mut map = BorderMap::new(20_002, 22);
+        map.draw_box(0, 0, 20_000, 20, Line::Thin, true);
+        let mut asked = 0;
+        let start = std::time::Instant::now();
+        let found = detect(&map, None, |_, _| {
+            asked += 1;
+            false
+        });
+        assert!(found.is_empty());
+        assert!(asked <= 20_000, "asked {asked} times");
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
     }
 
     #[test]

@@ -325,6 +325,9 @@ fn can_be_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> boo
                 v if is_digit(&v, side).is_some() => digits += 1,
                 _ => others += 1,
             }
+            if others * 4 > side * side {
+                return false; // more than a quarter of the square is not digits
+            }
         }
     }
     digits > 0 && others * 4 <= digits + others

@@ -29,6 +29,7 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::detect::{BorderMap, Edges, Line};
 use super::ReadError;
+use crate::address::{MAX_COL, MAX_ROW};
 
 /// Largest number of cells a border map may cover; larger used areas are cut
 /// at the bottom (grids that far down a huge sheet are not searched).
@@ -494,16 +495,15 @@ impl SheetStyles {
         }
         for &(lo, hi, xf) in &self.cols {
             if info(xf).edges.any() {
-                bump(&mut max_col, Some(hi.min(lo + COL_STYLE_CAP)));
+                bump(&mut max_col, Some(hi.min(lo.saturating_add(COL_STYLE_CAP))));
                 bump(&mut max_row, any_cell_row);
-                let _ = lo;
             }
         }
         let (Some(max_row), Some(max_col)) = (max_row, max_col) else {
             return (BorderMap::new(0, 0), blue_italic);
         };
-        let cols = max_col.saturating_add(2);
-        let mut rows = max_row.saturating_add(2);
+        let cols = max_col.min(MAX_COL).saturating_add(2);
+        let mut rows = max_row.min(MAX_ROW).saturating_add(2);
         let cap_rows = (MAX_MAP_CELLS / cols.max(1) as usize).max(1) as u32;
         rows = rows.min(cap_rows);
         let mut map = BorderMap::new(rows, cols);
