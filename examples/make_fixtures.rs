@@ -36,7 +36,7 @@ const CLASH: &str =
 /// EASY with a 1 added in row 1, column 3 (E3 on the sheet): no clash, no solution.
 const UNSOLVABLE: &str =
     "531.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-/// EASY with four givens removed: two solutions.
+/// EASY with two givens removed (I9 and K10 on the sheet): several solutions.
 const MULTIPLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6.....8....419.......8..79";
 /// A 6x6 with 3-wide, 2-high boxes, one solution.
@@ -265,6 +265,18 @@ fn layouts(out: &Path) -> Res {
         (2, 2),
         Layout::Neighbours,
     )?;
+
+    // A bordered, merged title row directly above a grid drawn with grid
+    // lines: the square from A1 closes too, but holds the title.
+    let mut wb = new_workbook()?;
+    let ws = wb.add_worksheet().set_name("Titled")?;
+    let title = Format::new()
+        .set_bold()
+        .set_align(FormatAlign::Center)
+        .set_border(FormatBorder::Thin);
+    ws.merge_range(0, 0, 0, 8, "Puzzle 7 (easy)", &title)?;
+    put_grid(ws, 1, 0, &easy, Layout::GridLines, Givens::Numbers)?;
+    wb.save(out.join("layout_title_row.xlsx"))?;
 
     let mut wb = new_workbook()?;
     let ws = wb.add_worksheet().set_name("Two")?;

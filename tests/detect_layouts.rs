@@ -93,6 +93,14 @@ fn borders_stored_on_neighbouring_cells() {
 }
 
 #[test]
+fn bordered_title_row_above_grid_lines_stays_out_of_the_grid() {
+    let g = only_grid("layout_title_row.xlsx");
+    assert_eq!(g.range, range("A2:I10"));
+    assert_eq!(g.puzzle().to_line(), EASY);
+    assert!(g.bad_cells().is_empty());
+}
+
+#[test]
 fn two_grids_on_one_sheet_each_with_its_note() {
     let sheets = read("layout_two_grids.xlsx");
     let grids = &sheets[0].grids;

@@ -34,7 +34,7 @@
 //! // A 4x4 grid with grid lines everywhere, its corner at B2.
 //! let mut map = BorderMap::new(6, 6);
 //! map.draw_box(1, 1, 4, 4, Line::Thin, true);
-//! let found = detect(&map, None, |_, _| true);
+//! let found = detect(&map, None, |_, _| Some(0));
 //! assert_eq!(found.len(), 1);
 //! assert_eq!(found[0].range.to_string(), "B2:E5");
 //! assert_eq!(found[0].shape.to_string(), "2x2");
@@ -362,19 +362,25 @@ fn overlaps(a: &CellRange, b: &CellRange) -> bool {
 
 /// Finds every bordered grid on the map, in reading order of their corners.
 ///
-/// `forced` fixes the box shape (and so the side). `is_puzzle(range, side)`
+/// `forced` fixes the box shape (and so the side). `judge(range, side)`
 /// says whether the values in a candidate square can be a puzzle of that
-/// side; it is asked only about squares whose frame closes.
+/// side: `None` when they cannot, else a score, higher for a better fit. It
+/// is asked only about squares whose frame closes.
 ///
 /// At each corner only the largest closing square counts. When it is no
 /// grid (a side without a box shape, other than the forced one, or values
 /// that are no puzzle), it is left alone: squares inside it are not tried
 /// either, so a bordered table with grid lines does not yield the smaller
 /// squares its lines also close.
+///
+/// When it is a grid but the bordered runs go on past it (a bordered title
+/// row above a grid drawn with grid lines makes the left run one longer than
+/// the grid), the same-sized squares shifted down or right along the runs
+/// are judged too, and the best score wins (the first on a tie).
 pub fn detect(
     map: &BorderMap,
     forced: Option<BoxShape>,
-    mut is_puzzle: impl FnMut(CellRange, usize) -> bool,
+    mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
 ) -> Vec<Detected> {
     let mut found: Vec<Detected> = Vec::new();
     let runs = Runs::new(map);
@@ -432,7 +438,26 @@ pub fn detect(
                 Some(s) => s.side() == side as usize,
                 None => usual.is_some(),
             };
-            if fits && is_puzzle(range, side as usize) {
+            if let Some(score) = fits.then(|| judge(range, side as usize)).flatten() {
+                let (mut range, mut best) = (range, score);
+                let extra_down = runs.get(&runs.left_down, row, col).saturating_sub(side);
+                let extra_right = runs.get(&runs.top_right, row, col).saturating_sub(side);
+                let shifts = (1..=extra_down.min(side))
+                    .map(|d| (row + d, col))
+                    .chain((1..=extra_right.min(side)).map(|d| (row, col + d)));
+                for (r, c) in shifts {
+                    let shifted = CellRange::square(CellRef::new(r, c), side);
+                    if !runs.closes(r, c, side)
+                        || found.iter().any(|g| overlaps(&g.range, &shifted))
+                    {
+                        continue;
+                    }
+                    if let Some(score) = judge(shifted, side as usize) {
+                        if score > best {
+                            (range, best) = (shifted, score);
+                        }
+                    }
+                }
                 let shape = forced.or_else(|| shape_from_lines(map, range)).or(usual);
                 if let Some(shape) = shape {
                     found.push(Detected { range, shape });
@@ -479,7 +504,7 @@ mod tests {
     fn grid_lines_everywhere_give_one_grid_not_one_per_cell() {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(2, 2, 9, 9, Line::Thin, true);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["C3:K11"]);
         assert_eq!(found[0].shape, shape(3, 3));
     }
@@ -488,7 +513,7 @@ mod tests {
     fn outer_frame_only_is_found() {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(1, 1, 9, 9, Line::Thin, false);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["B2:J10"]);
     }
 
@@ -497,7 +522,7 @@ mod tests {
         // A 6x6 drawn with 2-wide, 3-high boxes (not the usual 3x2).
         let mut map = BorderMap::new(8, 8);
         boxed_grid(&mut map, 0, 0, 2, 3);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["A1:F6"]);
         assert_eq!(found[0].shape, shape(2, 3));
     }
@@ -507,7 +532,7 @@ mod tests {
         let mut map = BorderMap::new(10, 10);
         map.draw_box(0, 0, 6, 6, Line::Thin, true);
         map.draw_box(0, 0, 6, 6, Line::Thick, false);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(found[0].shape, shape(3, 2));
     }
 
@@ -522,7 +547,7 @@ mod tests {
             map.update(2 + k, 10, |e| e.right = Line::Thin); // K's right
             map.update(10, 2 + k, |e| e.bottom = Line::Thin); // row 11's bottom
         }
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["C3:K11"]);
     }
 
@@ -531,7 +556,7 @@ mod tests {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(0, 0, 9, 9, Line::Thin, false);
         map.update(8, 4, |e| e.bottom = Line::None);
-        assert!(detect(&map, None, |_, _| true).is_empty());
+        assert!(detect(&map, None, |_, _| Some(0)).is_empty());
     }
 
     #[test]
@@ -539,17 +564,17 @@ mod tests {
         let mut map = BorderMap::new(8, 8);
         map.draw_box(0, 0, 5, 5, Line::Thin, false);
         map.draw_box(0, 6, 7, 2, Line::Thin, false);
-        assert!(detect(&map, None, |_, _| true).is_empty());
+        assert!(detect(&map, None, |_, _| Some(0)).is_empty());
         let mut seven = BorderMap::new(8, 8);
         seven.draw_box(0, 0, 7, 7, Line::Thin, false);
-        assert!(detect(&seven, None, |_, _| true).is_empty());
+        assert!(detect(&seven, None, |_, _| Some(0)).is_empty());
     }
 
     #[test]
     fn values_that_are_no_puzzle_leave_the_box_alone() {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(0, 0, 9, 9, Line::Thin, true);
-        let found = detect(&map, None, |_, _| false);
+        let found = detect(&map, None, |_, _| None);
         assert!(found.is_empty());
     }
 
@@ -558,7 +583,7 @@ mod tests {
         let mut map = BorderMap::new(20, 30);
         boxed_grid(&mut map, 1, 1, 3, 3);
         boxed_grid(&mut map, 1, 12, 4, 4);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["B2:J10", "M2:AB17"]);
         assert_eq!(found[1].shape, shape(4, 4));
     }
@@ -571,7 +596,7 @@ mod tests {
         let mut map = BorderMap::new(10, 6);
         map.draw_box(0, 0, 3, 4, Line::Thin, true);
         map.draw_box(3, 0, 4, 4, Line::Thin, true);
-        let found = detect(&map, None, |r, _| r.start.row == 3);
+        let found = detect(&map, None, |r, _| (r.start.row == 3).then_some(0));
         assert_eq!(ranges(&found), ["A4:D7"]);
     }
 
@@ -580,7 +605,7 @@ mod tests {
         let mut map = BorderMap::new(12, 20);
         map.draw_box(0, 0, 9, 9, Line::Thin, true);
         boxed_grid(&mut map, 0, 10, 3, 2);
-        let found = detect(&map, Some(shape(2, 3)), |_, _| true);
+        let found = detect(&map, Some(shape(2, 3)), |_, _| Some(0));
         assert_eq!(ranges(&found), ["K1:P6"]);
         assert_eq!(found[0].shape, shape(2, 3));
     }
@@ -591,7 +616,7 @@ mod tests {
         // table's own side (5) has no box shape, so nothing is a grid.
         let mut map = BorderMap::new(8, 8);
         map.draw_box(1, 1, 5, 5, Line::Thin, true);
-        assert!(detect(&map, None, |_, _| true).is_empty());
+        assert!(detect(&map, None, |_, _| Some(0)).is_empty());
     }
 
     #[test]
@@ -601,7 +626,7 @@ mod tests {
         let mut asked = 0;
         let found = detect(&map, None, |_, _| {
             asked += 1;
-            false
+            None
         });
         assert!(found.is_empty());
         assert_eq!(asked, 1);
@@ -617,7 +642,7 @@ mod tests {
         let start = std::time::Instant::now();
         let found = detect(&map, None, |_, _| {
             asked += 1;
-            false
+            None
         });
         assert!(found.is_empty());
         assert!(asked <= 20_000, "asked {asked} times");
@@ -625,17 +650,40 @@ mod tests {
     }
 
     #[test]
+    fn bordered_title_row_above_grid_lines_is_not_taken_into_the_grid() {
+        // A bordered title row A1:D1 directly above a 4x4 with grid lines at
+        // A2: the square at A1 closes too; the values decide.
+        let mut map = BorderMap::new(8, 8);
+        map.draw_box(0, 0, 1, 4, Line::Thin, true);
+        map.draw_box(1, 0, 4, 4, Line::Thin, true);
+        let found = detect(&map, None, |r, _| {
+            // The title is text (bad); the puzzle rows hold digits.
+            Some(if r.start.row == 0 { 8 - 2 } else { 10 })
+        });
+        assert_eq!(ranges(&found), ["A2:D5"]);
+    }
+
+    #[test]
+    fn equal_scores_keep_the_square_at_the_corner() {
+        // An empty bordered row under the grid: both squares score alike.
+        let mut map = BorderMap::new(8, 8);
+        map.draw_box(0, 0, 5, 4, Line::Thin, true);
+        let found = detect(&map, None, |_, _| Some(5));
+        assert_eq!(ranges(&found), ["A1:D4"]);
+    }
+
+    #[test]
     fn frame_larger_than_64_is_not_a_grid() {
         let mut map = BorderMap::new(70, 70);
         map.draw_box(0, 0, 66, 66, Line::Thin, false);
-        assert!(detect(&map, None, |_, _| true).is_empty());
+        assert!(detect(&map, None, |_, _| Some(0)).is_empty());
     }
 
     #[test]
     fn grid_at_far_corner_of_the_map_is_found() {
         let mut map = BorderMap::new(20, 20);
         map.draw_box(11, 11, 9, 9, Line::Thin, false);
-        assert_eq!(ranges(&detect(&map, None, |_, _| true)), ["L12:T20"]);
+        assert_eq!(ranges(&detect(&map, None, |_, _| Some(0))), ["L12:T20"]);
     }
 
     #[test]
@@ -643,7 +691,7 @@ mod tests {
         // Grid lines over 10x10: sides 10, 9, 8 … all close; 10 (5x2) wins.
         let mut map = BorderMap::new(12, 12);
         map.draw_box(0, 0, 10, 10, Line::Thin, true);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["A1:J10"]);
         assert_eq!(found[0].shape, shape(5, 2));
     }

@@ -315,8 +315,10 @@ fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
     }
 }
 
-/// The puzzle test for a candidate square (see the module docs).
-fn can_be_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> bool {
+/// The puzzle test for a candidate square (see the module docs): `None`
+/// when its values cannot be a puzzle, else a score for comparing squares
+/// that overlap: digits count one, anything else minus two.
+fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Option<i64> {
     let (mut digits, mut others) = (0usize, 0usize);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
@@ -326,11 +328,11 @@ fn can_be_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> boo
                 _ => others += 1,
             }
             if others * 4 > side * side {
-                return false; // more than a quarter of the square is not digits
+                return None; // more than a quarter of the square is not digits
             }
         }
     }
-    digits > 0 && others * 4 <= digits + others
+    (digits > 0 && others * 4 <= digits + others).then(|| digits as i64 - 2 * others as i64)
 }
 
 fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
@@ -388,7 +390,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
                 .unwrap_or_default()
         }
         None => detect::detect(&sheet.borders, opts.shape, |range, side| {
-            can_be_puzzle(sheet, range, side)
+            judge_values(sheet, range, side)
         })
         .into_iter()
         .map(|d| (d.range, d.shape))
