@@ -279,6 +279,12 @@ fn classify(data: Option<&Data>) -> Value {
                 Value::Empty
             } else if let Ok(v) = t.parse::<i64>() {
                 Value::Whole(v, s.clone())
+            } else if let Some(v) = t
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.fract() == 0.0 && v.abs() < 1e15)
+            {
+                Value::Whole(v as i64, s.clone())
             } else {
                 Value::Other(s.clone())
             }
@@ -435,6 +441,14 @@ mod tests {
             Value::Whole(7, "\u{a0} 7 ".into())
         );
         assert_eq!(classify(Some(&Data::String("  ".into()))), Value::Empty);
+        assert_eq!(
+            classify(Some(&Data::String("5.0".into()))),
+            Value::Whole(5, "5.0".into())
+        );
+        assert_eq!(
+            classify(Some(&Data::String("inf".into()))),
+            Value::Other("inf".into())
+        );
         assert_eq!(
             classify(Some(&Data::String("x".into()))),
             Value::Other("x".into())

@@ -597,6 +597,41 @@ mod tests {
     }
 
     #[test]
+    fn sheet_names_are_unescaped_and_paired_with_their_relationship() {
+        let wb = r#"<workbook xmlns:r="urn:r"><sheets>
+<sheet name="Tom &amp; Jerry" sheetId="1" r:id="rId3"/><sheet name="B" sheetId="2" r:id="rId1"/>
+</sheets></workbook>"#;
+        assert_eq!(
+            workbook_sheets(wb).unwrap(),
+            vec![
+                ("Tom & Jerry".to_string(), "rId3".to_string()),
+                ("B".to_string(), "rId1".to_string())
+            ]
+        );
+        let rels = r#"<Relationships><Relationship Id="rId3" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#;
+        assert_eq!(
+            relationships(rels),
+            vec![(
+                "rId3".to_string(),
+                "x/worksheet".to_string(),
+                "worksheets/sheet1.xml".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn broken_sheet_xml_is_an_error_not_a_panic() {
+        assert!(
+            scan_sheet_styles("<worksheet><sheetData><row r=\"1\"><c r=\"A1\" s=\"1\"></row>")
+                .is_err()
+        );
+        assert!(
+            parse_xf_borders("<styleSheet><borders><border><left style=\"thin\"></border>")
+                .is_err()
+        );
+    }
+
+    #[test]
     fn relationship_targets_resolve_relative_and_absolute() {
         assert_eq!(
             resolve_target("xl", "worksheets/sheet1.xml"),
