@@ -1,1 +1,639 @@
-//! (under construction)
+//! Runs over files and folders: which inputs, which outputs, and the whole
+//! path for one file (read → solve every grid → write the annotated copy
+//! atomically → report records).
+//!
+//! ```no_run
+//! use std::path::PathBuf;
+//! use xlsudoku::batch::{plan, process, Plan, RunOptions};
+//!
+//! let jobs = plan(&Plan {
+//!     inputs: vec![PathBuf::from("inbox")],
+//!     output: Some(PathBuf::from("solved")),
+//!     write: true,
+//! })?;
+//! for job in &jobs {
+//!     let done = process(job, &RunOptions::default());
+//!     for record in &done.records {
+//!         println!("{}", record.to_human_line());
+//!     }
+//! }
+//! # Ok::<(), xlsudoku::batch::BatchError>(())
+//! ```
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::address::CellRef;
+use crate::annotate::{annotate, CellEdit, CellValue, SheetEdits};
+use crate::report::SheetRecord;
+use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
+use crate::workbook::{read_workbook, Cell, FoundGrid, ReadOptions};
+
+/// A usage problem with the inputs or outputs of a run (exit status 2).
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// An input does not exist.
+    #[error("{0}: no such file or directory")]
+    Missing(PathBuf),
+    /// A directory could not be listed.
+    #[error("{path}: cannot list the directory: {source}")]
+    Walk {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// `-o` names the input itself.
+    #[error("{0}: the output would overwrite the input; xlsudoku never modifies its input")]
+    OutputIsInput(PathBuf),
+    /// `-o` is an existing file but a directory is needed.
+    #[error("{0}: -o must be a directory when there are several inputs or a directory input")]
+    OutputNotDir(PathBuf),
+    /// Two inputs would be written to the same output.
+    #[error("{a} and {b} would both be written to {output}")]
+    Collision {
+        /// The shared output.
+        output: PathBuf,
+        /// One input.
+        a: PathBuf,
+        /// The other.
+        b: PathBuf,
+    },
+    /// `--shard` is not `K/N` with `1 <= K <= N`.
+    #[error("--shard '{0}' is not K/N with 1 <= K <= N, e.g. 2/4")]
+    BadShard(String),
+}
+
+/// One file to process and where its annotated copy goes (`None`: check
+/// only, write nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The workbook to read.
+    pub input: PathBuf,
+    /// The annotated copy to write.
+    pub output: Option<PathBuf>,
+}
+
+/// What to run over.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Files and directories (searched recursively for `.xlsx`/`.xlsm`).
+    pub inputs: Vec<PathBuf>,
+    /// `-o`: a file for one input file, else a directory.
+    pub output: Option<PathBuf>,
+    /// False for `check`: no outputs.
+    pub write: bool,
+}
+
+/// `--shard K/N`: the K-th (1-based) of N deterministic slices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// Which slice, 1-based.
+    pub index: usize,
+    /// How many slices.
+    pub count: usize,
+}
+
+impl FromStr for Shard {
+    type Err = BatchError;
+
+    fn from_str(s: &str) -> Result<Self, BatchError> {
+        let bad = || BatchError::BadShard(s.to_string());
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// Keeps the jobs of this slice: every N-th job of the sorted list,
+    /// starting at the K-th, so slices are balanced and together cover
+    /// every job exactly once.
+    pub fn select(self, jobs: Vec<Job>) -> Vec<Job> {
+        jobs.into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.count == self.index - 1)
+            .map(|(_, j)| j)
+            .collect()
+    }
+}
+
+fn is_workbook_name(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let lower = name.to_ascii_lowercase();
+    (lower.ends_with(".xlsx") || lower.ends_with(".xlsm"))
+        && !name.starts_with("~$")
+        && !name.starts_with('.')
+        && !lower.ends_with(".solved.xlsx")
+        && !lower.ends_with(".solved.xlsm")
+}
+
+/// The default output beside an input: `NAME.solved.xlsx` (`.xlsm` kept).
+pub fn default_output(input: &Path) -> PathBuf {
+    let ext = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("xlsx")
+        .to_string();
+    let stem = input
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("workbook");
+    input.with_file_name(format!("{stem}.solved.{ext}"))
+}
+
+fn walk(dir: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result<(), BatchError> {
+    let entries = fs::read_dir(dir).map_err(|source| BatchError::Walk {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        let hidden = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'));
+        let meta = match fs::symlink_metadata(&p) {
+            Ok(m) => m,
+            Err(_) => continue,
+        };
+        if meta.is_dir() {
+            let is_skip = skip.is_some_and(|s| fs::canonicalize(&p).is_ok_and(|c| c == s));
+            if !hidden && !is_skip {
+                walk(&p, skip, out)?;
+            }
+        } else if is_workbook_name(&p) && (meta.is_file() || p.is_file()) {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Expands inputs into jobs, sorted by input path: files as given,
+/// directories searched recursively for `.xlsx`/`.xlsm` (skipping hidden
+/// entries, Excel lock files `~$…`, earlier `*.solved.*` outputs and the
+/// output directory). With `-o` a directory, each directory input's files
+/// keep their path relative to it, and file inputs go in at the top.
+pub fn plan(p: &Plan) -> Result<Vec<Job>, BatchError> {
+    let out_canon = p.output.as_ref().and_then(|o| fs::canonicalize(o).ok());
+    let mut pairs: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let single_file = p.inputs.len() == 1 && p.inputs[0].is_file();
+    let out_is_file = match &p.output {
+        Some(o) => {
+            let dir_like = o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']);
+            if !single_file && o.is_file() {
+                return Err(BatchError::OutputNotDir(o.clone()));
+            }
+            single_file && !dir_like
+        }
+        None => false,
+    };
+    for input in &p.inputs {
+        if input.is_dir() {
+            let mut files = Vec::new();
+            walk(input, out_canon.as_deref(), &mut files)?;
+            for f in files {
+                let out = match (&p.output, p.write) {
+                    (_, false) => None,
+                    (Some(o), true) => Some(o.join(f.strip_prefix(input).unwrap_or(&f))),
+                    (None, true) => Some(default_output(&f)),
+                };
+                pairs.push((f, out));
+            }
+        } else if input.exists() {
+            let out = match (&p.output, p.write) {
+                (_, false) => None,
+                (Some(o), true) if out_is_file => Some(o.clone()),
+                (Some(o), true) => Some(o.join(input.file_name().unwrap_or(input.as_os_str()))),
+                (None, true) => Some(default_output(input)),
+            };
+            pairs.push((input.clone(), out));
+        } else {
+            return Err(BatchError::Missing(input.clone()));
+        }
+    }
+    pairs.sort();
+    pairs.dedup();
+    let mut seen: std::collections::HashMap<PathBuf, PathBuf> = Default::default();
+    for (input, output) in &pairs {
+        if let Some(o) = output {
+            if o == input || same_file(o, input) {
+                return Err(BatchError::OutputIsInput(input.clone()));
+            }
+            if let Some(a) = seen.insert(o.clone(), input.clone()) {
+                return Err(BatchError::Collision {
+                    output: o.clone(),
+                    a,
+                    b: input.clone(),
+                });
+            }
+        }
+    }
+    Ok(pairs
+        .into_iter()
+        .map(|(input, output)| Job { input, output })
+        .collect())
+}
+
+/// How to process each file.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Detection overrides (`--range`, `--box`).
+    pub read: ReadOptions,
+    /// `--logic-only`, `--timeout`.
+    pub solve: SolveOptions,
+    /// Redo outputs that are up to date.
+    pub force: bool,
+}
+
+/// What processing one file produced.
+#[derive(Debug, Clone, Default)]
+pub struct FileOutcome {
+    /// One record per grid, per sheet without a grid, or one error record.
+    pub records: Vec<SheetRecord>,
+    /// The output was up to date and left alone.
+    pub skipped: bool,
+    /// The file could not be read or written.
+    pub failed: bool,
+}
+
+/// True when the output exists and carries its input's modification time,
+/// which xlsudoku gives every output it writes (rsync's quick check).
+pub fn up_to_date(input: &Path, output: &Path) -> bool {
+    let (Ok(i), Ok(o)) = (fs::metadata(input), fs::metadata(output)) else {
+        return false;
+    };
+    match (i.modified(), o.modified()) {
+        (Ok(a), Ok(b)) => o.is_file() && a == b,
+        _ => false,
+    }
+}
+
+/// Reads, solves and (for a job with an output) writes one file. Never
+/// panics on bad input: problems come back as records.
+pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
+    let file = job.input.display().to_string();
+    if let Some(out) = &job.output {
+        if !opts.force && up_to_date(&job.input, out) {
+            return FileOutcome {
+                skipped: true,
+                ..Default::default()
+            };
+        }
+    }
+    let error = |message: String| FileOutcome {
+        records: vec![SheetRecord {
+            file: file.clone(),
+            status: "error".into(),
+            error: Some(message),
+            ..Default::default()
+        }],
+        skipped: false,
+        failed: true,
+    };
+    let sheets = match read_workbook(&job.input, &opts.read) {
+        Ok(s) => s,
+        Err(e) => return error(e.to_string()),
+    };
+    // Every grid of every sheet, solved in parallel.
+    let tasks: Vec<(usize, &str, Option<&FoundGrid>)> = sheets
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| {
+            let grids: Vec<Option<&FoundGrid>> = if s.grids.is_empty() {
+                vec![None]
+            } else {
+                s.grids.iter().map(Some).collect()
+            };
+            grids.into_iter().map(move |g| (i, s.name.as_str(), g))
+        })
+        .collect();
+    let solved: Vec<(usize, SheetRecord, Vec<CellEdit>)> = tasks
+        .par_iter()
+        .map(|&(i, name, grid)| {
+            let (record, edits) = match grid {
+                Some(g) => solve_grid(&file, name, g, &opts.solve),
+                None => (
+                    SheetRecord {
+                        file: file.clone(),
+                        sheet: Some(name.to_string()),
+                        status: "no-grid".into(),
+                        ..Default::default()
+                    },
+                    Vec::new(),
+                ),
+            };
+            (i, record, edits)
+        })
+        .collect();
+    let mut records: Vec<SheetRecord> = Vec::with_capacity(solved.len());
+    let mut edits: Vec<SheetEdits> = Vec::new();
+    for (i, record, cells) in solved {
+        records.push(record);
+        if cells.is_empty() {
+            continue;
+        }
+        let name = &sheets[i].name;
+        match edits.iter_mut().find(|e| &e.sheet == name) {
+            Some(e) => e.cells.extend(cells),
+            None => edits.push(SheetEdits {
+                sheet: name.clone(),
+                cells,
+            }),
+        }
+    }
+    if let Some(out) = &job.output {
+        if let Err(e) = write_atomic(&job.input, out, &edits) {
+            return error(e);
+        }
+        let shown = out.display().to_string();
+        for r in &mut records {
+            r.output = Some(shown.clone());
+        }
+    }
+    FileOutcome {
+        records,
+        skipped: false,
+        failed: false,
+    }
+}
+
+/// Writes the annotated copy: a temporary file in the target directory,
+/// flushed to disk and given the input's modification time, then renamed
+/// over the target, so no reader ever sees a half-written file.
+fn write_atomic(input: &Path, output: &Path, edits: &[SheetEdits]) -> Result<(), String> {
+    let dir = match output.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    remove_leftovers(&dir, &name);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".xlsudoku-tmp")
+        .tempfile_in(&dir)
+        .map_err(|e| format!("{}: cannot create a temporary file: {e}", dir.display()))?;
+    let src = fs::File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
+    let src = std::io::BufReader::new(src);
+    annotate(src, edits, tmp.as_file_mut()).map_err(|e| format!("{}: {e}", input.display()))?;
+    let f = tmp.as_file();
+    f.sync_all()
+        .map_err(|e| format!("{}: {e}", output.display()))?;
+    if let Ok(m) = fs::metadata(input).and_then(|m| m.modified()) {
+        // Best effort: without it the next run simply redoes this file.
+        let _ = f.set_modified(m);
+    }
+    tmp.persist(output)
+        .map_err(|e| format!("{}: cannot write: {}", output.display(), e.error))?;
+    Ok(())
+}
+
+/// Removes temporary files an interrupted run left for this output
+/// (`.NAME.XXXXXX.xlsudoku-tmp`); they were never renamed, so they hold no
+/// finished work.
+fn remove_leftovers(dir: &Path, name: &str) {
+    let prefix = format!(".{name}.");
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let file = file.to_string_lossy();
+        if file.starts_with(&prefix) && file.ends_with(".xlsudoku-tmp") {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The reason a grid is invalid, in words, with the workbook's addresses:
+/// `5 twice in row 4 (D6, H6)`, `E3 holds "x", not a digit 1-9`.
+pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
+    let side = grid.shape.side();
+    let mut parts: Vec<String> = grid
+        .bad_cells()
+        .into_iter()
+        .map(|(at, raw)| format!("{at} holds \"{raw}\", not a digit 1-{side}"))
+        .collect();
+    for c in &outcome.conflicts {
+        let times = match c.cells.len() {
+            2 => "twice".to_string(),
+            3 => "three times".to_string(),
+            n => format!("{n} times"),
+        };
+        let cells: Vec<String> = c
+            .cells
+            .iter()
+            .map(|&i| grid.cell_ref(i).to_string())
+            .collect();
+        parts.push(format!(
+            "{} {times} in {} ({})",
+            c.value,
+            c.unit,
+            cells.join(", ")
+        ));
+    }
+    parts.join("; ")
+}
+
+/// Solves one found grid: its report record and the cell edits for the
+/// annotated copy (fills, clears of an earlier run's fills, and the note).
+pub fn solve_grid(
+    file: &str,
+    sheet: &str,
+    grid: &FoundGrid,
+    opts: &SolveOptions,
+) -> (SheetRecord, Vec<CellEdit>) {
+    let puzzle = grid.puzzle();
+    let side = grid.shape.side();
+    let bad = grid.bad_cells();
+    let outcome = if bad.is_empty() {
+        solve(&puzzle, opts)
+    } else {
+        // Bad values make the grid invalid whatever the rest holds; still
+        // name any clash among the good givens.
+        let mut o = solve(
+            &puzzle,
+            &SolveOptions {
+                logic_only: true,
+                timeout: opts.timeout,
+            },
+        );
+        o.status = Status::Invalid;
+        o.conflicts = puzzle.conflicts();
+        o
+    };
+    let time = format_elapsed(outcome.elapsed);
+    let error = match outcome.status {
+        Status::Solved | Status::GaveUp => None,
+        Status::Invalid => Some(invalid_reason(grid, &outcome)),
+        Status::Unsolvable => Some("the givens have no solution".to_string()),
+        Status::Multiple => Some("more than one solution".to_string()),
+        Status::Timeout => Some(format!(
+            "no answer within {}",
+            opts.timeout
+                .map(|t| format!("{} s", t.as_secs_f64()))
+                .unwrap_or_default()
+        )),
+    };
+    let note = match (&error, outcome.status) {
+        (None, s) if outcome.history.is_empty() => format!("{}: {time}", s.note_word()),
+        (None, s) => format!("{}: {}-{time}", s.note_word(), outcome.history),
+        (Some(e), s) => format!("{}: {e} ({time})", s.note_word()),
+    };
+    let mut edits: Vec<CellEdit> = Vec::new();
+    let filled = matches!(outcome.status, Status::Solved | Status::GaveUp);
+    for (i, cell) in grid.cells.iter().enumerate() {
+        let at: CellRef = grid.cell_ref(i);
+        let earlier = matches!(cell, Cell::Filled(_) | Cell::FilledText(_));
+        if !matches!(cell, Cell::Blank) && !earlier {
+            continue;
+        }
+        let value = if filled {
+            match outcome.grid.cells()[i] {
+                0 => match outcome.candidates.get(i) {
+                    Some(&m) if m != 0 => CellValue::Text(candidate_letters(m)),
+                    _ => CellValue::Clear,
+                },
+                d => CellValue::Number(d as f64),
+            }
+        } else {
+            CellValue::Clear
+        };
+        if value == CellValue::Clear && !earlier {
+            continue;
+        }
+        edits.push(CellEdit { at, value });
+    }
+    edits.push(CellEdit {
+        at: grid.note_at,
+        value: CellValue::Text(note),
+    });
+    let record = SheetRecord {
+        file: file.to_string(),
+        sheet: Some(sheet.to_string()),
+        range: Some(grid.range.to_string()),
+        size: Some(format!("{side}x{side}")),
+        box_shape: Some(grid.shape.to_string()),
+        givens: Some(puzzle.givens()),
+        status: outcome.status.report_word().to_string(),
+        unique: outcome.unique,
+        history: Some(outcome.history.clone()),
+        elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
+        output: None,
+        error,
+    };
+    (record, edits)
+}
+
+/// Elapsed seconds since `start`, for summaries.
+pub fn seconds_since(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_parses_and_partitions() {
+        assert!("0/3".parse::<Shard>().is_err());
+        assert!("4/3".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+        let jobs: Vec<Job> = (0..10)
+            .map(|i| Job {
+                input: PathBuf::from(format!("f{i:02}.xlsx")),
+                output: None,
+            })
+            .collect();
+        let mut all: Vec<Job> = Vec::new();
+        for k in 1..=3 {
+            let s: Shard = format!("{k}/3").parse().unwrap();
+            let part = s.select(jobs.clone());
+            assert!(part.len() == 3 || part.len() == 4);
+            all.extend(part);
+        }
+        all.sort_by(|a, b| a.input.cmp(&b.input));
+        assert_eq!(all, jobs);
+    }
+
+    #[test]
+    fn default_output_keeps_the_macro_extension() {
+        assert_eq!(
+            default_output(Path::new("a/b.xlsm")),
+            PathBuf::from("a/b.solved.xlsm")
+        );
+        assert_eq!(
+            default_output(Path::new("in.xlsx")),
+            PathBuf::from("in.solved.xlsx")
+        );
+    }
+
+    #[test]
+    fn walk_skips_lock_files_outputs_and_hidden() {
+        let d = tempfile::tempdir().unwrap();
+        for name in [
+            "a.xlsx",
+            "b.XLSM",
+            "~$a.xlsx",
+            ".hidden.xlsx",
+            "a.solved.xlsx",
+            "notes.txt",
+        ] {
+            fs::write(d.path().join(name), b"x").unwrap();
+        }
+        fs::create_dir(d.path().join("sub")).unwrap();
+        fs::write(d.path().join("sub/c.xlsx"), b"x").unwrap();
+        let jobs = plan(&Plan {
+            inputs: vec![d.path().to_path_buf()],
+            output: Some(d.path().join("out")),
+            write: true,
+        })
+        .unwrap();
+        let names: Vec<String> = jobs
+            .iter()
+            .map(|j| {
+                j.input
+                    .strip_prefix(d.path())
+                    .unwrap()
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(names, vec!["a.xlsx", "b.XLSM", "sub/c.xlsx"]);
+        assert_eq!(jobs[2].output, Some(d.path().join("out/sub/c.xlsx")));
+    }
+
+    #[test]
+    fn output_equal_to_input_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("a.xlsx");
+        fs::write(&f, b"x").unwrap();
+        let err = plan(&Plan {
+            inputs: vec![f.clone()],
+            output: Some(f.clone()),
+            write: true,
+        })
+        .unwrap_err();
+        assert!(matches!(err, BatchError::OutputIsInput(_)));
+    }
+}

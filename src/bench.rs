@@ -1,1 +1,341 @@
-//! (under construction)
+//! The bench runner: solves text puzzle collections and reports puzzles per
+//! second, the engine's yardstick against other solvers.
+//!
+//! A puzzle file holds one puzzle per line: `.` or `0` for a blank, `1`-`9`
+//! then `A`=10, `B`=11 … for larger grids ([`Grid::parse_line`]). The side
+//! comes from the length of the first puzzle; lines starting with `#`, blank
+//! lines and any text after the puzzle (after the first whitespace) are
+//! ignored. Every puzzle is parsed before the clock starts; only the solving
+//! is timed, single-threaded, with [`std::time::Instant`] (wall clock).
+//! Every reported solution is then checked with [`Grid::solves`].
+//!
+//! ```
+//! use xlsudoku::bench::{bench_file, BenchMode, FileReport};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("two.txt");
+//! std::fs::write(&path, "# a comment\n1.3..2.4....1..3 first\n\n1..............4\n")?;
+//! let report = bench_file(&path, BenchMode::Unique)?;
+//! assert_eq!((report.puzzles, report.unique, report.multiple), (2, 1, 1));
+//! println!("{}\n{}", FileReport::table_header(), report.table_row());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::grid::{BoxShape, Grid, GridError};
+use crate::search::{search, SearchOptions, SearchOutcome};
+
+/// What the bench asks of each puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchMode {
+    /// Prove uniqueness: search for up to two solutions.
+    Unique,
+    /// Stop at the first solution.
+    First,
+}
+
+impl BenchMode {
+    /// The solution limit this mode searches with.
+    pub fn limit(self) -> usize {
+        match self {
+            BenchMode::Unique => 2,
+            BenchMode::First => 1,
+        }
+    }
+}
+
+/// The result of benchmarking one file.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FileReport {
+    /// The file as given.
+    pub file: String,
+    /// Puzzles read.
+    pub puzzles: u64,
+    /// Puzzles with at least one solution.
+    pub solved: u64,
+    /// Puzzles with exactly one solution ([`BenchMode::Unique`] only; 0 in
+    /// [`BenchMode::First`], which cannot tell).
+    pub unique: u64,
+    /// Puzzles with two or more solutions ([`BenchMode::Unique`] only).
+    pub multiple: u64,
+    /// Puzzles with no solution (clashing givens included).
+    pub none: u64,
+    /// Seconds spent solving (parsing and checking excluded).
+    pub seconds: f64,
+    /// `puzzles / seconds` (0 when nothing was timed).
+    pub per_second: f64,
+}
+
+/// Why a file could not be benchmarked.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A line is not a puzzle of the file's size.
+    #[error("{}:{line}: {source}", path.display())]
+    BadLine {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        source: GridError,
+    },
+    /// The solver reported a grid that does not solve the puzzle (an engine
+    /// bug, never expected).
+    #[error("{}:{line}: the solver returned an invalid solution", path.display())]
+    WrongSolution {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number of the puzzle.
+        line: usize,
+    },
+    /// The solver gave up on a puzzle (the bench sets no deadline, so this
+    /// is never expected).
+    #[error("{}:{line}: {source}", path.display())]
+    Search {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number of the puzzle.
+        line: usize,
+        /// The search error.
+        source: crate::search::SearchError,
+    },
+}
+
+/// Reads the puzzles of a text collection, with their 1-based line numbers.
+///
+/// The side is taken from the first puzzle; a later line of another length,
+/// or with a character that is not a digit of that side, is an error naming
+/// its line number.
+///
+/// ```
+/// use xlsudoku::bench::parse_puzzles;
+/// let err = parse_puzzles("# two 4x4 puzzles\n1.3..2.4....1..3\n\n1.3..2.4....1.. short\n");
+/// assert_eq!(err.map(|_| ()).unwrap_err().0, 4, "line 4 is one cell short");
+/// let ok = parse_puzzles("1.3..2.4....1..3\n..........4..... note\n").unwrap();
+/// assert_eq!(ok.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [1, 2]);
+/// ```
+pub fn parse_puzzles(text: &str) -> Result<Vec<(usize, Grid)>, (usize, GridError)> {
+    let mut shape: Option<BoxShape> = None;
+    let mut out = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line_no = index + 1;
+        let Some(token) = line.split_whitespace().next() else {
+            continue;
+        };
+        if token.starts_with('#') {
+            continue;
+        }
+        let grid = Grid::parse_line(token, shape).map_err(|e| (line_no, e))?;
+        shape = Some(grid.shape());
+        out.push((line_no, grid));
+    }
+    Ok(out)
+}
+
+/// Solves every puzzle of one file single-threaded and reports the counts
+/// and the solving rate.
+pub fn bench_file(path: &Path, mode: BenchMode) -> Result<FileReport, BenchError> {
+    let text = std::fs::read_to_string(path).map_err(|source| BenchError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let puzzles = parse_puzzles(&text).map_err(|(line, source)| BenchError::BadLine {
+        path: path.to_path_buf(),
+        line,
+        source,
+    })?;
+    let opts = SearchOptions {
+        limit: mode.limit(),
+        deadline: None,
+    };
+    let mut outcomes: Vec<SearchOutcome> = Vec::with_capacity(puzzles.len());
+    let start = Instant::now();
+    for (line, puzzle) in &puzzles {
+        let outcome = search(puzzle, &opts).map_err(|source| BenchError::Search {
+            path: path.to_path_buf(),
+            line: *line,
+            source,
+        })?;
+        outcomes.push(outcome);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let mut report = FileReport {
+        file: path.display().to_string(),
+        puzzles: puzzles.len() as u64,
+        solved: 0,
+        unique: 0,
+        multiple: 0,
+        none: 0,
+        seconds,
+        per_second: if seconds > 0.0 {
+            puzzles.len() as f64 / seconds
+        } else {
+            0.0
+        },
+    };
+    for ((line, puzzle), outcome) in puzzles.iter().zip(&outcomes) {
+        if outcome.solutions.iter().any(|s| !s.solves(puzzle)) {
+            return Err(BenchError::WrongSolution {
+                path: path.to_path_buf(),
+                line: *line,
+            });
+        }
+        match (mode, outcome.solutions.len()) {
+            (_, 0) => report.none += 1,
+            (BenchMode::First, _) => report.solved += 1,
+            (BenchMode::Unique, 1) => {
+                report.solved += 1;
+                report.unique += 1;
+            }
+            (BenchMode::Unique, _) => {
+                report.solved += 1;
+                report.multiple += 1;
+            }
+        }
+    }
+    Ok(report)
+}
+
+impl FileReport {
+    /// The header line of the human table, aligned with [`Self::table_row`].
+    pub fn table_header() -> String {
+        format!(
+            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>12}",
+            "file", "puzzles", "solved", "unique", "multiple", "none", "seconds", "per_second"
+        )
+    }
+
+    /// This report as one line of the human table (long file names keep
+    /// their last 40 characters).
+    pub fn table_row(&self) -> String {
+        let chars: Vec<char> = self.file.chars().collect();
+        let file: String = if chars.len() > 40 {
+            chars[chars.len() - 40..].iter().collect()
+        } else {
+            self.file.clone()
+        };
+        format!(
+            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9.3} {:>12.0}",
+            file,
+            self.puzzles,
+            self.solved,
+            self.unique,
+            self.multiple,
+            self.none,
+            self.seconds,
+            self.per_second
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write temp file");
+        path
+    }
+
+    #[test]
+    fn counts_unique_multiple_and_none() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let text = "\
+# comment line
+4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... unique 17-clue
+
+.................................................................................  empty: many
+11............................................................................... clash
+";
+        let path = write(&dir, "mix.txt", text);
+        let r = bench_file(&path, BenchMode::Unique).expect("bench");
+        assert_eq!(r.puzzles, 3);
+        assert_eq!((r.solved, r.unique, r.multiple, r.none), (2, 1, 1, 1));
+        assert!(r.seconds >= 0.0);
+        let first = bench_file(&path, BenchMode::First).expect("bench");
+        assert_eq!(
+            (first.solved, first.unique, first.multiple, first.none),
+            (2, 0, 0, 1)
+        );
+    }
+
+    #[test]
+    fn zero_is_a_blank_and_large_sides_use_letters() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let sixteen = ".".repeat(255) + "G";
+        let path = write(
+            &dir,
+            "big.txt",
+            &format!("{}\n{sixteen}\n", "0".repeat(256)),
+        );
+        let r = bench_file(&path, BenchMode::First).expect("bench");
+        assert_eq!((r.puzzles, r.solved), (2, 2));
+    }
+
+    #[test]
+    fn a_bad_line_names_file_and_line() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = write(
+            &dir,
+            "bad.txt",
+            "1.3..2.4....1..3\n\n# c\n1.3..2.4....1..\n",
+        );
+        let err = bench_file(&path, BenchMode::Unique).expect_err("short line");
+        match &err {
+            BenchError::BadLine { line, .. } => assert_eq!(*line, 4),
+            other => panic!("expected BadLine, got {other:?}"),
+        }
+        assert!(err.to_string().contains("bad.txt:4"), "{err}");
+        let path = write(&dir, "char.txt", "1.3..2.4....1..5\n");
+        assert!(matches!(
+            bench_file(&path, BenchMode::Unique),
+            Err(BenchError::BadLine { line: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn a_missing_file_is_an_io_error_with_its_path() {
+        let err =
+            bench_file(Path::new("/nonexistent/x.txt"), BenchMode::Unique).expect_err("missing");
+        assert!(matches!(err, BenchError::Io { .. }));
+        assert!(err.to_string().contains("/nonexistent/x.txt"));
+    }
+
+    #[test]
+    fn table_rows_line_up_with_the_header() {
+        let r = FileReport {
+            file: "a/very/long/path/that/goes/on/and/on/puzzles5_forum_hardest".into(),
+            puzzles: 48766,
+            solved: 48766,
+            unique: 48766,
+            multiple: 0,
+            none: 0,
+            seconds: 2.5,
+            per_second: 19506.4,
+        };
+        let (h, row) = (FileReport::table_header(), r.table_row());
+        assert_eq!(h.chars().count(), row.chars().count());
+        assert!(row.contains("puzzles5_forum_hardest"));
+        assert!(row.ends_with("19506"));
+    }
+
+    #[test]
+    fn empty_file_reports_zero_rate() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = write(&dir, "empty.txt", "# nothing\n\n");
+        let r = bench_file(&path, BenchMode::Unique).expect("bench");
+        assert_eq!(r.puzzles, 0);
+        assert_eq!(r.per_second, 0.0);
+    }
+}

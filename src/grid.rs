@@ -9,7 +9,7 @@
 //! ```
 //! use xlsudoku::grid::{BoxShape, Grid};
 //!
-//! let grid: Grid = "1.3..2.4....1..3".parse()?;
+//! let grid: Grid = "1.3..2.4........".parse()?;
 //! assert_eq!(grid.side(), 4);
 //! assert_eq!(grid.shape(), BoxShape::new(2, 2)?);
 //! assert_eq!(grid.get(0, 2), 3);

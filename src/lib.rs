@@ -15,12 +15,14 @@
 //! 5. [`batch`] runs all of it over files and folders in parallel, and
 //!    [`report`] turns results into JSON Lines and JUnit.
 //!
-//! [`bench`] measures the exact solver on text puzzle collections.
+//! [`bench`] measures the exact solver on text puzzle collections;
+//! [`export`] writes new workbooks with bordered puzzle grids.
 
 pub mod address;
 pub mod annotate;
 pub mod batch;
 pub mod bench;
+pub mod export;
 pub mod grid;
 pub mod logic;
 pub mod report;

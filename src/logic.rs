@@ -1,1 +1,641 @@
-//! (under construction)
+//! Human-style solving: the seed macro's technique ladder, one recorded
+//! [`Step`] per deduction.
+//!
+//! Every blank starts with all candidates; the techniques strike candidates
+//! and place digits, simplest first, starting again from the top after each
+//! success (as the seed does):
+//!
+//! | letter | technique |
+//! |---|---|
+//! | (none) | naked single: a cell left with one candidate is filled silently |
+//! | `i` | hidden single: a digit with one place in a row, column or box |
+//! | `!` | locked candidates: pointing (box → line) and claiming (line → box) |
+//! | `*` | hidden pair: two digits confined to the same two cells of a unit |
+//! | `^` | hidden triple: three digits confined to three cells of a unit |
+//! | `#` | a guess, taken from a known solution when the ladder stops |
+//!
+//! ```
+//! use xlsudoku::grid::Grid;
+//! use xlsudoku::logic::{Board, Stop};
+//!
+//! let puzzle: Grid =
+//!     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+//!         .parse()?;
+//! let mut board = Board::new(&puzzle).expect("no clash");
+//! assert_eq!(board.run(None), Stop::Solved);
+//! assert!(board.history().chars().all(|c| c == 'i'));
+//! assert!(board.grid().solves(&puzzle));
+//! # Ok::<(), xlsudoku::grid::GridError>(())
+//! ```
+
+use crate::grid::{Grid, Unit};
+
+/// A technique of the ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Technique {
+    /// A cell with one candidate left (filled without a letter).
+    NakedSingle,
+    /// A digit with one place in a unit (`i`).
+    HiddenSingle,
+    /// A digit of a box confined to one line, or of a line to one box (`!`).
+    LockedCandidates,
+    /// Two digits confined to the same two cells of a unit (`*`).
+    HiddenPair,
+    /// Three digits confined to the same three cells of a unit (`^`).
+    HiddenTriple,
+    /// A value taken from the known solution when the techniques stop (`#`).
+    Guess,
+}
+
+impl Technique {
+    /// The letter the history string records, `None` for a naked single.
+    pub fn letter(self) -> Option<char> {
+        match self {
+            Technique::NakedSingle => None,
+            Technique::HiddenSingle => Some('i'),
+            Technique::LockedCandidates => Some('!'),
+            Technique::HiddenPair => Some('*'),
+            Technique::HiddenTriple => Some('^'),
+            Technique::Guess => Some('#'),
+        }
+    }
+
+    /// The technique's name in words, as `explain` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::NakedSingle => "naked single",
+            Technique::HiddenSingle => "hidden single",
+            Technique::LockedCandidates => "locked candidates",
+            Technique::HiddenPair => "hidden pair",
+            Technique::HiddenTriple => "hidden triple",
+            Technique::Guess => "guess",
+        }
+    }
+}
+
+/// One deduction: what was seen and what it changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// The technique used.
+    pub technique: Technique,
+    /// The unit the pattern lives in (for locked candidates: the unit the
+    /// digit is confined in); `None` for naked singles and guesses.
+    pub unit: Option<Unit>,
+    /// The digits of the pattern.
+    pub digits: Vec<u8>,
+    /// The cells of the pattern (row-major indices).
+    pub cells: Vec<usize>,
+    /// A digit placed: `(cell, digit)`.
+    pub placed: Option<(usize, u8)>,
+    /// Candidates struck: `(cell, digit)`.
+    pub eliminated: Vec<(usize, u8)>,
+}
+
+/// Why the ladder stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// Every cell holds a digit.
+    Solved,
+    /// No technique applies any more and no solution was given to guess from.
+    Stuck,
+    /// A cell lost its last candidate, or a digit its last place in a unit:
+    /// the givens have no solution.
+    Contradiction,
+}
+
+/// The solving position: digits placed so far, candidates of the blanks,
+/// and the steps taken.
+#[derive(Debug, Clone)]
+pub struct Board {
+    grid: Grid,
+    side: usize,
+    /// Candidate bits per cell (bit `d - 1` for digit `d`); 0 once filled.
+    cands: Vec<u64>,
+    /// Cells of each unit: rows, then columns, then boxes.
+    units: Vec<Vec<usize>>,
+    /// The row, column and box unit index of each cell.
+    cell_units: Vec<[usize; 3]>,
+    steps: Vec<Step>,
+    contradiction: bool,
+}
+
+fn bit(d: u8) -> u64 {
+    1u64 << (d - 1)
+}
+
+fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let d = m.trailing_zeros() as u8 + 1;
+            m &= m - 1;
+            Some(d)
+        }
+    })
+}
+
+impl Board {
+    /// The starting position for a puzzle: every blank gets all candidates
+    /// the givens allow. `None` when two givens clash.
+    pub fn new(puzzle: &Grid) -> Option<Board> {
+        if !puzzle.conflicts().is_empty() {
+            return None;
+        }
+        let side = puzzle.side();
+        let all = if side == 64 {
+            u64::MAX
+        } else {
+            (1u64 << side) - 1
+        };
+        let units: Vec<Vec<usize>> = puzzle.units().map(|u| puzzle.unit_cells(u)).collect();
+        let mut cell_units = vec![[0usize; 3]; side * side];
+        for (k, cells) in units.iter().enumerate() {
+            for &c in cells {
+                cell_units[c][k / side] = k;
+            }
+        }
+        let mut board = Board {
+            grid: Grid::empty(puzzle.shape()),
+            side,
+            cands: vec![all; side * side],
+            units,
+            cell_units,
+            steps: Vec::new(),
+            contradiction: false,
+        };
+        for (i, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                board.assign(i, v);
+            }
+        }
+        board.contradiction = board.find_contradiction();
+        Some(board)
+    }
+
+    /// The grid as far as it is solved.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The candidates of a cell as a bit set (bit `d - 1` for digit `d`);
+    /// 0 for a filled cell.
+    pub fn candidates(&self, cell: usize) -> u64 {
+        self.cands[cell]
+    }
+
+    /// The candidates of a cell as letters, `a` = 1 … as the seed shows
+    /// them; empty for a filled cell.
+    pub fn candidate_letters(&self, cell: usize) -> String {
+        digits_of(self.cands[cell])
+            .map(|d| (b'a' + d - 1) as char)
+            .collect()
+    }
+
+    /// The steps taken so far, in order.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The history string: one letter per deduction, naked singles silent.
+    pub fn history(&self) -> String {
+        self.steps
+            .iter()
+            .filter_map(|s| s.technique.letter())
+            .collect()
+    }
+
+    fn unit_of(&self, k: usize) -> Unit {
+        let n = self.side;
+        match k / n {
+            0 => Unit::Row(k % n),
+            1 => Unit::Col(k % n),
+            _ => Unit::Box(k % n),
+        }
+    }
+
+    /// Places a digit and strikes it from the cell's peers.
+    fn assign(&mut self, cell: usize, d: u8) {
+        let n = self.side;
+        self.grid.set(cell / n, cell % n, d);
+        self.cands[cell] = 0;
+        let b = !bit(d);
+        for k in self.cell_units[cell] {
+            for &p in &self.units[k] {
+                self.cands[p] &= b;
+            }
+        }
+    }
+
+    /// True when a blank has no candidate or a missing digit has no place.
+    fn find_contradiction(&self) -> bool {
+        let cells = self.grid.cells();
+        if (0..cells.len()).any(|i| cells[i] == 0 && self.cands[i] == 0) {
+            return true;
+        }
+        self.units.iter().any(|u| {
+            let mut placed = 0u64;
+            let mut possible = 0u64;
+            for &c in u {
+                match cells[c] {
+                    0 => possible |= self.cands[c],
+                    v => placed |= bit(v),
+                }
+            }
+            let all = if self.side == 64 {
+                u64::MAX
+            } else {
+                (1u64 << self.side) - 1
+            };
+            (placed | possible) != all
+        })
+    }
+
+    fn place(&mut self, technique: Technique, unit: Option<Unit>, cell: usize, d: u8) {
+        self.assign(cell, d);
+        self.steps.push(Step {
+            technique,
+            unit,
+            digits: vec![d],
+            cells: vec![cell],
+            placed: Some((cell, d)),
+            eliminated: Vec::new(),
+        });
+    }
+
+    /// Fills every cell left with one candidate; true if any.
+    fn naked_singles(&mut self) -> bool {
+        let mut any = false;
+        loop {
+            let mut found = false;
+            for i in 0..self.cands.len() {
+                let m = self.cands[i];
+                if m != 0 && m & (m - 1) == 0 {
+                    let d = m.trailing_zeros() as u8 + 1;
+                    self.place(Technique::NakedSingle, None, i, d);
+                    found = true;
+                }
+            }
+            if !found {
+                return any;
+            }
+            any = true;
+        }
+    }
+
+    /// Places the first digit found with one place in a unit.
+    fn hidden_single(&mut self) -> bool {
+        // Columns, rows, then boxes: the seed's group order.
+        let n = self.side;
+        let order = (n..2 * n).chain(0..n).chain(2 * n..3 * n);
+        for k in order {
+            let mut once = 0u64;
+            let mut twice = 0u64;
+            for &c in &self.units[k] {
+                let m = self.cands[c];
+                twice |= once & m;
+                once |= m;
+            }
+            let single = once & !twice;
+            if single != 0 {
+                let d = single.trailing_zeros() as u8 + 1;
+                let unit = self.unit_of(k);
+                if let Some(&cell) = self.units[k].iter().find(|&&c| self.cands[c] & bit(d) != 0) {
+                    self.place(Technique::HiddenSingle, Some(unit), cell, d);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The positions (bit `i` for the unit's `i`-th cell) where digit `d`
+    /// may go in unit `k`.
+    fn places(&self, k: usize, d: u8) -> u64 {
+        let b = bit(d);
+        self.units[k]
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| self.cands[c] & b != 0)
+            .fold(0u64, |acc, (i, _)| acc | (1u64 << i))
+    }
+
+    /// One pointing or claiming deduction that strikes something.
+    fn locked_candidates(&mut self) -> bool {
+        let n = self.side;
+        for k in 0..3 * n {
+            for d in 1..=n as u8 {
+                let cells: Vec<usize> = self.units[k]
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.cands[c] & bit(d) != 0)
+                    .collect();
+                if cells.len() < 2 {
+                    continue;
+                }
+                // The other units all these cells share.
+                for slot in 0..3 {
+                    let other = self.cell_units[cells[0]][slot];
+                    if other == k || !cells.iter().all(|&c| self.cell_units[c][slot] == other) {
+                        continue;
+                    }
+                    let eliminated: Vec<(usize, u8)> = self.units[other]
+                        .iter()
+                        .copied()
+                        .filter(|c| !cells.contains(c) && self.cands[*c] & bit(d) != 0)
+                        .map(|c| (c, d))
+                        .collect();
+                    if eliminated.is_empty() {
+                        continue;
+                    }
+                    for &(c, _) in &eliminated {
+                        self.cands[c] &= !bit(d);
+                    }
+                    self.steps.push(Step {
+                        technique: Technique::LockedCandidates,
+                        unit: Some(self.unit_of(k)),
+                        digits: vec![d],
+                        cells,
+                        placed: None,
+                        eliminated,
+                    });
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// One hidden pair (`size` 2) or triple (`size` 3) that strikes something.
+    fn hidden_subset(&mut self, size: usize) -> bool {
+        let n = self.side;
+        for k in 0..3 * n {
+            let places: Vec<(u8, u64)> = (1..=n as u8)
+                .map(|d| (d, self.places(k, d)))
+                .filter(|&(_, p)| p.count_ones() >= 2 && p.count_ones() as usize <= size)
+                .collect();
+            if places.len() < size {
+                continue;
+            }
+            let mut pick = Vec::with_capacity(size);
+            if let Some(found) = self.subset_search(k, &places, size, 0, 0, &mut pick) {
+                let technique = if size == 2 {
+                    Technique::HiddenPair
+                } else {
+                    Technique::HiddenTriple
+                };
+                let (digits, cells, eliminated) = found;
+                for &(c, d) in &eliminated {
+                    self.cands[c] &= !bit(d);
+                }
+                self.steps.push(Step {
+                    technique,
+                    unit: Some(self.unit_of(k)),
+                    digits,
+                    cells,
+                    placed: None,
+                    eliminated,
+                });
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Depth-first choice of `size` digits whose places cover exactly
+    /// `size` cells and whose cells hold other candidates to strike.
+    #[allow(clippy::type_complexity)]
+    fn subset_search(
+        &self,
+        k: usize,
+        places: &[(u8, u64)],
+        size: usize,
+        from: usize,
+        union: u64,
+        pick: &mut Vec<u8>,
+    ) -> Option<(Vec<u8>, Vec<usize>, Vec<(usize, u8)>)> {
+        if pick.len() == size {
+            if union.count_ones() as usize != size {
+                return None;
+            }
+            let keep: u64 = pick.iter().map(|&d| bit(d)).fold(0, |a, b| a | b);
+            let cells: Vec<usize> = digits_of(union)
+                .map(|i| self.units[k][i as usize - 1])
+                .collect();
+            let eliminated: Vec<(usize, u8)> = cells
+                .iter()
+                .flat_map(|&c| digits_of(self.cands[c] & !keep).map(move |d| (c, d)))
+                .collect();
+            return (!eliminated.is_empty()).then(|| (pick.clone(), cells, eliminated));
+        }
+        for j in from..places.len() {
+            let (d, p) = places[j];
+            let u = union | p;
+            if u.count_ones() as usize > size {
+                continue;
+            }
+            pick.push(d);
+            let found = self.subset_search(k, places, size, j + 1, u, pick);
+            pick.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// One step of the ladder; false when no technique applies.
+    fn step(&mut self) -> bool {
+        self.naked_singles()
+            || self.hidden_single()
+            || self.locked_candidates()
+            || self.hidden_subset(2)
+            || self.hidden_subset(3)
+    }
+
+    /// Runs the ladder to the end. When it stops short and `solution` is
+    /// given, the blank with the fewest candidates (first in reading order)
+    /// takes its value from the solution, recorded as a guess (`#`), and the
+    /// ladder goes on. `solution` must solve this board's puzzle.
+    pub fn run(&mut self, solution: Option<&Grid>) -> Stop {
+        loop {
+            if self.contradiction {
+                return Stop::Contradiction;
+            }
+            if self.grid.is_full() {
+                return Stop::Solved;
+            }
+            if self.step() {
+                self.contradiction = self.find_contradiction();
+                continue;
+            }
+            let Some(sol) = solution else {
+                return Stop::Stuck;
+            };
+            let cell = (0..self.cands.len())
+                .filter(|&i| self.cands[i] != 0)
+                .min_by_key(|&i| self.cands[i].count_ones());
+            let Some(cell) = cell else {
+                return Stop::Contradiction;
+            };
+            let d = sol.cells()[cell];
+            if d == 0 || self.cands[cell] & bit(d) == 0 {
+                // The solution does not fit this position: it was not one of
+                // this puzzle's, or the position is broken.
+                return Stop::Contradiction;
+            }
+            self.place(Technique::Guess, None, cell, d);
+            self.contradiction = self.find_contradiction();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EASY: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    // Needs more than singles (magictour top1465 #1).
+    const HARD: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    // forum hardest 1106 #1.
+    const HARDER: &str =
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+    // magictour top1465 #10: hidden pairs and a hidden triple, no guess.
+    const PAIRS: &str =
+        "......41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9....";
+
+    #[test]
+    fn easy_puzzle_is_solved_by_singles() {
+        let p: Grid = EASY.parse().unwrap();
+        let mut b = Board::new(&p).unwrap();
+        assert_eq!(b.run(None), Stop::Solved);
+        assert!(b.grid().solves(&p));
+        assert!(b.history().chars().all(|c| c == 'i'));
+    }
+
+    #[test]
+    fn clashing_givens_have_no_board() {
+        let mut p: Grid = EASY.parse().unwrap();
+        p.set(0, 0, 3); // a second 3 in row 1
+        assert!(Board::new(&p).is_none());
+    }
+
+    #[test]
+    fn hard_puzzle_sticks_then_finishes_with_guesses() {
+        let p: Grid = HARD.parse().unwrap();
+        let mut b = Board::new(&p).unwrap();
+        assert_eq!(b.run(None), Stop::Stuck);
+        let stuck_history = b.history();
+        assert!(!b.grid().is_full());
+        let blank = (0..81).find(|&i| b.grid().cells()[i] == 0).unwrap();
+        assert!(b.candidate_letters(blank).len() >= 2);
+        let sol = brute_force(&p).unwrap();
+        assert_eq!(b.run(Some(&sol)), Stop::Solved);
+        assert_eq!(b.grid(), &sol);
+        assert!(b.history().starts_with(&stuck_history));
+        assert!(b.history().contains('#'));
+    }
+
+    #[test]
+    fn unsolvable_givens_end_in_contradiction() {
+        // No clash, but r1c9 can hold nothing: 1-8 in its row, 9 in its column.
+        let mut p = Grid::empty(crate::grid::BoxShape::new(3, 3).unwrap());
+        for c in 0..8 {
+            p.set(0, c, c as u8 + 1);
+        }
+        p.set(5, 8, 9);
+        let mut b = Board::new(&p).unwrap();
+        assert_eq!(b.run(None), Stop::Contradiction);
+    }
+
+    #[test]
+    fn every_step_agrees_with_the_solution() {
+        // Hard puzzles (forum hardest, magictour) whose ladders use every
+        // technique, guesses included.
+        let mut seen = std::collections::BTreeSet::new();
+        for line in [HARD, HARDER, PAIRS] {
+            let p: Grid = line.parse().unwrap();
+            let sol = brute_force(&p).unwrap();
+            let mut b = Board::new(&p).unwrap();
+            assert_eq!(b.run(Some(&sol)), Stop::Solved);
+            for s in b.steps() {
+                seen.insert(s.technique);
+                if let Some((c, d)) = s.placed {
+                    assert_eq!(sol.cells()[c], d, "{:?}", s);
+                }
+                for &(c, d) in &s.eliminated {
+                    assert_ne!(sol.cells()[c], d, "{:?}", s);
+                }
+            }
+        }
+        for t in [
+            Technique::HiddenSingle,
+            Technique::LockedCandidates,
+            Technique::HiddenPair,
+            Technique::HiddenTriple,
+            Technique::Guess,
+        ] {
+            assert!(seen.contains(&t), "{t:?} never used: {seen:?}");
+        }
+    }
+
+    /// A small backtracking reference (bit masks, fewest candidates
+    /// first): the first solution, or `None`.
+    pub(crate) fn brute_force(p: &Grid) -> Option<Grid> {
+        struct S {
+            n: usize,
+            g: Grid,
+            rows: Vec<u64>,
+            cols: Vec<u64>,
+            boxes: Vec<u64>,
+        }
+        impl S {
+            fn free(&self, i: usize) -> u64 {
+                let (r, c) = (i / self.n, i % self.n);
+                let used = self.rows[r] | self.cols[c] | self.boxes[self.g.box_of(r, c)];
+                !used & ((1u64 << self.n) - 1)
+            }
+            fn flip(&mut self, i: usize, d: u8) {
+                let (r, c) = (i / self.n, i % self.n);
+                let b = self.g.box_of(r, c);
+                self.rows[r] ^= bit(d);
+                self.cols[c] ^= bit(d);
+                self.boxes[b] ^= bit(d);
+            }
+            fn rec(&mut self) -> bool {
+                let blanks = (0..self.n * self.n).filter(|&i| self.g.cells()[i] == 0);
+                let Some(i) = blanks.min_by_key(|&i| self.free(i).count_ones()) else {
+                    return true;
+                };
+                for d in digits_of(self.free(i)) {
+                    self.flip(i, d);
+                    self.g.set(i / self.n, i % self.n, d);
+                    if self.rec() {
+                        return true;
+                    }
+                    self.g.set(i / self.n, i % self.n, 0);
+                    self.flip(i, d);
+                }
+                false
+            }
+        }
+        let n = p.side();
+        let mut s = S {
+            n,
+            g: p.clone(),
+            rows: vec![0; n],
+            cols: vec![0; n],
+            boxes: vec![0; n],
+        };
+        for i in 0..n * n {
+            let d = p.cells()[i];
+            if d != 0 {
+                s.flip(i, d);
+            }
+        }
+        s.rec().then_some(s.g)
+    }
+}

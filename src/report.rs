@@ -1,1 +1,307 @@
-//! (under construction)
+//! Reports on a run: one [`SheetRecord`] per grid (or per sheet without a
+//! grid, or per file that could not be read), a [`Summary`] at the end, as
+//! JSON Lines, human lines, or JUnit XML.
+//!
+//! ```
+//! use xlsudoku::report::{SheetRecord, Summary};
+//!
+//! let mut summary = Summary::default();
+//! let record = SheetRecord {
+//!     file: "in.xlsx".into(),
+//!     sheet: Some("Sheet1".into()),
+//!     status: "solved".into(),
+//!     ..SheetRecord::default()
+//! };
+//! summary.add(&record);
+//! assert_eq!(summary.sheets, 1);
+//! assert!(record.to_json_line().starts_with("{\"file\":\"in.xlsx\""));
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+/// One line of the report: a grid, a sheet without a grid, or a file that
+/// could not be processed (`sheet` is then `None` and `status` `error`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct SheetRecord {
+    /// The input file, as given or found.
+    pub file: String,
+    /// The sheet's name; `None` for a file-level error.
+    pub sheet: Option<String>,
+    /// The grid's cells, e.g. `C3:K11`.
+    pub range: Option<String>,
+    /// The grid's size, e.g. `9x9`.
+    pub size: Option<String>,
+    /// The box shape, e.g. `3x3`.
+    #[serde(rename = "box")]
+    pub box_shape: Option<String>,
+    /// How many givens.
+    pub givens: Option<usize>,
+    /// `solved`, `gave-up`, `invalid`, `unsolvable`, `multiple`, `timeout`,
+    /// `no-grid`, or `error` (a file that could not be processed).
+    pub status: String,
+    /// Whether the solution was proven unique (`None` when not checked).
+    pub unique: Option<bool>,
+    /// The technique history string.
+    pub history: Option<String>,
+    /// Time spent solving this grid.
+    pub elapsed_ms: f64,
+    /// The annotated copy written (`None` for `check` and for errors).
+    pub output: Option<String>,
+    /// What went wrong, with cell addresses where they matter.
+    pub error: Option<String>,
+}
+
+impl SheetRecord {
+    /// The record as one line of JSON (no newline).
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+
+    /// True when this record passes: solved, or no grid where that is
+    /// allowed.
+    pub fn passes(&self, allow_no_grid: bool) -> bool {
+        self.status == "solved" || (allow_no_grid && self.status == "no-grid")
+    }
+
+    /// The record as one human-readable line.
+    pub fn to_human_line(&self) -> String {
+        let mut s = self.file.clone();
+        if let Some(sheet) = &self.sheet {
+            let _ = write!(s, " [{sheet}]");
+        }
+        if let Some(range) = &self.range {
+            let _ = write!(s, " {range}");
+        }
+        if let Some(size) = &self.size {
+            let _ = write!(s, " {size}");
+        }
+        let _ = write!(s, ": {}", self.status);
+        if let Some(h) = self.history.as_deref().filter(|h| !h.is_empty()) {
+            let _ = write!(s, " {h}");
+        }
+        if self.sheet.is_some() && self.status != "no-grid" {
+            let _ = write!(s, " ({:.2} ms)", self.elapsed_ms);
+        }
+        if let Some(e) = &self.error {
+            let _ = write!(s, " - {e}");
+        }
+        s
+    }
+}
+
+/// Totals over a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct Summary {
+    /// Files looked at (processed or skipped).
+    pub files: usize,
+    /// Files skipped because their output was up to date.
+    pub skipped: usize,
+    /// Files that could not be processed.
+    pub failed_files: usize,
+    /// Sheet records (grids, sheets without a grid).
+    pub sheets: usize,
+    /// Records per status.
+    pub statuses: BTreeMap<String, usize>,
+    /// Wall time of the whole run.
+    pub seconds: f64,
+}
+
+impl Summary {
+    /// Counts one record in.
+    pub fn add(&mut self, r: &SheetRecord) {
+        if r.sheet.is_some() {
+            self.sheets += 1;
+        }
+        *self.statuses.entry(r.status.clone()).or_default() += 1;
+    }
+
+    /// The summary as one JSON line: `{"summary":{...}}`.
+    pub fn to_json_line(&self) -> String {
+        #[derive(Serialize)]
+        struct Wrap<'a> {
+            summary: &'a Summary,
+        }
+        serde_json::to_string(&Wrap { summary: self }).unwrap_or_default()
+    }
+
+    /// The summary in words.
+    pub fn to_human_line(&self) -> String {
+        let counts: Vec<String> = self
+            .statuses
+            .iter()
+            .map(|(k, v)| format!("{v} {k}"))
+            .collect();
+        format!(
+            "{} file(s), {} skipped as up to date, {} grid(s)/sheet(s): {} in {:.2} s",
+            self.files,
+            self.skipped,
+            self.sheets,
+            if counts.is_empty() {
+                "nothing to do".to_string()
+            } else {
+                counts.join(", ")
+            },
+            self.seconds
+        )
+    }
+}
+
+fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Characters XML 1.0 cannot carry.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JUnit XML for CI dashboards: one `<testsuite>` per file, one
+/// `<testcase>` per record; a record that does not pass is a `<failure>`
+/// (a file-level error an `<error>`).
+pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool) -> String {
+    let mut by_file: BTreeMap<&str, Vec<&SheetRecord>> = BTreeMap::new();
+    for r in records {
+        by_file.entry(r.file.as_str()).or_default().push(r);
+    }
+    let failures = records
+        .iter()
+        .filter(|r| r.sheet.is_some() && !r.passes(allow_no_grid))
+        .count();
+    let errors = records.iter().filter(|r| r.sheet.is_none()).count();
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        x,
+        "<testsuites name=\"xlsudoku check\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{:.3}\">",
+        records.len(),
+        summary.seconds
+    );
+    for (file, recs) in by_file {
+        let f = recs
+            .iter()
+            .filter(|r| r.sheet.is_some() && !r.passes(allow_no_grid))
+            .count();
+        let e = recs.iter().filter(|r| r.sheet.is_none()).count();
+        let time: f64 = recs.iter().map(|r| r.elapsed_ms).sum::<f64>() / 1000.0;
+        let _ = writeln!(
+            x,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{f}\" errors=\"{e}\" time=\"{time:.3}\">",
+            xml_escape(file),
+            recs.len()
+        );
+        for r in recs {
+            let name = match (&r.sheet, &r.range) {
+                (Some(s), Some(range)) => format!("{s}!{range}"),
+                (Some(s), None) => s.clone(),
+                (None, _) => "(file)".to_string(),
+            };
+            let _ = write!(
+                x,
+                "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"",
+                xml_escape(file),
+                xml_escape(&name),
+                r.elapsed_ms / 1000.0
+            );
+            let message = r.error.clone().unwrap_or_else(|| r.status.clone());
+            if r.sheet.is_none() {
+                let _ = writeln!(
+                    x,
+                    ">\n      <error type=\"error\" message=\"{}\"/>\n    </testcase>",
+                    xml_escape(&message)
+                );
+            } else if !r.passes(allow_no_grid) {
+                let _ = writeln!(
+                    x,
+                    ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>",
+                    xml_escape(&r.status),
+                    xml_escape(&message)
+                );
+            } else {
+                x.push_str("/>\n");
+            }
+        }
+        x.push_str("  </testsuite>\n");
+    }
+    x.push_str("</testsuites>\n");
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(file: &str, sheet: Option<&str>, status: &str) -> SheetRecord {
+        SheetRecord {
+            file: file.into(),
+            sheet: sheet.map(Into::into),
+            status: status.into(),
+            error: (status != "solved").then(|| format!("{status} <&>")),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn json_line_has_every_field_and_reads_back() {
+        let r = rec("a.xlsx", Some("S"), "solved");
+        let line = r.to_json_line();
+        for key in [
+            "file",
+            "sheet",
+            "range",
+            "size",
+            "box",
+            "givens",
+            "status",
+            "unique",
+            "history",
+            "elapsed_ms",
+            "output",
+            "error",
+        ] {
+            assert!(
+                line.contains(&format!("\"{key}\":")),
+                "{key} missing in {line}"
+            );
+        }
+        let back: SheetRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn junit_counts_failures_and_errors_and_escapes() {
+        let records = vec![
+            rec("a.xlsx", Some("S1"), "solved"),
+            rec("a.xlsx", Some("S2"), "multiple"),
+            rec("a.xlsx", Some("S3"), "no-grid"),
+            rec("b&c.xlsx", None, "error"),
+        ];
+        let x = junit_xml(&records, &Summary::default(), false);
+        assert!(x.contains("tests=\"4\" failures=\"2\" errors=\"1\""), "{x}");
+        assert!(x.contains("b&amp;c.xlsx"));
+        assert!(x.contains("message=\"multiple &lt;&amp;&gt;\""));
+        let allowed = junit_xml(&records, &Summary::default(), true);
+        assert!(allowed.contains("failures=\"1\""), "{allowed}");
+    }
+
+    #[test]
+    fn summary_counts_statuses() {
+        let mut s = Summary::default();
+        s.add(&rec("a", Some("x"), "solved"));
+        s.add(&rec("a", Some("y"), "solved"));
+        s.add(&rec("b", None, "error"));
+        assert_eq!(s.sheets, 2);
+        assert_eq!(s.statuses["solved"], 2);
+        assert_eq!(s.statuses["error"], 1);
+        assert!(s.to_json_line().starts_with("{\"summary\":{"));
+    }
+}

@@ -1,1 +1,330 @@
-//! (under construction)
+//! From a puzzle to an outcome: validation, the exact search that proves
+//! the answer unique, and the technique ladder that records how a person
+//! gets there.
+//!
+//! ```
+//! use xlsudoku::grid::Grid;
+//! use xlsudoku::solve::{solve, SolveOptions, Status};
+//!
+//! let puzzle: Grid =
+//!     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+//!         .parse()?;
+//! let outcome = solve(&puzzle, &SolveOptions::default());
+//! assert_eq!(outcome.status, Status::Solved);
+//! assert!(outcome.grid.solves(&puzzle));
+//! assert!(outcome.history.chars().all(|c| c == 'i'));
+//! # Ok::<(), xlsudoku::grid::GridError>(())
+//! ```
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::grid::{Conflict, Grid};
+use crate::logic::{Board, Step, Stop};
+use crate::search::{search, SearchError, SearchOptions};
+
+/// How to solve.
+#[derive(Debug, Clone, Default)]
+pub struct SolveOptions {
+    /// Like the seed macro: no search; stop when the techniques stop, keep
+    /// what was deduced and report the remaining candidates.
+    pub logic_only: bool,
+    /// Give up after this long (status [`Status::Timeout`]).
+    pub timeout: Option<Duration>,
+}
+
+/// How solving a grid ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Solved, and (unless logic-only) proven to be the only solution.
+    Solved,
+    /// Logic-only: the techniques stopped before the end.
+    GaveUp,
+    /// Givens clash, or a cell holds something that is not a digit.
+    Invalid,
+    /// The givens do not clash, but no solution exists.
+    Unsolvable,
+    /// More than one solution.
+    Multiple,
+    /// The time limit passed first.
+    Timeout,
+}
+
+impl Status {
+    /// The word the note in the workbook starts with: `solved`, `gave up`,
+    /// `invalid`, `unsolvable`, `multiple solutions`, `timeout`.
+    pub fn note_word(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::GaveUp => "gave up",
+            Status::Invalid => "invalid",
+            Status::Unsolvable => "unsolvable",
+            Status::Multiple => "multiple solutions",
+            Status::Timeout => "timeout",
+        }
+    }
+
+    /// The word reports use: `solved`, `gave-up`, `invalid`, `unsolvable`,
+    /// `multiple`, `timeout`.
+    pub fn report_word(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::GaveUp => "gave-up",
+            Status::Invalid => "invalid",
+            Status::Unsolvable => "unsolvable",
+            Status::Multiple => "multiple",
+            Status::Timeout => "timeout",
+        }
+    }
+
+    /// All note words, for recognising an earlier run's note.
+    pub const NOTE_WORDS: [&'static str; 6] = [
+        "solved",
+        "gave up",
+        "invalid",
+        "unsolvable",
+        "multiple solutions",
+        "timeout",
+    ];
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.report_word())
+    }
+}
+
+/// The result of solving one grid.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// How it ended.
+    pub status: Status,
+    /// The grid at the end: the solution when solved, what was deduced when
+    /// the ladder gave up, the puzzle itself otherwise.
+    pub grid: Grid,
+    /// For [`Status::GaveUp`]: the remaining candidates of each cell (bit
+    /// `d - 1` for digit `d`, 0 for a filled cell); empty otherwise.
+    pub candidates: Vec<u64>,
+    /// The history string: one letter per deduction.
+    pub history: String,
+    /// The deductions, in order.
+    pub steps: Vec<Step>,
+    /// Clashing givens, for [`Status::Invalid`].
+    pub conflicts: Vec<Conflict>,
+    /// Whether the solution was proven unique (`None` when not checked).
+    pub unique: Option<bool>,
+    /// Guesses the exact search made.
+    pub search_guesses: u64,
+    /// Wall time taken.
+    pub elapsed: Duration,
+}
+
+impl Outcome {
+    fn new(status: Status, grid: Grid, started: Instant) -> Self {
+        Outcome {
+            status,
+            grid,
+            candidates: Vec::new(),
+            history: String::new(),
+            steps: Vec::new(),
+            conflicts: Vec::new(),
+            unique: None,
+            search_guesses: 0,
+            elapsed: started.elapsed(),
+        }
+    }
+
+    fn with_board(mut self, board: Board) -> Self {
+        self.history = board.history();
+        self.grid = board.grid().clone();
+        self.steps = board.steps().to_vec();
+        self
+    }
+}
+
+/// Solves one puzzle: clashes first, then the exact search (count up to
+/// two), then the technique ladder with guesses from the solution, so the
+/// history shows how a person would get there. With
+/// [`SolveOptions::logic_only`], the ladder alone.
+pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
+    let started = Instant::now();
+    let conflicts = puzzle.conflicts();
+    let board = match Board::new(puzzle) {
+        Some(board) if conflicts.is_empty() => board,
+        _ => {
+            let mut out = Outcome::new(Status::Invalid, puzzle.clone(), started);
+            out.conflicts = conflicts;
+            return out;
+        }
+    };
+    if opts.logic_only {
+        return logic_only(puzzle, board, started);
+    }
+    let search_opts = SearchOptions {
+        limit: 2,
+        deadline: opts.timeout.map(|t| started + t),
+    };
+    let found = match search(puzzle, &search_opts) {
+        Ok(found) => found,
+        Err(SearchError::Timeout { guesses }) => {
+            let mut out = Outcome::new(Status::Timeout, puzzle.clone(), started);
+            out.search_guesses = guesses;
+            return out;
+        }
+    };
+    let status = match found.solutions.len() {
+        0 => Status::Unsolvable,
+        1 => Status::Solved,
+        _ => Status::Multiple,
+    };
+    let mut out = Outcome::new(status, puzzle.clone(), started);
+    out.search_guesses = found.guesses;
+    out.unique = Some(found.solutions.len() == 1);
+    if status == Status::Solved {
+        let solution = &found.solutions[0];
+        let mut board = board;
+        let stop = board.run(Some(solution));
+        out = out.with_board(board);
+        if stop != Stop::Solved {
+            // The ladder is sound, so this cannot happen on a proven unique
+            // solution; keep the search's answer whatever the ladder did.
+            out.grid = solution.clone();
+        }
+    }
+    out.elapsed = started.elapsed();
+    out
+}
+
+fn logic_only(puzzle: &Grid, mut board: Board, started: Instant) -> Outcome {
+    let status = match board.run(None) {
+        Stop::Solved => Status::Solved,
+        Stop::Stuck => Status::GaveUp,
+        Stop::Contradiction => Status::Unsolvable,
+    };
+    let mut out = Outcome::new(status, puzzle.clone(), started);
+    if status == Status::GaveUp {
+        out.candidates = (0..puzzle.cells().len())
+            .map(|i| board.candidates(i))
+            .collect();
+    }
+    let out = match status {
+        Status::Unsolvable => out,
+        _ => out.with_board(board),
+    };
+    Outcome {
+        elapsed: started.elapsed(),
+        ..out
+    }
+}
+
+/// Candidate bits as the seed's letters: `a` = 1, `b` = 2 … `y` = 25, then
+/// `z` and upper case for larger grids.
+pub fn candidate_letters(mask: u64) -> String {
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@$";
+    (0..64)
+        .filter(|b| mask & (1u64 << b) != 0)
+        .map(|b| LETTERS[b] as char)
+        .collect()
+}
+
+/// A duration as the note shows it: `0.84 ms`, `12.3 ms`, `1.52 s`.
+pub fn format_elapsed(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 10.0 {
+        format!("{ms:.2} ms")
+    } else if ms < 1000.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{:.2} s", d.as_secs_f64())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EASY: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    const HARD: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    #[test]
+    fn hard_puzzle_is_solved_with_guesses_in_history() {
+        let p: Grid = HARD.parse().unwrap();
+        let out = solve(&p, &SolveOptions::default());
+        assert_eq!(out.status, Status::Solved);
+        assert_eq!(out.unique, Some(true));
+        assert!(out.grid.solves(&p));
+        assert!(out.history.contains('#'), "{}", out.history);
+    }
+
+    #[test]
+    fn logic_only_gives_up_and_keeps_candidates() {
+        let p: Grid = HARD.parse().unwrap();
+        let out = solve(
+            &p,
+            &SolveOptions {
+                logic_only: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(out.status, Status::GaveUp);
+        assert!(!out.history.contains('#'));
+        let blanks: Vec<usize> = (0..81).filter(|&i| out.grid.cells()[i] == 0).collect();
+        assert!(!blanks.is_empty());
+        assert!(blanks.iter().all(|&i| out.candidates[i].count_ones() >= 2));
+        // Deduced cells are kept and agree with the givens.
+        assert!(out.grid.givens() > p.givens());
+    }
+
+    #[test]
+    fn clash_is_invalid_and_named() {
+        let mut p: Grid = EASY.parse().unwrap();
+        p.set(3, 0, 8); // row 4 already has 8 at column 4
+        let out = solve(&p, &SolveOptions::default());
+        assert_eq!(out.status, Status::Invalid);
+        assert!(!out.conflicts.is_empty());
+    }
+
+    #[test]
+    fn too_few_givens_is_multiple() {
+        let mut p: Grid = EASY.parse().unwrap();
+        for c in 0..9 {
+            p.set(0, c, 0);
+            p.set(1, c, 0);
+        }
+        let out = solve(&p, &SolveOptions::default());
+        assert_eq!(out.status, Status::Multiple);
+        assert_eq!(out.unique, Some(false));
+        assert_eq!(&out.grid, &p, "no fill for an ambiguous grid");
+    }
+
+    #[test]
+    fn unsolvable_without_clash() {
+        // No clash, but r1c9 can hold nothing: 1-8 in its row, 9 in its column.
+        let mut p = Grid::empty(crate::grid::BoxShape::new(3, 3).unwrap());
+        for c in 0..8 {
+            p.set(0, c, c as u8 + 1);
+        }
+        p.set(5, 8, 9);
+        assert!(p.conflicts().is_empty());
+        let out = solve(&p, &SolveOptions::default());
+        assert_eq!(out.status, Status::Unsolvable);
+        let logic = solve(
+            &p,
+            &SolveOptions {
+                logic_only: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(logic.status, Status::Unsolvable);
+    }
+
+    #[test]
+    fn letters_and_times() {
+        assert_eq!(candidate_letters(0b1_0000_0101), "aci");
+        assert_eq!(format_elapsed(Duration::from_micros(840)), "0.84 ms");
+        assert_eq!(format_elapsed(Duration::from_millis(1520)), "1.52 s");
+    }
+}

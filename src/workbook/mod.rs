@@ -328,6 +328,11 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
     let (mut digits, mut others) = (0usize, 0usize);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
+            if sheet.blue_italic.contains(&(r, c)) {
+                // An earlier run's writing (digits or candidate letters)
+                // counts as blank.
+                continue;
+            }
             match classify(sheet.values.get_value((r, c))) {
                 Value::Empty => {}
                 v if is_digit(&v, side).is_some() => digits += 1,

@@ -1,0 +1,426 @@
+//! The annotated copy: a copy of an `.xlsx`/`.xlsm` workbook in which some
+//! cells of some sheets change and every other byte of every other part is
+//! kept.
+//!
+//! The copy is a surgical patch, not a load and save: every zip entry is
+//! copied as it is stored (compressed bytes, name and order) except
+//!
+//! - the worksheet parts whose cells change, rewritten by streaming their
+//!   XML and changing only the edited cells (plus the sheet's `<dimension>`);
+//! - `xl/styles.xml`, which gains the blue italic fonts and cell formats
+//!   the written cells use (once each, reused on later runs);
+//! - `xl/workbook.xml`, which gets `<calcPr fullCalcOnLoad="1"/>` so that
+//!   formulas over the grid are recalculated when the copy is opened.
+//!
+//! With no edits at all, nothing is rewritten. Written values (numbers and
+//! text) take the cell's own style (borders, fill, number format,
+//! alignment) with the font made italic and [`FILL_COLOR`] blue; a
+//! [`CellValue::Clear`] removes a value and keeps the style.
+//!
+//! ```
+//! use std::io::Cursor;
+//! use xlsudoku::annotate::{annotate, CellEdit, CellValue, SheetEdits};
+//!
+//! // A workbook with a given in C3, made with rust_xlsxwriter.
+//! let mut book = rust_xlsxwriter::Workbook::new();
+//! book.add_worksheet().set_name("Puzzle")?.write_number(2, 2, 5)?;
+//! let original = book.save_to_buffer()?;
+//!
+//! let edits = [SheetEdits {
+//!     sheet: "Puzzle".into(),
+//!     cells: vec![
+//!         CellEdit { at: "D3".parse()?, value: CellValue::Number(7.0) },
+//!         CellEdit { at: "C13".parse()?, value: CellValue::Text("solved".into()) },
+//!     ],
+//! }];
+//! let mut copy = Cursor::new(Vec::new());
+//! annotate(Cursor::new(original), &edits, &mut copy)?;
+//! assert!(!copy.into_inner().is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod package;
+mod sheet;
+mod styles;
+mod xml;
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{Read, Seek, SeekFrom, Write};
+
+use zip::result::ZipError;
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, ZipArchive, ZipWriter};
+
+use crate::address::{CellRef, MAX_COL, MAX_ROW};
+use package::{parse_rels, parse_sheets, rels_part_of, set_full_calc_on_load};
+use sheet::{patch_sheet, SheetPlan};
+use styles::StylePool;
+
+/// The font colour of written cells (ARGB): blue, as in the seed macros.
+pub const FILL_COLOR: &str = "FF0000FF";
+
+/// The largest uncompressed size of a part the patcher inflates (256 MiB):
+/// a guard against zip bombs.
+pub const MAX_PART_SIZE: u64 = 256 * 1024 * 1024;
+
+/// The first bytes of an OLE compound file: what Excel saves an encrypted
+/// (password-protected) workbook as.
+const CFB_MAGIC: [u8; 8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+
+/// The new content of one cell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CellValue {
+    /// A number (a solved digit), written as a numeric value in blue italics.
+    Number(f64),
+    /// Text (candidate letters, the note), written as an inline string in
+    /// blue italics.
+    Text(String),
+    /// No value: an existing value (and formula) is removed, the cell's
+    /// style kept. Clearing a cell that is not in the sheet does nothing.
+    Clear,
+}
+
+/// One cell to change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellEdit {
+    /// The cell.
+    pub at: CellRef,
+    /// Its new content.
+    pub value: CellValue,
+}
+
+/// The cells to change on one sheet.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SheetEdits {
+    /// The sheet's name, as in the workbook (the tab name).
+    pub sheet: String,
+    /// The edits; when a cell appears twice, the last edit wins.
+    pub cells: Vec<CellEdit>,
+}
+
+/// Why an annotated copy could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum AnnotateError {
+    /// The file is an OLE compound file: an encrypted (password to open)
+    /// workbook, or a legacy `.xls`.
+    #[error("the workbook is encrypted (password to open) or a legacy .xls file; save it as an unprotected .xlsx and try again")]
+    Encrypted,
+    /// The input is not an Excel workbook (not a zip archive, or no workbook part).
+    #[error("not an Excel workbook: {0}")]
+    NotAWorkbook(String),
+    /// An edit names a sheet the workbook does not have.
+    #[error("the workbook has no sheet named '{0}'")]
+    NoSuchSheet(String),
+    /// An edit names a chart sheet or dialog sheet, which have no cells.
+    #[error("sheet '{0}' is not a worksheet (it is a chart or dialog sheet)")]
+    NotAWorksheet(String),
+    /// An edit is outside the sheet or carries a value a cell cannot hold.
+    #[error("cannot write cell {cell}: {reason}")]
+    InvalidValue {
+        /// The cell.
+        cell: CellRef,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The zip archive could not be read or written.
+    #[error("zip archive error: {0}")]
+    Zip(#[from] ZipError),
+    /// A part is not well-formed XML.
+    #[error("malformed XML in {part}: {source}")]
+    Xml {
+        /// The part (zip entry name).
+        part: String,
+        /// The parser's error.
+        #[source]
+        source: quick_xml::Error,
+    },
+    /// A part is XML but not what the format says it should be.
+    #[error("unexpected content in {part}: {reason}")]
+    Malformed {
+        /// The part (zip entry name).
+        part: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A part inflates to more than the size limit (zip bomb guard).
+    #[error("{part} is larger than {limit} bytes uncompressed; refusing to inflate it")]
+    TooLarge {
+        /// The part (zip entry name).
+        part: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The edit is possible in principle but this patcher does not do it.
+    #[error("cannot patch {part}: {reason}")]
+    Unsupported {
+        /// The part (zip entry name).
+        part: String,
+        /// What is not supported.
+        reason: String,
+    },
+    /// Reading the input or writing the output failed.
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Settings of [`annotate_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnnotateOptions {
+    /// The largest uncompressed part size to inflate, in bytes.
+    pub max_part_size: u64,
+}
+
+impl Default for AnnotateOptions {
+    fn default() -> Self {
+        AnnotateOptions {
+            max_part_size: MAX_PART_SIZE,
+        }
+    }
+}
+
+/// Writes to `output` a copy of the workbook `input` with `edits` applied.
+///
+/// Every zip entry other than the edited sheets, `xl/styles.xml` and
+/// `xl/workbook.xml` is copied byte for byte (as stored); with no cell
+/// edits, all of them are. See the [module documentation](self) for what
+/// changes in the rewritten parts, and [`AnnotateError`] for the failures.
+pub fn annotate<R: Read + Seek, W: Write + Seek>(
+    input: R,
+    edits: &[SheetEdits],
+    output: W,
+) -> Result<(), AnnotateError> {
+    annotate_with(input, edits, output, AnnotateOptions::default())
+}
+
+/// [`annotate`] with explicit [`AnnotateOptions`].
+pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
+    mut input: R,
+    edits: &[SheetEdits],
+    output: W,
+    options: AnnotateOptions,
+) -> Result<(), AnnotateError> {
+    let mut magic = [0u8; 8];
+    let n = read_up_to(&mut input, &mut magic)?;
+    if n == magic.len() && magic == CFB_MAGIC {
+        return Err(AnnotateError::Encrypted);
+    }
+    input.seek(SeekFrom::Start(0))?;
+    let mut archive = ZipArchive::new(input)
+        .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
+    let book = Book::read(&mut archive, options.max_part_size)?;
+    let plans = book.plan(edits)?;
+
+    let mut replaced: HashMap<String, Vec<u8>> = HashMap::new();
+    if !plans.is_empty() {
+        let styles_part = book
+            .styles
+            .as_deref()
+            .ok_or_else(|| AnnotateError::Unsupported {
+                part: book.workbook.clone(),
+                reason: "the workbook has no style sheet to add the blue italic style to"
+                    .to_string(),
+            })?;
+        let styles_src = read_part(&mut archive, styles_part, options.max_part_size)?;
+        let mut pool = StylePool::parse(styles_part, &styles_src)?;
+        for (part, plan) in &plans {
+            let src = read_part(&mut archive, part, options.max_part_size)?;
+            let patched = patch_sheet(part, &src, plan, &mut pool)?;
+            replaced.insert(part.clone(), patched.into_bytes());
+        }
+        if let Some(styles) = pool.render()? {
+            replaced.insert(styles_part.to_string(), styles.into_bytes());
+        }
+        let wb_src = read_part(&mut archive, &book.workbook, options.max_part_size)?;
+        let wb = set_full_calc_on_load(&book.workbook, &wb_src)?;
+        if wb != wb_src {
+            replaced.insert(book.workbook.clone(), wb.into_bytes());
+        }
+    }
+    write_copy(&mut archive, &replaced, output)
+}
+
+/// Copies every entry of `archive` to `output`, raw, except those in
+/// `replaced`, written anew (same name, place, time and compression).
+fn write_copy<R: Read + Seek, W: Write + Seek>(
+    archive: &mut ZipArchive<R>,
+    replaced: &HashMap<String, Vec<u8>>,
+    output: W,
+) -> Result<(), AnnotateError> {
+    let mut writer = ZipWriter::new(output);
+    for i in 0..archive.len() {
+        let file = archive.by_index_raw(i)?;
+        let name = file.name()?.into_owned();
+        match replaced.get(&name) {
+            None => writer.raw_copy_file(file)?,
+            Some(bytes) => {
+                let method = match file.compression() {
+                    CompressionMethod::Stored => CompressionMethod::Stored,
+                    _ => CompressionMethod::Deflated,
+                };
+                let mut opts: SimpleFileOptions =
+                    file.options().compression_method(method).large_file(false);
+                if method == CompressionMethod::Stored {
+                    opts = opts.compression_level(None);
+                }
+                drop(file);
+                writer.start_file(name, opts)?;
+                writer.write_all(bytes)?;
+            }
+        }
+    }
+    writer.set_raw_comment(archive.comment().into())?;
+    writer.finish()?;
+    Ok(())
+}
+
+fn read_up_to<R: Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Inflates one part as UTF-8 text, refusing parts over `limit` bytes.
+fn read_part<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    name: &str,
+    limit: u64,
+) -> Result<String, AnnotateError> {
+    let too_large = || AnnotateError::TooLarge {
+        part: name.to_string(),
+        limit,
+    };
+    let file = archive.by_name(name)?;
+    if file.size() > limit {
+        return Err(too_large());
+    }
+    let mut buf = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(too_large());
+    }
+    String::from_utf8(buf).map_err(|_| AnnotateError::Malformed {
+        part: name.to_string(),
+        reason: "the part is not UTF-8 text".to_string(),
+    })
+}
+
+/// What the patcher needs to know about the package.
+#[derive(Debug)]
+struct Book {
+    /// The workbook part, e.g. `xl/workbook.xml`.
+    workbook: String,
+    /// The style sheet part, if any.
+    styles: Option<String>,
+    /// Sheet name → (zip entry of its part, or `None` if not a worksheet).
+    sheets: Vec<(String, Option<String>)>,
+}
+
+impl Book {
+    fn read<R: Read + Seek>(
+        archive: &mut ZipArchive<R>,
+        limit: u64,
+    ) -> Result<Self, AnnotateError> {
+        let names: Vec<String> = archive
+            .file_names()
+            .filter_map(Result::ok)
+            .map(|s| s.into_owned())
+            .collect();
+        let find = |part: &str| -> Option<String> {
+            names
+                .iter()
+                .find(|n| n.as_str() == part)
+                .or_else(|| names.iter().find(|n| n.eq_ignore_ascii_case(part)))
+                .cloned()
+        };
+        // The workbook part: the package's officeDocument relationship.
+        let mut workbook = None;
+        if let Some(root_rels) = find("_rels/.rels") {
+            let src = read_part(archive, &root_rels, limit)?;
+            workbook = parse_rels(&root_rels, &src, "")?
+                .into_iter()
+                .find(|r| r.kind.ends_with("/officeDocument") && !r.target.is_empty())
+                .and_then(|r| find(&r.target));
+        }
+        let workbook = workbook
+            .or_else(|| find("xl/workbook.xml"))
+            .ok_or_else(|| {
+                AnnotateError::NotAWorkbook("the zip archive has no workbook part".to_string())
+            })?;
+        let wb_src = read_part(archive, &workbook, limit)?;
+        let entries = parse_sheets(&workbook, &wb_src)?;
+        let rels_name = rels_part_of(&workbook);
+        let rels = match find(&rels_name) {
+            Some(n) => {
+                let src = read_part(archive, &n, limit)?;
+                parse_rels(&n, &src, &workbook)?
+            }
+            None => Vec::new(),
+        };
+        let styles = rels
+            .iter()
+            .find(|r| r.kind.ends_with("/styles"))
+            .and_then(|r| find(&r.target));
+        let sheets = entries
+            .into_iter()
+            .map(|s| {
+                let part = rels
+                    .iter()
+                    .find(|r| r.id == s.rel_id && r.kind.ends_with("/worksheet"))
+                    .and_then(|r| find(&r.target));
+                (s.name, part)
+            })
+            .collect();
+        Ok(Book {
+            workbook,
+            styles,
+            sheets,
+        })
+    }
+
+    /// The edits grouped by worksheet part, checked; sheets without cell
+    /// edits are left out.
+    fn plan(&self, edits: &[SheetEdits]) -> Result<Vec<(String, SheetPlan)>, AnnotateError> {
+        let mut by_part: BTreeMap<String, SheetPlan> = BTreeMap::new();
+        for se in edits {
+            let (_, part) = self
+                .sheets
+                .iter()
+                .find(|(n, _)| *n == se.sheet)
+                .ok_or_else(|| AnnotateError::NoSuchSheet(se.sheet.clone()))?;
+            let part = part
+                .as_ref()
+                .ok_or_else(|| AnnotateError::NotAWorksheet(se.sheet.clone()))?;
+            if se.cells.is_empty() {
+                continue;
+            }
+            let plan = by_part.entry(part.clone()).or_default();
+            for edit in &se.cells {
+                if edit.at.row > MAX_ROW || edit.at.col > MAX_COL {
+                    return Err(AnnotateError::InvalidValue {
+                        cell: edit.at,
+                        reason: "the cell is outside the sheet (beyond XFD1048576)".to_string(),
+                    });
+                }
+                if let CellValue::Number(n) = edit.value {
+                    if !n.is_finite() {
+                        return Err(AnnotateError::InvalidValue {
+                            cell: edit.at,
+                            reason: format!("{n} is not a finite number"),
+                        });
+                    }
+                }
+                plan.entry(edit.at.row)
+                    .or_default()
+                    .insert(edit.at.col, edit.value.clone());
+            }
+        }
+        Ok(by_part.into_iter().collect())
+    }
+}

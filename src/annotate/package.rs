@@ -1,0 +1,260 @@
+//! The package around the sheets: relationships, the workbook part's list of
+//! sheets, and the recalculation flag in `xl/workbook.xml`.
+
+use quick_xml::events::Event;
+use quick_xml::Reader;
+
+use super::xml::{attr, prefix_of, prefixed_attr, write_start_tag};
+use super::AnnotateError;
+
+/// One `<Relationship>` of a `.rels` part.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Relationship {
+    pub id: String,
+    pub kind: String,
+    /// The target resolved to a part name (no leading `/`); empty for
+    /// external targets.
+    pub target: String,
+}
+
+/// One `<sheet>` of the workbook part.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SheetEntry {
+    pub name: String,
+    pub rel_id: String,
+}
+
+pub(crate) fn xml_err(part: &str) -> impl Fn(quick_xml::Error) -> AnnotateError + '_ {
+    move |source| AnnotateError::Xml {
+        part: part.to_string(),
+        source,
+    }
+}
+
+/// The `.rels` part that holds the relationships of `part`.
+pub(crate) fn rels_part_of(part: &str) -> String {
+    match part.rfind('/') {
+        Some(i) => format!("{}/_rels/{}.rels", &part[..i], &part[i + 1..]),
+        None => format!("_rels/{part}.rels"),
+    }
+}
+
+/// Resolves a relationship target against the part that owns the
+/// relationships (`source`, `""` for the package root).
+pub(crate) fn resolve_target(source: &str, target: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let rest = if let Some(abs) = target.strip_prefix('/') {
+        abs
+    } else {
+        if let Some(i) = source.rfind('/') {
+            parts.extend(source[..i].split('/').filter(|s| !s.is_empty()));
+        }
+        target
+    };
+    for seg in rest.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
+}
+
+/// Reads a `.rels` part; `source` is the part that owns it.
+pub(crate) fn parse_rels(
+    part: &str,
+    xml: &str,
+    source: &str,
+) -> Result<Vec<Relationship>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    let mut out = Vec::new();
+    loop {
+        match reader.read_event().map_err(&err)? {
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "Relationship" => {
+                let id = attr(&e, "Id").map_err(&err)?.unwrap_or_default();
+                let kind = attr(&e, "Type").map_err(&err)?.unwrap_or_default();
+                let target = attr(&e, "Target").map_err(&err)?.unwrap_or_default();
+                let external = attr(&e, "TargetMode")
+                    .map_err(&err)?
+                    .is_some_and(|m| m.eq_ignore_ascii_case("External"));
+                let target = if external {
+                    String::new()
+                } else {
+                    resolve_target(source, &target)
+                };
+                out.push(Relationship { id, kind, target });
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The sheets listed in the workbook part, in order.
+pub(crate) fn parse_sheets(part: &str, xml: &str) -> Result<Vec<SheetEntry>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    let mut out = Vec::new();
+    loop {
+        match reader.read_event().map_err(&err)? {
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "sheet" => {
+                let name = attr(&e, "name").map_err(&err)?.unwrap_or_default();
+                let rel_id = prefixed_attr(&e, "id").map_err(&err)?.unwrap_or_default();
+                out.push(SheetEntry { name, rel_id });
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The children of `<workbook>` that the schema puts after `<calcPr>`.
+const AFTER_CALC_PR: &[&str] = &[
+    "oleSize",
+    "customWorkbookViews",
+    "pivotCaches",
+    "smartTagPr",
+    "smartTagTypes",
+    "webPublishing",
+    "fileRecoveryPr",
+    "webPublishObjects",
+    "extLst",
+];
+
+/// The workbook part with `<calcPr fullCalcOnLoad="1"/>`: the attribute is
+/// set on an existing `calcPr`, or a new element is put where the schema
+/// wants it. Every other byte is kept.
+pub(crate) fn set_full_calc_on_load(part: &str, xml: &str) -> Result<String, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    let mut depth = 0usize;
+    let mut root_prefix = String::new();
+    loop {
+        let start = pos(&reader);
+        let ev = reader.read_event().map_err(&err)?;
+        let end = pos(&reader);
+        let (e, empty) = match ev {
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            Event::End(_) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Ok(insert_calc_pr(xml, start, &root_prefix));
+                }
+                continue;
+            }
+            Event::Eof => {
+                return Err(AnnotateError::Malformed {
+                    part: part.to_string(),
+                    reason: "no <workbook> element".to_string(),
+                })
+            }
+            _ => continue,
+        };
+        if depth == 0 {
+            root_prefix = prefix_of(&e);
+        } else if depth == 1 {
+            let name = e.local_name();
+            if name.as_ref() == "calcPr" {
+                let mut out = String::with_capacity(xml.len() + 24);
+                out.push_str(&xml[..start]);
+                write_start_tag(&mut out, &e, &[("fullCalcOnLoad", "1")], &[], empty)
+                    .map_err(&err)?;
+                out.push_str(&xml[end..]);
+                return Ok(out);
+            }
+            if AFTER_CALC_PR.contains(&name.as_ref()) {
+                return Ok(insert_calc_pr(xml, start, &root_prefix));
+            }
+        }
+        if !empty {
+            depth += 1;
+        }
+    }
+}
+
+fn insert_calc_pr(xml: &str, at: usize, prefix: &str) -> String {
+    let mut out = String::with_capacity(xml.len() + 32);
+    out.push_str(&xml[..at]);
+    out.push_str(&format!("<{prefix}calcPr fullCalcOnLoad=\"1\"/>"));
+    out.push_str(&xml[at..]);
+    out
+}
+
+/// The reader's byte offset (the input is in memory, so it fits a usize).
+pub(crate) fn pos(reader: &Reader<&[u8]>) -> usize {
+    usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_resolve_relative_absolute_and_dotted() {
+        assert_eq!(
+            resolve_target("xl/workbook.xml", "worksheets/sheet1.xml"),
+            "xl/worksheets/sheet1.xml"
+        );
+        assert_eq!(
+            resolve_target("xl/workbook.xml", "/xl/worksheets/s.xml"),
+            "xl/worksheets/s.xml"
+        );
+        assert_eq!(
+            resolve_target("xl/worksheets/sheet1.xml", "../drawings/d1.xml"),
+            "xl/drawings/d1.xml"
+        );
+        assert_eq!(resolve_target("", "xl/workbook.xml"), "xl/workbook.xml");
+        assert_eq!(
+            rels_part_of("xl/workbook.xml"),
+            "xl/_rels/workbook.xml.rels"
+        );
+        assert_eq!(rels_part_of(""), "_rels/.rels");
+    }
+
+    #[test]
+    fn rels_and_sheets_are_read_with_their_ids() {
+        let rels = r#"<Relationships xmlns="x"><Relationship Id="rId1" Type="http://t/worksheet" Target="worksheets/a.xml"/><Relationship Id="rId9" Type="http://t/hyperlink" Target="http://e.com" TargetMode="External"/></Relationships>"#;
+        let r = parse_rels("p", rels, "xl/workbook.xml").unwrap();
+        assert_eq!(r[0].target, "xl/worksheets/a.xml");
+        assert_eq!(r[1].target, "");
+        let wb = r#"<workbook xmlns:r="R"><sheets><sheet name="A &amp; B" sheetId="1" r:id="rId1"/></sheets></workbook>"#;
+        let s = parse_sheets("w", wb).unwrap();
+        assert_eq!(
+            s,
+            vec![SheetEntry {
+                name: "A & B".into(),
+                rel_id: "rId1".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn existing_calc_pr_gets_the_flag_and_keeps_its_attributes() {
+        let wb = r#"<workbook><sheets/><calcPr calcId="124519" fullCalcOnLoad="0"/></workbook>"#;
+        assert_eq!(
+            set_full_calc_on_load("w", wb).unwrap(),
+            r#"<workbook><sheets/><calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>"#
+        );
+    }
+
+    #[test]
+    fn missing_calc_pr_goes_after_defined_names_and_before_ext_lst() {
+        let wb = r#"<x:workbook><x:sheets><x:sheet/></x:sheets><x:definedNames/><x:extLst><x:ext/></x:extLst></x:workbook>"#;
+        assert_eq!(
+            set_full_calc_on_load("w", wb).unwrap(),
+            r#"<x:workbook><x:sheets><x:sheet/></x:sheets><x:definedNames/><x:calcPr fullCalcOnLoad="1"/><x:extLst><x:ext/></x:extLst></x:workbook>"#
+        );
+        let wb = r#"<?xml version="1.0"?><workbook><sheets><sheet/></sheets></workbook>"#;
+        assert_eq!(
+            set_full_calc_on_load("w", wb).unwrap(),
+            r#"<?xml version="1.0"?><workbook><sheets><sheet/></sheets><calcPr fullCalcOnLoad="1"/></workbook>"#
+        );
+    }
+}

@@ -1,0 +1,838 @@
+//! Streaming patcher for one worksheet part: copies the XML byte for byte
+//! and changes only the cells that are edited (plus the `<dimension>` and,
+//! in the rows it touches, missing `r` and too narrow `spans` attributes).
+//!
+//! It reads the part with quick-xml and copies spans of the source between
+//! the places it changes, so the rest of the sheet (namespaces,
+//! `mc:Ignorable`, `x14ac` attributes, `extLst`, formulas, ...) comes out
+//! as it went in. Once the last edit is written, the rest of the part is
+//! copied without being parsed.
+
+use std::collections::BTreeMap;
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+
+use super::package::{pos, xml_err};
+use super::styles::StylePool;
+use super::xml::{attr, escape_text, prefix_of, write_start_tag};
+use super::{AnnotateError, CellValue};
+use crate::address::{CellRange, CellRef};
+
+/// The edits of one sheet: row → column → new value (0-based).
+pub(crate) type SheetPlan = BTreeMap<u32, BTreeMap<u32, CellValue>>;
+
+/// Attributes of an edited `<c>` that describe its old value.
+const VALUE_ATTRS: &[&str] = &["t", "cm", "vm"];
+
+/// A `<col min max style>` range (0-based columns).
+#[derive(Debug, Clone, Copy)]
+struct ColStyle {
+    first: u32,
+    last: u32,
+    style: u32,
+}
+
+/// The row being patched.
+struct RowCtx {
+    row: u32,
+    /// The row's style, when `customFormat` says it applies to its cells.
+    style: Option<u32>,
+    cells: std::iter::Peekable<std::vec::IntoIter<(u32, CellValue)>>,
+    last_col: Option<u32>,
+}
+
+struct Patcher<'s, 'p, 'x> {
+    part: &'p str,
+    src: &'s str,
+    out: String,
+    copied: usize,
+    styles: &'p mut StylePool<'x>,
+    prefix: String,
+    cols: Vec<ColStyle>,
+}
+
+/// Applies `plan` to the worksheet XML `src`, adding the styles it needs to
+/// `styles`.
+pub(crate) fn patch_sheet(
+    part: &str,
+    src: &str,
+    plan: &SheetPlan,
+    styles: &mut StylePool<'_>,
+) -> Result<String, AnnotateError> {
+    let err = xml_err(part);
+    let mut p = Patcher {
+        part,
+        src,
+        out: String::with_capacity(src.len() + 4096),
+        copied: 0,
+        styles,
+        prefix: String::new(),
+        cols: Vec::new(),
+    };
+    let mut rows = plan
+        .iter()
+        .map(|(r, cells)| (*r, cells.iter().map(|(c, v)| (*c, v.clone())).collect()))
+        .collect::<Vec<(u32, Vec<(u32, CellValue)>)>>()
+        .into_iter()
+        .peekable();
+    let mut reader = Reader::from_str(src);
+    let mut depth = 0usize;
+    // (position in `out`, tag, is empty, old ref) of <dimension>, written
+    // at the end when the extent of the new cells is known.
+    let mut dimension: Option<(usize, BytesStart<'static>, bool, String)> = None;
+    let mut in_sheet_data = false;
+    let mut sheet_data_done = false;
+    let mut saw_cell = false;
+    let mut last_row: Option<u32> = None;
+    let mut row: Option<RowCtx> = None;
+    loop {
+        if (in_sheet_data || sheet_data_done) && row.is_none() && rows.peek().is_none() {
+            break;
+        }
+        let start = pos(&reader);
+        let ev = reader.read_event().map_err(&err)?;
+        let end = pos(&reader);
+        let (e, empty) = match ev {
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            Event::End(e) => {
+                depth = depth.saturating_sub(1);
+                let name = e.local_name();
+                if depth == 2 && name.as_ref() == "row" {
+                    if let Some(mut ctx) = row.take() {
+                        p.copy_to(start);
+                        p.emit_rest_of_row(&mut ctx)?;
+                    }
+                } else if depth == 1 && name.as_ref() == "sheetData" && in_sheet_data {
+                    p.copy_to(start);
+                    for (r, cells) in rows.by_ref() {
+                        p.emit_new_row(r, cells)?;
+                    }
+                    in_sheet_data = false;
+                    sheet_data_done = true;
+                }
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        let name = e.local_name();
+        let name = name.as_ref();
+        match depth {
+            1 if name == "dimension" && !in_sheet_data => {
+                let old = attr(&e, "ref").map_err(&err)?.unwrap_or_default();
+                p.copy_to(start);
+                dimension = Some((p.out.len(), e.clone().into_owned(), empty, old));
+                p.copied = end;
+            }
+            2 if name == "col" => {
+                let get = |k: &str| -> Result<Option<u32>, AnnotateError> {
+                    Ok(attr(&e, k)
+                        .map_err(&err)?
+                        .and_then(|v| v.trim().parse().ok()))
+                };
+                if let (Some(min), Some(max)) = (get("min")?, get("max")?) {
+                    let style = get("style")?.unwrap_or(0);
+                    if min >= 1 && max >= min {
+                        p.cols.push(ColStyle {
+                            first: min - 1,
+                            last: max - 1,
+                            style,
+                        });
+                    }
+                }
+            }
+            1 if name == "sheetData" => {
+                p.prefix = prefix_of(&e);
+                if empty {
+                    p.copy_to(start);
+                    write_start_tag(&mut p.out, &e, &[], &[], false).map_err(&err)?;
+                    for (r, cells) in rows.by_ref() {
+                        p.emit_new_row(r, cells)?;
+                    }
+                    p.out.push_str(&format!("</{}sheetData>", p.prefix));
+                    p.copied = end;
+                    sheet_data_done = true;
+                } else {
+                    in_sheet_data = true;
+                }
+            }
+            2 if in_sheet_data && name == "row" => {
+                p.prefix = prefix_of(&e);
+                let r_attr = attr(&e, "r").map_err(&err)?;
+                let this_row = match r_attr.as_deref().map(str::trim) {
+                    Some(v) => parse_row_number(v).ok_or_else(|| {
+                        p.malformed(&format!(
+                            "row number '{v}' is not a number from 1 to 1048576"
+                        ))
+                    })?,
+                    None => last_row.map_or(0, |r| r + 1),
+                };
+                last_row = Some(this_row);
+                p.copy_to(start);
+                while let Some((r, _)) = rows.peek() {
+                    if *r >= this_row {
+                        break;
+                    }
+                    if let Some((r, cells)) = rows.next() {
+                        p.emit_new_row(r, cells)?;
+                    }
+                }
+                let edits = match rows.peek() {
+                    Some((r, _)) if *r == this_row => rows.next().map(|(_, c)| c),
+                    _ => None,
+                };
+                let row_num = (this_row + 1).to_string();
+                let mut set: Vec<(&str, &str)> = Vec::new();
+                if r_attr.is_none() {
+                    set.push(("r", &row_num));
+                }
+                match edits {
+                    None => {
+                        if !set.is_empty() {
+                            write_start_tag(&mut p.out, &e, &set, &[], empty).map_err(&err)?;
+                            p.copied = end;
+                        }
+                    }
+                    Some(cells) => {
+                        let custom = attr(&e, "customFormat")
+                            .map_err(&err)?
+                            .is_some_and(|v| v == "1" || v == "true");
+                        let style = if custom {
+                            attr(&e, "s")
+                                .map_err(&err)?
+                                .and_then(|v| v.trim().parse().ok())
+                        } else {
+                            None
+                        };
+                        let spans = attr(&e, "spans").map_err(&err)?;
+                        let widened = spans.as_deref().and_then(|s| widen_spans(s, &cells));
+                        if let Some(w) = &widened {
+                            set.push(("spans", w));
+                        }
+                        write_start_tag(&mut p.out, &e, &set, &[], false).map_err(&err)?;
+                        p.copied = end;
+                        let mut ctx = RowCtx {
+                            row: this_row,
+                            style,
+                            cells: cells.into_iter().peekable(),
+                            last_col: None,
+                        };
+                        if empty {
+                            p.emit_rest_of_row(&mut ctx)?;
+                            p.out.push_str(&format!("</{}row>", p.prefix));
+                        } else {
+                            row = Some(ctx);
+                        }
+                    }
+                }
+            }
+            3 if name == "c" => {
+                saw_cell = true;
+                if let Some(ctx) = row.as_mut() {
+                    let r_attr = attr(&e, "r").map_err(&err)?;
+                    let col = match r_attr.as_deref() {
+                        Some(v) => {
+                            v.parse::<CellRef>()
+                                .map_err(|_| p.malformed(&format!("'{v}' is not a cell address")))?
+                                .col
+                        }
+                        None => ctx.last_col.map_or(0, |c| c + 1),
+                    };
+                    ctx.last_col = Some(col);
+                    p.copy_to(start);
+                    while let Some((c, _)) = ctx.cells.peek() {
+                        if *c >= col {
+                            break;
+                        }
+                        if let Some((c, v)) = ctx.cells.next() {
+                            p.emit_new_cell(ctx.row, c, ctx.style, &v)?;
+                        }
+                    }
+                    let edit = match ctx.cells.peek() {
+                        Some((c, _)) if *c == col => ctx.cells.next().map(|(_, v)| v),
+                        _ => None,
+                    };
+                    let at = CellRef::new(ctx.row, col);
+                    let mut consumed = false;
+                    match edit {
+                        Some(value) => {
+                            p.replace_cell(&e, at, &value)?;
+                            p.copied = if empty {
+                                end
+                            } else {
+                                consumed = true;
+                                skip_cell(&mut reader, part, at)?
+                            };
+                        }
+                        None if r_attr.is_none() => {
+                            let r = at.to_string();
+                            write_start_tag(&mut p.out, &e, &[("r", &r)], &[], empty)
+                                .map_err(&err)?;
+                            p.copied = end;
+                        }
+                        None => {}
+                    }
+                    if !empty && !consumed {
+                        depth += 1;
+                    }
+                    continue;
+                }
+            }
+            3 if in_sheet_data => {
+                // Something after the cells of a row (extLst): the new
+                // cells go before it.
+                if let Some(mut ctx) = row.take() {
+                    p.copy_to(start);
+                    p.emit_rest_of_row(&mut ctx)?;
+                    row = Some(ctx);
+                }
+            }
+            _ => {}
+        }
+        if !empty {
+            depth += 1;
+        }
+    }
+    if rows.peek().is_some() || row.is_some() {
+        return Err(p.malformed("the worksheet has no <sheetData>"));
+    }
+    p.copy_to(src.len());
+    let mut out = p.out;
+    if let Some((at, tag, empty, old)) = dimension {
+        let old_range: Option<CellRange> = old.trim().parse().ok().or_else(|| {
+            old.trim()
+                .parse::<CellRef>()
+                .ok()
+                .map(|c| CellRange::new(c, c))
+        });
+        // `A1` is what an empty sheet says; it is no cell to keep covering.
+        let a1 = CellRange::new(CellRef::new(0, 0), CellRef::new(0, 0));
+        let old_range = old_range.filter(|r| saw_cell || *r != a1);
+        let new_ref = match grow(old_range, plan) {
+            Some(r) if r.start == r.end => r.start.to_string(),
+            Some(r) => r.to_string(),
+            None => escape_text(&old),
+        };
+        let mut text = String::new();
+        write_start_tag(&mut text, &tag, &[("ref", &new_ref)], &[], empty).map_err(&err)?;
+        out.insert_str(at, &text);
+    }
+    Ok(out)
+}
+
+/// The range `old` grown to hold every cell the plan writes a value into.
+fn grow(old: Option<CellRange>, plan: &SheetPlan) -> Option<CellRange> {
+    let mut acc = old;
+    for (r, cells) in plan {
+        for (c, v) in cells {
+            if matches!(v, CellValue::Clear) {
+                continue;
+            }
+            let at = CellRef::new(*r, *c);
+            acc = Some(match acc {
+                None => CellRange::new(at, at),
+                Some(x) => CellRange::new(
+                    CellRef::new(x.start.row.min(at.row), x.start.col.min(at.col)),
+                    CellRef::new(x.end.row.max(at.row), x.end.col.max(at.col)),
+                ),
+            });
+        }
+    }
+    acc
+}
+
+fn parse_row_number(v: &str) -> Option<u32> {
+    let n: u32 = v.parse().ok()?;
+    (1..=crate::address::MAX_ROW + 1)
+        .contains(&n)
+        .then(|| n - 1)
+}
+
+/// A row's `spans="2:4"` widened to cover the columns written into it, or
+/// `None` when it already does (or cannot be read: it is only a hint).
+fn widen_spans(spans: &str, cells: &[(u32, CellValue)]) -> Option<String> {
+    let mut lo = u32::MAX;
+    let mut hi = 0u32;
+    for part in spans.split_whitespace() {
+        let (a, b) = part.split_once(':')?;
+        lo = lo.min(a.trim().parse().ok()?);
+        hi = hi.max(b.trim().parse().ok()?);
+    }
+    if lo == u32::MAX {
+        return None;
+    }
+    let (mut nlo, mut nhi) = (lo, hi);
+    for (c, v) in cells {
+        if !matches!(v, CellValue::Clear) {
+            nlo = nlo.min(c + 1);
+            nhi = nhi.max(c + 1);
+        }
+    }
+    ((nlo, nhi) != (lo, hi)).then(|| format!("{nlo}:{nhi}"))
+}
+
+/// Skips the content of an edited `<c>` up to and including its `</c>`,
+/// returning the offset after it. Refuses to drop the master cell of a
+/// shared formula, which other cells depend on.
+fn skip_cell(reader: &mut Reader<&[u8]>, part: &str, at: CellRef) -> Result<usize, AnnotateError> {
+    let err = xml_err(part);
+    let mut depth = 1usize;
+    loop {
+        let (e, is_start) = match reader.read_event().map_err(&err)? {
+            Event::Start(e) => (e, true),
+            Event::Empty(e) => (e, false),
+            Event::End(_) => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(pos(reader));
+                }
+                continue;
+            }
+            Event::Eof => {
+                return Err(AnnotateError::Malformed {
+                    part: part.to_string(),
+                    reason: format!("cell {at} is not closed"),
+                })
+            }
+            _ => continue,
+        };
+        if is_start {
+            depth += 1;
+        }
+        if e.local_name().as_ref() == "f" {
+            let shared = attr(&e, "t").map_err(&err)?.as_deref() == Some("shared");
+            if shared && attr(&e, "ref").map_err(&err)?.is_some() {
+                return Err(AnnotateError::Unsupported {
+                    part: part.to_string(),
+                    reason: format!(
+                        "cell {at} holds the master of a shared formula that other cells use"
+                    ),
+                });
+            }
+        }
+    }
+}
+
+impl Patcher<'_, '_, '_> {
+    fn malformed(&self, reason: &str) -> AnnotateError {
+        AnnotateError::Malformed {
+            part: self.part.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    fn copy_to(&mut self, at: usize) {
+        if at > self.copied {
+            self.out.push_str(&self.src[self.copied..at]);
+            self.copied = at;
+        }
+    }
+
+    /// The style of a cell absent from the XML: the row's when it has a
+    /// custom format, else its column's, else the default.
+    fn inherited_style(&self, row_style: Option<u32>, col: u32) -> u32 {
+        row_style.unwrap_or_else(|| {
+            self.cols
+                .iter()
+                .find(|c| (c.first..=c.last).contains(&col))
+                .map_or(0, |c| c.style)
+        })
+    }
+
+    fn emit_rest_of_row(&mut self, ctx: &mut RowCtx) -> Result<(), AnnotateError> {
+        for (c, v) in ctx.cells.by_ref() {
+            let style = self.inherited_style(ctx.style, c);
+            self.write_cell(CellRef::new(ctx.row, c), style, &v, None)?;
+        }
+        Ok(())
+    }
+
+    fn emit_new_cell(
+        &mut self,
+        row: u32,
+        col: u32,
+        row_style: Option<u32>,
+        v: &CellValue,
+    ) -> Result<(), AnnotateError> {
+        let style = self.inherited_style(row_style, col);
+        self.write_cell(CellRef::new(row, col), style, v, None)
+    }
+
+    fn emit_new_row(
+        &mut self,
+        row: u32,
+        cells: Vec<(u32, CellValue)>,
+    ) -> Result<(), AnnotateError> {
+        if cells.iter().all(|(_, v)| matches!(v, CellValue::Clear)) {
+            return Ok(());
+        }
+        self.out
+            .push_str(&format!("<{}row r=\"{}\">", self.prefix, row + 1));
+        for (c, v) in cells {
+            let style = self.inherited_style(None, c);
+            self.write_cell(CellRef::new(row, c), style, &v, None)?;
+        }
+        self.out.push_str(&format!("</{}row>", self.prefix));
+        Ok(())
+    }
+
+    /// Writes the replacement of an existing `<c>` (its tag is `e`).
+    fn replace_cell(
+        &mut self,
+        e: &BytesStart<'_>,
+        at: CellRef,
+        v: &CellValue,
+    ) -> Result<(), AnnotateError> {
+        let style: u32 = attr(e, "s")
+            .map_err(xml_err(self.part))?
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0);
+        self.write_cell(at, style, v, Some(e))
+    }
+
+    /// Writes one cell. `old` is the existing cell's tag, whose other
+    /// attributes are kept.
+    fn write_cell(
+        &mut self,
+        at: CellRef,
+        style: u32,
+        v: &CellValue,
+        old: Option<&BytesStart<'_>>,
+    ) -> Result<(), AnnotateError> {
+        let r = at.to_string();
+        let p = self.prefix.clone();
+        let (s, t, body) = match v {
+            CellValue::Clear => (style, None, None),
+            CellValue::Number(n) => {
+                let text = format_number(*n).ok_or_else(|| AnnotateError::InvalidValue {
+                    cell: at,
+                    reason: format!("{n} is not a finite number"),
+                })?;
+                (
+                    self.styles.blue(style)?,
+                    None,
+                    Some(format!("<{p}v>{text}</{p}v>")),
+                )
+            }
+            CellValue::Text(text) => {
+                let escaped = escape_text(text);
+                let space = if text.trim() != text {
+                    " xml:space=\"preserve\""
+                } else {
+                    ""
+                };
+                (
+                    self.styles.blue(style)?,
+                    Some("inlineStr"),
+                    Some(format!("<{p}is><{p}t{space}>{escaped}</{p}t></{p}is>")),
+                )
+            }
+        };
+        let s = s.to_string();
+        let mut set: Vec<(&str, &str)> = vec![("r", &r)];
+        let keep_s = old.is_some() && matches!(v, CellValue::Clear);
+        if s != "0" || !keep_s {
+            set.push(("s", &s));
+        }
+        if let Some(t) = t {
+            set.push(("t", t));
+        }
+        let empty = body.is_none();
+        match old {
+            Some(e) => {
+                write_start_tag(&mut self.out, e, &set, VALUE_ATTRS, empty)
+                    .map_err(xml_err(self.part))?;
+            }
+            None => {
+                if matches!(v, CellValue::Clear) {
+                    // Nothing to clear.
+                    return Ok(());
+                }
+                self.out.push('<');
+                self.out.push_str(&p);
+                self.out.push('c');
+                for (k, val) in &set {
+                    self.out.push_str(&format!(" {k}=\"{val}\""));
+                }
+                self.out.push_str(if empty { "/>" } else { ">" });
+            }
+        }
+        if let Some(body) = body {
+            self.out.push_str(&body);
+            self.out.push_str(&format!("</{p}c>"));
+        }
+        Ok(())
+    }
+}
+
+/// A number as a cell value: integers without a decimal point, others in
+/// Rust's shortest round-trip form; `None` for NaN and infinities.
+pub(crate) fn format_number(n: f64) -> Option<String> {
+    if !n.is_finite() {
+        return None;
+    }
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        // Exact: the value is an integer well inside i64.
+        return Some(format!("{}", n as i64));
+    }
+    Some(format!("{n}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STYLES: &str = r#"<styleSheet><fonts count="1"><font><sz val="11"/></font></fonts><cellXfs count="3"><xf fontId="0"/><xf fontId="0" borderId="1" applyBorder="1"/><xf fontId="0" fillId="2"/></cellXfs></styleSheet>"#;
+
+    fn head(dim: &str) -> String {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x14ac" xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac"><dimension ref="{dim}"/>"#
+        )
+    }
+
+    fn plan(cells: &[(&str, CellValue)]) -> SheetPlan {
+        let mut p = SheetPlan::new();
+        for (at, v) in cells {
+            let at: CellRef = at.parse().unwrap();
+            p.entry(at.row).or_default().insert(at.col, v.clone());
+        }
+        p
+    }
+
+    fn run(src: &str, cells: &[(&str, CellValue)]) -> (String, Option<String>) {
+        let mut pool = StylePool::parse("styles", STYLES).unwrap();
+        let out = patch_sheet("sheet", src, &plan(cells), &mut pool).unwrap();
+        (out, pool.render().unwrap())
+    }
+
+    const TAIL: &str =
+        r#"<pageMargins left="0.7"/><extLst><ext uri="{X}"><x14:foo/></ext></extLst></worksheet>"#;
+
+    #[test]
+    fn cells_go_into_an_empty_sheet_data() {
+        let src = format!("{}<sheetData/>{TAIL}", head("A1"));
+        let (out, styles) = run(
+            &src,
+            &[
+                ("B2", CellValue::Number(7.0)),
+                ("C2", CellValue::Number(1.5)),
+            ],
+        );
+        assert_eq!(
+            out,
+            format!(
+                r#"{}<sheetData><row r="2"><c r="B2" s="3"><v>7</v></c><c r="C2" s="3"><v>1.5</v></c></row></sheetData>{TAIL}"#,
+                head("B2:C2")
+            )
+        );
+        assert!(styles.unwrap().contains(r#"<cellXfs count="4">"#));
+    }
+
+    #[test]
+    fn a_missing_row_is_inserted_in_row_order() {
+        let src = format!(
+            r#"{}<sheetData><row r="1" spans="1:1" x14ac:dyDescent="0.25"><c r="A1"><v>1</v></c></row><row r="5"><c r="A5" s="1"/></row></sheetData>{TAIL}"#,
+            head("A1:A5")
+        );
+        let (out, _) = run(&src, &[("C3", CellValue::Number(4.0))]);
+        assert_eq!(
+            out,
+            format!(
+                r#"{}<sheetData><row r="1" spans="1:1" x14ac:dyDescent="0.25"><c r="A1"><v>1</v></c></row><row r="3"><c r="C3" s="3"><v>4</v></c></row><row r="5"><c r="A5" s="1"/></row></sheetData>{TAIL}"#,
+                head("A1:C5")
+            )
+        );
+    }
+
+    #[test]
+    fn a_missing_cell_goes_between_its_neighbours_and_widens_spans() {
+        let src = format!(
+            r#"{}<sheetData><row r="2" spans="2:4"><c r="B2" s="1" t="s"><v>0</v></c><c r="D2" s="1"/></row></sheetData>{TAIL}"#,
+            head("B2:D2")
+        );
+        let (out, _) = run(
+            &src,
+            &[
+                ("C2", CellValue::Number(9.0)),
+                ("F2", CellValue::Number(2.0)),
+            ],
+        );
+        assert_eq!(
+            out,
+            format!(
+                r#"{}<sheetData><row r="2" spans="2:6"><c r="B2" s="1" t="s"><v>0</v></c><c r="C2" s="3"><v>9</v></c><c r="D2" s="1"/><c r="F2" s="3"><v>2</v></c></row></sheetData>{TAIL}"#,
+                head("B2:F2")
+            )
+        );
+    }
+
+    #[test]
+    fn an_existing_cell_is_replaced_in_place_keeping_its_border() {
+        let src = format!(
+            r#"{}<sheetData><row r="1"><c r="A1" s="1" t="s" cm="1"><f>A2</f><v>3</v></c><c r="B1" s="2"/><c r="C1"><v>1</v></c></row></sheetData>{TAIL}"#,
+            head("A1:C1")
+        );
+        let (out, styles) = run(
+            &src,
+            &[
+                ("A1", CellValue::Number(5.0)),
+                ("B1", CellValue::Number(6.0)),
+            ],
+        );
+        assert_eq!(
+            out,
+            format!(
+                r#"{}<sheetData><row r="1"><c r="A1" s="3"><v>5</v></c><c r="B1" s="4"><v>6</v></c><c r="C1"><v>1</v></c></row></sheetData>{TAIL}"#,
+                head("A1:C1")
+            )
+        );
+        let styles = styles.unwrap();
+        assert!(
+            styles.contains(r#"<xf fontId="1" borderId="1" applyBorder="1" applyFont="1"/>"#),
+            "{styles}"
+        );
+        assert!(
+            styles.contains(r#"<xf fontId="1" fillId="2" applyFont="1"/>"#),
+            "{styles}"
+        );
+    }
+
+    #[test]
+    fn clearing_keeps_the_style_and_drops_the_value() {
+        let src = format!(
+            r#"{}<sheetData><row r="1"><c r="A1" s="2" t="s"><v>3</v></c><c r="B1" t="inlineStr"><is><t>x</t></is></c></row></sheetData>{TAIL}"#,
+            head("A1:B1")
+        );
+        let (out, styles) = run(
+            &src,
+            &[
+                ("A1", CellValue::Clear),
+                ("B1", CellValue::Clear),
+                ("Z9", CellValue::Clear),
+            ],
+        );
+        assert_eq!(
+            out,
+            format!(
+                r#"{}<sheetData><row r="1"><c r="A1" s="2"/><c r="B1"/></row></sheetData>{TAIL}"#,
+                head("A1:B1")
+            )
+        );
+        assert_eq!(styles, None);
+    }
+
+    #[test]
+    fn inline_text_is_escaped_and_spaces_preserved() {
+        let src = format!("{}<sheetData></sheetData>{TAIL}", head("A1"));
+        let (out, _) = run(&src, &[("A1", CellValue::Text(" a<b & \"c\"".into()))]);
+        assert!(out.contains(
+            r#"<row r="1"><c r="A1" s="3" t="inlineStr"><is><t xml:space="preserve"> a&lt;b &amp; &quot;c&quot;</t></is></c></row>"#
+        ), "{out}");
+    }
+
+    #[test]
+    fn new_cells_take_the_row_style_then_the_column_style() {
+        let src = format!(
+            r#"{}<cols><col min="2" max="4" width="9" style="2" customWidth="1"/></cols><sheetData><row r="1" s="1" customFormat="1"><c r="A1" s="1"/></row></sheetData>{TAIL}"#,
+            head("A1")
+        );
+        let (out, _) = run(
+            &src,
+            &[
+                ("C1", CellValue::Number(1.0)),
+                ("C2", CellValue::Number(2.0)),
+                ("F2", CellValue::Number(3.0)),
+            ],
+        );
+        // Row 1's style 1 → blue 3; column C's style 2 → blue 4; F: 0 → 5.
+        assert!(out.contains(r#"<c r="C1" s="3"><v>1</v></c>"#), "{out}");
+        assert!(
+            out.contains(
+                r#"<row r="2"><c r="C2" s="4"><v>2</v></c><c r="F2" s="5"><v>3</v></c></row>"#
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn cells_and_rows_without_r_get_explicit_addresses_where_touched() {
+        let src = format!(
+            r#"{}<sheetData><row><c><v>1</v></c><c><v>2</v></c><c><v>3</v></c></row><row><c><v>4</v></c></row></sheetData>{TAIL}"#,
+            head("A1:C2")
+        );
+        let (out, _) = run(&src, &[("B1", CellValue::Number(8.0))]);
+        assert!(out.contains(
+            r#"<sheetData><row r="1"><c r="A1"><v>1</v></c><c r="B1" s="3"><v>8</v></c><c r="C1"><v>3</v></c></row><row><c><v>4</v></c></row>"#
+        ), "{out}");
+    }
+
+    #[test]
+    fn prefixed_sheets_get_prefixed_new_elements() {
+        let src = r#"<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData><x:row r="1"><x:c r="A1"><x:v>1</x:v></x:c></x:row></x:sheetData></x:worksheet>"#;
+        let (out, _) = run(
+            src,
+            &[
+                ("B1", CellValue::Number(2.0)),
+                ("A3", CellValue::Text("n".into())),
+            ],
+        );
+        assert!(out.contains(r#"<x:c r="B1" s="3"><x:v>2</x:v></x:c></x:row><x:row r="3"><x:c r="A3" s="3" t="inlineStr"><x:is><x:t>n</x:t></x:is></x:c></x:row></x:sheetData>"#), "{out}");
+    }
+
+    #[test]
+    fn the_master_of_a_shared_formula_is_refused() {
+        let src = r#"<worksheet><sheetData><row r="1"><c r="A1"><f t="shared" ref="A1:A3" si="0">B1</f><v>1</v></c></row></sheetData></worksheet>"#;
+        let mut pool = StylePool::parse("styles", STYLES).unwrap();
+        let err = patch_sheet(
+            "sheet",
+            src,
+            &plan(&[("A1", CellValue::Number(1.0))]),
+            &mut pool,
+        )
+        .unwrap_err();
+        assert!(matches!(err, AnnotateError::Unsupported { .. }), "{err}");
+    }
+
+    #[test]
+    fn patching_its_own_output_again_changes_nothing() {
+        let src = format!(
+            r#"{}<sheetData><row r="2" spans="2:4"><c r="B2" s="1"><v>5</v></c><c r="D2" s="1"/></row></sheetData>{TAIL}"#,
+            head("B2:D2")
+        );
+        let cells = [
+            ("C2", CellValue::Number(9.0)),
+            ("D2", CellValue::Number(3.0)),
+            ("B4", CellValue::Text("solved".into())),
+        ];
+        let mut pool = StylePool::parse("styles", STYLES).unwrap();
+        let once = patch_sheet("sheet", &src, &plan(&cells), &mut pool).unwrap();
+        let styles = pool.render().unwrap().unwrap();
+        let mut pool2 = StylePool::parse("styles", &styles).unwrap();
+        let twice = patch_sheet("sheet", &once, &plan(&cells), &mut pool2).unwrap();
+        assert_eq!(once, twice);
+        assert_eq!(pool2.render().unwrap(), None);
+    }
+
+    #[test]
+    fn a_sheet_without_sheet_data_is_malformed() {
+        let mut pool = StylePool::parse("styles", STYLES).unwrap();
+        let err = patch_sheet(
+            "sheet",
+            "<worksheet/>",
+            &plan(&[("A1", CellValue::Number(1.0))]),
+            &mut pool,
+        )
+        .unwrap_err();
+        assert!(matches!(err, AnnotateError::Malformed { .. }), "{err}");
+    }
+
+    #[test]
+    fn numbers_are_written_as_excel_reads_them() {
+        assert_eq!(format_number(7.0).as_deref(), Some("7"));
+        assert_eq!(format_number(-0.25).as_deref(), Some("-0.25"));
+        assert_eq!(format_number(f64::NAN), None);
+    }
+}

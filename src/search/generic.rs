@@ -1,0 +1,745 @@
+//! The generic exact solver: any box shape up to 64 cells a side.
+//!
+//! Candidates are one `u64` per cell (bit `d - 1` for digit `d`). Each search
+//! node propagates, to a fixed point:
+//!
+//! 1. naked singles (a cell with one candidate is placed and its digit struck
+//!    from its peers), through a work queue;
+//! 2. hidden singles (a digit with one place in a unit), with the same unit
+//!    scan detecting a digit with no place at all;
+//! 3. locked candidates (pointing and claiming, along rows and columns);
+//! 4. on large grids only, full all-different consistency per unit
+//!    ([`Engine::alldiff_unit`]): a bipartite matching of cells to digits and
+//!    the strongly connected components of its residual graph remove every
+//!    candidate that belongs to no complete assignment of the unit (all naked
+//!    and hidden subsets at once).
+//!
+//! It then branches two ways on one candidate of the cell with the fewest
+//! candidates (ties broken by a conflict weight, dom/wdeg style): first
+//! "the cell holds `d`", then "the cell does not hold `d`", which is
+//! propagated in place. States live in a stack of preallocated frames, so a
+//! search node allocates nothing.
+
+use std::time::Instant;
+
+use crate::grid::Grid;
+
+use super::{SearchError, SearchOptions, SearchOutcome};
+
+/// How often (in guesses) the deadline is checked.
+const DEADLINE_EVERY: u64 = 64;
+
+/// The fixed shape data of one box shape: units, peers, segments.
+pub(crate) struct Geometry {
+    side: usize,
+    box_w: usize,
+    box_h: usize,
+    full: u64,
+    /// `peers[cell * peer_count ..][.. peer_count]`: every other cell sharing
+    /// a unit with `cell`.
+    peers: Vec<u16>,
+    peer_count: usize,
+    /// `units[u * side ..][.. side]`: rows, then columns, then boxes.
+    units: Vec<u16>,
+    /// Unit numbers of each cell: row, column, box.
+    cell_units: Vec<[u16; 3]>,
+}
+
+impl Geometry {
+    /// The geometry of a `box_w` x `box_h` box shape (side at most 64).
+    pub(crate) fn new(box_w: usize, box_h: usize) -> Self {
+        let side = box_w * box_h;
+        let cells = side * side;
+        let full = if side == 64 {
+            u64::MAX
+        } else {
+            (1u64 << side) - 1
+        };
+        let box_of = |r: usize, c: usize| (r / box_h) * box_h + c / box_w;
+        let mut units = Vec::with_capacity(3 * cells);
+        for r in 0..side {
+            units.extend((0..side).map(|c| (r * side + c) as u16));
+        }
+        for c in 0..side {
+            units.extend((0..side).map(|r| (r * side + c) as u16));
+        }
+        for b in 0..side {
+            let (r0, c0) = ((b / box_h) * box_h, (b % box_h) * box_w);
+            for dr in 0..box_h {
+                units.extend((0..box_w).map(|dc| ((r0 + dr) * side + c0 + dc) as u16));
+            }
+        }
+        let peer_count = 2 * (side - 1) + (box_w - 1) * (box_h - 1);
+        let mut peers = Vec::with_capacity(cells * peer_count);
+        let mut cell_units = Vec::with_capacity(cells);
+        for cell in 0..cells {
+            let (r, c) = (cell / side, cell % side);
+            let b = box_of(r, c);
+            cell_units.push([r as u16, (side + c) as u16, (2 * side + b) as u16]);
+            for other in 0..cells {
+                let (r2, c2) = (other / side, other % side);
+                if other != cell && (r2 == r || c2 == c || box_of(r2, c2) == b) {
+                    peers.push(other as u16);
+                }
+            }
+        }
+        debug_assert_eq!(peers.len(), cells * peer_count);
+        Geometry {
+            side,
+            box_w,
+            box_h,
+            full,
+            peers,
+            peer_count,
+            units,
+            cell_units,
+        }
+    }
+
+    fn cells(&self) -> usize {
+        self.side * self.side
+    }
+
+    fn peers_of(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
+    }
+
+    fn unit(&self, u: usize) -> &[u16] {
+        &self.units[u * self.side..(u + 1) * self.side]
+    }
+}
+
+/// One search node's state.
+#[derive(Clone)]
+struct State {
+    /// Candidates per cell; a placed cell keeps exactly its digit's bit.
+    cand: Vec<u64>,
+    /// Placed digit per cell (1-based), 0 while open.
+    val: Vec<u8>,
+    /// Cells still open.
+    open: usize,
+}
+
+impl State {
+    fn copy_from(&mut self, other: &State) {
+        self.cand.copy_from_slice(&other.cand);
+        self.val.copy_from_slice(&other.val);
+        self.open = other.open;
+    }
+}
+
+/// Propagation found a contradiction.
+struct Contradiction;
+
+type Prop = Result<(), Contradiction>;
+
+/// The generic engine for one box shape.
+pub(crate) struct Engine<'g> {
+    geo: &'g Geometry,
+    /// Cells whose candidates fell to one, waiting to be placed.
+    queue: Vec<u16>,
+    /// Whether to run the all-different matching propagation.
+    alldiff: bool,
+    /// Conflict weight per unit (dom/wdeg): bumped on each wipe-out.
+    weight: Vec<u32>,
+    /// The unit that caused the last contradiction, if known.
+    culprit: Option<usize>,
+    /// Scratch for the all-different propagation.
+    scratch: AlldiffScratch,
+}
+
+/// Scratch buffers for [`Engine::alldiff_unit`], reused across calls.
+struct AlldiffScratch {
+    /// Open cells of the unit (indices into the grid).
+    cells: Vec<u16>,
+    /// Candidate masks of those cells, restricted to the unit's open digits.
+    dom: Vec<u64>,
+    /// Matched digit per open cell.
+    mate_of_cell: Vec<u8>,
+    /// Matched open-cell index per digit (`u8::MAX` when free).
+    mate_of_digit: [u8; 64],
+    /// Reachability rows of the residual graph.
+    reach: Vec<u64>,
+}
+
+impl<'g> Engine<'g> {
+    /// An engine over `geo`; `alldiff` turns on the matching propagation.
+    pub(crate) fn new(geo: &'g Geometry, alldiff: bool) -> Self {
+        Engine {
+            geo,
+            queue: Vec::with_capacity(geo.cells()),
+            alldiff,
+            weight: vec![1; 3 * geo.side],
+            culprit: None,
+            scratch: AlldiffScratch::default(),
+        }
+    }
+
+    /// Solves `puzzle` (whose shape must be this engine's), collecting up to
+    /// `opts.limit` solutions.
+    pub(crate) fn search(
+        &mut self,
+        puzzle: &Grid,
+        opts: &SearchOptions,
+    ) -> Result<SearchOutcome, SearchError> {
+        let limit = opts.limit.max(1);
+        let mut outcome = SearchOutcome {
+            solutions: Vec::new(),
+            guesses: 0,
+        };
+        let cells = self.geo.cells();
+        let mut states = vec![State {
+            cand: vec![self.geo.full; cells],
+            val: vec![0; cells],
+            open: cells,
+        }];
+        self.queue.clear();
+        if self.load(&mut states[0], puzzle).is_err() {
+            return Ok(outcome);
+        }
+        // decisions[k]: the (cell, digit) assumed to go from depth k to k + 1.
+        let mut decisions: Vec<(usize, u8)> = Vec::new();
+        let mut ok = self.propagate(&mut states[0]).is_ok();
+        loop {
+            if ok {
+                let depth = decisions.len();
+                if states[depth].open == 0 {
+                    outcome
+                        .solutions
+                        .push(solution_grid(puzzle, &states[depth].val));
+                    if outcome.solutions.len() >= limit {
+                        return Ok(outcome);
+                    }
+                } else {
+                    let (cell, digit) = self.choose(&states[depth]);
+                    outcome.guesses += 1;
+                    if outcome.guesses % DEADLINE_EVERY == 0 {
+                        if let Some(deadline) = opts.deadline {
+                            if Instant::now() >= deadline {
+                                return Err(SearchError::Timeout {
+                                    guesses: outcome.guesses,
+                                });
+                            }
+                        }
+                    }
+                    if states.len() == depth + 1 {
+                        let copy = states[depth].clone();
+                        states.push(copy);
+                    } else {
+                        let (lo, hi) = states.split_at_mut(depth + 1);
+                        hi[0].copy_from(&lo[depth]);
+                    }
+                    decisions.push((cell, digit));
+                    let child = &mut states[depth + 1];
+                    ok = self.assign(child, cell, digit).is_ok() && self.propagate(child).is_ok();
+                    if !ok {
+                        self.bump();
+                    }
+                    continue;
+                }
+            }
+            // Backtrack: refute the latest decision in its parent state.
+            loop {
+                let Some((cell, digit)) = decisions.pop() else {
+                    return Ok(outcome);
+                };
+                let parent = &mut states[decisions.len()];
+                if self.remove(parent, cell, 1u64 << (digit - 1)).is_ok()
+                    && self.propagate(parent).is_ok()
+                {
+                    ok = true;
+                    break;
+                }
+                self.bump();
+            }
+        }
+    }
+
+    /// Places the givens; clashing givens are a contradiction.
+    fn load(&mut self, st: &mut State, puzzle: &Grid) -> Prop {
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                self.assign(st, cell, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a wipe-out against the unit that caused it.
+    fn bump(&mut self) {
+        if let Some(u) = self.culprit.take() {
+            self.weight[u] = self.weight[u].saturating_add(1);
+        }
+    }
+
+    /// Places `digit` in `cell` and strikes it from the peers.
+    fn assign(&mut self, st: &mut State, cell: usize, digit: u8) -> Prop {
+        let bit = 1u64 << (digit - 1);
+        if st.val[cell] != 0 {
+            return if st.val[cell] == digit {
+                Ok(())
+            } else {
+                Err(Contradiction)
+            };
+        }
+        if st.cand[cell] & bit == 0 {
+            return Err(Contradiction);
+        }
+        st.val[cell] = digit;
+        st.cand[cell] = bit;
+        st.open -= 1;
+        for &p in self.geo.peers_of(cell) {
+            let p = p as usize;
+            let c = st.cand[p];
+            if c & bit != 0 {
+                let c = c ^ bit;
+                st.cand[p] = c;
+                if c == 0 {
+                    self.culprit = Some(self.geo.cell_units[p][0] as usize);
+                    return Err(Contradiction);
+                }
+                if c & (c - 1) == 0 && st.val[p] == 0 {
+                    self.queue.push(p as u16);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Strikes `mask` from an open cell's candidates.
+    #[inline]
+    fn remove(&mut self, st: &mut State, cell: usize, mask: u64) -> Prop {
+        let c = st.cand[cell];
+        if c & mask == 0 {
+            return Ok(());
+        }
+        let c = c & !mask;
+        st.cand[cell] = c;
+        if c == 0 {
+            self.culprit = Some(self.geo.cell_units[cell][2] as usize);
+            return Err(Contradiction);
+        }
+        if st.val[cell] != 0 {
+            // A placed cell lost its digit.
+            return Err(Contradiction);
+        }
+        if c & (c - 1) == 0 {
+            self.queue.push(cell as u16);
+        }
+        Ok(())
+    }
+
+    /// Propagates to a fixed point.
+    fn propagate(&mut self, st: &mut State) -> Prop {
+        let result = self.propagate_inner(st);
+        if result.is_err() {
+            self.queue.clear();
+        }
+        result
+    }
+
+    fn propagate_inner(&mut self, st: &mut State) -> Prop {
+        loop {
+            while let Some(cell) = self.queue.pop() {
+                let cell = cell as usize;
+                if st.val[cell] == 0 {
+                    let digit = st.cand[cell].trailing_zeros() as u8 + 1;
+                    self.assign(st, cell, digit)?;
+                }
+            }
+            if st.open == 0 {
+                return Ok(());
+            }
+            if self.hidden_singles(st)? {
+                continue;
+            }
+            if self.geo.box_w > 1 && self.geo.box_h > 1 && self.locked_candidates(st)? {
+                continue;
+            }
+            if self.alldiff && self.alldiff_all(st)? {
+                continue;
+            }
+            return Ok(());
+        }
+    }
+
+    /// Places every hidden single; `Ok(true)` when something was placed.
+    fn hidden_singles(&mut self, st: &mut State) -> Result<bool, Contradiction> {
+        let geo = self.geo;
+        let mut placed = false;
+        for u in 0..3 * geo.side {
+            let unit = geo.unit(u);
+            let (mut once, mut twice, mut fixed) = (0u64, 0u64, 0u64);
+            for &cell in unit {
+                let c = st.cand[cell as usize];
+                twice |= once & c;
+                once |= c;
+                if st.val[cell as usize] != 0 {
+                    fixed |= c;
+                }
+            }
+            if once != geo.full {
+                self.culprit = Some(u);
+                return Err(Contradiction);
+            }
+            let mut singles = once & !twice & !fixed;
+            while singles != 0 {
+                let bit = singles & singles.wrapping_neg();
+                singles ^= bit;
+                if let Some(&cell) = unit.iter().find(|&&c| st.cand[c as usize] & bit != 0) {
+                    self.assign(st, cell as usize, bit.trailing_zeros() as u8 + 1)?;
+                    placed = true;
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// Pointing and claiming along rows and columns; `Ok(true)` when a
+    /// candidate was struck.
+    fn locked_candidates(&mut self, st: &mut State) -> Result<bool, Contradiction> {
+        let geo = self.geo;
+        let (n, w, h) = (geo.side, geo.box_w, geo.box_h);
+        let before = self.queue.len();
+        let mut changed = false;
+        // Segment unions of open cells: row r, stack j (h stacks of w cells);
+        // column c, band i (w bands of h cells).
+        let mut rows = [0u64; 64];
+        let mut cols = [0u64; 64];
+        for r in 0..n {
+            for (j, seg) in rows.iter_mut().enumerate().take(h) {
+                let base = r * n + j * w;
+                *seg = (0..w)
+                    .filter(|&k| st.val[base + k] == 0)
+                    .fold(0, |acc, k| acc | st.cand[base + k]);
+            }
+            // Claiming: a digit of row r only in stack j leaves the rest of
+            // that box.
+            for j in 0..h {
+                let others = rows[..h]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != j)
+                    .fold(0, |acc, (_, &m)| acc | m);
+                let only = rows[j] & !others;
+                if only == 0 {
+                    continue;
+                }
+                let r0 = (r / h) * h;
+                for r2 in r0..r0 + h {
+                    if r2 == r {
+                        continue;
+                    }
+                    for k in 0..w {
+                        let cell = r2 * n + j * w + k;
+                        if st.val[cell] == 0 && st.cand[cell] & only != 0 {
+                            self.remove(st, cell, only)?;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        for c in 0..n {
+            for (i, seg) in cols.iter_mut().enumerate().take(w) {
+                *seg = (0..h)
+                    .map(|k| (i * h + k) * n + c)
+                    .filter(|&cell| st.val[cell] == 0)
+                    .fold(0, |acc, cell| acc | st.cand[cell]);
+            }
+            for i in 0..w {
+                let others = cols[..w]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != i)
+                    .fold(0, |acc, (_, &m)| acc | m);
+                let only = cols[i] & !others;
+                if only == 0 {
+                    continue;
+                }
+                let c0 = (c / w) * w;
+                for c2 in c0..c0 + w {
+                    if c2 == c {
+                        continue;
+                    }
+                    for k in 0..h {
+                        let cell = (i * h + k) * n + c2;
+                        if st.val[cell] == 0 && st.cand[cell] & only != 0 {
+                            self.remove(st, cell, only)?;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if changed {
+            return Ok(true);
+        }
+        // Pointing: a digit of a box confined to one row (column) of it
+        // leaves the rest of that row (column).
+        for b in 0..n {
+            let (r0, c0) = ((b / h) * h, (b % h) * w);
+            let mut segs = [0u64; 64];
+            for (k, seg) in segs.iter_mut().enumerate().take(h) {
+                let base = (r0 + k) * n + c0;
+                *seg = (0..w)
+                    .filter(|&d| st.val[base + d] == 0)
+                    .fold(0, |acc, d| acc | st.cand[base + d]);
+            }
+            for k in 0..h {
+                let others = segs[..h]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(x, _)| x != k)
+                    .fold(0, |acc, (_, &m)| acc | m);
+                let only = segs[k] & !others;
+                if only == 0 {
+                    continue;
+                }
+                let r = r0 + k;
+                for c in (0..n).filter(|&c| c < c0 || c >= c0 + w) {
+                    let cell = r * n + c;
+                    if st.val[cell] == 0 && st.cand[cell] & only != 0 {
+                        self.remove(st, cell, only)?;
+                        changed = true;
+                    }
+                }
+            }
+            for (k, seg) in segs.iter_mut().enumerate().take(w) {
+                *seg = (0..h)
+                    .map(|d| (r0 + d) * n + c0 + k)
+                    .filter(|&cell| st.val[cell] == 0)
+                    .fold(0, |acc, cell| acc | st.cand[cell]);
+            }
+            for k in 0..w {
+                let others = segs[..w]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(x, _)| x != k)
+                    .fold(0, |acc, (_, &m)| acc | m);
+                let only = segs[k] & !others;
+                if only == 0 {
+                    continue;
+                }
+                let c = c0 + k;
+                for r in (0..n).filter(|&r| r < r0 || r >= r0 + h) {
+                    let cell = r * n + c;
+                    if st.val[cell] == 0 && st.cand[cell] & only != 0 {
+                        self.remove(st, cell, only)?;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Ok(changed || self.queue.len() > before)
+    }
+
+    /// All-different consistency on every unit; `Ok(true)` when a candidate
+    /// was struck.
+    fn alldiff_all(&mut self, st: &mut State) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for u in 0..3 * self.geo.side {
+            if self
+                .alldiff_unit(st, u)
+                .inspect_err(|_| self.culprit = Some(u))?
+            {
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Régin's all-different filtering for one unit: keeps exactly the
+    /// candidates that are part of some complete assignment of the unit's
+    /// open cells to its open digits.
+    fn alldiff_unit(&mut self, st: &mut State, u: usize) -> Result<bool, Contradiction> {
+        let geo = self.geo;
+        let s = &mut self.scratch;
+        s.cells.clear();
+        s.dom.clear();
+        let mut fixed = 0u64;
+        for &cell in geo.unit(u) {
+            if st.val[cell as usize] != 0 {
+                fixed |= st.cand[cell as usize];
+            } else {
+                s.cells.push(cell);
+            }
+        }
+        let k = s.cells.len();
+        if k < 2 {
+            return Ok(false);
+        }
+        for &cell in &s.cells {
+            s.dom.push(st.cand[cell as usize] & !fixed);
+        }
+        // Maximum matching by augmenting paths (greedy start).
+        s.mate_of_digit = [u8::MAX; 64];
+        s.mate_of_cell.clear();
+        s.mate_of_cell.resize(k, u8::MAX);
+        for x in 0..k {
+            let free = s.dom[x] & !assigned_digits(&s.mate_of_digit, s.dom[x]);
+            if free != 0 {
+                let d = free.trailing_zeros() as usize;
+                s.mate_of_cell[x] = d as u8;
+                s.mate_of_digit[d] = x as u8;
+            }
+        }
+        for x in 0..k {
+            if s.mate_of_cell[x] == u8::MAX && !augment(s, x) {
+                return Err(Contradiction);
+            }
+        }
+        // Residual graph on open cells: x -> y when x can take y's digit.
+        // Since the matching is perfect (k cells, k digits), an unmatched
+        // edge x-d survives iff x and mate(d) share a strongly connected
+        // component. Transitive closure by bit rows (Warshall).
+        s.reach.clear();
+        for x in 0..k {
+            let mut row = 0u64;
+            let mut m = s.dom[x];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                row |= 1u64 << s.mate_of_digit[d];
+            }
+            s.reach.push(row);
+        }
+        for m in 0..k {
+            let bit = 1u64 << m;
+            let rm = s.reach[m];
+            for x in 0..k {
+                if s.reach[x] & bit != 0 {
+                    s.reach[x] |= rm;
+                }
+            }
+        }
+        let mut changed = false;
+        for x in 0..k {
+            let mut keep = 1u64 << s.mate_of_cell[x];
+            let mut m = s.dom[x] & !keep;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let y = s.mate_of_digit[d] as usize;
+                if s.reach[y] & (1u64 << x) != 0 && s.reach[x] & (1u64 << y) != 0 {
+                    keep |= 1u64 << d;
+                }
+            }
+            let cell = s.cells[x] as usize;
+            let drop = st.cand[cell] & !keep;
+            if drop != 0 {
+                changed = true;
+                // `remove` needs `&mut self`; the scratch borrow ends here.
+                let c = st.cand[cell] & !drop;
+                st.cand[cell] = c;
+                if c & (c - 1) == 0 {
+                    self.queue.push(cell as u16);
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The branching decision: a candidate of the open cell with the fewest
+    /// candidates, ties broken by the largest unit conflict weight.
+    fn choose(&self, st: &State) -> (usize, u8) {
+        let geo = self.geo;
+        let mut best = (u32::MAX, 0u64, 0usize);
+        for cell in 0..geo.cells() {
+            if st.val[cell] != 0 {
+                continue;
+            }
+            let count = st.cand[cell].count_ones();
+            if count > best.0 {
+                continue;
+            }
+            let [r, c, b] = geo.cell_units[cell];
+            let w = u64::from(self.weight[r as usize])
+                + u64::from(self.weight[c as usize])
+                + u64::from(self.weight[b as usize]);
+            if count < best.0 || w > best.1 {
+                best = (count, w, cell);
+            }
+        }
+        let cell = best.2;
+        (cell, st.cand[cell].trailing_zeros() as u8 + 1)
+    }
+}
+
+impl Default for AlldiffScratch {
+    fn default() -> Self {
+        AlldiffScratch {
+            cells: Vec::with_capacity(64),
+            dom: Vec::with_capacity(64),
+            mate_of_cell: Vec::with_capacity(64),
+            mate_of_digit: [u8::MAX; 64],
+            reach: Vec::with_capacity(64),
+        }
+    }
+}
+
+/// The digits (as a mask) among `dom` that are already matched.
+fn assigned_digits(mate_of_digit: &[u8; 64], dom: u64) -> u64 {
+    let mut out = 0;
+    let mut m = dom;
+    while m != 0 {
+        let d = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if mate_of_digit[d] != u8::MAX {
+            out |= 1u64 << d;
+        }
+    }
+    out
+}
+
+/// Finds an augmenting path from the unmatched open cell `x` (breadth
+/// first over digits) and flips it; false when there is none.
+fn augment(s: &mut AlldiffScratch, x: usize) -> bool {
+    // parent_cell[d]: the cell from which digit d was reached.
+    let mut parent_cell = [u8::MAX; 64];
+    let mut seen = 0u64;
+    let mut frontier: u64 = 1u64 << x; // cells to expand
+    while frontier != 0 {
+        let mut next = 0u64;
+        let mut f = frontier;
+        while f != 0 {
+            let y = f.trailing_zeros() as usize;
+            f &= f - 1;
+            let mut m = s.dom[y] & !seen;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                seen |= 1u64 << d;
+                parent_cell[d] = y as u8;
+                let mate = s.mate_of_digit[d];
+                if mate == u8::MAX {
+                    // Flip the path back to x.
+                    let mut d = d;
+                    loop {
+                        let y = parent_cell[d] as usize;
+                        let prev = s.mate_of_cell[y];
+                        s.mate_of_cell[y] = d as u8;
+                        s.mate_of_digit[d] = y as u8;
+                        if y == x {
+                            return true;
+                        }
+                        d = prev as usize;
+                    }
+                }
+                next |= 1u64 << mate;
+            }
+        }
+        frontier = next;
+    }
+    false
+}
+
+/// The grid of a finished state, in the puzzle's shape.
+fn solution_grid(puzzle: &Grid, val: &[u8]) -> Grid {
+    let mut grid = puzzle.clone();
+    let side = grid.side();
+    for (cell, &v) in val.iter().enumerate() {
+        grid.set(cell / side, cell % side, v);
+    }
+    grid
+}

@@ -1,0 +1,111 @@
+//! The exact solver: finds solutions of a grid of any box shape and proves
+//! (or disproves) uniqueness.
+//!
+//! [`search`] is the one entry point. It sends standard 9x9 grids (3x3
+//! boxes) to a specialised band bitboard solver and every other shape, up to
+//! 64x64, to a generic candidate-mask engine; both stop after
+//! [`SearchOptions::limit`] solutions and honour an optional deadline.
+//!
+//! ```
+//! use xlsudoku::grid::Grid;
+//! use xlsudoku::search::{search, SearchOptions};
+//!
+//! let puzzle: Grid =
+//!     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+//!         .parse()?;
+//! let outcome = search(&puzzle, &SearchOptions::default())?;
+//! assert_eq!(outcome.solutions.len(), 1, "exactly one solution");
+//! assert!(outcome.solutions[0].solves(&puzzle));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod generic;
+mod nine;
+
+use std::cell::RefCell;
+use std::time::Instant;
+
+use crate::grid::{BoxShape, Grid};
+
+/// How far to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Stop after this many solutions: 1 finds the first, 2 proves
+    /// uniqueness (a second solution disproves it). 0 is read as 1.
+    pub limit: usize,
+    /// Give up with [`SearchError::Timeout`] once this instant has passed
+    /// (checked every few dozen guesses).
+    pub deadline: Option<Instant>,
+}
+
+impl Default for SearchOptions {
+    /// Limit 2 (prove uniqueness), no deadline.
+    fn default() -> Self {
+        SearchOptions {
+            limit: 2,
+            deadline: None,
+        }
+    }
+}
+
+/// What a finished search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// Up to [`SearchOptions::limit`] solutions, in the order found. Empty
+    /// when the puzzle has no solution (including clashing givens).
+    pub solutions: Vec<Grid>,
+    /// How many guesses (branching decisions) the search made.
+    pub guesses: u64,
+}
+
+/// Why a search stopped without an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The deadline passed before the search finished.
+    #[error("search timed out after {guesses} guesses")]
+    Timeout {
+        /// Guesses made before giving up.
+        guesses: u64,
+    },
+}
+
+thread_local! {
+    /// Geometry of the last generic shape searched on this thread, so that a
+    /// run over many puzzles of one shape builds it once.
+    static GEOMETRY: RefCell<Option<(BoxShape, generic::Geometry)>> = const { RefCell::new(None) };
+}
+
+/// Solves `puzzle`, returning up to `opts.limit` solutions.
+///
+/// Clashing givens give `Ok` with no solutions. Never panics, whatever the
+/// grid. Errors only when `opts.deadline` passes first.
+pub fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
+    let shape = puzzle.shape();
+    if shape.width() == 3 && shape.height() == 3 {
+        return nine::search(puzzle, opts);
+    }
+    GEOMETRY.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.as_ref().map(|(s, _)| *s) != Some(shape) {
+            *slot = None;
+        }
+        let (_, geo) = slot
+            .get_or_insert_with(|| (shape, generic::Geometry::new(shape.width(), shape.height())));
+        generic::Engine::new(geo, strong_propagation(shape)).search(puzzle, opts)
+    })
+}
+
+/// Solves any shape with the generic engine (the 9x9 fast path bypassed);
+/// for cross-checking the two engines.
+#[doc(hidden)]
+pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
+    let shape = puzzle.shape();
+    let geo = generic::Geometry::new(shape.width(), shape.height());
+    generic::Engine::new(&geo, strong_propagation(shape)).search(puzzle, opts)
+}
+
+/// Whether a shape gets the all-different matching propagation: it costs
+/// more per node than it saves on small grids and pays on large ones.
+fn strong_propagation(shape: BoxShape) -> bool {
+    shape.side() >= 16
+}

@@ -1,0 +1,435 @@
+//! The specialised 9x9 solver (3x3 boxes): band bitboards.
+//!
+//! The grid is three bands of three rows. For each digit and band one `u32`
+//! holds the 27 cells of the band where the digit may still go (bit
+//! `row_in_band * 9 + column`). In a solution each digit sits once in each
+//! row and once in each box of a band: a perfect matching of the band's three
+//! rows to its three boxes. Propagation per (digit, band) word:
+//!
+//! - row/box matching: a table keeps exactly the row-box pairs that belong
+//!   to some perfect matching, which covers locked candidates (pointing and
+//!   claiming along rows) and hidden singles in boxes;
+//! - columns: when the digit's places in one box lie in one column, that
+//!   column is struck in the other two bands (pointing along columns);
+//! - a row of the band left with one place fixes the digit there (hidden
+//!   single in a row), striking the cell from the other digits;
+//! - cell by cell, a cell left with one digit is placed (naked single) and a
+//!   cell left with none is a contradiction.
+//!
+//! Search branches on a cell with two candidates when there is one (else the
+//! fewest), copying the 228-byte state on the stack: no allocation.
+
+use std::time::Instant;
+
+use crate::grid::Grid;
+
+use super::{SearchError, SearchOptions, SearchOutcome};
+
+/// All 27 cells of a band.
+const BAND: u32 = (1 << 27) - 1;
+
+/// How often (in guesses) the deadline is checked.
+const DEADLINE_EVERY: u64 = 256;
+
+/// For one row of a band (9 bits): which of its three boxes hold a bit.
+const SHRINK: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if x & (7 << (3 * k)) != 0 {
+                t[x] |= 1 << k;
+            }
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// For a row/box pattern (bit `row * 3 + box`), the band cells of the pairs
+/// that lie on some perfect matching of rows to boxes; 0 when there is none.
+const COMPLEX: [u32; 512] = {
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0u32; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut allowed = 0u32;
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMS[p];
+            let pairs = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
+            if s & pairs == pairs {
+                allowed |= pairs;
+            }
+            p += 1;
+        }
+        let mut mask = 0u32;
+        let mut bit = 0;
+        while bit < 9 {
+            if allowed & (1 << bit) != 0 {
+                let (row, bx) = (bit / 3, bit % 3);
+                mask |= 7 << (row * 9 + bx * 3);
+            }
+            bit += 1;
+        }
+        t[s as usize] = mask;
+        s += 1;
+    }
+    t
+};
+
+/// For the column union of a digit in one band (9 bits): the mask to apply
+/// to the other two bands, clearing each column that is the only one of its
+/// box.
+const MASK_SINGLE: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut mask = BAND;
+        let mut k = 0;
+        while k < 3 {
+            let part: u32 = ((s >> (3 * k)) & 7) as u32;
+            if part == 1 || part == 2 || part == 4 {
+                let col = 3 * k + part.trailing_zeros() as usize;
+                mask &= !column(col);
+            }
+            k += 1;
+        }
+        t[s] = mask;
+        s += 1;
+    }
+    t
+};
+
+/// For each cell of a band: the other cells of its row and of its box.
+const BAND_PEERS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut pos = 0;
+    while pos < 27 {
+        let (row, col) = (pos / 9, pos % 9);
+        let bx = col / 3;
+        let row_bits = 0x1FF << (row * 9);
+        let box_bits = (7 << (bx * 3)) | (7 << (9 + bx * 3)) | (7 << (18 + bx * 3));
+        t[pos] = (row_bits | box_bits) & !(1 << pos);
+        pos += 1;
+    }
+    t
+};
+
+/// The three cells of column `col` in a band.
+const fn column(col: usize) -> u32 {
+    (1 << col) | (1 << (col + 9)) | (1 << (col + 18))
+}
+
+/// The rows of `f` (a band word) holding exactly one bit, as those bits.
+#[inline(always)]
+fn row_singles(f: u32) -> u32 {
+    let mut out = 0;
+    let mut r = 0;
+    while r < 3 {
+        let x = (f >> (9 * r)) & 0x1FF;
+        if x & x.wrapping_sub(1) == 0 {
+            out |= x << (9 * r);
+        }
+        r += 1;
+    }
+    out
+}
+
+/// One search node.
+#[derive(Clone, Copy)]
+struct State {
+    /// `f[digit * 3 + band]`: where the digit may go in the band.
+    f: [u32; 27],
+    /// `f` as last propagated; a word that differs needs propagating.
+    prev: [u32; 27],
+    /// Cells of each band not yet fixed.
+    open: [u32; 3],
+}
+
+/// The search's running totals.
+struct Run {
+    limit: usize,
+    deadline: Option<Instant>,
+    guesses: u64,
+    solutions: Vec<[u8; 81]>,
+    timed_out: bool,
+}
+
+/// Solves a 9x9 grid with 3x3 boxes.
+pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
+    let mut run = Run {
+        limit: opts.limit.max(1),
+        deadline: opts.deadline,
+        guesses: 0,
+        solutions: Vec::new(),
+        timed_out: false,
+    };
+    if let Some(mut st) = State::load(puzzle.cells()) {
+        st.solve(&mut run);
+    }
+    if run.timed_out {
+        return Err(SearchError::Timeout {
+            guesses: run.guesses,
+        });
+    }
+    let solutions = run
+        .solutions
+        .iter()
+        .map(|cells| {
+            let mut grid = puzzle.clone();
+            for (i, &v) in cells.iter().enumerate() {
+                grid.set(i / 9, i % 9, v);
+            }
+            grid
+        })
+        .collect();
+    Ok(SearchOutcome {
+        solutions,
+        guesses: run.guesses,
+    })
+}
+
+impl State {
+    /// The state with the givens placed; `None` when two givens clash.
+    fn load(cells: &[u8]) -> Option<State> {
+        let mut st = State {
+            f: [BAND; 27],
+            prev: [0; 27],
+            open: [BAND; 3],
+        };
+        for (i, &v) in cells.iter().enumerate().take(81) {
+            if v == 0 || v > 9 {
+                continue;
+            }
+            let d = (v - 1) as usize;
+            let (band, pos) = (i / 27, i % 27);
+            let bit = 1u32 << pos;
+            if st.f[d * 3 + band] & bit == 0 || st.open[band] & bit == 0 {
+                return None;
+            }
+            st.f[d * 3 + band] &= !BAND_PEERS[pos];
+            let col = column(pos % 9);
+            for other in 0..3 {
+                if other != band {
+                    st.f[d * 3 + other] &= !col;
+                }
+            }
+            for e in 0..9 {
+                if e != d {
+                    st.f[e * 3 + band] &= !bit;
+                }
+            }
+            st.open[band] &= !bit;
+        }
+        Some(st)
+    }
+
+    /// Fixes `digit` in cell `pos` of `band`.
+    #[inline(always)]
+    fn place(&mut self, digit: usize, band: usize, pos: usize) {
+        let bit = 1u32 << pos;
+        for e in 0..9 {
+            if e != digit {
+                self.f[e * 3 + band] &= !bit;
+            }
+        }
+        self.f[digit * 3 + band] &= !BAND_PEERS[pos];
+        self.open[band] &= !bit;
+    }
+
+    /// Propagates the digit-band words to a fixed point; false on a
+    /// contradiction.
+    #[inline(always)]
+    fn update_words(&mut self) -> bool {
+        loop {
+            let mut changed = false;
+            for i in 0..27 {
+                let mut f = self.f[i];
+                if f == self.prev[i] {
+                    continue;
+                }
+                changed = true;
+                let shrink = SHRINK[(f & 0x1FF) as usize] as usize
+                    | (SHRINK[((f >> 9) & 0x1FF) as usize] as usize) << 3
+                    | (SHRINK[(f >> 18) as usize] as usize) << 6;
+                f &= COMPLEX[shrink];
+                if f == 0 {
+                    return false;
+                }
+                let (d, band) = (i / 3, i % 3);
+                let cols = (f | (f >> 9) | (f >> 18)) & 0x1FF;
+                let mask = MASK_SINGLE[cols as usize];
+                if mask != BAND {
+                    let (b1, b2) = match band {
+                        0 => (1, 2),
+                        1 => (0, 2),
+                        _ => (0, 1),
+                    };
+                    self.f[d * 3 + b1] &= mask;
+                    self.f[d * 3 + b2] &= mask;
+                }
+                let fixed = row_singles(f) & self.open[band];
+                if fixed != 0 {
+                    self.open[band] &= !fixed;
+                    for e in 0..9 {
+                        if e != d {
+                            self.f[e * 3 + band] &= !fixed;
+                        }
+                    }
+                }
+                self.f[i] = f;
+                self.prev[i] = f;
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+
+    /// Full propagation: band words and naked singles; false on a
+    /// contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.update_words() {
+                return false;
+            }
+            let mut placed = false;
+            for band in 0..3 {
+                let open = self.open[band];
+                if open == 0 {
+                    continue;
+                }
+                let (mut once, mut twice) = (0u32, 0u32);
+                for d in 0..9 {
+                    let x = self.f[d * 3 + band];
+                    twice |= once & x;
+                    once |= x;
+                }
+                if open & !once != 0 {
+                    return false;
+                }
+                let mut singles = open & !twice;
+                while singles != 0 {
+                    let pos = singles.trailing_zeros() as usize;
+                    singles &= singles - 1;
+                    let bit = 1u32 << pos;
+                    if let Some(d) = (0..9).find(|&d| self.f[d * 3 + band] & bit != 0) {
+                        self.place(d, band, pos);
+                        placed = true;
+                    }
+                }
+            }
+            if !placed {
+                return true;
+            }
+        }
+    }
+
+    /// Depth-first search from this state; returns true when the run should
+    /// stop (enough solutions, or the deadline).
+    fn solve(&mut self, run: &mut Run) -> bool {
+        if !self.propagate() {
+            return false;
+        }
+        if self.open == [0; 3] {
+            run.solutions.push(self.cells());
+            return run.solutions.len() >= run.limit;
+        }
+        let (band, pos, mut digits) = self.choose();
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            run.guesses += 1;
+            if run.guesses % DEADLINE_EVERY == 0 {
+                if let Some(deadline) = run.deadline {
+                    if Instant::now() >= deadline {
+                        run.timed_out = true;
+                        return true;
+                    }
+                }
+            }
+            if digits == 0 {
+                // Last candidate: no copy needed.
+                self.place(d, band, pos);
+                return self.solve(run);
+            }
+            let mut child = *self;
+            child.place(d, band, pos);
+            if child.solve(run) {
+                return true;
+            }
+            // Refute d here, which may propagate further.
+            self.f[d * 3 + band] &= !(1u32 << pos);
+        }
+        false
+    }
+
+    /// The branching cell: the first with two candidates, else the fewest.
+    /// Returns its band, position and candidate digits (bit per digit).
+    fn choose(&self) -> (usize, usize, u32) {
+        let mut best = (u32::MAX, 0usize, 0usize);
+        for band in 0..3 {
+            let open = self.open[band];
+            if open == 0 {
+                continue;
+            }
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let x = self.f[d * 3 + band];
+                thrice |= twice & x;
+                twice |= once & x;
+                once |= x;
+            }
+            let pairs = open & twice & !thrice;
+            if pairs != 0 {
+                let pos = pairs.trailing_zeros() as usize;
+                return (band, pos, self.digits_at(band, pos));
+            }
+            let mut m = open;
+            while m != 0 {
+                let pos = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let n = self.digits_at(band, pos).count_ones();
+                if n < best.0 {
+                    best = (n, band, pos);
+                }
+            }
+        }
+        let (band, pos) = (best.1, best.2);
+        (band, pos, self.digits_at(band, pos))
+    }
+
+    /// The candidate digits of one cell, bit `d` for digit `d + 1`.
+    fn digits_at(&self, band: usize, pos: usize) -> u32 {
+        let bit = 1u32 << pos;
+        (0..9).fold(0, |acc, d| {
+            acc | (u32::from(self.f[d * 3 + band] & bit != 0) << d)
+        })
+    }
+
+    /// The solved grid's cells, row-major, digits 1-9.
+    fn cells(&self) -> [u8; 81] {
+        let mut out = [0u8; 81];
+        for d in 0..9 {
+            for band in 0..3 {
+                let mut m = self.f[d * 3 + band];
+                while m != 0 {
+                    let pos = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    out[band * 27 + pos] = d as u8 + 1;
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,424 @@
+//! The real binary on the workbooks in `fixtures/`: layouts, statuses,
+//! exit codes, the annotated copy, reruns and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use calamine::{open_workbook, Data, Reader, Xlsx};
+use xlsudoku::report::SheetRecord;
+use xlsudoku::workbook::{read_workbook, Cell, ReadOptions, Sheet};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+fn xlsudoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        .args(args)
+        .output()
+        .expect("run xlsudoku")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exit code")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The JSON Lines of a run: sheet records, then the summary object.
+fn records(o: &Output) -> (Vec<SheetRecord>, serde_json::Value) {
+    let text = stdout(o);
+    let mut lines: Vec<&str> = text.lines().collect();
+    let summary: serde_json::Value =
+        serde_json::from_str(lines.pop().expect("a summary line")).expect("summary is JSON");
+    assert!(summary.get("summary").is_some(), "last line: {summary}");
+    let recs = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (recs, summary)
+}
+
+fn solve_to(input: &Path, dir: &Path, extra: &[&str]) -> (Output, PathBuf) {
+    let ext = input.extension().unwrap().to_str().unwrap();
+    let out = dir.join(format!("out.{ext}"));
+    let mut args = vec![input.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    (xlsudoku(&args), out)
+}
+
+fn sheets(path: &Path) -> Vec<Sheet> {
+    read_workbook(path, &ReadOptions::default()).expect("the output reads back")
+}
+
+fn note_text(path: &Path, sheet: &Sheet) -> String {
+    let mut book: Xlsx<_> = open_workbook(path).unwrap();
+    let range = book.worksheet_range(&sheet.name).unwrap();
+    let at = sheet.grids[0].note_at;
+    match range.get_value((at.row, at.col)) {
+        Some(Data::String(s)) => s.clone(),
+        other => panic!("no note at {at}: {other:?}"),
+    }
+}
+
+/// The grid as written: givens and filled digits, as a grid to check.
+fn written(sheet: &Sheet) -> xlsudoku::grid::Grid {
+    let g = &sheet.grids[0];
+    let cells = g
+        .cells
+        .iter()
+        .map(|c| match c {
+            Cell::Given(d) | Cell::Filled(d) => *d,
+            _ => 0,
+        })
+        .collect();
+    xlsudoku::grid::Grid::from_cells(g.shape, cells).unwrap()
+}
+
+#[test]
+fn example_workbook_is_solved_in_blue_italics_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("example.xlsx");
+    let (o, out) = solve_to(&input, dir.path(), &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let before = sheets(&input);
+    let after = sheets(&out);
+    assert_eq!(before.len(), after.len());
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(a.name, b.name);
+        if b.grids.is_empty() {
+            continue;
+        }
+        let puzzle = b.grids[0].puzzle();
+        let grid = written(a);
+        assert!(grid.solves(&puzzle), "{} not solved:\n{grid}", a.name);
+        // Every blank became a blue italic digit; givens stayed givens.
+        for (cb, ca) in b.grids[0].cells.iter().zip(&a.grids[0].cells) {
+            match cb {
+                Cell::Given(d) => assert_eq!(ca, &Cell::Given(*d)),
+                _ => assert!(matches!(ca, Cell::Filled(_)), "{ca:?}"),
+            }
+        }
+        let note = note_text(&out, a);
+        assert!(note.starts_with("solved: "), "{note}");
+        assert!(note.ends_with(" ms") || note.ends_with(" s"), "{note}");
+    }
+    // The data sheet keeps its formulas.
+    let mut book: Xlsx<_> = open_workbook(&out).unwrap();
+    let formulas = book.worksheet_formula("Notes").unwrap();
+    assert!(formulas.used_cells().any(|(_, _, f)| f.contains("SUM")));
+}
+
+#[test]
+fn every_layout_is_found_where_it_is_drawn() {
+    let cases: &[(&str, &[(&str, &str, &str)])] = &[
+        ("layout_gridlines_c3.xlsx", &[("Grid", "C3:K11", "3x3")]),
+        ("layout_frame_b2.xlsx", &[("Frame", "B2:J10", "3x3")]),
+        ("layout_thick_a1.xlsx", &[("Thick", "A1:I9", "3x3")]),
+        ("layout_h8.xlsx", &[("Far", "H8:P16", "3x3")]),
+        (
+            "layout_neighbour_borders.xlsx",
+            &[("Neighbours", "C3:K11", "3x3")],
+        ),
+        (
+            "layout_two_grids.xlsx",
+            &[("Two", "B2:J10", "3x3"), ("Two", "L2:T10", "3x3")],
+        ),
+        ("layout_4x4.xlsx", &[("Four", "B2:E5", "2x2")]),
+        ("layout_25x25.xlsx", &[("Huge", "B2:Z26", "5x5")]),
+        ("layout_text_givens.xlsx", &[("Text", "C3:K11", "3x3")]),
+        (
+            "openpyxl_row_col_styles.xlsx",
+            &[
+                ("RowStyles", "C3:K11", "3x3"),
+                ("ColStyles", "C3:K11", "3x3"),
+            ],
+        ),
+        ("start_end_borders.xlsx", &[("StartEnd", "B2:J10", "3x3")]),
+        ("macro.xlsm", &[("Macro", "C3:K11", "3x3")]),
+    ];
+    for (file, expected) in cases {
+        let o = xlsudoku(&["check", "--json", fixture(file).to_str().unwrap()]);
+        assert_eq!(code(&o), 0, "{file}: {}", stdout(&o));
+        let (recs, _) = records(&o);
+        let mut got: Vec<(String, String, String)> = recs
+            .iter()
+            .map(|r| {
+                assert_eq!(r.status, "solved", "{file}: {r:?}");
+                assert_eq!(r.unique, Some(true));
+                (
+                    r.sheet.clone().unwrap(),
+                    r.range.clone().unwrap(),
+                    r.box_shape.clone().unwrap(),
+                )
+            })
+            .collect();
+        got.sort();
+        let want: Vec<(String, String, String)> = expected
+            .iter()
+            .map(|(s, r, b)| (s.to_string(), r.to_string(), b.to_string()))
+            .collect::<Vec<_>>();
+        let mut want = want;
+        want.sort();
+        assert_eq!(got, want, "{file}");
+    }
+}
+
+#[test]
+fn six_by_six_takes_its_box_shape_from_thick_lines() {
+    let o = xlsudoku(&[
+        "check",
+        "--json",
+        fixture("layout_6x6.xlsx").to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let (recs, _) = records(&o);
+    let shapes: Vec<(String, String)> = recs
+        .iter()
+        .map(|r| (r.sheet.clone().unwrap(), r.box_shape.clone().unwrap()))
+        .collect();
+    assert_eq!(
+        shapes,
+        vec![("Six".into(), "3x2".into()), ("Tall".into(), "2x3".into())]
+    );
+}
+
+#[test]
+fn bordered_tables_and_plain_sheets_are_not_grids() {
+    for file in ["layout_nongrid_tables.xlsx", "layout_no_grid.xlsx"] {
+        let o = xlsudoku(&["check", "--json", fixture(file).to_str().unwrap()]);
+        assert_eq!(code(&o), 1, "no grid fails check by default: {file}");
+        let (recs, _) = records(&o);
+        assert!(
+            recs.iter().all(|r| r.status == "no-grid"),
+            "{file}: {recs:?}"
+        );
+        let o = xlsudoku(&["check", "--allow-no-grid", fixture(file).to_str().unwrap()]);
+        assert_eq!(code(&o), 0, "{file}");
+    }
+}
+
+#[test]
+fn each_status_gets_its_note_exit_code_and_no_fills() {
+    let cases = [
+        (
+            "status_invalid_clash.xlsx",
+            "invalid",
+            "invalid: 5 twice in row 1 (C3, I3)",
+        ),
+        (
+            "status_invalid_bad_values.xlsx",
+            "invalid",
+            "invalid: E4 holds \"x\", not a digit 1-9",
+        ),
+        (
+            "status_unsolvable.xlsx",
+            "unsolvable",
+            "unsolvable: the givens have no solution",
+        ),
+        (
+            "status_multiple.xlsx",
+            "multiple",
+            "multiple solutions: more than one solution",
+        ),
+    ];
+    for (file, status, note_start) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let (o, out) = solve_to(&fixture(file), dir.path(), &["--json"]);
+        assert_eq!(code(&o), 1, "{file}");
+        let (recs, _) = records(&o);
+        assert_eq!(recs[0].status, status, "{file}");
+        let after = sheets(&out);
+        let note = note_text(&out, &after[0]);
+        assert!(note.starts_with(note_start), "{file}: {note}");
+        assert!(
+            after[0].grids[0]
+                .cells
+                .iter()
+                .all(|c| !matches!(c, Cell::Filled(_))),
+            "{file}: a failed grid gets no filled cells"
+        );
+    }
+}
+
+#[test]
+fn hard_puzzle_history_records_guesses_and_the_ladder() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = solve_to(&fixture("status_needs_guess.xlsx"), dir.path(), &["--json"]);
+    assert_eq!(code(&o), 0);
+    let (recs, _) = records(&o);
+    let history = recs[0].history.clone().unwrap();
+    assert!(history.contains('#') && history.contains('i'), "{history}");
+    assert!(history.chars().all(|c| "i!*^#".contains(c)), "{history}");
+    let note = note_text(&out, &sheets(&out)[0]);
+    assert!(note.starts_with(&format!("solved: {history}-")), "{note}");
+}
+
+#[test]
+fn logic_only_gives_up_and_writes_candidate_letters() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = solve_to(
+        &fixture("status_needs_guess.xlsx"),
+        dir.path(),
+        &["--logic-only", "--json"],
+    );
+    assert_eq!(code(&o), 1, "gave up is a failure");
+    let (recs, _) = records(&o);
+    assert_eq!(recs[0].status, "gave-up");
+    let s = &sheets(&out)[0];
+    let letters: Vec<&String> = s.grids[0]
+        .cells
+        .iter()
+        .filter_map(|c| match c {
+            Cell::FilledText(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    assert!(!letters.is_empty());
+    assert!(letters
+        .iter()
+        .all(|t| t.len() >= 2 && t.chars().all(|c| ('a'..='i').contains(&c))));
+    assert!(note_text(&out, s).starts_with("gave up: "));
+    // Solving that output without --logic-only finishes the job.
+    let dir2 = tempfile::tempdir().unwrap();
+    let (o, out2) = solve_to(&out, dir2.path(), &[]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let s2 = &sheets(&out2)[0];
+    assert!(written(s2).is_full());
+}
+
+#[test]
+fn rerun_on_its_own_output_replaces_instead_of_stacking() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, first) = solve_to(&fixture("example.xlsx"), dir.path(), &[]);
+    assert_eq!(code(&o), 0);
+    let second = dir.path().join("second.xlsx");
+    let o = xlsudoku(&[first.to_str().unwrap(), "-o", second.to_str().unwrap()]);
+    assert_eq!(code(&o), 0);
+    let (a, b) = (sheets(&first), sheets(&second));
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.grids.len(), y.grids.len());
+        for (gx, gy) in x.grids.iter().zip(&y.grids) {
+            assert_eq!(gx.cells, gy.cells);
+            assert_eq!(gx.note_at, gy.note_at, "the note is replaced in place");
+        }
+    }
+    // Every part but the notes' timings is identical.
+    let strip = |p: &Path| -> Vec<(String, String)> {
+        let mut z = zip::ZipArchive::new(std::fs::File::open(p).unwrap()).unwrap();
+        (0..z.len())
+            .map(|i| {
+                let mut f = z.by_index(i).unwrap();
+                let mut s = String::new();
+                std::io::Read::read_to_string(&mut f, &mut s).unwrap_or_default();
+                let re_time = |t: &str| {
+                    t.split("<t>")
+                        .map(|piece| match piece.find("</t>") {
+                            Some(end) if piece[..end].ends_with(" ms") => {
+                                let keep = piece[..end].rsplit_once('-').map_or("", |x| x.0);
+                                format!("{keep}{}", &piece[end..])
+                            }
+                            _ => piece.to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("<t>")
+                };
+                (f.name().unwrap().to_string(), re_time(&s))
+            })
+            .collect()
+    };
+    assert_eq!(strip(&first), strip(&second));
+}
+
+#[test]
+fn the_input_is_never_modified_and_cannot_be_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.xlsx");
+    std::fs::copy(fixture("example.xlsx"), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let o = xlsudoku(&[input.to_str().unwrap()]);
+    assert_eq!(code(&o), 0);
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    assert!(dir.path().join("in.solved.xlsx").is_file());
+    let o = xlsudoku(&[input.to_str().unwrap(), "-o", input.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("in.xlsx"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+#[test]
+fn macro_workbooks_stay_macro_workbooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("m.xlsm");
+    std::fs::copy(fixture("macro.xlsm"), &input).unwrap();
+    let o = xlsudoku(&[input.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = dir.path().join("m.solved.xlsm");
+    let mut z = zip::ZipArchive::new(std::fs::File::open(&out).unwrap()).unwrap();
+    assert!(z.by_name("xl/vbaProject.bin").is_ok());
+    let mut ct = String::new();
+    std::io::Read::read_to_string(&mut z.by_name("[Content_Types].xml").unwrap(), &mut ct).unwrap();
+    assert!(ct.contains("macroEnabled"), "{ct}");
+}
+
+#[test]
+fn broken_files_exit_2_and_name_the_file() {
+    for (file, words) in [
+        ("encrypted.xlsx", "encrypted"),
+        ("truncated.xlsx", "truncated.xlsx"),
+        ("not_a_workbook.xlsx", "not_a_workbook.xlsx"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (o, out) = solve_to(&fixture(file), dir.path(), &[]);
+        assert_eq!(code(&o), 2, "{file}");
+        let err = stderr(&o);
+        assert!(err.contains(file) && err.contains(words), "{file}: {err}");
+        assert!(!out.exists(), "{file}: no output for a broken input");
+    }
+    let o = xlsudoku(&["/no/such/file.xlsx"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("/no/such/file.xlsx"));
+}
+
+#[test]
+fn bad_flags_are_usage_errors() {
+    for args in [
+        &["--box", "3by2", "x.xlsx"][..],
+        &["--range", "nowhere", "x.xlsx"],
+        &["--shard", "5/4", "x.xlsx"],
+        &["--timeout", "-1", fixture("example.xlsx").to_str().unwrap()],
+    ] {
+        let o = xlsudoku(args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn range_and_box_override_detection() {
+    let o = xlsudoku(&[
+        "check",
+        "--json",
+        "--range",
+        "B2:G7",
+        "--box",
+        "3x2",
+        fixture("layout_6x6.xlsx").to_str().unwrap(),
+    ]);
+    let (recs, _) = records(&o);
+    assert_eq!(recs.len(), 2);
+    assert!(recs
+        .iter()
+        .all(|r| r.range.as_deref() == Some("B2:G7") && r.box_shape.as_deref() == Some("3x2")));
+    // The "Six" sheet has 3x2 boxes: solved. "Tall" has 2x3 boxes: read as
+    // 3x2 its givens clash or have no single answer.
+    assert_eq!(recs[0].status, "solved");
+    assert_ne!(recs[1].status, "solved");
+}

@@ -1,0 +1,247 @@
+//! Fidelity over the shared corpus of Excel-written workbooks: annotating a
+//! few cells of the first worksheet changes only that sheet, the style
+//! sheet and the workbook part; the copy opens with calamine and reads the
+//! edits back; with no edits every part comes out unchanged.
+
+use std::io::{Cursor, Read};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use calamine::{open_workbook_from_rs, Data, Reader, SheetType, Xlsx};
+use xlsudoku::address::CellRef;
+use xlsudoku::annotate::{annotate, AnnotateError, CellEdit, CellValue, SheetEdits};
+
+const NOTE: &str = "solved iiii!!^ 1.2 ms <&> \"x\"";
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/excel")
+}
+
+/// Every entry of a zip: (name, uncompressed bytes), in order.
+fn entries(zip_bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut z = zip::ZipArchive::new(Cursor::new(zip_bytes)).map_err(|e| e.to_string())?;
+    let mut out = Vec::with_capacity(z.len());
+    for i in 0..z.len() {
+        let mut f = z.by_index(i).map_err(|e| e.to_string())?;
+        let mut buf = Vec::new();
+        f.read_to_end(&mut buf).map_err(|e| e.to_string())?;
+        out.push((f.name().map_err(|e| e.to_string())?.into_owned(), buf));
+    }
+    Ok(out)
+}
+
+fn run(input: &[u8], edits: &[SheetEdits]) -> Result<Vec<u8>, AnnotateError> {
+    let mut out = Cursor::new(Vec::new());
+    annotate(Cursor::new(input), edits, &mut out)?;
+    Ok(out.into_inner())
+}
+
+/// The attributes of every element named `local` in `xml`, unescaped.
+fn elements(xml: &str, local: &str) -> Vec<Vec<(String, String)>> {
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut out = Vec::new();
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Start(e)) | Ok(quick_xml::events::Event::Empty(e))
+                if e.local_name().as_ref() == local =>
+            {
+                out.push(
+                    e.attributes()
+                        .filter_map(Result::ok)
+                        .map(|a| {
+                            let v = a
+                                .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                                .map(|v| v.into_owned())
+                                .unwrap_or_default();
+                            (a.key.as_ref().to_string(), v)
+                        })
+                        .collect(),
+                );
+            }
+            Ok(quick_xml::events::Event::Eof) | Err(_) => return out,
+            _ => {}
+        }
+    }
+}
+
+fn get<'a>(attrs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The zip entry of sheet `name`, found the way Excel does: workbook.xml
+/// gives its relationship id, the workbook's rels give the target.
+fn sheet_part(files: &[(String, Vec<u8>)], name: &str) -> Option<String> {
+    let text = |n: &str| {
+        files
+            .iter()
+            .find(|(f, _)| f == n)
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+    };
+    let sheets = elements(&text("xl/workbook.xml")?, "sheet");
+    let sheet = sheets.iter().find(|a| get(a, "name") == Some(name))?;
+    let rid = get(sheet, "r:id")?;
+    let rels = elements(&text("xl/_rels/workbook.xml.rels")?, "Relationship");
+    let rel = rels.iter().find(|a| get(a, "Id") == Some(rid))?;
+    let target = get(rel, "Target")?;
+    Some(match target.strip_prefix('/') {
+        Some(abs) => abs.to_string(),
+        None => format!("xl/{target}"),
+    })
+}
+
+/// Checks one workbook; `Ok(false)` when it has no worksheet to edit.
+fn check_file(path: &Path) -> Result<bool, String> {
+    let input = std::fs::read(path).map_err(|e| e.to_string())?;
+    let before = entries(&input)?;
+
+    // No edits: every part is identical.
+    let copy = run(&input, &[]).map_err(|e| format!("no-edit copy failed: {e}"))?;
+    if entries(&copy)? != before {
+        return Err("the no-edit copy differs".into());
+    }
+
+    let mut book: Xlsx<_> = open_workbook_from_rs(Cursor::new(input.clone()))
+        .map_err(|e| format!("calamine cannot open the original: {e}"))?;
+    let metas = book.sheets_metadata().to_vec();
+    // Editing a chart sheet is refused with a typed error.
+    if let Some(m) = metas.iter().find(|m| m.typ == SheetType::ChartSheet) {
+        let edits = [SheetEdits {
+            sheet: m.name.clone(),
+            cells: vec![CellEdit {
+                at: CellRef::new(0, 0),
+                value: CellValue::Number(1.0),
+            }],
+        }];
+        match run(&input, &edits) {
+            Err(AnnotateError::NotAWorksheet(_)) => {}
+            other => return Err(format!("chart sheet edit gave {other:?}")),
+        }
+    }
+    let Some(sheet) = metas.iter().find(|m| m.typ == SheetType::WorkSheet) else {
+        return Ok(false);
+    };
+    let name = sheet.name.clone();
+    let range = book
+        .worksheet_range(&name)
+        .map_err(|e| format!("calamine cannot read the original sheet: {e}"))?;
+    let formulas = book.worksheet_formula(&name).ok();
+    let is_empty = |r: u32, c: u32| matches!(range.get_value((r, c)), None | Some(Data::Empty));
+    // A far cell for the number and the note, beyond any data.
+    let (far_row, far_col) = match range.end() {
+        Some((r, c)) => ((r + 2).max(99), (c + 2).max(25)),
+        None => (99, 25),
+    };
+    let mut cells = vec![
+        CellEdit {
+            at: CellRef::new(far_row, far_col),
+            value: CellValue::Number(7.0),
+        },
+        CellEdit {
+            at: CellRef::new(far_row + 1, far_col),
+            value: CellValue::Text(NOTE.into()),
+        },
+    ];
+    // Overwrite an existing value that is not a formula, if there is one.
+    let overwritten = range.used_cells().find_map(|(r, c, _)| {
+        let (r, c) = (r as u32 + range.start()?.0, c as u32 + range.start()?.1);
+        let has_formula = formulas
+            .as_ref()
+            .and_then(|f| f.get_value((r, c)))
+            .is_some_and(|f| !f.is_empty());
+        (!has_formula && !is_empty(r, c)).then_some((r, c))
+    });
+    if let Some((r, c)) = overwritten {
+        cells.push(CellEdit {
+            at: CellRef::new(r, c),
+            value: CellValue::Number(3.0),
+        });
+    }
+    let edits = [SheetEdits {
+        sheet: name.clone(),
+        cells,
+    }];
+    let out = run(&input, &edits).map_err(|e| format!("annotate failed: {e}"))?;
+    let after = entries(&out)?;
+    let part = sheet_part(&before, &name).ok_or("cannot find the sheet part")?;
+    if before.len() != after.len() {
+        return Err("entry count changed".into());
+    }
+    for ((n1, b1), (n2, b2)) in before.iter().zip(&after) {
+        if n1 != n2 {
+            return Err(format!("entry order changed: {n1} vs {n2}"));
+        }
+        let allowed = n1 == &part || n1 == "xl/styles.xml" || n1 == "xl/workbook.xml";
+        if b1 != b2 && !allowed {
+            return Err(format!("{n1} changed"));
+        }
+    }
+    let mut copy: Xlsx<_> = open_workbook_from_rs(Cursor::new(out))
+        .map_err(|e| format!("calamine cannot open the copy: {e}"))?;
+    let got = copy
+        .worksheet_range(&name)
+        .map_err(|e| format!("calamine cannot read the copied sheet: {e}"))?;
+    let want = |r: u32, c: u32, v: Data| -> Result<(), String> {
+        match got.get_value((r, c)) {
+            Some(x) if *x == v => Ok(()),
+            // The cell keeps its own number format, which may be a date.
+            Some(Data::DateTime(d)) if Data::Float(d.as_f64()) == v => Ok(()),
+            other => Err(format!(
+                "{} reads {other:?}, wanted {v:?}",
+                CellRef::new(r, c)
+            )),
+        }
+    };
+    want(far_row, far_col, Data::Float(7.0))?;
+    want(far_row + 1, far_col, Data::String(NOTE.into()))?;
+    if let Some((r, c)) = overwritten {
+        want(r, c, Data::Float(3.0))?;
+    }
+    Ok(true)
+}
+
+#[test]
+fn every_corpus_workbook_keeps_its_untouched_parts_and_reads_back_its_edits() {
+    let dir = corpus_dir();
+    let Ok(listing) = std::fs::read_dir(&dir) else {
+        println!(
+            "fidelity corpus not found at {}: skipping (it exists on CI)",
+            dir.display()
+        );
+        return;
+    };
+    let mut files: Vec<PathBuf> = listing
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("xlsx") || e.eq_ignore_ascii_case("xlsm"))
+        })
+        .collect();
+    files.sort();
+    let started = Instant::now();
+    let mut edited = 0usize;
+    let mut failures = Vec::new();
+    for f in &files {
+        match check_file(f) {
+            Ok(true) => edited += 1,
+            Ok(false) => {}
+            Err(e) => failures.push(format!("{}: {e}", f.display())),
+        }
+    }
+    println!(
+        "fidelity corpus: {} workbooks ({} with a worksheet edited) in {:.1?}",
+        files.len(),
+        edited,
+        started.elapsed()
+    );
+    assert!(!files.is_empty(), "the corpus folder is empty");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
