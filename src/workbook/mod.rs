@@ -24,7 +24,8 @@
 //! values can be a puzzle, by this rule:
 //!
 //! > at least one cell holds a digit `1..=side`, and at most a quarter of the
-//! > non-empty cells hold anything else.
+//! > non-empty cells hold anything else (cells in blue italics, an earlier
+//! > run's writing, count as blank).
 //!
 //! So a bordered table of names or prices is left alone, while a puzzle with
 //! one or two stray values (`x`, `12` in a 9x9, `0`, `3.5`) is a grid whose
