@@ -303,6 +303,15 @@ fn is_digit(v: &Value, side: usize) -> Option<u8> {
     }
 }
 
+/// True for text an earlier `--logic-only` run writes as candidates: the
+/// letters `a-z`, `A-Z`, then `0-9`, `@`, `$` (for sides up to 64), as text.
+fn is_candidate_text(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '@' || c == '$')
+}
+
 /// The cell a grid position holds, given its value and whether its font is
 /// blue italic (an earlier run's writing).
 fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
@@ -315,9 +324,7 @@ fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
     }
     match value {
         Value::Empty => Cell::Blank,
-        Value::Other(text) if blue_italic && text.chars().all(|c| c.is_ascii_alphabetic()) => {
-            Cell::FilledText(text)
-        }
+        Value::Other(text) if blue_italic && is_candidate_text(&text) => Cell::FilledText(text),
         Value::Whole(_, text) | Value::Other(text) => Cell::Bad(text),
     }
 }
@@ -383,8 +390,14 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec
     let mut cells = Vec::with_capacity(side * side);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
-            let value = classify(sheet.values.get_value((r, c)));
-            cells.push(grid_cell(value, sheet.blue_italic.contains(&(r, c)), side));
+            let raw = sheet.values.get_value((r, c));
+            let blue_italic = sheet.blue_italic.contains(&(r, c));
+            cells.push(match raw {
+                Some(Data::String(text)) if blue_italic && is_candidate_text(text) => {
+                    Cell::FilledText(text.clone())
+                }
+                _ => grid_cell(classify(raw), blue_italic, side),
+            });
         }
     }
     cells
@@ -464,6 +477,15 @@ mod tests {
             Value::Other("TRUE".into())
         );
         assert_eq!(classify(None), Value::Empty);
+    }
+
+    #[test]
+    fn candidate_text_covers_the_letters_of_large_grids() {
+        assert!(is_candidate_text("abi"));
+        assert!(is_candidate_text("AZ09@$"));
+        assert!(!is_candidate_text(""));
+        assert!(!is_candidate_text("a b"));
+        assert!(!is_candidate_text("solved: 1 ms"));
     }
 
     #[test]
