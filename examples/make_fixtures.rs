@@ -36,7 +36,7 @@ const CLASH: &str =
 /// EASY with a 1 added in row 1, column 3 (E3 on the sheet): no clash, no solution.
 const UNSOLVABLE: &str =
     "531.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-/// EASY with four givens removed: two solutions.
+/// EASY with two givens removed (I9 and K10 on the sheet): several solutions.
 const MULTIPLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6.....8....419.......8..79";
 /// A 6x6 with 3-wide, 2-high boxes, one solution.
@@ -112,10 +112,10 @@ fn cell_format(layout: Layout, grid: &Grid, r: usize, c: usize) -> Format {
             .set_border_right(FormatBorder::Thin)
             .set_border_bottom(FormatBorder::Thin);
     }
-    base.set_border_left(edge(layout, c == 0, c % w == 0))
-        .set_border_right(edge(layout, c == n - 1, (c + 1) % w == 0))
-        .set_border_top(edge(layout, r == 0, r % h == 0))
-        .set_border_bottom(edge(layout, r == n - 1, (r + 1) % h == 0))
+    base.set_border_left(edge(layout, c == 0, c.is_multiple_of(w)))
+        .set_border_right(edge(layout, c == n - 1, (c + 1).is_multiple_of(w)))
+        .set_border_top(edge(layout, r == 0, r.is_multiple_of(h)))
+        .set_border_bottom(edge(layout, r == n - 1, (r + 1).is_multiple_of(h)))
 }
 
 /// Writes a bordered grid with its top-left corner at (row, col), 0-based.
@@ -265,6 +265,18 @@ fn layouts(out: &Path) -> Res {
         (2, 2),
         Layout::Neighbours,
     )?;
+
+    // A bordered, merged title row directly above a grid drawn with grid
+    // lines: the square from A1 closes too, but holds the title.
+    let mut wb = new_workbook()?;
+    let ws = wb.add_worksheet().set_name("Titled")?;
+    let title = Format::new()
+        .set_bold()
+        .set_align(FormatAlign::Center)
+        .set_border(FormatBorder::Thin);
+    ws.merge_range(0, 0, 0, 8, "Puzzle 7 (easy)", &title)?;
+    put_grid(ws, 1, 0, &easy, Layout::GridLines, Givens::Numbers)?;
+    wb.save(out.join("layout_title_row.xlsx"))?;
 
     let mut wb = new_workbook()?;
     let ws = wb.add_worksheet().set_name("Two")?;

@@ -34,7 +34,7 @@
 //! // A 4x4 grid with grid lines everywhere, its corner at B2.
 //! let mut map = BorderMap::new(6, 6);
 //! map.draw_box(1, 1, 4, 4, Line::Thin, true);
-//! let found = detect(&map, None, |_, _| true);
+//! let found = detect(&map, None, |_, _| Some(0));
 //! assert_eq!(found.len(), 1);
 //! assert_eq!(found[0].range.to_string(), "B2:E5");
 //! assert_eq!(found[0].shape.to_string(), "2x2");
@@ -271,26 +271,86 @@ pub fn shape_from_lines(map: &BorderMap, range: CellRange) -> Option<BoxShape> {
     if thick_cols.is_empty() && thick_rows.is_empty() {
         return None;
     }
-    let multiples = |step: u32| -> Vec<u32> { (1..side).filter(|k| k % step == 0).collect() };
+    let multiples =
+        |step: u32| -> Vec<u32> { (1..side).filter(|k| k.is_multiple_of(step)).collect() };
     (1..=side)
-        .filter(|w| side % w == 0)
+        .filter(|w| side.is_multiple_of(*w))
         .map(|w| (w, side / w))
         .find(|&(w, h)| thick_cols == multiples(w) && thick_rows == multiples(h))
         .and_then(|(w, h)| BoxShape::new(w as usize, h as usize).ok())
 }
 
-/// The bordered run length down the left edge from a cell (at most `limit`).
-fn left_run(map: &BorderMap, row: u32, col: u32, limit: u32) -> u32 {
-    (0..limit)
-        .take_while(|&k| map.left_edge(row + k, col).is_drawn())
-        .count() as u32
+/// Runs of bordered edges from every cell, capped at 255: how far the left
+/// and right edges continue downwards, how far the top and bottom edges
+/// continue rightwards. They make the frame test O(1) per square.
+struct Runs {
+    cols: usize,
+    left_down: Vec<u8>,
+    right_down: Vec<u8>,
+    top_right: Vec<u8>,
+    bottom_right: Vec<u8>,
 }
 
-/// The bordered run length along the top edge from a cell (at most `limit`).
-fn top_run(map: &BorderMap, row: u32, col: u32, limit: u32) -> u32 {
-    (0..limit)
-        .take_while(|&k| map.top_edge(row, col + k).is_drawn())
-        .count() as u32
+impl Runs {
+    fn new(map: &BorderMap) -> Self {
+        let (rows, cols) = (map.rows() as usize, map.cols() as usize);
+        let n = rows * cols;
+        let mut runs = Runs {
+            cols,
+            left_down: vec![0; n],
+            right_down: vec![0; n],
+            top_right: vec![0; n],
+            bottom_right: vec![0; n],
+        };
+        let step = |next: Option<u8>, drawn: bool| -> u8 {
+            if drawn {
+                next.unwrap_or(0).saturating_add(1)
+            } else {
+                0
+            }
+        };
+        for r in (0..rows).rev() {
+            for c in (0..cols).rev() {
+                let i = r * cols + c;
+                let (rr, cc) = (r as u32, c as u32);
+                let below = |v: &Vec<u8>| (r + 1 < rows).then(|| v[i + cols]);
+                let right = |v: &Vec<u8>| (c + 1 < cols).then(|| v[i + 1]);
+                runs.left_down[i] = step(below(&runs.left_down), map.left_edge(rr, cc).is_drawn());
+                runs.right_down[i] =
+                    step(below(&runs.right_down), map.right_edge(rr, cc).is_drawn());
+                runs.top_right[i] = step(right(&runs.top_right), map.top_edge(rr, cc).is_drawn());
+                runs.bottom_right[i] = step(
+                    right(&runs.bottom_right),
+                    map.bottom_edge(rr, cc).is_drawn(),
+                );
+            }
+        }
+        runs
+    }
+
+    fn get(&self, v: &[u8], row: u32, col: u32) -> u32 {
+        if (col as usize) >= self.cols {
+            return 0;
+        }
+        v.get(row as usize * self.cols + col as usize)
+            .map_or(0, |&x| u32::from(x))
+    }
+
+    /// The largest side a square at this corner could have: the shorter of
+    /// the left-edge and top-edge runs.
+    fn max_side(&self, row: u32, col: u32) -> u32 {
+        self.get(&self.left_down, row, col)
+            .min(self.get(&self.top_right, row, col))
+    }
+
+    /// True when the `side`-square at the corner has a closed frame.
+    fn closes(&self, row: u32, col: u32, side: u32) -> bool {
+        let last = side - 1;
+        self.get(&self.left_down, row, col) >= side
+            && self.get(&self.top_right, row, col) >= side
+            && self.get(&self.right_down, row, col + last) >= side
+            && self.get(&self.bottom_right, row + last, col) >= side
+    }
 }
 
 fn overlaps(a: &CellRange, b: &CellRange) -> bool {
@@ -302,45 +362,75 @@ fn overlaps(a: &CellRange, b: &CellRange) -> bool {
 
 /// Finds every bordered grid on the map, in reading order of their corners.
 ///
-/// `forced` fixes the box shape (and so the side). `is_puzzle(range, side)`
+/// `forced` fixes the box shape (and so the side). `judge(range, side)`
 /// says whether the values in a candidate square can be a puzzle of that
-/// side; it is asked only about squares whose frame closes.
+/// side: `None` when they cannot, else a score, higher for a better fit. It
+/// is asked only about squares whose frame closes.
 ///
 /// At each corner only the largest closing square counts. When it is no
 /// grid (a side without a box shape, other than the forced one, or values
 /// that are no puzzle), it is left alone: squares inside it are not tried
 /// either, so a bordered table with grid lines does not yield the smaller
 /// squares its lines also close.
+///
+/// When it is a grid but the bordered runs go on past it (a bordered title
+/// row above a grid drawn with grid lines makes the left run one longer than
+/// the grid), the same-sized squares shifted down or right along the runs
+/// are judged too, and the best score wins (the first on a tie).
 pub fn detect(
     map: &BorderMap,
     forced: Option<BoxShape>,
-    mut is_puzzle: impl FnMut(CellRange, usize) -> bool,
+    mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
 ) -> Vec<Detected> {
     let mut found: Vec<Detected> = Vec::new();
+    let runs = Runs::new(map);
+    // Squares left alone, and for each corner cell the one it fell in: a
+    // corner's square is inside a rejected square when it is inside the one
+    // its left, upper or upper-left neighbour fell in (the corners of a
+    // bordered table chain this way), so the test stays O(1).
     let mut rejected: Vec<CellRange> = Vec::new();
+    let cols = map.cols() as usize;
+    let mut fell_in: Vec<u32> = vec![u32::MAX; map.rows() as usize * cols];
     // One more than the largest side, so that larger frames are seen (and
     // rejected) rather than mistaken for a 64-square inside them.
     let limit = MAX_SIDE as u32 + 1;
     for row in 0..map.rows() {
         for col in 0..map.cols() {
-            if !(map.left_edge(row, col).is_drawn() && map.top_edge(row, col).is_drawn()) {
+            let max_side = runs.max_side(row, col).min(limit);
+            if max_side == 0 {
                 continue;
             }
             let here = CellRef::new(row, col);
             if found.iter().any(|g| g.range.contains(here)) {
                 continue;
             }
-            let max_side = left_run(map, row, col, limit).min(top_run(map, row, col, limit));
             let Some(side) = (1..=max_side)
                 .rev()
-                .find(|&side| frame_closes(map, row, col, side))
+                .find(|&side| runs.closes(row, col, side))
             else {
                 continue;
             };
             let range = CellRange::square(here, side);
-            if rejected.iter().any(|r| contains_range(r, &range))
-                || found.iter().any(|g| overlaps(&g.range, &range))
-            {
+            let index = row as usize * cols + col as usize;
+            let neighbours = [
+                (col > 0).then(|| index - 1),
+                (row > 0).then(|| index - cols),
+                (row > 0 && col > 0).then(|| index - cols - 1),
+            ];
+            let inside = neighbours
+                .into_iter()
+                .flatten()
+                .map(|i| fell_in[i])
+                .find(|&k| {
+                    rejected
+                        .get(k as usize)
+                        .is_some_and(|r| contains_range(r, &range))
+                });
+            if let Some(k) = inside {
+                fell_in[index] = k;
+                continue;
+            }
+            if found.iter().any(|g| overlaps(&g.range, &range)) {
                 continue;
             }
             let usual = BoxShape::for_side(side as usize).filter(|_| side as usize >= MIN_SIDE);
@@ -348,7 +438,26 @@ pub fn detect(
                 Some(s) => s.side() == side as usize,
                 None => usual.is_some(),
             };
-            if fits && is_puzzle(range, side as usize) {
+            if let Some(score) = fits.then(|| judge(range, side as usize)).flatten() {
+                let (mut range, mut best) = (range, score);
+                let extra_down = runs.get(&runs.left_down, row, col).saturating_sub(side);
+                let extra_right = runs.get(&runs.top_right, row, col).saturating_sub(side);
+                let shifts = (1..=extra_down.min(side))
+                    .map(|d| (row + d, col))
+                    .chain((1..=extra_right.min(side)).map(|d| (row, col + d)));
+                for (r, c) in shifts {
+                    let shifted = CellRange::square(CellRef::new(r, c), side);
+                    if !runs.closes(r, c, side)
+                        || found.iter().any(|g| overlaps(&g.range, &shifted))
+                    {
+                        continue;
+                    }
+                    if let Some(score) = judge(shifted, side as usize) {
+                        if score > best {
+                            (range, best) = (shifted, score);
+                        }
+                    }
+                }
                 let shape = forced.or_else(|| shape_from_lines(map, range)).or(usual);
                 if let Some(shape) = shape {
                     found.push(Detected { range, shape });
@@ -356,6 +465,7 @@ pub fn detect(
                 }
             }
             if side > 1 {
+                fell_in[index] = rejected.len() as u32;
                 rejected.push(range);
             }
         }
@@ -394,7 +504,7 @@ mod tests {
     fn grid_lines_everywhere_give_one_grid_not_one_per_cell() {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(2, 2, 9, 9, Line::Thin, true);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["C3:K11"]);
         assert_eq!(found[0].shape, shape(3, 3));
     }
@@ -403,7 +513,7 @@ mod tests {
     fn outer_frame_only_is_found() {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(1, 1, 9, 9, Line::Thin, false);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["B2:J10"]);
     }
 
@@ -412,7 +522,7 @@ mod tests {
         // A 6x6 drawn with 2-wide, 3-high boxes (not the usual 3x2).
         let mut map = BorderMap::new(8, 8);
         boxed_grid(&mut map, 0, 0, 2, 3);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["A1:F6"]);
         assert_eq!(found[0].shape, shape(2, 3));
     }
@@ -422,7 +532,7 @@ mod tests {
         let mut map = BorderMap::new(10, 10);
         map.draw_box(0, 0, 6, 6, Line::Thin, true);
         map.draw_box(0, 0, 6, 6, Line::Thick, false);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(found[0].shape, shape(3, 2));
     }
 
@@ -437,7 +547,7 @@ mod tests {
             map.update(2 + k, 10, |e| e.right = Line::Thin); // K's right
             map.update(10, 2 + k, |e| e.bottom = Line::Thin); // row 11's bottom
         }
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["C3:K11"]);
     }
 
@@ -446,7 +556,7 @@ mod tests {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(0, 0, 9, 9, Line::Thin, false);
         map.update(8, 4, |e| e.bottom = Line::None);
-        assert!(detect(&map, None, |_, _| true).is_empty());
+        assert!(detect(&map, None, |_, _| Some(0)).is_empty());
     }
 
     #[test]
@@ -454,17 +564,17 @@ mod tests {
         let mut map = BorderMap::new(8, 8);
         map.draw_box(0, 0, 5, 5, Line::Thin, false);
         map.draw_box(0, 6, 7, 2, Line::Thin, false);
-        assert!(detect(&map, None, |_, _| true).is_empty());
+        assert!(detect(&map, None, |_, _| Some(0)).is_empty());
         let mut seven = BorderMap::new(8, 8);
         seven.draw_box(0, 0, 7, 7, Line::Thin, false);
-        assert!(detect(&seven, None, |_, _| true).is_empty());
+        assert!(detect(&seven, None, |_, _| Some(0)).is_empty());
     }
 
     #[test]
     fn values_that_are_no_puzzle_leave_the_box_alone() {
         let mut map = BorderMap::new(12, 12);
         map.draw_box(0, 0, 9, 9, Line::Thin, true);
-        let found = detect(&map, None, |_, _| false);
+        let found = detect(&map, None, |_, _| None);
         assert!(found.is_empty());
     }
 
@@ -473,7 +583,7 @@ mod tests {
         let mut map = BorderMap::new(20, 30);
         boxed_grid(&mut map, 1, 1, 3, 3);
         boxed_grid(&mut map, 1, 12, 4, 4);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["B2:J10", "M2:AB17"]);
         assert_eq!(found[1].shape, shape(4, 4));
     }
@@ -486,7 +596,7 @@ mod tests {
         let mut map = BorderMap::new(10, 6);
         map.draw_box(0, 0, 3, 4, Line::Thin, true);
         map.draw_box(3, 0, 4, 4, Line::Thin, true);
-        let found = detect(&map, None, |r, _| r.start.row == 3);
+        let found = detect(&map, None, |r, _| (r.start.row == 3).then_some(0));
         assert_eq!(ranges(&found), ["A4:D7"]);
     }
 
@@ -495,7 +605,7 @@ mod tests {
         let mut map = BorderMap::new(12, 20);
         map.draw_box(0, 0, 9, 9, Line::Thin, true);
         boxed_grid(&mut map, 0, 10, 3, 2);
-        let found = detect(&map, Some(shape(2, 3)), |_, _| true);
+        let found = detect(&map, Some(shape(2, 3)), |_, _| Some(0));
         assert_eq!(ranges(&found), ["K1:P6"]);
         assert_eq!(found[0].shape, shape(2, 3));
     }
@@ -506,7 +616,7 @@ mod tests {
         // table's own side (5) has no box shape, so nothing is a grid.
         let mut map = BorderMap::new(8, 8);
         map.draw_box(1, 1, 5, 5, Line::Thin, true);
-        assert!(detect(&map, None, |_, _| true).is_empty());
+        assert!(detect(&map, None, |_, _| Some(0)).is_empty());
     }
 
     #[test]
@@ -516,24 +626,64 @@ mod tests {
         let mut asked = 0;
         let found = detect(&map, None, |_, _| {
             asked += 1;
-            false
+            None
         });
         assert!(found.is_empty());
         assert_eq!(asked, 1);
     }
 
     #[test]
+    fn long_bordered_table_is_scanned_quickly() {
+        // 20,000 rows of a 20-column table with grid lines: every cell is a
+        // corner; each row start is one rejected square, the rest fall in.
+        let mut map = BorderMap::new(20_002, 22);
+        map.draw_box(0, 0, 20_000, 20, Line::Thin, true);
+        let mut asked = 0;
+        let start = std::time::Instant::now();
+        let found = detect(&map, None, |_, _| {
+            asked += 1;
+            None
+        });
+        assert!(found.is_empty());
+        assert!(asked <= 20_000, "asked {asked} times");
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    }
+
+    #[test]
+    fn bordered_title_row_above_grid_lines_is_not_taken_into_the_grid() {
+        // A bordered title row A1:D1 directly above a 4x4 with grid lines at
+        // A2: the square at A1 closes too; the values decide.
+        let mut map = BorderMap::new(8, 8);
+        map.draw_box(0, 0, 1, 4, Line::Thin, true);
+        map.draw_box(1, 0, 4, 4, Line::Thin, true);
+        let found = detect(&map, None, |r, _| {
+            // The title is text (bad); the puzzle rows hold digits.
+            Some(if r.start.row == 0 { 8 - 2 } else { 10 })
+        });
+        assert_eq!(ranges(&found), ["A2:D5"]);
+    }
+
+    #[test]
+    fn equal_scores_keep_the_square_at_the_corner() {
+        // An empty bordered row under the grid: both squares score alike.
+        let mut map = BorderMap::new(8, 8);
+        map.draw_box(0, 0, 5, 4, Line::Thin, true);
+        let found = detect(&map, None, |_, _| Some(5));
+        assert_eq!(ranges(&found), ["A1:D4"]);
+    }
+
+    #[test]
     fn frame_larger_than_64_is_not_a_grid() {
         let mut map = BorderMap::new(70, 70);
         map.draw_box(0, 0, 66, 66, Line::Thin, false);
-        assert!(detect(&map, None, |_, _| true).is_empty());
+        assert!(detect(&map, None, |_, _| Some(0)).is_empty());
     }
 
     #[test]
     fn grid_at_far_corner_of_the_map_is_found() {
         let mut map = BorderMap::new(20, 20);
         map.draw_box(11, 11, 9, 9, Line::Thin, false);
-        assert_eq!(ranges(&detect(&map, None, |_, _| true)), ["L12:T20"]);
+        assert_eq!(ranges(&detect(&map, None, |_, _| Some(0))), ["L12:T20"]);
     }
 
     #[test]
@@ -541,7 +691,7 @@ mod tests {
         // Grid lines over 10x10: sides 10, 9, 8 … all close; 10 (5x2) wins.
         let mut map = BorderMap::new(12, 12);
         map.draw_box(0, 0, 10, 10, Line::Thin, true);
-        let found = detect(&map, None, |_, _| true);
+        let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["A1:J10"]);
         assert_eq!(found[0].shape, shape(5, 2));
     }

@@ -24,7 +24,8 @@
 //! values can be a puzzle, by this rule:
 //!
 //! > at least one cell holds a digit `1..=side`, and at most a quarter of the
-//! > non-empty cells hold anything else.
+//! > non-empty cells hold anything else (cells in blue italics, an earlier
+//! > run's writing, count as blank).
 //!
 //! So a bordered table of names or prices is left alone, while a puzzle with
 //! one or two stray values (`x`, `12` in a 9x9, `0`, `3.5`) is a grid whose
@@ -279,6 +280,12 @@ fn classify(data: Option<&Data>) -> Value {
                 Value::Empty
             } else if let Ok(v) = t.parse::<i64>() {
                 Value::Whole(v, s.clone())
+            } else if let Some(v) = t
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.fract() == 0.0 && v.abs() < 1e15)
+            {
+                Value::Whole(v as i64, s.clone())
             } else {
                 Value::Other(s.clone())
             }
@@ -296,6 +303,15 @@ fn is_digit(v: &Value, side: usize) -> Option<u8> {
     }
 }
 
+/// True for text an earlier `--logic-only` run writes as candidates: the
+/// letters `a-z`, `A-Z`, then `0-9`, `@`, `$` (for sides up to 64), as text.
+fn is_candidate_text(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '@' || c == '$')
+}
+
 /// The cell a grid position holds, given its value and whether its font is
 /// blue italic (an earlier run's writing).
 fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
@@ -308,15 +324,15 @@ fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
     }
     match value {
         Value::Empty => Cell::Blank,
-        Value::Other(text) if blue_italic && text.chars().all(|c| c.is_ascii_alphabetic()) => {
-            Cell::FilledText(text)
-        }
+        Value::Other(text) if blue_italic && is_candidate_text(&text) => Cell::FilledText(text),
         Value::Whole(_, text) | Value::Other(text) => Cell::Bad(text),
     }
 }
 
-/// The puzzle test for a candidate square (see the module docs).
-fn can_be_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> bool {
+/// The puzzle test for a candidate square (see the module docs): `None`
+/// when its values cannot be a puzzle, else a score for comparing squares
+/// that overlap: digits count one, anything else minus two.
+fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Option<i64> {
     let (mut digits, mut others) = (0usize, 0usize);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
@@ -330,9 +346,12 @@ fn can_be_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> boo
                 v if is_digit(&v, side).is_some() => digits += 1,
                 _ => others += 1,
             }
+            if others * 4 > side * side {
+                return None; // more than a quarter of the square is not digits
+            }
         }
     }
-    digits > 0 && others * 4 <= digits + others
+    (digits > 0 && others * 4 <= digits + others).then(|| digits as i64 - 2 * others as i64)
 }
 
 fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
@@ -371,8 +390,14 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec
     let mut cells = Vec::with_capacity(side * side);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
-            let value = classify(sheet.values.get_value((r, c)));
-            cells.push(grid_cell(value, sheet.blue_italic.contains(&(r, c)), side));
+            let raw = sheet.values.get_value((r, c));
+            let blue_italic = sheet.blue_italic.contains(&(r, c));
+            cells.push(match raw {
+                Some(Data::String(text)) if blue_italic && is_candidate_text(text) => {
+                    Cell::FilledText(text.clone())
+                }
+                _ => grid_cell(classify(raw), blue_italic, side),
+            });
         }
     }
     cells
@@ -390,7 +415,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
                 .unwrap_or_default()
         }
         None => detect::detect(&sheet.borders, opts.shape, |range, side| {
-            can_be_puzzle(sheet, range, side)
+            judge_values(sheet, range, side)
         })
         .into_iter()
         .map(|d| (d.range, d.shape))
@@ -436,6 +461,14 @@ mod tests {
         );
         assert_eq!(classify(Some(&Data::String("  ".into()))), Value::Empty);
         assert_eq!(
+            classify(Some(&Data::String("5.0".into()))),
+            Value::Whole(5, "5.0".into())
+        );
+        assert_eq!(
+            classify(Some(&Data::String("inf".into()))),
+            Value::Other("inf".into())
+        );
+        assert_eq!(
             classify(Some(&Data::String("x".into()))),
             Value::Other("x".into())
         );
@@ -444,6 +477,15 @@ mod tests {
             Value::Other("TRUE".into())
         );
         assert_eq!(classify(None), Value::Empty);
+    }
+
+    #[test]
+    fn candidate_text_covers_the_letters_of_large_grids() {
+        assert!(is_candidate_text("abi"));
+        assert!(is_candidate_text("AZ09@$"));
+        assert!(!is_candidate_text(""));
+        assert!(!is_candidate_text("a b"));
+        assert!(!is_candidate_text("solved: 1 ms"));
     }
 
     #[test]

@@ -29,6 +29,7 @@ use quick_xml::events::{BytesStart, Event};
 
 use super::detect::{BorderMap, Edges, Line};
 use super::ReadError;
+use crate::address::{MAX_COL, MAX_ROW};
 
 /// Largest number of cells a border map may cover; larger used areas are cut
 /// at the bottom (grids that far down a huge sheet are not searched).
@@ -494,16 +495,15 @@ impl SheetStyles {
         }
         for &(lo, hi, xf) in &self.cols {
             if info(xf).edges.any() {
-                bump(&mut max_col, Some(hi.min(lo + COL_STYLE_CAP)));
+                bump(&mut max_col, Some(hi.min(lo.saturating_add(COL_STYLE_CAP))));
                 bump(&mut max_row, any_cell_row);
-                let _ = lo;
             }
         }
         let (Some(max_row), Some(max_col)) = (max_row, max_col) else {
             return (BorderMap::new(0, 0), blue_italic);
         };
-        let cols = max_col.saturating_add(2);
-        let mut rows = max_row.saturating_add(2);
+        let cols = max_col.min(MAX_COL).saturating_add(2);
+        let mut rows = max_row.min(MAX_ROW).saturating_add(2);
         let cap_rows = (MAX_MAP_CELLS / cols.max(1) as usize).max(1) as u32;
         rows = rows.min(cap_rows);
         let mut map = BorderMap::new(rows, cols);
@@ -594,6 +594,41 @@ mod tests {
         assert_eq!(map.get(4, 2).left, Line::Thick);
         // E6 got its position from the previous cell.
         assert_eq!(map.get(5, 4).bottom, Line::Thin);
+    }
+
+    #[test]
+    fn sheet_names_are_unescaped_and_paired_with_their_relationship() {
+        let wb = r#"<workbook xmlns:r="urn:r"><sheets>
+<sheet name="Tom &amp; Jerry" sheetId="1" r:id="rId3"/><sheet name="B" sheetId="2" r:id="rId1"/>
+</sheets></workbook>"#;
+        assert_eq!(
+            workbook_sheets(wb).unwrap(),
+            vec![
+                ("Tom & Jerry".to_string(), "rId3".to_string()),
+                ("B".to_string(), "rId1".to_string())
+            ]
+        );
+        let rels = r#"<Relationships><Relationship Id="rId3" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#;
+        assert_eq!(
+            relationships(rels),
+            vec![(
+                "rId3".to_string(),
+                "x/worksheet".to_string(),
+                "worksheets/sheet1.xml".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn broken_sheet_xml_is_an_error_not_a_panic() {
+        assert!(
+            scan_sheet_styles("<worksheet><sheetData><row r=\"1\"><c r=\"A1\" s=\"1\"></row>")
+                .is_err()
+        );
+        assert!(
+            parse_xf_borders("<styleSheet><borders><border><left style=\"thin\"></border>")
+                .is_err()
+        );
     }
 
     #[test]

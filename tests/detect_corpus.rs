@@ -1,0 +1,53 @@
+//! Reading a corpus of real Excel workbooks (charts, chartsheets, tables,
+//! comments, VBA, …): every file reads without error and none holds a
+//! Sudoku, so none may yield a grid. Needs the corpus, so it is ignored by
+//! default:
+//!
+//! ```text
+//! XLSUDOKU_CORPUS=/work/shared/corpus/excel \
+//!     cargo test --release --test detect_corpus -- --ignored --nocapture
+//! ```
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use xlsudoku::workbook::{read_workbook, ReadOptions};
+
+#[test]
+#[ignore = "needs the workbook corpus (XLSUDOKU_CORPUS)"]
+fn corpus_workbooks_read_cleanly_and_hold_no_grids() {
+    let dir = PathBuf::from(
+        std::env::var("XLSUDOKU_CORPUS").unwrap_or_else(|_| "/work/shared/corpus/excel".into()),
+    );
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "xlsx" || x == "xlsm"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no workbooks in {}", dir.display());
+    let start = Instant::now();
+    let mut sheets = 0;
+    for path in &files {
+        let read = read_workbook(path, &ReadOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        sheets += read.len();
+        for sheet in &read {
+            assert!(
+                sheet.grids.is_empty(),
+                "{} / {}: {:?}",
+                path.display(),
+                sheet.name,
+                sheet
+                    .grids
+                    .iter()
+                    .map(|g| g.range.to_string())
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
+    println!(
+        "{} workbooks, {sheets} worksheets read in {:?}",
+        files.len(),
+        start.elapsed()
+    );
+}
