@@ -107,7 +107,7 @@ impl BoxShape {
             return None;
         }
         let mut height = (side as f64).sqrt() as usize;
-        while height > 1 && side % height != 0 {
+        while height > 1 && !side.is_multiple_of(height) {
             height -= 1;
         }
         let width = side / height;

@@ -117,13 +117,17 @@ fn example_workbook_is_solved_in_blue_italics_with_a_note() {
     assert!(formulas.used_cells().any(|(_, _, f)| f.contains("SUM")));
 }
 
+/// Sheet name, grid range and box shape expected in a fixture.
+type Expected<'a> = &'a [(&'a str, &'a str, &'a str)];
+
 #[test]
 fn every_layout_is_found_where_it_is_drawn() {
-    let cases: &[(&str, &[(&str, &str, &str)])] = &[
+    let cases: &[(&str, Expected)] = &[
         ("layout_gridlines_c3.xlsx", &[("Grid", "C3:K11", "3x3")]),
         ("layout_frame_b2.xlsx", &[("Frame", "B2:J10", "3x3")]),
         ("layout_thick_a1.xlsx", &[("Thick", "A1:I9", "3x3")]),
         ("layout_h8.xlsx", &[("Far", "H8:P16", "3x3")]),
+        ("layout_title_row.xlsx", &[("Titled", "A2:I10", "3x3")]),
         (
             "layout_neighbour_borders.xlsx",
             &[("Neighbours", "C3:K11", "3x3")],

@@ -52,16 +52,6 @@ use calamine::Data;
 use crate::address::{CellRange, CellRef};
 use crate::grid::{BoxShape, Grid};
 
-/// The status words that begin the note cell an xlsudoku run writes.
-pub const STATUS_WORDS: [&str; 6] = [
-    "solved",
-    "gave up",
-    "invalid",
-    "unsolvable",
-    "multiple solutions",
-    "timeout",
-];
-
 /// Overrides for grid detection.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
@@ -361,7 +351,9 @@ fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
     match sheet.values.get_value((at.row, at.col)) {
         Some(Data::String(s)) => {
             let s = s.trim_start().to_lowercase();
-            STATUS_WORDS.iter().any(|w| s.starts_with(w))
+            crate::solve::Status::NOTE_WORDS
+                .iter()
+                .any(|w| s.starts_with(w))
         }
         _ => false,
     }
