@@ -264,14 +264,21 @@ mod tests {
         assert_eq!((r.solved, r.unique, r.multiple, r.none), (2, 1, 1, 1));
         assert!(r.seconds >= 0.0);
         let first = bench_file(&path, BenchMode::First).expect("bench");
-        assert_eq!((first.solved, first.unique, first.multiple, first.none), (2, 0, 0, 1));
+        assert_eq!(
+            (first.solved, first.unique, first.multiple, first.none),
+            (2, 0, 0, 1)
+        );
     }
 
     #[test]
     fn zero_is_a_blank_and_large_sides_use_letters() {
         let dir = tempfile::tempdir().expect("temp dir");
         let sixteen = ".".repeat(255) + "G";
-        let path = write(&dir, "big.txt", &format!("{}\n{sixteen}\n", "0".repeat(256)));
+        let path = write(
+            &dir,
+            "big.txt",
+            &format!("{}\n{sixteen}\n", "0".repeat(256)),
+        );
         let r = bench_file(&path, BenchMode::First).expect("bench");
         assert_eq!((r.puzzles, r.solved), (2, 2));
     }
@@ -279,7 +286,11 @@ mod tests {
     #[test]
     fn a_bad_line_names_file_and_line() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let path = write(&dir, "bad.txt", "1.3..2.4....1..3\n\n# c\n1.3..2.4....1..\n");
+        let path = write(
+            &dir,
+            "bad.txt",
+            "1.3..2.4....1..3\n\n# c\n1.3..2.4....1..\n",
+        );
         let err = bench_file(&path, BenchMode::Unique).expect_err("short line");
         match &err {
             BenchError::BadLine { line, .. } => assert_eq!(*line, 4),
@@ -295,8 +306,8 @@ mod tests {
 
     #[test]
     fn a_missing_file_is_an_io_error_with_its_path() {
-        let err = bench_file(Path::new("/nonexistent/x.txt"), BenchMode::Unique)
-            .expect_err("missing");
+        let err =
+            bench_file(Path::new("/nonexistent/x.txt"), BenchMode::Unique).expect_err("missing");
         assert!(matches!(err, BenchError::Io { .. }));
         assert!(err.to_string().contains("/nonexistent/x.txt"));
     }

@@ -89,12 +89,8 @@ pub fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, Sear
         if slot.as_ref().map(|(s, _)| *s) != Some(shape) {
             *slot = None;
         }
-        let (_, geo) = slot.get_or_insert_with(|| {
-            (
-                shape,
-                generic::Geometry::new(shape.width(), shape.height()),
-            )
-        });
+        let (_, geo) = slot
+            .get_or_insert_with(|| (shape, generic::Geometry::new(shape.width(), shape.height())));
         generic::Engine::new(geo, strong_propagation(shape)).search(puzzle, opts)
     })
 }
