@@ -76,10 +76,20 @@ impl Geometry {
             let (r, c) = (cell / side, cell % side);
             let b = box_of(r, c);
             cell_units.push([r as u16, (side + c) as u16, (2 * side + b) as u16]);
-            for other in 0..cells {
-                let (r2, c2) = (other / side, other % side);
-                if other != cell && (r2 == r || c2 == c || box_of(r2, c2) == b) {
-                    peers.push(other as u16);
+            let (r0, c0) = ((r / box_h) * box_h, (c / box_w) * box_w);
+            peers.extend(
+                (0..side)
+                    .filter(|&c2| c2 != c)
+                    .map(|c2| (r * side + c2) as u16),
+            );
+            peers.extend(
+                (0..side)
+                    .filter(|&r2| r2 != r)
+                    .map(|r2| (r2 * side + c) as u16),
+            );
+            for r2 in (r0..r0 + box_h).filter(|&r2| r2 != r) {
+                for c2 in (c0..c0 + box_w).filter(|&c2| c2 != c) {
+                    peers.push((r2 * side + c2) as u16);
                 }
             }
         }
@@ -213,7 +223,7 @@ impl<'g> Engine<'g> {
                 } else {
                     let (cell, digit) = self.choose(&states[depth]);
                     outcome.guesses += 1;
-                    if outcome.guesses % DEADLINE_EVERY == 0 {
+                    if outcome.guesses.is_multiple_of(DEADLINE_EVERY) {
                         if let Some(deadline) = opts.deadline {
                             if Instant::now() >= deadline {
                                 return Err(SearchError::Timeout {

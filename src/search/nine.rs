@@ -350,7 +350,7 @@ impl State {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             run.guesses += 1;
-            if run.guesses % DEADLINE_EVERY == 0 {
+            if run.guesses.is_multiple_of(DEADLINE_EVERY) {
                 if let Some(deadline) = run.deadline {
                     if Instant::now() >= deadline {
                         run.timed_out = true;
