@@ -379,6 +379,7 @@ fn broken_files_exit_2_and_name_the_file() {
         ("encrypted.xlsx", "encrypted"),
         ("truncated.xlsx", "truncated.xlsx"),
         ("not_a_workbook.xlsx", "not_a_workbook.xlsx"),
+        ("zip_bomb.xlsx", "zip bomb"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let (o, out) = solve_to(&fixture(file), dir.path(), &[]);

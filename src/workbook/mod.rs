@@ -176,6 +176,19 @@ pub enum ReadError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A part of the package (or the file) is larger than xlsudoku reads:
+    /// an oversized sheet or a zip bomb.
+    #[error("{}: {part} is {size} bytes uncompressed, over the {limit}-byte limit (an oversized part or a zip bomb)", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The part (or `the file`).
+        part: String,
+        /// Its size in bytes, as declared.
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The `--range` given cannot be a grid.
     #[error("{}: range {range} is not a square with a box shape ({reason})", path.display())]
     BadRange {

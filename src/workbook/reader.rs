@@ -63,6 +63,16 @@ struct XfInfo {
 /// macro sheets skipped), in workbook order.
 pub(crate) fn read_raw(path: &Path) -> Result<Vec<RawSheet>, ReadError> {
     let p = || path.to_path_buf();
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.len() > MAX_FILE {
+            return Err(ReadError::TooLarge {
+                path: p(),
+                part: "the file".into(),
+                size: meta.len(),
+                limit: MAX_FILE,
+            });
+        }
+    }
     let bytes = std::fs::read(path).map_err(|source| ReadError::Io { path: p(), source })?;
     if bytes.starts_with(&CFB_MAGIC) {
         return Err(classify_cfb(path, &bytes));
@@ -80,6 +90,7 @@ pub(crate) fn read_raw(path: &Path) -> Result<Vec<RawSheet>, ReadError> {
             path: p(),
             reason: format!("broken zip package: {e}"),
         })?;
+    check_sizes(&mut zip, path)?;
     let parts = Package::read(&mut zip, path)?;
 
     let sheets: Vec<String> = xlsx
@@ -189,11 +200,45 @@ fn sheet_error(path: &Path, sheet: &str, e: XlsxError) -> ReadError {
 
 type Zip<'a> = zip::ZipArchive<Cursor<&'a [u8]>>;
 
+/// The largest workbook file read.
+pub(crate) const MAX_FILE: u64 = 1 << 30;
+/// The largest uncompressed part read (a 500k-cell sheet is about 30 MB).
+pub(crate) const MAX_PART: u64 = 512 << 20;
+/// The largest uncompressed package read, all parts together.
+pub(crate) const MAX_TOTAL: u64 = 2 << 30;
+
+/// Refuses packages whose parts declare more than the limits, before any
+/// part is inflated: zip bombs and oversized sheets get a clear error
+/// instead of exhausting memory.
+fn check_sizes(zip: &mut Zip<'_>, path: &Path) -> Result<(), ReadError> {
+    let mut total = 0u64;
+    for i in 0..zip.len() {
+        let Ok(entry) = zip.by_index_raw(i) else {
+            continue;
+        };
+        let size = entry.size();
+        total = total.saturating_add(size);
+        let too_large = |part: String, size: u64, limit: u64| ReadError::TooLarge {
+            path: path.to_path_buf(),
+            part,
+            size,
+            limit,
+        };
+        if size > MAX_PART {
+            return Err(too_large(entry.name().map(|n| n.to_string()).unwrap_or_default(), size, MAX_PART));
+        }
+        if total > MAX_TOTAL {
+            return Err(too_large("the package".into(), total, MAX_TOTAL));
+        }
+    }
+    Ok(())
+}
+
 /// Reads a part of the package as text; `None` if missing or unreadable.
 fn read_part(zip: &mut Zip<'_>, name: &str) -> Option<String> {
-    let mut file = zip.by_name(name).ok()?;
+    let file = zip.by_name(name).ok()?;
     let mut text = String::new();
-    file.read_to_string(&mut text).ok()?;
+    file.take(MAX_PART).read_to_string(&mut text).ok()?;
     Some(text)
 }
 
