@@ -225,7 +225,11 @@ fn check_sizes(zip: &mut Zip<'_>, path: &Path) -> Result<(), ReadError> {
             limit,
         };
         if size > MAX_PART {
-            return Err(too_large(entry.name().map(|n| n.to_string()).unwrap_or_default(), size, MAX_PART));
+            return Err(too_large(
+                entry.name().map(|n| n.to_string()).unwrap_or_default(),
+                size,
+                MAX_PART,
+            ));
         }
         if total > MAX_TOTAL {
             return Err(too_large("the package".into(), total, MAX_TOTAL));
