@@ -76,7 +76,7 @@ pub(crate) fn patch_sheet(
         .collect::<Vec<(u32, Vec<(u32, CellValue)>)>>()
         .into_iter()
         .peekable();
-    let mut reader = Reader::from_str(src);
+    let mut reader = Scanner::new(src);
     let mut depth = 0usize;
     // (position in `out`, tag, is empty, old ref) of <dimension>, written
     // at the end when the extent of the new cells is known.
@@ -90,9 +90,9 @@ pub(crate) fn patch_sheet(
         if (in_sheet_data || sheet_data_done) && row.is_none() && rows.peek().is_none() {
             break;
         }
-        let start = pos(&reader);
-        let ev = reader.read_event().map_err(&err)?;
-        let end = pos(&reader);
+        let start = reader.pos();
+        let ev = reader.next().map_err(&err)?;
+        let end = reader.pos();
         let (e, empty) = match ev {
             Event::Start(e) => (e, false),
             Event::Empty(e) => (e, true),
@@ -193,6 +193,14 @@ pub(crate) fn patch_sheet(
                         if !set.is_empty() {
                             write_start_tag(&mut p.out, &e, &set, &[], empty).map_err(&err)?;
                             p.copied = end;
+                        }
+                        if !empty {
+                            // Nothing changes in this row: go straight to
+                            // its end tag (copied later with the rest).
+                            let close = format!("</{}row>", p.prefix);
+                            if let Some(skipped) = reader.skip_to(end, &close) {
+                                saw_cell |= skipped.contains('<');
+                            }
                         }
                     }
                     Some(cells) => {
@@ -376,17 +384,17 @@ fn widen_spans(spans: &str, cells: &[(u32, CellValue)]) -> Option<String> {
 /// Skips the content of an edited `<c>` up to and including its `</c>`,
 /// returning the offset after it. Refuses to drop the master cell of a
 /// shared formula, which other cells depend on.
-fn skip_cell(reader: &mut Reader<&[u8]>, part: &str, at: CellRef) -> Result<usize, AnnotateError> {
+fn skip_cell(reader: &mut Scanner<'_>, part: &str, at: CellRef) -> Result<usize, AnnotateError> {
     let err = xml_err(part);
     let mut depth = 1usize;
     loop {
-        let (e, is_start) = match reader.read_event().map_err(&err)? {
+        let (e, is_start) = match reader.next().map_err(&err)? {
             Event::Start(e) => (e, true),
             Event::Empty(e) => (e, false),
             Event::End(_) => {
                 depth -= 1;
                 if depth == 0 {
-                    return Ok(pos(reader));
+                    return Ok(reader.pos());
                 }
                 continue;
             }
@@ -412,6 +420,56 @@ fn skip_cell(reader: &mut Reader<&[u8]>, part: &str, at: CellRef) -> Result<usiz
                 });
             }
         }
+    }
+}
+
+/// A quick-xml reader over the part that can jump ahead over content that
+/// needs no parsing.
+struct Scanner<'s> {
+    src: &'s str,
+    /// Offset of the reader's input in `src`.
+    base: usize,
+    reader: Reader<&'s [u8]>,
+}
+
+impl<'s> Scanner<'s> {
+    fn new(src: &'s str) -> Self {
+        Scanner {
+            src,
+            base: 0,
+            reader: Reader::from_str(src),
+        }
+    }
+
+    /// The offset in `src` after the last event.
+    fn pos(&self) -> usize {
+        self.base + pos(&self.reader)
+    }
+
+    fn next(&mut self) -> Result<Event<'s>, quick_xml::Error> {
+        self.reader.read_event()
+    }
+
+    /// Moves from `from` (the current position, inside an element) to the
+    /// next `close` tag, which is read next, and returns the text skipped.
+    /// Does not move (and returns `None`) when `close` is missing or the
+    /// text holds comments, CDATA or processing instructions, in which a
+    /// `close` might not be a tag.
+    fn skip_to(&mut self, from: usize, close: &str) -> Option<&'s str> {
+        let rest = self.src.get(from..)?;
+        let len = rest.find(close)?;
+        let skipped = &rest[..len];
+        if skipped.contains("<!") || skipped.contains("<?") {
+            return None;
+        }
+        let to = from + len;
+        self.base = to;
+        self.reader = Reader::from_str(&self.src[to..]);
+        // The new reader has not seen the start tags it will close.
+        let config = self.reader.config_mut();
+        config.check_end_names = false;
+        config.allow_unmatched_ends = true;
+        Some(skipped)
     }
 }
 
@@ -827,6 +885,28 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, AnnotateError::Malformed { .. }), "{err}");
+    }
+
+    #[test]
+    fn rows_skipped_unparsed_still_come_out_whole_even_with_comments() {
+        let src = format!(
+            r#"{}<sheetData><row r="1"><c r="A1"><v>1</v></c><!-- </row> --><c r="B1"><v>2</v></c></row><row r="2"><c r="A2"><v>3</v></c></row><row r="4"><c r="A4"><v>4</v></c></row></sheetData>{TAIL}"#,
+            head("A1:B4")
+        );
+        let (out, _) = run(
+            &src,
+            &[
+                ("B2", CellValue::Number(5.0)),
+                ("A3", CellValue::Number(6.0)),
+            ],
+        );
+        assert_eq!(
+            out,
+            format!(
+                r#"{}<sheetData><row r="1"><c r="A1"><v>1</v></c><!-- </row> --><c r="B1"><v>2</v></c></row><row r="2"><c r="A2"><v>3</v></c><c r="B2" s="3"><v>5</v></c></row><row r="3"><c r="A3" s="3"><v>6</v></c></row><row r="4"><c r="A4"><v>4</v></c></row></sheetData>{TAIL}"#,
+                head("A1:B4")
+            )
+        );
     }
 
     #[test]

@@ -106,16 +106,14 @@ impl<'a> StylePool<'a> {
                     }
                     depth += 1;
                 }
-                Event::Empty(_) => {
-                    if depth == 2 {
-                        let target = match inside {
-                            Some(0) => fonts.as_mut(),
-                            Some(_) => xfs.as_mut(),
-                            None => None,
-                        };
-                        if let Some(c) = target {
-                            c.items.push(start..end);
-                        }
+                Event::Empty(_) if depth == 2 => {
+                    let target = match inside {
+                        Some(0) => fonts.as_mut(),
+                        Some(_) => xfs.as_mut(),
+                        None => None,
+                    };
+                    if let Some(c) = target {
+                        c.items.push(start..end);
                     }
                 }
                 Event::End(_) => {
