@@ -39,12 +39,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod calc_chain;
 mod package;
 mod sheet;
 mod styles;
 mod xml;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{Read, Seek, SeekFrom, Write};
 
 use zip::result::ZipError;
@@ -52,7 +53,8 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
 use crate::address::{CellRef, MAX_COL, MAX_ROW};
-use package::{parse_rels, parse_sheets, rels_part_of, set_full_calc_on_load};
+use calc_chain::{drop_entries, ChainEdit};
+use package::{parse_rels, parse_sheets, rels_part_of, remove_elements, set_full_calc_on_load};
 use sheet::{patch_sheet, SheetPlan};
 use styles::StylePool;
 
@@ -210,8 +212,10 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     let book = Book::read(&mut archive, options.max_part_size)?;
     let plans = book.plan(edits)?;
 
-    let mut replaced: HashMap<String, Vec<u8>> = HashMap::new();
+    // Entry name → new bytes, or `None` to leave the entry out.
+    let mut replaced: HashMap<String, Option<Vec<u8>>> = HashMap::new();
     if !plans.is_empty() {
+        let limit = options.max_part_size;
         let styles_part = book
             .styles
             .as_deref()
@@ -220,30 +224,75 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
                 reason: "the workbook has no style sheet to add the blue italic style to"
                     .to_string(),
             })?;
-        let styles_src = read_part(&mut archive, styles_part, options.max_part_size)?;
-        let mut pool = StylePool::parse(styles_part, &styles_src)?;
-        for (part, plan) in &plans {
-            let src = read_part(&mut archive, part, options.max_part_size)?;
-            let patched = patch_sheet(part, &src, plan, &mut pool)?;
-            replaced.insert(part.clone(), patched.into_bytes());
+        let styles_src = read_part(&mut archive, styles_part, limit)?;
+        let mut pool = StylePool::parse(styles_part, &styles_src.text)?;
+        let mut dropped: HashSet<(u32, CellRef)> = HashSet::new();
+        for planned in &plans {
+            let src = read_part(&mut archive, &planned.part, limit)?;
+            let patched = patch_sheet(&planned.part, &src.text, &planned.plan, &mut pool)?;
+            if let Some(id) = planned.sheet_id {
+                dropped.extend(patched.dropped_formulas.iter().map(|c| (id, *c)));
+            }
+            replaced.insert(planned.part.clone(), Some(src.bytes_of(patched.xml)));
         }
         if let Some(styles) = pool.render()? {
-            replaced.insert(styles_part.to_string(), styles.into_bytes());
+            replaced.insert(styles_part.to_string(), Some(styles_src.bytes_of(styles)));
         }
-        let wb_src = read_part(&mut archive, &book.workbook, options.max_part_size)?;
-        let wb = set_full_calc_on_load(&book.workbook, &wb_src)?;
-        if wb != wb_src {
-            replaced.insert(book.workbook.clone(), wb.into_bytes());
+        let wb_src = read_part(&mut archive, &book.workbook, limit)?;
+        let wb = set_full_calc_on_load(&book.workbook, &wb_src.text)?;
+        if wb != wb_src.text {
+            replaced.insert(book.workbook.clone(), Some(wb_src.bytes_of(wb)));
+        }
+        if let (Some(chain), false) = (&book.calc_chain, dropped.is_empty()) {
+            let src = read_part(&mut archive, chain, limit)?;
+            match drop_entries(chain, &src.text, &dropped)? {
+                ChainEdit::Keep => {}
+                ChainEdit::Rewrite(text) => {
+                    replaced.insert(chain.clone(), Some(src.bytes_of(text)));
+                }
+                ChainEdit::Remove => {
+                    remove_calc_chain(&mut archive, &book, chain, limit, &mut replaced)?;
+                }
+            }
         }
     }
     write_copy(&mut archive, &replaced, output)
 }
 
+/// Drops the calculation chain part: its entry, its content type override
+/// and the workbook's relationship to it.
+fn remove_calc_chain<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    chain: &str,
+    limit: u64,
+    replaced: &mut HashMap<String, Option<Vec<u8>>>,
+) -> Result<(), AnnotateError> {
+    replaced.insert(chain.to_string(), None);
+    if let Some(ct) = &book.content_types {
+        let src = read_part(archive, ct, limit)?;
+        let name = format!("/{chain}");
+        let text = remove_elements(ct, &src.text, "Override", "PartName", |v| {
+            v.eq_ignore_ascii_case(&name)
+        })?;
+        replaced.insert(ct.clone(), Some(src.bytes_of(text)));
+    }
+    if let Some(rels) = &book.workbook_rels {
+        let src = read_part(archive, rels, limit)?;
+        let text = remove_elements(rels, &src.text, "Relationship", "Type", |v| {
+            v.ends_with("/calcChain")
+        })?;
+        replaced.insert(rels.clone(), Some(src.bytes_of(text)));
+    }
+    Ok(())
+}
+
 /// Copies every entry of `archive` to `output`, raw, except those in
-/// `replaced`, written anew (same name, place, time and compression).
+/// `replaced`, written anew (same name, place, time and compression) or
+/// left out.
 fn write_copy<R: Read + Seek, W: Write + Seek>(
     archive: &mut ZipArchive<R>,
-    replaced: &HashMap<String, Vec<u8>>,
+    replaced: &HashMap<String, Option<Vec<u8>>>,
     output: W,
 ) -> Result<(), AnnotateError> {
     let mut writer = ZipWriter::new(output);
@@ -252,7 +301,8 @@ fn write_copy<R: Read + Seek, W: Write + Seek>(
         let name = file.name()?.into_owned();
         match replaced.get(&name) {
             None => writer.raw_copy_file(file)?,
-            Some(bytes) => {
+            Some(None) => {}
+            Some(Some(bytes)) => {
                 let method = match file.compression() {
                     CompressionMethod::Stored => CompressionMethod::Stored,
                     _ => CompressionMethod::Deflated,
@@ -289,12 +339,34 @@ fn read_up_to<R: Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
+/// A part read as text.
+struct Part {
+    /// The text, without a byte order mark.
+    text: String,
+    /// Whether the part started with a byte order mark (written back).
+    bom: bool,
+}
+
+impl Part {
+    /// `text` as the bytes of the part, with the byte order mark if the
+    /// original had one.
+    fn bytes_of(&self, text: String) -> Vec<u8> {
+        if self.bom {
+            let mut v = "\u{FEFF}".as_bytes().to_vec();
+            v.extend_from_slice(text.as_bytes());
+            v
+        } else {
+            text.into_bytes()
+        }
+    }
+}
+
 /// Inflates one part as UTF-8 text, refusing parts over `limit` bytes.
 fn read_part<R: Read + Seek>(
     archive: &mut ZipArchive<R>,
     name: &str,
     limit: u64,
-) -> Result<String, AnnotateError> {
+) -> Result<Part, AnnotateError> {
     let too_large = || AnnotateError::TooLarge {
         part: name.to_string(),
         limit,
@@ -308,10 +380,16 @@ fn read_part<R: Read + Seek>(
     if buf.len() as u64 > limit {
         return Err(too_large());
     }
-    String::from_utf8(buf).map_err(|_| AnnotateError::Malformed {
+    let mut text = String::from_utf8(buf).map_err(|_| AnnotateError::Malformed {
         part: name.to_string(),
         reason: "the part is not UTF-8 text".to_string(),
-    })
+    })?;
+    // quick-xml skips a byte order mark without counting it in its offsets.
+    let bom = text.starts_with('\u{FEFF}');
+    if bom {
+        text.drain(..3);
+    }
+    Ok(Part { text, bom })
 }
 
 /// What the patcher needs to know about the package.
@@ -319,10 +397,33 @@ fn read_part<R: Read + Seek>(
 struct Book {
     /// The workbook part, e.g. `xl/workbook.xml`.
     workbook: String,
+    /// The workbook part's relationships part, if any.
+    workbook_rels: Option<String>,
     /// The style sheet part, if any.
     styles: Option<String>,
-    /// Sheet name → (zip entry of its part, or `None` if not a worksheet).
-    sheets: Vec<(String, Option<String>)>,
+    /// The calculation chain part, if any.
+    calc_chain: Option<String>,
+    /// The content types part, if any.
+    content_types: Option<String>,
+    /// The sheets in workbook order.
+    sheets: Vec<SheetInfo>,
+}
+
+/// One sheet of the workbook.
+#[derive(Debug)]
+struct SheetInfo {
+    name: String,
+    /// The zip entry of its part, or `None` if it is not a worksheet.
+    part: Option<String>,
+    sheet_id: Option<u32>,
+}
+
+/// The edits of one worksheet.
+#[derive(Debug)]
+struct Planned {
+    part: String,
+    sheet_id: Option<u32>,
+    plan: SheetPlan,
 }
 
 impl Book {
@@ -346,7 +447,7 @@ impl Book {
         let mut workbook = None;
         if let Some(root_rels) = find("_rels/.rels") {
             let src = read_part(archive, &root_rels, limit)?;
-            workbook = parse_rels(&root_rels, &src, "")?
+            workbook = parse_rels(&root_rels, &src.text, "")?
                 .into_iter()
                 .find(|r| r.kind.ends_with("/officeDocument") && !r.target.is_empty())
                 .and_then(|r| find(&r.target));
@@ -357,19 +458,22 @@ impl Book {
                 AnnotateError::NotAWorkbook("the zip archive has no workbook part".to_string())
             })?;
         let wb_src = read_part(archive, &workbook, limit)?;
-        let entries = parse_sheets(&workbook, &wb_src)?;
+        let entries = parse_sheets(&workbook, &wb_src.text)?;
         let rels_name = rels_part_of(&workbook);
         let rels = match find(&rels_name) {
             Some(n) => {
                 let src = read_part(archive, &n, limit)?;
-                parse_rels(&n, &src, &workbook)?
+                parse_rels(&n, &src.text, &workbook)?
             }
             None => Vec::new(),
         };
-        let styles = rels
-            .iter()
-            .find(|r| r.kind.ends_with("/styles"))
-            .and_then(|r| find(&r.target));
+        let related = |kind: &str| {
+            rels.iter()
+                .find(|r| r.kind.ends_with(kind))
+                .and_then(|r| find(&r.target))
+        };
+        let styles = related("/styles");
+        let calc_chain = related("/calcChain");
         let sheets = entries
             .into_iter()
             .map(|s| {
@@ -377,33 +481,43 @@ impl Book {
                     .iter()
                     .find(|r| r.id == s.rel_id && r.kind.ends_with("/worksheet"))
                     .and_then(|r| find(&r.target));
-                (s.name, part)
+                SheetInfo {
+                    name: s.name,
+                    part,
+                    sheet_id: s.sheet_id,
+                }
             })
             .collect();
         Ok(Book {
             workbook,
+            workbook_rels: find(&rels_name),
             styles,
+            calc_chain,
+            content_types: find("[Content_Types].xml"),
             sheets,
         })
     }
 
     /// The edits grouped by worksheet part, checked; sheets without cell
     /// edits are left out.
-    fn plan(&self, edits: &[SheetEdits]) -> Result<Vec<(String, SheetPlan)>, AnnotateError> {
-        let mut by_part: BTreeMap<String, SheetPlan> = BTreeMap::new();
+    fn plan(&self, edits: &[SheetEdits]) -> Result<Vec<Planned>, AnnotateError> {
+        let mut by_part: BTreeMap<String, (Option<u32>, SheetPlan)> = BTreeMap::new();
         for se in edits {
-            let (_, part) = self
+            let sheet = self
                 .sheets
                 .iter()
-                .find(|(n, _)| *n == se.sheet)
+                .find(|s| s.name == se.sheet)
                 .ok_or_else(|| AnnotateError::NoSuchSheet(se.sheet.clone()))?;
-            let part = part
+            let part = sheet
+                .part
                 .as_ref()
                 .ok_or_else(|| AnnotateError::NotAWorksheet(se.sheet.clone()))?;
             if se.cells.is_empty() {
                 continue;
             }
-            let plan = by_part.entry(part.clone()).or_default();
+            let (_, plan) = by_part
+                .entry(part.clone())
+                .or_insert_with(|| (sheet.sheet_id, SheetPlan::new()));
             for edit in &se.cells {
                 if edit.at.row > MAX_ROW || edit.at.col > MAX_COL {
                     return Err(AnnotateError::InvalidValue {
@@ -424,6 +538,13 @@ impl Book {
                     .insert(edit.at.col, edit.value.clone());
             }
         }
-        Ok(by_part.into_iter().collect())
+        Ok(by_part
+            .into_iter()
+            .map(|(part, (sheet_id, plan))| Planned {
+                part,
+                sheet_id,
+                plan,
+            })
+            .collect())
     }
 }

@@ -50,6 +50,17 @@ struct Patcher<'s, 'p, 'x> {
     styles: &'p mut StylePool<'x>,
     prefix: String,
     cols: Vec<ColStyle>,
+    dropped_formulas: Vec<CellRef>,
+}
+
+/// A patched worksheet part.
+#[derive(Debug)]
+pub(crate) struct SheetPatch {
+    /// The new XML.
+    pub xml: String,
+    /// The cells whose formula the patch replaced or cleared (their
+    /// calculation chain entries must go).
+    pub dropped_formulas: Vec<CellRef>,
 }
 
 /// Applies `plan` to the worksheet XML `src`, adding the styles it needs to
@@ -59,7 +70,7 @@ pub(crate) fn patch_sheet(
     src: &str,
     plan: &SheetPlan,
     styles: &mut StylePool<'_>,
-) -> Result<String, AnnotateError> {
+) -> Result<SheetPatch, AnnotateError> {
     let err = xml_err(part);
     let mut p = Patcher {
         part,
@@ -69,6 +80,7 @@ pub(crate) fn patch_sheet(
         styles,
         prefix: String::new(),
         cols: Vec::new(),
+        dropped_formulas: Vec::new(),
     };
     let mut rows = plan
         .iter()
@@ -271,7 +283,11 @@ pub(crate) fn patch_sheet(
                                 end
                             } else {
                                 consumed = true;
-                                skip_cell(&mut reader, part, at)?
+                                let (after, had_formula) = skip_cell(&mut reader, part, at)?;
+                                if had_formula {
+                                    p.dropped_formulas.push(at);
+                                }
+                                after
                             };
                         }
                         None if r_attr.is_none() => {
@@ -307,6 +323,7 @@ pub(crate) fn patch_sheet(
         return Err(p.malformed("the worksheet has no <sheetData>"));
     }
     p.copy_to(src.len());
+    let dropped_formulas = std::mem::take(&mut p.dropped_formulas);
     let mut out = p.out;
     if let Some((at, tag, empty, old)) = dimension {
         let old_range: Option<CellRange> = old.trim().parse().ok().or_else(|| {
@@ -327,7 +344,10 @@ pub(crate) fn patch_sheet(
         write_start_tag(&mut text, &tag, &[("ref", &new_ref)], &[], empty).map_err(&err)?;
         out.insert_str(at, &text);
     }
-    Ok(out)
+    Ok(SheetPatch {
+        xml: out,
+        dropped_formulas,
+    })
 }
 
 /// The range `old` grown to hold every cell the plan writes a value into.
@@ -382,11 +402,16 @@ fn widen_spans(spans: &str, cells: &[(u32, CellValue)]) -> Option<String> {
 }
 
 /// Skips the content of an edited `<c>` up to and including its `</c>`,
-/// returning the offset after it. Refuses to drop the master cell of a
+/// returning the offset after it and whether it held a formula. Refuses to drop the master cell of a
 /// shared formula, which other cells depend on.
-fn skip_cell(reader: &mut Scanner<'_>, part: &str, at: CellRef) -> Result<usize, AnnotateError> {
+fn skip_cell(
+    reader: &mut Scanner<'_>,
+    part: &str,
+    at: CellRef,
+) -> Result<(usize, bool), AnnotateError> {
     let err = xml_err(part);
     let mut depth = 1usize;
+    let mut had_formula = false;
     loop {
         let (e, is_start) = match reader.next().map_err(&err)? {
             Event::Start(e) => (e, true),
@@ -394,7 +419,7 @@ fn skip_cell(reader: &mut Scanner<'_>, part: &str, at: CellRef) -> Result<usize,
             Event::End(_) => {
                 depth -= 1;
                 if depth == 0 {
-                    return Ok(reader.pos());
+                    return Ok((reader.pos(), had_formula));
                 }
                 continue;
             }
@@ -410,6 +435,7 @@ fn skip_cell(reader: &mut Scanner<'_>, part: &str, at: CellRef) -> Result<usize,
             depth += 1;
         }
         if e.local_name().as_ref() == "f" {
+            had_formula = true;
             let shared = attr(&e, "t").map_err(&err)?.as_deref() == Some("shared");
             if shared && attr(&e, "ref").map_err(&err)?.is_some() {
                 return Err(AnnotateError::Unsupported {
@@ -434,10 +460,12 @@ struct Scanner<'s> {
 
 impl<'s> Scanner<'s> {
     fn new(src: &'s str) -> Self {
+        // quick-xml skips a byte order mark without counting it.
+        let base = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
         Scanner {
             src,
-            base: 0,
-            reader: Reader::from_str(src),
+            base,
+            reader: Reader::from_str(&src[base..]),
         }
     }
 
@@ -663,7 +691,7 @@ mod tests {
     fn run(src: &str, cells: &[(&str, CellValue)]) -> (String, Option<String>) {
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
         let out = patch_sheet("sheet", src, &plan(cells), &mut pool).unwrap();
-        (out, pool.render().unwrap())
+        (out.xml, pool.render().unwrap())
     }
 
     const TAIL: &str =
@@ -866,10 +894,14 @@ mod tests {
             ("B4", CellValue::Text("solved".into())),
         ];
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        let once = patch_sheet("sheet", &src, &plan(&cells), &mut pool).unwrap();
+        let once = patch_sheet("sheet", &src, &plan(&cells), &mut pool)
+            .unwrap()
+            .xml;
         let styles = pool.render().unwrap().unwrap();
         let mut pool2 = StylePool::parse("styles", &styles).unwrap();
-        let twice = patch_sheet("sheet", &once, &plan(&cells), &mut pool2).unwrap();
+        let twice = patch_sheet("sheet", &once, &plan(&cells), &mut pool2)
+            .unwrap()
+            .xml;
         assert_eq!(once, twice);
         assert_eq!(pool2.render().unwrap(), None);
     }
@@ -905,6 +937,20 @@ mod tests {
             format!(
                 r#"{}<sheetData><row r="1"><c r="A1"><v>1</v></c><!-- </row> --><c r="B1"><v>2</v></c></row><row r="2"><c r="A2"><v>3</v></c><c r="B2" s="3"><v>5</v></c></row><row r="3"><c r="A3" s="3"><v>6</v></c></row><row r="4"><c r="A4"><v>4</v></c></row></sheetData>{TAIL}"#,
                 head("A1:B4")
+            )
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_kept_and_offsets_stay_right() {
+        const BOM: char = '\u{FEFF}';
+        let src = format!("{BOM}{}<sheetData/>{TAIL}", head("A1"));
+        let (out, _) = run(&src, &[("A1", CellValue::Number(1.0))]);
+        assert_eq!(
+            out,
+            format!(
+                r#"{BOM}{}<sheetData><row r="1"><c r="A1" s="3"><v>1</v></c></row></sheetData>{TAIL}"#,
+                head("A1")
             )
         );
     }
