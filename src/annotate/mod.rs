@@ -35,7 +35,12 @@
 //! }];
 //! let mut copy = Cursor::new(Vec::new());
 //! annotate(Cursor::new(original), &edits, &mut copy)?;
-//! assert!(!copy.into_inner().is_empty());
+//!
+//! use calamine::{Data, Reader, Xlsx};
+//! let mut book: Xlsx<_> = calamine::open_workbook_from_rs(copy)?;
+//! let sheet = book.worksheet_range("Puzzle")?;
+//! assert_eq!(sheet.get_value((2, 3)), Some(&Data::Float(7.0)));
+//! assert_eq!(sheet.get_value((12, 2)), Some(&Data::String("solved".into())));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -179,7 +179,7 @@ pub(crate) fn patch_sheet(
                             "row number '{v}' is not a number from 1 to 1048576"
                         ))
                     })?,
-                    None => last_row.map_or(0, |r| r + 1),
+                    None => last_row.map_or(0, |r| r.saturating_add(1)),
                 };
                 last_row = Some(this_row);
                 p.copy_to(start);
@@ -258,7 +258,7 @@ pub(crate) fn patch_sheet(
                                 .map_err(|_| p.malformed(&format!("'{v}' is not a cell address")))?
                                 .col
                         }
-                        None => ctx.last_col.map_or(0, |c| c + 1),
+                        None => ctx.last_col.map_or(0, |c| c.saturating_add(1)),
                     };
                     ctx.last_col = Some(col);
                     p.copy_to(start);
