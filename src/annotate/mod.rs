@@ -217,20 +217,21 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     let book = Book::read(&mut archive, options.max_part_size)?;
     let plans = book.plan(edits)?;
 
-    // Entry name → new bytes, or `None` to leave the entry out.
-    let mut replaced: HashMap<String, Option<Vec<u8>>> = HashMap::new();
+    let mut changes = Changes::default();
     if !plans.is_empty() {
         let limit = options.max_part_size;
-        let styles_part = book
-            .styles
-            .as_deref()
-            .ok_or_else(|| AnnotateError::Unsupported {
-                part: book.workbook.clone(),
-                reason: "the workbook has no style sheet to add the blue italic style to"
-                    .to_string(),
-            })?;
-        let styles_src = read_part(&mut archive, styles_part, limit)?;
-        let mut pool = StylePool::parse(styles_part, &styles_src.text)?;
+        let (styles_part, styles_src, created) = match &book.styles {
+            Some(p) => (p.clone(), read_part(&mut archive, p, limit)?, false),
+            None => {
+                let xfs = max_style_index(&mut archive, &book, limit)?.saturating_add(1);
+                (
+                    new_styles_name(&book)?,
+                    Part::new(&minimal_styles(xfs)),
+                    true,
+                )
+            }
+        };
+        let mut pool = StylePool::parse(&styles_part, &styles_src.text)?;
         let mut dropped: HashSet<(u32, CellRef)> = HashSet::new();
         for planned in &plans {
             let src = read_part(&mut archive, &planned.part, limit)?;
@@ -238,30 +239,211 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
             if let Some(id) = planned.sheet_id {
                 dropped.extend(patched.dropped_formulas.iter().map(|c| (id, *c)));
             }
-            replaced.insert(planned.part.clone(), Some(src.bytes_of(patched.xml)));
+            changes.set(&planned.part, src.bytes_of(patched.xml));
         }
         if let Some(styles) = pool.render()? {
-            replaced.insert(styles_part.to_string(), Some(styles_src.bytes_of(styles)));
+            let bytes = styles_src.bytes_of(styles);
+            if created {
+                add_styles_part(
+                    &mut archive,
+                    &book,
+                    &styles_part,
+                    bytes,
+                    limit,
+                    &mut changes,
+                )?;
+            } else {
+                changes.set(&styles_part, bytes);
+            }
         }
         let wb_src = read_part(&mut archive, &book.workbook, limit)?;
         let wb = set_full_calc_on_load(&book.workbook, &wb_src.text)?;
         if wb != wb_src.text {
-            replaced.insert(book.workbook.clone(), Some(wb_src.bytes_of(wb)));
+            changes.set(&book.workbook, wb_src.bytes_of(wb));
         }
         if let (Some(chain), false) = (&book.calc_chain, dropped.is_empty()) {
             let src = read_part(&mut archive, chain, limit)?;
             match drop_entries(chain, &src.text, &dropped)? {
                 ChainEdit::Keep => {}
-                ChainEdit::Rewrite(text) => {
-                    replaced.insert(chain.clone(), Some(src.bytes_of(text)));
-                }
+                ChainEdit::Rewrite(text) => changes.set(chain, src.bytes_of(text)),
                 ChainEdit::Remove => {
-                    remove_calc_chain(&mut archive, &book, chain, limit, &mut replaced)?;
+                    remove_calc_chain(&mut archive, &book, chain, limit, &mut changes)?;
                 }
             }
         }
     }
-    write_copy(&mut archive, &replaced, output)
+    write_copy(&mut archive, &changes, output)
+}
+
+/// What the copy changes in the package.
+#[derive(Debug, Default)]
+struct Changes {
+    /// Entry name → new bytes, or `None` to leave the entry out.
+    replaced: HashMap<String, Option<Vec<u8>>>,
+    /// New entries, written after the others.
+    added: Vec<(String, Vec<u8>)>,
+}
+
+impl Changes {
+    fn set(&mut self, name: &str, bytes: Vec<u8>) {
+        self.replaced.insert(name.to_string(), Some(bytes));
+    }
+
+    /// The part as it stands in the copy so far.
+    fn current<R: Read + Seek>(
+        &self,
+        archive: &mut ZipArchive<R>,
+        name: &str,
+        limit: u64,
+    ) -> Result<Part, AnnotateError> {
+        match self.replaced.get(name) {
+            Some(Some(bytes)) => {
+                let text = String::from_utf8_lossy(bytes);
+                let bom = text.starts_with('\u{FEFF}');
+                let text = text.strip_prefix('\u{FEFF}').unwrap_or(&text);
+                Ok(Part {
+                    text: text.to_string(),
+                    bom,
+                })
+            }
+            _ => read_part(archive, name, limit),
+        }
+    }
+}
+
+/// The most cell formats a workbook can have.
+const MAX_XFS: usize = 65_000;
+
+/// The style sheet given to a workbook that has none: Excel's defaults,
+/// with `xfs` plain cell formats (at least one), so that style indices the
+/// sheets already use (and which meant nothing without a style sheet) keep
+/// meaning the default and the new formats come after them.
+fn minimal_styles(xfs: usize) -> String {
+    let xfs = xfs.clamp(1, MAX_XFS);
+    let mut out = String::with_capacity(1024 + 64 * xfs);
+    out.push_str(concat!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#,
+        "\n",
+        r#"<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#,
+        r#"<fonts count="1"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>"#,
+        r#"<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>"#,
+        r#"<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>"#,
+        r#"<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>"#,
+    ));
+    out.push_str(&format!(r#"<cellXfs count="{xfs}">"#));
+    for _ in 0..xfs {
+        out.push_str(r#"<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>"#);
+    }
+    out.push_str(concat!(
+        "</cellXfs>",
+        r#"<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>"#,
+        "</styleSheet>"
+    ));
+    out
+}
+
+/// The largest `s="N"` style index written in any worksheet (0 if none).
+/// A textual scan: a match inside cell text only pads the style sheet.
+fn max_style_index<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    limit: u64,
+) -> Result<usize, AnnotateError> {
+    let mut max = 0usize;
+    for part in book.sheets.iter().filter_map(|s| s.part.as_ref()) {
+        let src = read_part(archive, part, limit)?;
+        for (i, _) in src.text.match_indices(" s=\"") {
+            let rest = &src.text[i + 4..];
+            let digits = rest.find('"').map_or("", |e| &rest[..e]);
+            if let Ok(n) = digits.parse::<usize>() {
+                max = max.max(n.min(MAX_XFS));
+            }
+        }
+    }
+    Ok(max)
+}
+
+const STYLES_TYPE: &str =
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles";
+const STYLES_CONTENT_TYPE: &str =
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml";
+
+/// A free name for a new style sheet beside the workbook part.
+fn new_styles_name(book: &Book) -> Result<String, AnnotateError> {
+    let dir = book
+        .workbook
+        .rfind('/')
+        .map_or("", |i| &book.workbook[..=i]);
+    ["styles.xml", "xlsudoku-styles.xml"]
+        .iter()
+        .map(|n| format!("{dir}{n}"))
+        .find(|n| !book.names.iter().any(|e| e.eq_ignore_ascii_case(n)))
+        .ok_or_else(|| AnnotateError::Unsupported {
+            part: book.workbook.clone(),
+            reason: "the workbook has no style sheet and no free name for one".to_string(),
+        })
+}
+
+/// Adds a style sheet to a workbook that has none: the part, its content
+/// type and the workbook's relationship to it.
+fn add_styles_part<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    part: &str,
+    bytes: Vec<u8>,
+    limit: u64,
+    changes: &mut Changes,
+) -> Result<(), AnnotateError> {
+    let missing = |what: &str| AnnotateError::Unsupported {
+        part: book.workbook.clone(),
+        reason: format!("the workbook has no style sheet and no {what} to add one to"),
+    };
+    let ct = book
+        .content_types
+        .as_ref()
+        .ok_or_else(|| missing("[Content_Types].xml"))?;
+    let rels = book
+        .workbook_rels
+        .as_ref()
+        .ok_or_else(|| missing("relationships part"))?;
+    let src = changes.current(archive, ct, limit)?;
+    let text = insert_before_root_end(
+        ct,
+        &src.text,
+        &format!(r#"<Override PartName="/{part}" ContentType="{STYLES_CONTENT_TYPE}"/>"#),
+    )?;
+    changes.set(ct, src.bytes_of(text));
+    let src = changes.current(archive, rels, limit)?;
+    let ids: HashSet<String> = parse_rels(rels, &src.text, &book.workbook)?
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    let id = (1..)
+        .map(|n| format!("rId{n}"))
+        .find(|id| !ids.contains(id))
+        .unwrap_or_default();
+    let target = part.rsplit('/').next().unwrap_or(part);
+    let text = insert_before_root_end(
+        rels,
+        &src.text,
+        &format!(r#"<Relationship Id="{id}" Type="{STYLES_TYPE}" Target="{target}"/>"#),
+    )?;
+    changes.set(rels, src.bytes_of(text));
+    changes.added.push((part.to_string(), bytes));
+    Ok(())
+}
+
+/// `xml` with `text` put just before the root element's end tag.
+fn insert_before_root_end(part: &str, xml: &str, text: &str) -> Result<String, AnnotateError> {
+    let at = xml.rfind("</").ok_or_else(|| AnnotateError::Malformed {
+        part: part.to_string(),
+        reason: "no root end tag".to_string(),
+    })?;
+    let mut out = String::with_capacity(xml.len() + text.len());
+    out.push_str(&xml[..at]);
+    out.push_str(text);
+    out.push_str(&xml[at..]);
+    Ok(out)
 }
 
 /// Drops the calculation chain part: its entry, its content type override
@@ -271,23 +453,23 @@ fn remove_calc_chain<R: Read + Seek>(
     book: &Book,
     chain: &str,
     limit: u64,
-    replaced: &mut HashMap<String, Option<Vec<u8>>>,
+    changes: &mut Changes,
 ) -> Result<(), AnnotateError> {
-    replaced.insert(chain.to_string(), None);
+    changes.replaced.insert(chain.to_string(), None);
     if let Some(ct) = &book.content_types {
-        let src = read_part(archive, ct, limit)?;
+        let src = changes.current(archive, ct, limit)?;
         let name = format!("/{chain}");
         let text = remove_elements(ct, &src.text, "Override", "PartName", |v| {
             v.eq_ignore_ascii_case(&name)
         })?;
-        replaced.insert(ct.clone(), Some(src.bytes_of(text)));
+        changes.set(ct, src.bytes_of(text));
     }
     if let Some(rels) = &book.workbook_rels {
-        let src = read_part(archive, rels, limit)?;
+        let src = changes.current(archive, rels, limit)?;
         let text = remove_elements(rels, &src.text, "Relationship", "Type", |v| {
             v.ends_with("/calcChain")
         })?;
-        replaced.insert(rels.clone(), Some(src.bytes_of(text)));
+        changes.set(rels, src.bytes_of(text));
     }
     Ok(())
 }
@@ -297,14 +479,14 @@ fn remove_calc_chain<R: Read + Seek>(
 /// left out.
 fn write_copy<R: Read + Seek, W: Write + Seek>(
     archive: &mut ZipArchive<R>,
-    replaced: &HashMap<String, Option<Vec<u8>>>,
+    changes: &Changes,
     output: W,
 ) -> Result<(), AnnotateError> {
     let mut writer = ZipWriter::new(output);
     for i in 0..archive.len() {
         let file = archive.by_index_raw(i)?;
         let name = file.name()?.into_owned();
-        match replaced.get(&name) {
+        match changes.replaced.get(&name) {
             None => writer.raw_copy_file(file)?,
             Some(None) => {}
             Some(Some(bytes)) => {
@@ -326,6 +508,13 @@ fn write_copy<R: Read + Seek, W: Write + Seek>(
             }
         }
     }
+    for (name, bytes) in &changes.added {
+        let opts = SimpleFileOptions::default()
+            .compression_method(CompressionMethod::Deflated)
+            .compression_level(Some(3));
+        writer.start_file(name, opts)?;
+        writer.write_all(bytes)?;
+    }
     writer.set_raw_comment(archive.comment().into())?;
     writer.finish()?;
     Ok(())
@@ -345,6 +534,7 @@ fn read_up_to<R: Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 /// A part read as text.
+#[derive(Debug)]
 struct Part {
     /// The text, without a byte order mark.
     text: String,
@@ -353,6 +543,14 @@ struct Part {
 }
 
 impl Part {
+    /// A part made here.
+    fn new(text: &str) -> Self {
+        Part {
+            text: text.to_string(),
+            bom: false,
+        }
+    }
+
     /// `text` as the bytes of the part, with the byte order mark if the
     /// original had one.
     fn bytes_of(&self, text: String) -> Vec<u8> {
@@ -412,6 +610,8 @@ struct Book {
     content_types: Option<String>,
     /// The sheets in workbook order.
     sheets: Vec<SheetInfo>,
+    /// Every entry name of the archive.
+    names: Vec<String>,
 }
 
 /// One sheet of the workbook.
@@ -500,6 +700,7 @@ impl Book {
             calc_chain,
             content_types: find("[Content_Types].xml"),
             sheets,
+            names,
         })
     }
 
