@@ -395,3 +395,16 @@ fn a_workbook_without_a_style_sheet_gets_one() {
     // A second run finds the style sheet and adds nothing.
     assert_eq!(entries(&run(&out, &edits)), entries(&out));
 }
+
+#[test]
+fn awkward_text_reads_back_exactly() {
+    let text = "a\r\nb\tc _x0041_ \u{1} <&> \"q\" ü 数独 ";
+    let edits = [SheetEdits {
+        sheet: "Other".into(),
+        cells: vec![edit("B5", CellValue::Text(text.into()))],
+    }];
+    let out = run(&puzzle_workbook(), &edits);
+    let mut book = open(&out);
+    let range = book.worksheet_range("Other").unwrap();
+    assert_eq!(range.get_value((4, 1)), Some(&Data::String(text.into())));
+}

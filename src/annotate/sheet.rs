@@ -402,8 +402,8 @@ fn widen_spans(spans: &str, cells: &[(u32, CellValue)]) -> Option<String> {
 }
 
 /// Skips the content of an edited `<c>` up to and including its `</c>`,
-/// returning the offset after it and whether it held a formula. Refuses to drop the master cell of a
-/// shared formula, which other cells depend on.
+/// returning the offset after it and whether it held a formula. Refuses to
+/// drop the master cell of a shared formula, which other cells depend on.
 fn skip_cell(
     reader: &mut Scanner<'_>,
     part: &str,
