@@ -12,10 +12,25 @@
 //! - `xl/workbook.xml`, which gets `<calcPr fullCalcOnLoad="1"/>` so that
 //!   formulas over the grid are recalculated when the copy is opened.
 //!
+//! and, only when needed: `xl/calcChain.xml` loses the entries of formula
+//! cells that were overwritten (Excel calls a file damaged otherwise; a
+//! chain left empty is dropped with its content type and relationship), and
+//! a workbook without a style sheet is given one.
+//!
 //! With no edits at all, nothing is rewritten. Written values (numbers and
 //! text) take the cell's own style (borders, fill, number format,
-//! alignment) with the font made italic and [`FILL_COLOR`] blue; a
-//! [`CellValue::Clear`] removes a value and keeps the style.
+//! alignment) with the font made italic and [`FILL_COLOR`] blue; a cell
+//! absent from the XML takes its row's style (`customFormat`), else its
+//! column's. Text is written as an inline string, so the shared strings
+//! part is never touched. A [`CellValue::Clear`] removes a value (and
+//! formula) and keeps the style. Running the same edits on the copy gives
+//! the same parts again: no style is ever added twice.
+//!
+//! Refused with a typed [`AnnotateError`]: encrypted workbooks and other
+//! OLE files, inputs that are not zip archives or have no workbook part,
+//! parts that inflate beyond [`MAX_PART_SIZE`] (zip bombs), unknown sheet
+//! names, chart sheets, and overwriting the master cell of a shared formula
+//! (the cells that share it would lose their formula).
 //!
 //! ```
 //! use std::io::Cursor;
