@@ -313,6 +313,17 @@ mod tests {
     }
 
     #[test]
+    fn truncated_workbook_parts_give_errors_not_panics() {
+        let wb = r#"<workbook xmlns:r="R"><sheets><sheet name="A" sheetId="1" r:id="rId1"/></sheets><calcPr calcId="1"/><extLst/></workbook>"#;
+        for cut in 0..wb.len() {
+            let _ = set_full_calc_on_load("w", &wb[..cut]);
+            let _ = parse_sheets("w", &wb[..cut]);
+            let _ = parse_rels("r", &wb[..cut], "xl/workbook.xml");
+            let _ = remove_elements("w", &wb[..cut], "sheet", "name", |_| true);
+        }
+    }
+
+    #[test]
     fn existing_calc_pr_gets_the_flag_and_keeps_its_attributes() {
         let wb = r#"<workbook><sheets/><calcPr calcId="124519" fullCalcOnLoad="0"/></workbook>"#;
         assert_eq!(

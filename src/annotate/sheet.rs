@@ -956,6 +956,34 @@ mod tests {
     }
 
     #[test]
+    fn truncated_or_mangled_sheets_give_errors_not_panics() {
+        let src = format!(
+            r#"{}<cols><col min="1" max="3" style="1"/></cols><sheetData><row r="1" spans="1:3"><c r="A1" s="1" t="s"><v>0</v></c><c r="C1"><f>A1</f><v>2</v></c></row><row><c><v>1</v></c></row><row r="5"/></sheetData>{TAIL}"#,
+            head("A1:C5")
+        );
+        let cells = [
+            ("A1", CellValue::Number(1.0)),
+            ("B1", CellValue::Text("x".into())),
+            ("C1", CellValue::Clear),
+            ("B4", CellValue::Number(2.0)),
+            ("A5", CellValue::Number(3.0)),
+        ];
+        for cut in 0..src.len() {
+            let mut pool = StylePool::parse("styles", STYLES).unwrap();
+            let _ = patch_sheet("sheet", &src[..cut], &plan(&cells), &mut pool);
+            // Swap two bytes to break tags in other ways.
+            let mut bytes = src.clone().into_bytes();
+            bytes.swap(cut, (cut * 7 + 3) % src.len());
+            if let Ok(mangled) = String::from_utf8(bytes) {
+                let mut pool = StylePool::parse("styles", STYLES).unwrap();
+                let _ = patch_sheet("sheet", &mangled, &plan(&cells), &mut pool);
+            }
+        }
+        let mut pool = StylePool::parse("styles", STYLES).unwrap();
+        assert!(patch_sheet("sheet", &src, &plan(&cells), &mut pool).is_ok());
+    }
+
+    #[test]
     fn numbers_are_written_as_excel_reads_them() {
         assert_eq!(format_number(7.0).as_deref(), Some("7"));
         assert_eq!(format_number(-0.25).as_deref(), Some("-0.25"));

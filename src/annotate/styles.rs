@@ -537,6 +537,15 @@ mod tests {
     }
 
     #[test]
+    fn truncated_style_sheets_give_errors_not_panics() {
+        for cut in 0..SHEET.len() {
+            if let Ok(mut pool) = StylePool::parse("s", &SHEET[..cut]) {
+                let _ = pool.blue(1).and_then(|_| pool.render());
+            }
+        }
+    }
+
+    #[test]
     fn a_style_sheet_without_cell_formats_is_refused() {
         let err = StylePool::parse("s", "<styleSheet><fonts/></styleSheet>").unwrap_err();
         assert!(err.to_string().contains("cellXfs"), "{err}");
