@@ -328,27 +328,47 @@ fn parts_over_the_size_limit_are_not_inflated() {
     );
 }
 
-/// The workbook with its style sheet taken out (as some generators write
-/// them): no styles part, no content type for it, no relationship.
-fn without_styles(input: &[u8]) -> Vec<u8> {
+/// The zip with each entry passed through `f` (`None` leaves it out).
+fn rewrite_zip(input: &[u8], f: impl Fn(&str, Vec<u8>) -> Option<Vec<u8>>) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
     for (name, bytes) in entries(input) {
-        let bytes = match name.as_str() {
-            "xl/styles.xml" => continue,
-            "[Content_Types].xml" | "xl/_rels/workbook.xml.rels" => {
-                let text = String::from_utf8(bytes).unwrap();
-                let at = text.find("styles").unwrap();
-                let start = text[..at].rfind('<').unwrap();
-                let end = at + text[at..].find("/>").unwrap() + 2;
-                format!("{}{}", &text[..start], &text[end..]).into_bytes()
-            }
-            _ => bytes,
+        let Some(bytes) = f(&name, bytes) else {
+            continue;
         };
         w.start_file(name, zip::write::SimpleFileOptions::default())
             .unwrap();
         std::io::Write::write_all(&mut w, &bytes).unwrap();
     }
     w.finish().unwrap().into_inner()
+}
+
+/// The workbook with its style sheet taken out (as some generators write
+/// them): no styles part, no content type for it, no relationship.
+fn without_styles(input: &[u8]) -> Vec<u8> {
+    rewrite_zip(input, |name, bytes| match name {
+        "xl/styles.xml" => None,
+        "[Content_Types].xml" | "xl/_rels/workbook.xml.rels" => {
+            let text = String::from_utf8(bytes).unwrap();
+            let at = text.find("styles").unwrap();
+            let start = text[..at].rfind('<').unwrap();
+            let end = at + text[at..].find("/>").unwrap() + 2;
+            Some(format!("{}{}", &text[..start], &text[end..]).into_bytes())
+        }
+        _ => Some(bytes),
+    })
+}
+
+#[test]
+fn a_sheet_whose_part_is_missing_is_a_typed_error() {
+    let input = rewrite_zip(&puzzle_workbook(), |name, bytes| {
+        (name != SHEET_PART).then_some(bytes)
+    });
+    let mut out = Cursor::new(Vec::new());
+    let err = annotate(Cursor::new(input), &puzzle_edits(), &mut out).unwrap_err();
+    assert!(
+        matches!(err, AnnotateError::Malformed { ref reason, .. } if reason.contains("sheet1.xml")),
+        "{err}"
+    );
 }
 
 #[test]

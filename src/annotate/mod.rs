@@ -365,7 +365,10 @@ fn max_style_index<R: Read + Seek>(
     limit: u64,
 ) -> Result<usize, AnnotateError> {
     let mut max = 0usize;
-    for part in book.sheets.iter().filter_map(|s| s.part.as_ref()) {
+    for sheet in &book.sheets {
+        let SheetPart::Worksheet(part) = &sheet.part else {
+            continue;
+        };
         let src = read_part(archive, part, limit)?;
         for (i, _) in src.text.match_indices(" s=\"") {
             let rest = &src.text[i + 4..];
@@ -633,9 +636,20 @@ struct Book {
 #[derive(Debug)]
 struct SheetInfo {
     name: String,
-    /// The zip entry of its part, or `None` if it is not a worksheet.
-    part: Option<String>,
+    /// Where its cells are.
+    part: SheetPart,
     sheet_id: Option<u32>,
+}
+
+/// Where a sheet's cells are.
+#[derive(Debug)]
+enum SheetPart {
+    /// A worksheet, in this zip entry.
+    Worksheet(String),
+    /// A worksheet whose part is not in the archive (the target named).
+    Missing(String),
+    /// A chart or dialog sheet, or no relationship at all.
+    NotAWorksheet,
 }
 
 /// The edits of one worksheet.
@@ -697,10 +711,16 @@ impl Book {
         let sheets = entries
             .into_iter()
             .map(|s| {
-                let part = rels
+                let part = match rels
                     .iter()
                     .find(|r| r.id == s.rel_id && r.kind.ends_with("/worksheet"))
-                    .and_then(|r| find(&r.target));
+                {
+                    Some(r) => match find(&r.target) {
+                        Some(entry) => SheetPart::Worksheet(entry),
+                        None => SheetPart::Missing(r.target.clone()),
+                    },
+                    None => SheetPart::NotAWorksheet,
+                };
                 SheetInfo {
                     name: s.name,
                     part,
@@ -729,10 +749,21 @@ impl Book {
                 .iter()
                 .find(|s| s.name == se.sheet)
                 .ok_or_else(|| AnnotateError::NoSuchSheet(se.sheet.clone()))?;
-            let part = sheet
-                .part
-                .as_ref()
-                .ok_or_else(|| AnnotateError::NotAWorksheet(se.sheet.clone()))?;
+            let part = match &sheet.part {
+                SheetPart::Worksheet(p) => p,
+                SheetPart::Missing(target) => {
+                    return Err(AnnotateError::Malformed {
+                        part: self.workbook.clone(),
+                        reason: format!(
+                            "sheet '{}' points to {target}, which is not in the archive",
+                            se.sheet
+                        ),
+                    })
+                }
+                SheetPart::NotAWorksheet => {
+                    return Err(AnnotateError::NotAWorksheet(se.sheet.clone()))
+                }
+            };
             if se.cells.is_empty() {
                 continue;
             }
