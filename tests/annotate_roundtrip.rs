@@ -327,3 +327,104 @@ fn parts_over_the_size_limit_are_not_inflated() {
         "{err}"
     );
 }
+
+/// The zip with each entry passed through `f` (`None` leaves it out).
+fn rewrite_zip(input: &[u8], f: impl Fn(&str, Vec<u8>) -> Option<Vec<u8>>) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for (name, bytes) in entries(input) {
+        let Some(bytes) = f(&name, bytes) else {
+            continue;
+        };
+        w.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut w, &bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// The workbook with its style sheet taken out (as some generators write
+/// them): no styles part, no content type for it, no relationship.
+fn without_styles(input: &[u8]) -> Vec<u8> {
+    rewrite_zip(input, |name, bytes| match name {
+        "xl/styles.xml" => None,
+        "[Content_Types].xml" | "xl/_rels/workbook.xml.rels" => {
+            let text = String::from_utf8(bytes).unwrap();
+            let at = text.find("styles").unwrap();
+            let start = text[..at].rfind('<').unwrap();
+            let end = at + text[at..].find("/>").unwrap() + 2;
+            Some(format!("{}{}", &text[..start], &text[end..]).into_bytes())
+        }
+        _ => Some(bytes),
+    })
+}
+
+#[test]
+fn a_sheet_whose_part_is_missing_is_a_typed_error() {
+    let input = rewrite_zip(&puzzle_workbook(), |name, bytes| {
+        (name != SHEET_PART).then_some(bytes)
+    });
+    let mut out = Cursor::new(Vec::new());
+    let err = annotate(Cursor::new(input), &puzzle_edits(), &mut out).unwrap_err();
+    assert!(
+        matches!(err, AnnotateError::Malformed { ref reason, .. } if reason.contains("sheet1.xml")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_workbook_without_a_style_sheet_gets_one() {
+    let mut book = Workbook::new();
+    let bold = Format::new().set_bold();
+    let ws = book.add_worksheet();
+    ws.write_number(0, 0, 5).unwrap();
+    // A style index that meant nothing without a style sheet.
+    ws.write_number_with_format(0, 2, 8, &bold).unwrap();
+    let input = without_styles(&book.save_to_buffer().unwrap());
+    assert!(!part(&input, "[Content_Types].xml").contains("styles"));
+    let edits = [SheetEdits {
+        sheet: "Sheet1".into(),
+        cells: vec![edit("B1", CellValue::Number(6.0))],
+    }];
+    let out = run(&input, &edits);
+    let ct = part(&out, "[Content_Types].xml");
+    assert!(ct.contains(r#"<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>"#), "{ct}");
+    let rels = part(&out, "xl/_rels/workbook.xml.rels");
+    assert!(
+        rels.contains(r#"Target="styles.xml"/></Relationships>"#),
+        "{rels}"
+    );
+    let mut copy = open(&out);
+    let range = copy.worksheet_range("Sheet1").unwrap();
+    assert_eq!(range.get_value((0, 1)), Some(&Data::Float(6.0)));
+    assert_eq!(range.get_value((0, 0)), Some(&Data::Float(5.0)));
+    let styles = copy.worksheet_style("Sheet1").unwrap();
+    assert!(styles
+        .get((0, 1))
+        .unwrap()
+        .font
+        .as_ref()
+        .unwrap()
+        .is_italic());
+    // The old index still means the default style, not the new blue one.
+    assert!(!styles
+        .get((0, 2))
+        .unwrap()
+        .font
+        .as_ref()
+        .is_some_and(|f| f.is_italic()));
+    // A second run finds the style sheet and adds nothing.
+    assert_eq!(entries(&run(&out, &edits)), entries(&out));
+}
+
+#[test]
+fn awkward_text_reads_back_exactly() {
+    let text = "a\r\nb\tc _x0041_ \u{1} <&> \"q\" ü 数独 ";
+    let edits = [SheetEdits {
+        sheet: "Other".into(),
+        cells: vec![edit("B5", CellValue::Text(text.into()))],
+    }];
+    let out = run(&puzzle_workbook(), &edits);
+    let mut book = open(&out);
+    let range = book.worksheet_range("Other").unwrap();
+    assert_eq!(range.get_value((4, 1)), Some(&Data::String(text.into())));
+}

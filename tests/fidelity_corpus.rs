@@ -245,3 +245,113 @@ fn every_corpus_workbook_keeps_its_untouched_parts_and_reads_back_its_edits() {
         failures.join("\n")
     );
 }
+
+/// The calculation chain's entries as (sheet id, cell), `i` inherited.
+fn chain_entries(xml: &str) -> Vec<(String, String)> {
+    let mut i = String::new();
+    elements(xml, "c")
+        .iter()
+        .map(|a| {
+            if let Some(v) = get(a, "i") {
+                i = v.to_string();
+            }
+            (i.clone(), get(a, "r").unwrap_or_default().to_string())
+        })
+        .collect()
+}
+
+/// Overwrites the first cell of the calculation chain; its entry must go
+/// (or the whole chain, with its content type and relationship).
+fn check_chain(path: &Path) -> Result<bool, String> {
+    let input = std::fs::read(path).map_err(|e| e.to_string())?;
+    let before = entries(&input)?;
+    let text = |files: &[(String, Vec<u8>)], n: &str| {
+        files
+            .iter()
+            .find(|(f, _)| f == n)
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+    };
+    let Some(chain) = text(&before, "xl/calcChain.xml") else {
+        return Ok(false);
+    };
+    let chain = chain_entries(&chain);
+    let (sheet_id, cell) = chain.first().ok_or("empty calcChain")?.clone();
+    let sheets = elements(
+        &text(&before, "xl/workbook.xml").ok_or("no workbook")?,
+        "sheet",
+    );
+    let sheet = sheets
+        .iter()
+        .find(|a| get(a, "sheetId") == Some(sheet_id.as_str()))
+        .and_then(|a| get(a, "name"))
+        .ok_or("no sheet for the chain's first entry")?
+        .to_string();
+    let edits = [SheetEdits {
+        sheet: sheet.clone(),
+        cells: vec![CellEdit {
+            at: cell.parse().map_err(|e| format!("{e}"))?,
+            value: CellValue::Number(9.0),
+        }],
+    }];
+    let out = match run(&input, &edits) {
+        Ok(out) => out,
+        // The master of a shared formula is refused, by design.
+        Err(AnnotateError::Unsupported { .. }) => return Ok(false),
+        Err(e) => return Err(format!("annotate failed: {e}")),
+    };
+    let after = entries(&out)?;
+    let gone = (sheet_id.clone(), cell.clone());
+    match text(&after, "xl/calcChain.xml") {
+        Some(c) => {
+            let left = chain_entries(&c);
+            let want: Vec<_> = chain.iter().filter(|e| **e != gone).cloned().collect();
+            if left != want {
+                return Err(format!("calcChain entries {left:?}, wanted {want:?}"));
+            }
+        }
+        None => {
+            let ct = text(&after, "[Content_Types].xml").unwrap_or_default();
+            let rels = text(&after, "xl/_rels/workbook.xml.rels").unwrap_or_default();
+            if chain.iter().any(|e| *e != gone) {
+                return Err("calcChain removed though other entries remained".into());
+            }
+            if ct.contains("calcChain") || rels.contains("calcChain") {
+                return Err("a reference to the removed calcChain is left".into());
+            }
+        }
+    }
+    let mut copy: Xlsx<_> = open_workbook_from_rs(Cursor::new(out))
+        .map_err(|e| format!("calamine cannot open the copy: {e}"))?;
+    let range = copy
+        .worksheet_range(&sheet)
+        .map_err(|e| format!("calamine cannot read the copied sheet: {e}"))?;
+    let at: CellRef = cell.parse().map_err(|e| format!("{e}"))?;
+    match range.get_value((at.row, at.col)) {
+        Some(Data::Float(v)) if *v == 9.0 => Ok(true),
+        other => Err(format!("{cell} reads {other:?}")),
+    }
+}
+
+#[test]
+fn overwritten_formula_cells_leave_the_calculation_chain() {
+    let dir = corpus_dir();
+    let Ok(listing) = std::fs::read_dir(&dir) else {
+        println!(
+            "fidelity corpus not found at {}: skipping (it exists on CI)",
+            dir.display()
+        );
+        return;
+    };
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for path in listing.filter_map(Result::ok).map(|e| e.path()) {
+        match check_chain(&path) {
+            Ok(true) => checked += 1,
+            Ok(false) => {}
+            Err(e) => failures.push(format!("{}: {e}", path.display())),
+        }
+    }
+    println!("calcChain: {checked} workbooks with a formula cell overwritten");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked > 0, "no corpus workbook has a calculation chain");
+}

@@ -22,6 +22,8 @@ pub(crate) struct Relationship {
 pub(crate) struct SheetEntry {
     pub name: String,
     pub rel_id: String,
+    /// The `sheetId` (what the calculation chain calls the sheet).
+    pub sheet_id: Option<u32>,
 }
 
 pub(crate) fn xml_err(part: &str) -> impl Fn(quick_xml::Error) -> AnnotateError + '_ {
@@ -105,12 +107,73 @@ pub(crate) fn parse_sheets(part: &str, xml: &str) -> Result<Vec<SheetEntry>, Ann
             Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "sheet" => {
                 let name = attr(&e, "name").map_err(&err)?.unwrap_or_default();
                 let rel_id = prefixed_attr(&e, "id").map_err(&err)?.unwrap_or_default();
-                out.push(SheetEntry { name, rel_id });
+                let sheet_id = attr(&e, "sheetId")
+                    .map_err(&err)?
+                    .and_then(|v| v.trim().parse().ok());
+                out.push(SheetEntry {
+                    name,
+                    rel_id,
+                    sheet_id,
+                });
             }
             Event::Eof => break,
             _ => {}
         }
     }
+    Ok(out)
+}
+
+/// The part without the elements named `local` whose attribute `key`
+/// satisfies `pick` (each removed with its content, if any).
+pub(crate) fn remove_elements(
+    part: &str,
+    xml: &str,
+    local: &str,
+    key: &str,
+    pick: impl Fn(&str) -> bool,
+) -> Result<String, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    let mut out = String::with_capacity(xml.len());
+    let mut copied = 0usize;
+    // Depth of an element being removed, counted from its start tag.
+    let mut removing: Option<usize> = None;
+    loop {
+        let start = pos(&reader);
+        let ev = reader.read_event().map_err(&err)?;
+        let end = pos(&reader);
+        if let Some(d) = removing.as_mut() {
+            match ev {
+                Event::Start(_) => *d += 1,
+                Event::End(_) => {
+                    *d -= 1;
+                    if *d == 0 {
+                        removing = None;
+                        copied = end;
+                    }
+                }
+                Event::Eof => break,
+                _ => {}
+            }
+            continue;
+        }
+        let (e, empty) = match ev {
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            Event::Eof => break,
+            _ => continue,
+        };
+        if e.local_name().as_ref() == local
+            && attr(&e, key).map_err(&err)?.is_some_and(|v| pick(&v))
+        {
+            out.push_str(&xml[copied..start]);
+            copied = end;
+            if !empty {
+                removing = Some(1);
+            }
+        }
+    }
+    out.push_str(&xml[copied.min(xml.len())..]);
     Ok(out)
 }
 
@@ -230,9 +293,34 @@ mod tests {
             s,
             vec![SheetEntry {
                 name: "A & B".into(),
-                rel_id: "rId1".into()
+                rel_id: "rId1".into(),
+                sheet_id: Some(1),
             }]
         );
+    }
+
+    #[test]
+    fn picked_elements_are_removed_with_their_content() {
+        let ct = r#"<Types><Default Extension="xml" ContentType="a"/><Override PartName="/xl/calcChain.xml" ContentType="c"/><Override PartName="/xl/x.xml"><y/></Override></Types>"#;
+        let out = remove_elements("t", ct, "Override", "PartName", |v| {
+            v.eq_ignore_ascii_case("/xl/calcchain.xml") || v == "/xl/x.xml"
+        })
+        .unwrap();
+        assert_eq!(
+            out,
+            r#"<Types><Default Extension="xml" ContentType="a"/></Types>"#
+        );
+    }
+
+    #[test]
+    fn truncated_workbook_parts_give_errors_not_panics() {
+        let wb = r#"<workbook xmlns:r="R"><sheets><sheet name="A" sheetId="1" r:id="rId1"/></sheets><calcPr calcId="1"/><extLst/></workbook>"#;
+        for cut in 0..wb.len() {
+            let _ = set_full_calc_on_load("w", &wb[..cut]);
+            let _ = parse_sheets("w", &wb[..cut]);
+            let _ = parse_rels("r", &wb[..cut], "xl/workbook.xml");
+            let _ = remove_elements("w", &wb[..cut], "sheet", "name", |_| true);
+        }
     }
 
     #[test]

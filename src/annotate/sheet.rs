@@ -50,6 +50,17 @@ struct Patcher<'s, 'p, 'x> {
     styles: &'p mut StylePool<'x>,
     prefix: String,
     cols: Vec<ColStyle>,
+    dropped_formulas: Vec<CellRef>,
+}
+
+/// A patched worksheet part.
+#[derive(Debug)]
+pub(crate) struct SheetPatch {
+    /// The new XML.
+    pub xml: String,
+    /// The cells whose formula the patch replaced or cleared (their
+    /// calculation chain entries must go).
+    pub dropped_formulas: Vec<CellRef>,
 }
 
 /// Applies `plan` to the worksheet XML `src`, adding the styles it needs to
@@ -59,7 +70,7 @@ pub(crate) fn patch_sheet(
     src: &str,
     plan: &SheetPlan,
     styles: &mut StylePool<'_>,
-) -> Result<String, AnnotateError> {
+) -> Result<SheetPatch, AnnotateError> {
     let err = xml_err(part);
     let mut p = Patcher {
         part,
@@ -69,6 +80,7 @@ pub(crate) fn patch_sheet(
         styles,
         prefix: String::new(),
         cols: Vec::new(),
+        dropped_formulas: Vec::new(),
     };
     let mut rows = plan
         .iter()
@@ -76,7 +88,7 @@ pub(crate) fn patch_sheet(
         .collect::<Vec<(u32, Vec<(u32, CellValue)>)>>()
         .into_iter()
         .peekable();
-    let mut reader = Reader::from_str(src);
+    let mut reader = Scanner::new(src);
     let mut depth = 0usize;
     // (position in `out`, tag, is empty, old ref) of <dimension>, written
     // at the end when the extent of the new cells is known.
@@ -90,9 +102,9 @@ pub(crate) fn patch_sheet(
         if (in_sheet_data || sheet_data_done) && row.is_none() && rows.peek().is_none() {
             break;
         }
-        let start = pos(&reader);
-        let ev = reader.read_event().map_err(&err)?;
-        let end = pos(&reader);
+        let start = reader.pos();
+        let ev = reader.next().map_err(&err)?;
+        let end = reader.pos();
         let (e, empty) = match ev {
             Event::Start(e) => (e, false),
             Event::Empty(e) => (e, true),
@@ -167,7 +179,7 @@ pub(crate) fn patch_sheet(
                             "row number '{v}' is not a number from 1 to 1048576"
                         ))
                     })?,
-                    None => last_row.map_or(0, |r| r + 1),
+                    None => last_row.map_or(0, |r| r.saturating_add(1)),
                 };
                 last_row = Some(this_row);
                 p.copy_to(start);
@@ -193,6 +205,14 @@ pub(crate) fn patch_sheet(
                         if !set.is_empty() {
                             write_start_tag(&mut p.out, &e, &set, &[], empty).map_err(&err)?;
                             p.copied = end;
+                        }
+                        if !empty {
+                            // Nothing changes in this row: go straight to
+                            // its end tag (copied later with the rest).
+                            let close = format!("</{}row>", p.prefix);
+                            if let Some(skipped) = reader.skip_to(end, &close) {
+                                saw_cell |= skipped.contains('<');
+                            }
                         }
                     }
                     Some(cells) => {
@@ -238,7 +258,7 @@ pub(crate) fn patch_sheet(
                                 .map_err(|_| p.malformed(&format!("'{v}' is not a cell address")))?
                                 .col
                         }
-                        None => ctx.last_col.map_or(0, |c| c + 1),
+                        None => ctx.last_col.map_or(0, |c| c.saturating_add(1)),
                     };
                     ctx.last_col = Some(col);
                     p.copy_to(start);
@@ -263,7 +283,11 @@ pub(crate) fn patch_sheet(
                                 end
                             } else {
                                 consumed = true;
-                                skip_cell(&mut reader, part, at)?
+                                let (after, had_formula) = skip_cell(&mut reader, part, at)?;
+                                if had_formula {
+                                    p.dropped_formulas.push(at);
+                                }
+                                after
                             };
                         }
                         None if r_attr.is_none() => {
@@ -299,6 +323,7 @@ pub(crate) fn patch_sheet(
         return Err(p.malformed("the worksheet has no <sheetData>"));
     }
     p.copy_to(src.len());
+    let dropped_formulas = std::mem::take(&mut p.dropped_formulas);
     let mut out = p.out;
     if let Some((at, tag, empty, old)) = dimension {
         let old_range: Option<CellRange> = old.trim().parse().ok().or_else(|| {
@@ -319,7 +344,10 @@ pub(crate) fn patch_sheet(
         write_start_tag(&mut text, &tag, &[("ref", &new_ref)], &[], empty).map_err(&err)?;
         out.insert_str(at, &text);
     }
-    Ok(out)
+    Ok(SheetPatch {
+        xml: out,
+        dropped_formulas,
+    })
 }
 
 /// The range `old` grown to hold every cell the plan writes a value into.
@@ -374,19 +402,24 @@ fn widen_spans(spans: &str, cells: &[(u32, CellValue)]) -> Option<String> {
 }
 
 /// Skips the content of an edited `<c>` up to and including its `</c>`,
-/// returning the offset after it. Refuses to drop the master cell of a
-/// shared formula, which other cells depend on.
-fn skip_cell(reader: &mut Reader<&[u8]>, part: &str, at: CellRef) -> Result<usize, AnnotateError> {
+/// returning the offset after it and whether it held a formula. Refuses to
+/// drop the master cell of a shared formula, which other cells depend on.
+fn skip_cell(
+    reader: &mut Scanner<'_>,
+    part: &str,
+    at: CellRef,
+) -> Result<(usize, bool), AnnotateError> {
     let err = xml_err(part);
     let mut depth = 1usize;
+    let mut had_formula = false;
     loop {
-        let (e, is_start) = match reader.read_event().map_err(&err)? {
+        let (e, is_start) = match reader.next().map_err(&err)? {
             Event::Start(e) => (e, true),
             Event::Empty(e) => (e, false),
             Event::End(_) => {
                 depth -= 1;
                 if depth == 0 {
-                    return Ok(pos(reader));
+                    return Ok((reader.pos(), had_formula));
                 }
                 continue;
             }
@@ -402,6 +435,7 @@ fn skip_cell(reader: &mut Reader<&[u8]>, part: &str, at: CellRef) -> Result<usiz
             depth += 1;
         }
         if e.local_name().as_ref() == "f" {
+            had_formula = true;
             let shared = attr(&e, "t").map_err(&err)?.as_deref() == Some("shared");
             if shared && attr(&e, "ref").map_err(&err)?.is_some() {
                 return Err(AnnotateError::Unsupported {
@@ -412,6 +446,58 @@ fn skip_cell(reader: &mut Reader<&[u8]>, part: &str, at: CellRef) -> Result<usiz
                 });
             }
         }
+    }
+}
+
+/// A quick-xml reader over the part that can jump ahead over content that
+/// needs no parsing.
+struct Scanner<'s> {
+    src: &'s str,
+    /// Offset of the reader's input in `src`.
+    base: usize,
+    reader: Reader<&'s [u8]>,
+}
+
+impl<'s> Scanner<'s> {
+    fn new(src: &'s str) -> Self {
+        // quick-xml skips a byte order mark without counting it.
+        let base = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
+        Scanner {
+            src,
+            base,
+            reader: Reader::from_str(&src[base..]),
+        }
+    }
+
+    /// The offset in `src` after the last event.
+    fn pos(&self) -> usize {
+        self.base + pos(&self.reader)
+    }
+
+    fn next(&mut self) -> Result<Event<'s>, quick_xml::Error> {
+        self.reader.read_event()
+    }
+
+    /// Moves from `from` (the current position, inside an element) to the
+    /// next `close` tag, which is read next, and returns the text skipped.
+    /// Does not move (and returns `None`) when `close` is missing or the
+    /// text holds comments, CDATA or processing instructions, in which a
+    /// `close` might not be a tag.
+    fn skip_to(&mut self, from: usize, close: &str) -> Option<&'s str> {
+        let rest = self.src.get(from..)?;
+        let len = rest.find(close)?;
+        let skipped = &rest[..len];
+        if skipped.contains("<!") || skipped.contains("<?") {
+            return None;
+        }
+        let to = from + len;
+        self.base = to;
+        self.reader = Reader::from_str(&self.src[to..]);
+        // The new reader has not seen the start tags it will close.
+        let config = self.reader.config_mut();
+        config.check_end_names = false;
+        config.allow_unmatched_ends = true;
+        Some(skipped)
     }
 }
 
@@ -605,7 +691,7 @@ mod tests {
     fn run(src: &str, cells: &[(&str, CellValue)]) -> (String, Option<String>) {
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
         let out = patch_sheet("sheet", src, &plan(cells), &mut pool).unwrap();
-        (out, pool.render().unwrap())
+        (out.xml, pool.render().unwrap())
     }
 
     const TAIL: &str =
@@ -808,10 +894,14 @@ mod tests {
             ("B4", CellValue::Text("solved".into())),
         ];
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        let once = patch_sheet("sheet", &src, &plan(&cells), &mut pool).unwrap();
+        let once = patch_sheet("sheet", &src, &plan(&cells), &mut pool)
+            .unwrap()
+            .xml;
         let styles = pool.render().unwrap().unwrap();
         let mut pool2 = StylePool::parse("styles", &styles).unwrap();
-        let twice = patch_sheet("sheet", &once, &plan(&cells), &mut pool2).unwrap();
+        let twice = patch_sheet("sheet", &once, &plan(&cells), &mut pool2)
+            .unwrap()
+            .xml;
         assert_eq!(once, twice);
         assert_eq!(pool2.render().unwrap(), None);
     }
@@ -827,6 +917,70 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, AnnotateError::Malformed { .. }), "{err}");
+    }
+
+    #[test]
+    fn rows_skipped_unparsed_still_come_out_whole_even_with_comments() {
+        let src = format!(
+            r#"{}<sheetData><row r="1"><c r="A1"><v>1</v></c><!-- </row> --><c r="B1"><v>2</v></c></row><row r="2"><c r="A2"><v>3</v></c></row><row r="4"><c r="A4"><v>4</v></c></row></sheetData>{TAIL}"#,
+            head("A1:B4")
+        );
+        let (out, _) = run(
+            &src,
+            &[
+                ("B2", CellValue::Number(5.0)),
+                ("A3", CellValue::Number(6.0)),
+            ],
+        );
+        assert_eq!(
+            out,
+            format!(
+                r#"{}<sheetData><row r="1"><c r="A1"><v>1</v></c><!-- </row> --><c r="B1"><v>2</v></c></row><row r="2"><c r="A2"><v>3</v></c><c r="B2" s="3"><v>5</v></c></row><row r="3"><c r="A3" s="3"><v>6</v></c></row><row r="4"><c r="A4"><v>4</v></c></row></sheetData>{TAIL}"#,
+                head("A1:B4")
+            )
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_kept_and_offsets_stay_right() {
+        const BOM: char = '\u{FEFF}';
+        let src = format!("{BOM}{}<sheetData/>{TAIL}", head("A1"));
+        let (out, _) = run(&src, &[("A1", CellValue::Number(1.0))]);
+        assert_eq!(
+            out,
+            format!(
+                r#"{BOM}{}<sheetData><row r="1"><c r="A1" s="3"><v>1</v></c></row></sheetData>{TAIL}"#,
+                head("A1")
+            )
+        );
+    }
+
+    #[test]
+    fn truncated_or_mangled_sheets_give_errors_not_panics() {
+        let src = format!(
+            r#"{}<cols><col min="1" max="3" style="1"/></cols><sheetData><row r="1" spans="1:3"><c r="A1" s="1" t="s"><v>0</v></c><c r="C1"><f>A1</f><v>2</v></c></row><row><c><v>1</v></c></row><row r="5"/></sheetData>{TAIL}"#,
+            head("A1:C5")
+        );
+        let cells = [
+            ("A1", CellValue::Number(1.0)),
+            ("B1", CellValue::Text("x".into())),
+            ("C1", CellValue::Clear),
+            ("B4", CellValue::Number(2.0)),
+            ("A5", CellValue::Number(3.0)),
+        ];
+        for cut in 0..src.len() {
+            let mut pool = StylePool::parse("styles", STYLES).unwrap();
+            let _ = patch_sheet("sheet", &src[..cut], &plan(&cells), &mut pool);
+            // Swap two bytes to break tags in other ways.
+            let mut bytes = src.clone().into_bytes();
+            bytes.swap(cut, (cut * 7 + 3) % src.len());
+            if let Ok(mangled) = String::from_utf8(bytes) {
+                let mut pool = StylePool::parse("styles", STYLES).unwrap();
+                let _ = patch_sheet("sheet", &mangled, &plan(&cells), &mut pool);
+            }
+        }
+        let mut pool = StylePool::parse("styles", STYLES).unwrap();
+        assert!(patch_sheet("sheet", &src, &plan(&cells), &mut pool).is_ok());
     }
 
     #[test]

@@ -106,16 +106,14 @@ impl<'a> StylePool<'a> {
                     }
                     depth += 1;
                 }
-                Event::Empty(_) => {
-                    if depth == 2 {
-                        let target = match inside {
-                            Some(0) => fonts.as_mut(),
-                            Some(_) => xfs.as_mut(),
-                            None => None,
-                        };
-                        if let Some(c) = target {
-                            c.items.push(start..end);
-                        }
+                Event::Empty(_) if depth == 2 => {
+                    let target = match inside {
+                        Some(0) => fonts.as_mut(),
+                        Some(_) => xfs.as_mut(),
+                        None => None,
+                    };
+                    if let Some(c) = target {
+                        c.items.push(start..end);
                     }
                 }
                 Event::End(_) => {
@@ -536,6 +534,15 @@ mod tests {
             out.contains(r#"<xf fontId="0" applyFont="1"/></cellXfs>"#),
             "{out}"
         );
+    }
+
+    #[test]
+    fn truncated_style_sheets_give_errors_not_panics() {
+        for cut in 0..SHEET.len() {
+            if let Ok(mut pool) = StylePool::parse("s", &SHEET[..cut]) {
+                let _ = pool.blue(1).and_then(|_| pool.render());
+            }
+        }
     }
 
     #[test]

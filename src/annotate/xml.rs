@@ -103,7 +103,9 @@ pub(crate) fn escape_text(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '_' if looks_like_excel_escape(&s[i..]) => out.push_str("_x005F_"),
-            '\t' | '\n' | '\r' => out.push(ch),
+            // A raw CR would read back as LF (end-of-line normalisation).
+            '\r' => out.push_str("_x000D_"),
+            '\t' | '\n' => out.push(ch),
             c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
                 out.push_str(&format!("_x{:04X}_", c as u32));
             }
@@ -163,6 +165,7 @@ mod tests {
             "a&lt;b &amp; &quot;c&quot;&gt;"
         );
         assert_eq!(escape_text("x\u{1}y\tz"), "x_x0001_y\tz");
+        assert_eq!(escape_text("a\r\nb"), "a_x000D_\nb");
         assert_eq!(escape_text("_x0041_ _x"), "_x005F_x0041_ _x");
     }
 
