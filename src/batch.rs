@@ -29,7 +29,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::address::CellRef;
-use crate::annotate::{annotate, CellEdit, CellValue, SheetEdits};
+use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, SheetEdits};
 use crate::report::SheetRecord;
 use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
 use crate::workbook::{read_workbook, Cell, FoundGrid, ReadOptions};
@@ -274,16 +274,43 @@ pub struct FileOutcome {
     pub failed: bool,
 }
 
-/// True when the output exists and carries its input's modification time,
-/// which xlsudoku gives every output it writes (rsync's quick check).
-pub fn up_to_date(input: &Path, output: &Path) -> bool {
-    let (Ok(i), Ok(o)) = (fs::metadata(input), fs::metadata(output)) else {
+/// What an annotated copy is made from: the xlsudoku version, the input's
+/// size and modification time (rsync's quick check), and every option that
+/// changes the copy. Recorded in the copy's zip comment
+/// ([`crate::annotate::AnnotateOptions::stamp`]); `None` when the input
+/// cannot be looked at.
+pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
+    let meta = fs::metadata(input).ok()?;
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    let show = |o: Option<String>| o.unwrap_or_else(|| "-".to_string());
+    Some(format!(
+        "{}{} input={}:{}.{:09} logic-only={} range={} box={} timeout={}",
+        crate::annotate::STAMP_PREFIX,
+        env!("CARGO_PKG_VERSION"),
+        meta.len(),
+        mtime.as_secs(),
+        mtime.subsec_nanos(),
+        opts.solve.logic_only,
+        show(opts.read.range.map(|r| r.to_string())),
+        show(opts.read.shape.map(|b| b.to_string())),
+        show(opts.solve.timeout.map(|t| format!("{}", t.as_secs_f64()))),
+    ))
+}
+
+/// True when `output` is an annotated copy made by this version from this
+/// input as it is now, with the same options: its stamp matches.
+pub fn up_to_date(input: &Path, output: &Path, opts: &RunOptions) -> bool {
+    let Some(want) = stamp(input, opts) else {
         return false;
     };
-    match (i.modified(), o.modified()) {
-        (Ok(a), Ok(b)) => o.is_file() && a == b,
-        _ => false,
-    }
+    let Ok(file) = fs::File::open(output) else {
+        return false;
+    };
+    crate::annotate::read_stamp(std::io::BufReader::new(file)).is_some_and(|have| have == want)
 }
 
 /// Reads, solves and (for a job with an output) writes one file. Never
@@ -291,7 +318,7 @@ pub fn up_to_date(input: &Path, output: &Path) -> bool {
 pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
     let file = job.input.display().to_string();
     if let Some(out) = &job.output {
-        if !opts.force && up_to_date(&job.input, out) {
+        if !opts.force && up_to_date(&job.input, out, opts) {
             return FileOutcome {
                 skipped: true,
                 ..Default::default()
@@ -360,7 +387,7 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
         }
     }
     if let Some(out) = &job.output {
-        if let Err(e) = write_atomic(&job.input, out, &edits) {
+        if let Err(e) = write_atomic(&job.input, out, &edits, stamp(&job.input, opts)) {
             return error(e);
         }
         let shown = out.display().to_string();
@@ -376,9 +403,14 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
 }
 
 /// Writes the annotated copy: a temporary file in the target directory,
-/// flushed to disk and given the input's modification time, then renamed
-/// over the target, so no reader ever sees a half-written file.
-fn write_atomic(input: &Path, output: &Path, edits: &[SheetEdits]) -> Result<(), String> {
+/// flushed to disk, then renamed over the target, so no reader ever sees a
+/// half-written file.
+fn write_atomic(
+    input: &Path,
+    output: &Path,
+    edits: &[SheetEdits],
+    stamp: Option<String>,
+) -> Result<(), String> {
     let dir = match output.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -397,17 +429,18 @@ fn write_atomic(input: &Path, output: &Path, edits: &[SheetEdits]) -> Result<(),
     let src = fs::File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let src = std::io::BufReader::new(src);
     let mut sink = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
-    annotate(src, edits, &mut sink).map_err(|e| format!("{}: {e}", input.display()))?;
+    let options = AnnotateOptions {
+        stamp,
+        ..AnnotateOptions::default()
+    };
+    annotate_with(src, edits, &mut sink, options)
+        .map_err(|e| format!("{}: {e}", input.display()))?;
     sink.flush()
         .map_err(|e| format!("{}: {e}", output.display()))?;
     drop(sink);
     let f = tmp.as_file();
     f.sync_all()
         .map_err(|e| format!("{}: {e}", output.display()))?;
-    if let Ok(m) = fs::metadata(input).and_then(|m| m.modified()) {
-        // Best effort: without it the next run simply redoes this file.
-        let _ = f.set_modified(m);
-    }
     tmp.persist(output)
         .map_err(|e| format!("{}: cannot write: {}", output.display(), e.error))?;
     Ok(())

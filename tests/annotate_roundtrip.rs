@@ -319,7 +319,10 @@ fn parts_over_the_size_limit_are_not_inflated() {
         Cursor::new(&input),
         &puzzle_edits(),
         Cursor::new(Vec::new()),
-        AnnotateOptions { max_part_size: 64 },
+        AnnotateOptions {
+            max_part_size: 64,
+            ..AnnotateOptions::default()
+        },
     )
     .unwrap_err();
     assert!(

@@ -370,3 +370,41 @@ fn timeout_is_a_status_and_the_run_goes_on() {
     assert_eq!(status("Hard"), "timeout");
     assert_eq!(status("Easy"), "solved");
 }
+
+#[test]
+fn an_output_is_redone_when_its_input_or_options_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out.xlsx");
+    let run = |input: &Path, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json_records(&xlsudoku(&args)).1
+    };
+    // Two inputs with the same modification time, one output path.
+    let (a, b) = (tmp.path().join("a.xlsx"), tmp.path().join("b.xlsx"));
+    std::fs::copy(fixture("status_logic_easy.xlsx"), &a).unwrap();
+    std::fs::copy(fixture("status_needs_guess.xlsx"), &b).unwrap();
+    let t = std::fs::metadata(&a).unwrap().modified().unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&b)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+    assert_eq!(run(&a, &[])["skipped"], 0);
+    assert_eq!(run(&a, &[])["skipped"], 1, "same input, same options");
+    assert_eq!(
+        run(&b, &[])["skipped"],
+        0,
+        "another input is not up to date"
+    );
+    let sheets = xlsudoku::workbook::read_workbook(&out, &Default::default()).unwrap();
+    assert_eq!(sheets[0].name, "Hard");
+    assert_eq!(run(&b, &["--logic-only"])["skipped"], 0, "other options");
+    assert_eq!(run(&b, &["--logic-only"])["skipped"], 1);
+}

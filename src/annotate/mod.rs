@@ -186,18 +186,54 @@ pub enum AnnotateError {
 }
 
 /// Settings of [`annotate_with`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnnotateOptions {
     /// The largest uncompressed part size to inflate, in bytes.
     pub max_part_size: u64,
+    /// A line to record in the zip archive's comment (Excel ignores the
+    /// comment): it replaces any earlier line starting with
+    /// [`STAMP_PREFIX`]; the rest of the comment is kept. Batch runs record
+    /// what the copy was made from, to know later whether it is up to date.
+    pub stamp: Option<String>,
 }
+
+/// How a stamp line ([`AnnotateOptions::stamp`]) begins.
+pub const STAMP_PREFIX: &str = "xlsudoku ";
 
 impl Default for AnnotateOptions {
     fn default() -> Self {
         AnnotateOptions {
             max_part_size: MAX_PART_SIZE,
+            stamp: None,
         }
     }
+}
+
+/// The archive comment with `stamp` in place of any earlier stamp line.
+fn stamped_comment(comment: &[u8], stamp: Option<&str>) -> Vec<u8> {
+    let Some(stamp) = stamp else {
+        return comment.to_vec();
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(comment.len() + stamp.len() + 1);
+    for line in comment.split(|&b| b == b'\n') {
+        if line.is_empty() || line.starts_with(STAMP_PREFIX.as_bytes()) {
+            continue;
+        }
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+    out.extend_from_slice(stamp.as_bytes());
+    out
+}
+
+/// The stamp line recorded in a workbook's zip comment, if any.
+pub fn read_stamp<R: Read + Seek>(input: R) -> Option<String> {
+    let archive = ZipArchive::new(input).ok()?;
+    archive
+        .comment()
+        .split(|&b| b == b'\n')
+        .find(|l| l.starts_with(STAMP_PREFIX.as_bytes()))
+        .map(|l| String::from_utf8_lossy(l).into_owned())
 }
 
 /// Writes to `output` a copy of the workbook `input` with `edits` applied.
@@ -287,7 +323,7 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
             }
         }
     }
-    write_copy(&mut archive, &changes, output)
+    write_copy(&mut archive, &changes, output, options.stamp.as_deref())
 }
 
 /// What the copy changes in the package.
@@ -499,6 +535,7 @@ fn write_copy<R: Read + Seek, W: Write + Seek>(
     archive: &mut ZipArchive<R>,
     changes: &Changes,
     output: W,
+    stamp: Option<&str>,
 ) -> Result<(), AnnotateError> {
     let mut writer = ZipWriter::new(output);
     for i in 0..archive.len() {
@@ -533,7 +570,7 @@ fn write_copy<R: Read + Seek, W: Write + Seek>(
         writer.start_file(name, opts)?;
         writer.write_all(bytes)?;
     }
-    writer.set_raw_comment(archive.comment().into())?;
+    writer.set_raw_comment(stamped_comment(archive.comment(), stamp).into())?;
     writer.finish()?;
     Ok(())
 }
@@ -798,5 +835,20 @@ impl Book {
                 plan,
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamp_replaces_an_earlier_stamp_and_keeps_other_comment_text() {
+        let first = stamped_comment(b"made by hand", Some("xlsudoku 0.1 input=1"));
+        assert_eq!(first, b"made by hand\nxlsudoku 0.1 input=1");
+        let second = stamped_comment(&first, Some("xlsudoku 0.1 input=2"));
+        assert_eq!(second, b"made by hand\nxlsudoku 0.1 input=2");
+        assert_eq!(stamped_comment(b"kept", None), b"kept");
+        assert_eq!(stamped_comment(b"", Some("xlsudoku x")), b"xlsudoku x");
     }
 }
