@@ -64,6 +64,19 @@ pub enum BatchError {
         /// The other.
         b: PathBuf,
     },
+    /// `-o` names a file whose extension does not match the input's kind
+    /// (Excel refuses a macro workbook named `.xlsx` and the reverse).
+    #[error("{output}: the input {input} is {kind}; name the output .{ext}")]
+    WrongExtension {
+        /// The input.
+        input: PathBuf,
+        /// The output asked for.
+        output: PathBuf,
+        /// What the input is.
+        kind: &'static str,
+        /// The extension it needs.
+        ext: &'static str,
+    },
     /// `--shard` is not `K/N` with `1 <= K <= N`.
     #[error("--shard '{0}' is not K/N with 1 <= K <= N, e.g. 2/4")]
     BadShard(String),
@@ -151,6 +164,35 @@ pub fn default_output(input: &Path) -> PathBuf {
     input.with_file_name(format!("{stem}.solved.{ext}"))
 }
 
+fn is_macro_name(p: &Path) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("xlsm"))
+}
+
+/// A macro workbook must stay `.xlsm`, and a plain one `.xlsx`.
+fn check_extension(input: &Path, output: &Path) -> Result<(), BatchError> {
+    let (kind, ext) = if is_macro_name(input) {
+        ("a macro workbook", "xlsm")
+    } else {
+        ("a workbook without macros", "xlsx")
+    };
+    let matches = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext));
+    if matches {
+        Ok(())
+    } else {
+        Err(BatchError::WrongExtension {
+            input: input.to_path_buf(),
+            output: output.to_path_buf(),
+            kind,
+            ext,
+        })
+    }
+}
+
 fn walk(dir: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result<(), BatchError> {
     let entries = fs::read_dir(dir).map_err(|source| BatchError::Walk {
         path: dir.to_path_buf(),
@@ -220,7 +262,10 @@ pub fn plan(p: &Plan) -> Result<Vec<Job>, BatchError> {
         } else if input.exists() {
             let out = match (&p.output, p.write) {
                 (_, false) => None,
-                (Some(o), true) if out_is_file => Some(o.clone()),
+                (Some(o), true) if out_is_file => {
+                    check_extension(input, o)?;
+                    Some(o.clone())
+                }
                 (Some(o), true) => Some(o.join(input.file_name().unwrap_or(input.as_os_str()))),
                 (None, true) => Some(default_output(input)),
             };

@@ -389,6 +389,12 @@ fn macro_workbooks_stay_macro_workbooks() {
     let mut ct = String::new();
     std::io::Read::read_to_string(&mut z.by_name("[Content_Types].xml").unwrap(), &mut ct).unwrap();
     assert!(ct.contains("macroEnabled"), "{ct}");
+    // Excel refuses a macro workbook named .xlsx: so does xlsudoku.
+    let wrong = dir.path().join("m.xlsx");
+    let o = xlsudoku(&[input.to_str().unwrap(), "-o", wrong.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains(".xlsm"), "{}", stderr(&o));
+    assert!(!wrong.exists());
 }
 
 #[test]
