@@ -6,12 +6,12 @@
 //! use std::path::PathBuf;
 //! use xlsudoku::batch::{plan, process, Plan, RunOptions};
 //!
-//! let jobs = plan(&Plan {
+//! let planned = plan(&Plan {
 //!     inputs: vec![PathBuf::from("inbox")],
 //!     output: Some(PathBuf::from("solved")),
 //!     write: true,
 //! })?;
-//! for job in &jobs {
+//! for job in &planned.jobs {
 //!     let done = process(job, &RunOptions::default());
 //!     for record in &done.records {
 //!         println!("{}", record.to_human_line());
@@ -20,6 +20,7 @@
 //! # Ok::<(), xlsudoku::batch::BatchError>(())
 //! ```
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,9 +31,9 @@ use rayon::prelude::*;
 
 use crate::address::CellRef;
 use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, SheetEdits};
-use crate::report::SheetRecord;
+use crate::report::{SheetRecord, SheetStatus};
 use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
-use crate::workbook::{read_workbook, Cell, FoundGrid, ReadOptions};
+use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions};
 
 /// A usage problem with the inputs or outputs of a run (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -48,9 +49,14 @@ pub enum BatchError {
         /// Why.
         source: std::io::Error,
     },
-    /// `-o` names the input itself.
-    #[error("{0}: the output would overwrite the input; xlsudoku never modifies its input")]
-    OutputIsInput(PathBuf),
+    /// An output would overwrite an input (its own, or another's).
+    #[error("{input}: the copy of {writer} would overwrite it; xlsudoku never modifies an input")]
+    OutputIsInput {
+        /// The input that would be overwritten.
+        input: PathBuf,
+        /// The input whose copy it would be.
+        writer: PathBuf,
+    },
     /// `-o` is an existing file but a directory is needed.
     #[error("{0}: -o must be a directory when there are several inputs or a directory input")]
     OutputNotDir(PathBuf),
@@ -193,7 +199,19 @@ fn check_extension(input: &Path, output: &Path) -> Result<(), BatchError> {
     }
 }
 
-fn walk(dir: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result<(), BatchError> {
+/// Finds workbooks below `dir`, following links to directories once each
+/// (`seen` holds the directories already walked, canonical).
+fn walk(
+    dir: &Path,
+    skip: Option<&Path>,
+    seen: &mut HashSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) -> Result<(), BatchError> {
+    if let Ok(canon) = fs::canonicalize(dir) {
+        if skip == Some(canon.as_path()) || !seen.insert(canon) {
+            return Ok(());
+        }
+    }
     let entries = fs::read_dir(dir).map_err(|source| BatchError::Walk {
         path: dir.to_path_buf(),
         source,
@@ -205,27 +223,49 @@ fn walk(dir: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result<(), B
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.starts_with('.'));
-        let meta = match fs::symlink_metadata(&p) {
-            Ok(m) => m,
-            Err(_) => continue,
+        if hidden {
+            continue;
+        }
+        // Follows links; a dangling link is passed over.
+        let Ok(meta) = fs::metadata(&p) else {
+            continue;
         };
         if meta.is_dir() {
-            let is_skip = skip.is_some_and(|s| fs::canonicalize(&p).is_ok_and(|c| c == s));
-            if !hidden && !is_skip {
-                walk(&p, skip, out)?;
-            }
-        } else if is_workbook_name(&p) && (meta.is_file() || p.is_file()) {
+            walk(&p, skip, seen, out)?;
+        } else if meta.is_file() && is_workbook_name(&p) {
             out.push(p);
         }
     }
     Ok(())
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (fs::canonicalize(a), fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
+/// A path's canonical form, for a file that may not exist yet: its
+/// directory made canonical, its name kept.
+fn canonical(p: &Path) -> PathBuf {
+    if let Ok(c) = fs::canonicalize(p) {
+        return c;
     }
+    match (p.parent(), p.file_name()) {
+        (Some(dir), Some(name)) => {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            fs::canonicalize(dir)
+                .map(|d| d.join(name))
+                .unwrap_or_else(|_| p.to_path_buf())
+        }
+        _ => p.to_path_buf(),
+    }
+}
+
+/// True when the file is an annotated copy xlsudoku wrote.
+fn is_xlsudoku_output(p: &Path) -> bool {
+    fs::File::open(p)
+        .ok()
+        .and_then(|f| crate::annotate::read_stamp(std::io::BufReader::new(f)))
+        .is_some()
 }
 
 /// Expands inputs into jobs, sorted by input path: files as given,
@@ -233,7 +273,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// entries, Excel lock files `~$…`, earlier `*.solved.*` outputs and the
 /// output directory). With `-o` a directory, each directory input's files
 /// keep their path relative to it, and file inputs go in at the top.
-pub fn plan(p: &Plan) -> Result<Vec<Job>, BatchError> {
+pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
     let out_canon = p.output.as_ref().and_then(|o| fs::canonicalize(o).ok());
     let mut pairs: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
     let single_file = p.inputs.len() == 1 && p.inputs[0].is_file();
@@ -250,7 +290,7 @@ pub fn plan(p: &Plan) -> Result<Vec<Job>, BatchError> {
     for input in &p.inputs {
         if input.is_dir() {
             let mut files = Vec::new();
-            walk(input, out_canon.as_deref(), &mut files)?;
+            walk(input, out_canon.as_deref(), &mut HashSet::new(), &mut files)?;
             for f in files {
                 let out = match (&p.output, p.write) {
                     (_, false) => None,
@@ -275,26 +315,55 @@ pub fn plan(p: &Plan) -> Result<Vec<Job>, BatchError> {
         }
     }
     pairs.sort();
-    pairs.dedup();
-    let mut seen: std::collections::HashMap<PathBuf, PathBuf> = Default::default();
-    for (input, output) in &pairs {
-        if let Some(o) = output {
-            if o == input || same_file(o, input) {
-                return Err(BatchError::OutputIsInput(input.clone()));
+    // One job per file, whichever path named it.
+    let mut seen_inputs: HashSet<PathBuf> = HashSet::new();
+    pairs.retain(|(input, _)| seen_inputs.insert(canonical(input)));
+    // No output may land on an input: an earlier copy of xlsudoku's that
+    // another job will rewrite (`xlsudoku *.xlsx` run twice) is passed
+    // over; anything else is refused rather than overwritten.
+    let writers: HashMap<PathBuf, PathBuf> = pairs
+        .iter()
+        .filter_map(|(i, o)| o.as_ref().map(|o| (canonical(o), i.clone())))
+        .collect();
+    let mut passed_over = Vec::new();
+    let mut jobs = Vec::with_capacity(pairs.len());
+    for (input, output) in pairs {
+        match writers.get(&canonical(&input)) {
+            Some(writer) if writer != &input && is_xlsudoku_output(&input) => {
+                passed_over.push((input, writer.clone()));
             }
-            if let Some(a) = seen.insert(o.clone(), input.clone()) {
+            Some(writer) => {
+                return Err(BatchError::OutputIsInput {
+                    input,
+                    writer: writer.clone(),
+                })
+            }
+            None => jobs.push(Job { input, output }),
+        }
+    }
+    let mut outputs: HashMap<PathBuf, PathBuf> = HashMap::new();
+    for job in &jobs {
+        if let Some(o) = &job.output {
+            if let Some(a) = outputs.insert(canonical(o), job.input.clone()) {
                 return Err(BatchError::Collision {
                     output: o.clone(),
                     a,
-                    b: input.clone(),
+                    b: job.input.clone(),
                 });
             }
         }
     }
-    Ok(pairs
-        .into_iter()
-        .map(|(input, output)| Job { input, output })
-        .collect())
+    Ok(Planned { jobs, passed_over })
+}
+
+/// The jobs of a run, and the inputs passed over.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Planned {
+    /// What to process, sorted by input path.
+    pub jobs: Vec<Job>,
+    /// Inputs that are earlier xlsudoku copies which another job of this
+    /// run rewrites: `(input, the input whose copy it is)`.
+    pub passed_over: Vec<(PathBuf, PathBuf)>,
 }
 
 /// How to process each file.
@@ -306,6 +375,9 @@ pub struct RunOptions {
     pub solve: SolveOptions,
     /// Redo outputs that are up to date.
     pub force: bool,
+    /// `--sheet`: only these sheets (all when empty); the others are left
+    /// alone and not reported.
+    pub sheets: Vec<String>,
 }
 
 /// What processing one file produced.
@@ -320,10 +392,11 @@ pub struct FileOutcome {
 }
 
 /// What an annotated copy is made from: the xlsudoku version, the input's
-/// size and modification time (rsync's quick check), and every option that
-/// changes the copy. Recorded in the copy's zip comment
-/// ([`crate::annotate::AnnotateOptions::stamp`]); `None` when the input
-/// cannot be looked at.
+/// file name, size and modification time (rsync's quick check), and every
+/// option that changes the copy. Recorded in the copy's zip comment
+/// ([`crate::annotate::AnnotateOptions::stamp`]) followed by ` ok=true`
+/// when every grid passed, so that failures are looked at again on the
+/// next run. `None` when the input cannot be looked at.
 pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
     let meta = fs::metadata(input).ok()?;
     let mtime = meta
@@ -331,11 +404,13 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
         .ok()?
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?;
+    let name = input.file_name()?.to_string_lossy();
     let show = |o: Option<String>| o.unwrap_or_else(|| "-".to_string());
     Some(format!(
-        "{}{} input={}:{}.{:09} logic-only={} range={} box={} timeout={}",
+        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={}",
         crate::annotate::STAMP_PREFIX,
         env!("CARGO_PKG_VERSION"),
+        name,
         meta.len(),
         mtime.as_secs(),
         mtime.subsec_nanos(),
@@ -347,23 +422,28 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
 }
 
 /// True when `output` is an annotated copy made by this version from this
-/// input as it is now, with the same options: its stamp matches.
+/// input as it is now, with the same options, and every grid in it passed.
 pub fn up_to_date(input: &Path, output: &Path, opts: &RunOptions) -> bool {
-    let Some(want) = stamp(input, opts) else {
-        return false;
-    };
+    stamp(input, opts).is_some_and(|s| is_stamped(output, &s))
+}
+
+fn is_stamped(output: &Path, stamp: &str) -> bool {
     let Ok(file) = fs::File::open(output) else {
         return false;
     };
-    crate::annotate::read_stamp(std::io::BufReader::new(file)).is_some_and(|have| have == want)
+    crate::annotate::read_stamp(std::io::BufReader::new(file))
+        .is_some_and(|have| have.strip_suffix(" ok=true") == Some(stamp))
 }
 
 /// Reads, solves and (for a job with an output) writes one file. Never
 /// panics on bad input: problems come back as records.
 pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
     let file = job.input.display().to_string();
-    if let Some(out) = &job.output {
-        if !opts.force && up_to_date(&job.input, out, opts) {
+    // Taken before reading: should the input change while it is processed,
+    // the copy carries the older time and the next run redoes it.
+    let stamp = job.output.as_ref().and_then(|_| stamp(&job.input, opts));
+    if let (Some(out), Some(s)) = (&job.output, &stamp) {
+        if !opts.force && is_stamped(out, s) {
             return FileOutcome {
                 skipped: true,
                 ..Default::default()
@@ -373,14 +453,19 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
     let error = |message: String| FileOutcome {
         records: vec![SheetRecord {
             file: file.clone(),
-            status: "error".into(),
+            status: SheetStatus::Error,
             error: Some(message),
             ..Default::default()
         }],
         skipped: false,
         failed: true,
     };
-    let sheets = match read_workbook(&job.input, &opts.read) {
+    // One read serves detection and the copy.
+    let bytes = match read_file(&job.input) {
+        Ok(b) => b,
+        Err(e) => return error(e.to_string()),
+    };
+    let sheets = match read_workbook_bytes(&job.input, &bytes, &opts.read) {
         Ok(s) => s,
         Err(e) => return error(e.to_string()),
     };
@@ -388,6 +473,7 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
     let tasks: Vec<(usize, &str, Option<&FoundGrid>)> = sheets
         .iter()
         .enumerate()
+        .filter(|(_, s)| opts.sheets.is_empty() || opts.sheets.contains(&s.name))
         .flat_map(|(i, s)| {
             let grids: Vec<Option<&FoundGrid>> = if s.grids.is_empty() {
                 vec![None]
@@ -406,7 +492,7 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
                     SheetRecord {
                         file: file.clone(),
                         sheet: Some(name.to_string()),
-                        status: "no-grid".into(),
+                        status: SheetStatus::NoGrid,
                         ..Default::default()
                     },
                     Vec::new(),
@@ -432,7 +518,9 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
         }
     }
     if let Some(out) = &job.output {
-        if let Err(e) = write_atomic(&job.input, out, &edits, stamp(&job.input, opts)) {
+        let ok = records.iter().all(|r| r.passes(true));
+        let stamp = stamp.map(|s| format!("{s} ok={ok}"));
+        if let Err(e) = write_atomic(&job.input, &bytes, out, &edits, stamp) {
             return error(e);
         }
         let shown = out.display().to_string();
@@ -447,11 +535,14 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
     }
 }
 
-/// Writes the annotated copy: a temporary file in the target directory,
-/// flushed to disk, then renamed over the target, so no reader ever sees a
-/// half-written file.
+/// Writes the annotated copy of `bytes` (read from `input`): a temporary
+/// file in the target directory, flushed to disk, then renamed over the
+/// target and the directory flushed, so no reader ever sees a half-written
+/// file. The copy gets the usual permissions of a new file (or those of
+/// the file it replaces), not the temporary file's private ones.
 fn write_atomic(
     input: &Path,
+    bytes: &[u8],
     output: &Path,
     edits: &[SheetEdits],
     stamp: Option<String>,
@@ -466,34 +557,62 @@ fn write_atomic(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     remove_leftovers(&dir, &name);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".xlsudoku-tmp")
-        .tempfile_in(&dir)
+    let mut tmp = temp_file_in(&dir, &name, output)
         .map_err(|e| format!("{}: cannot create a temporary file: {e}", dir.display()))?;
-    let src = fs::File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
-    let src = std::io::BufReader::new(src);
     let mut sink = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
     let options = AnnotateOptions {
         stamp,
         ..AnnotateOptions::default()
     };
-    annotate_with(src, edits, &mut sink, options)
+    annotate_with(std::io::Cursor::new(bytes), edits, &mut sink, options)
         .map_err(|e| format!("{}: {e}", input.display()))?;
     sink.flush()
         .map_err(|e| format!("{}: {e}", output.display()))?;
     drop(sink);
-    let f = tmp.as_file();
-    f.sync_all()
+    tmp.as_file()
+        .sync_all()
         .map_err(|e| format!("{}: {e}", output.display()))?;
     tmp.persist(output)
         .map_err(|e| format!("{}: cannot write: {}", output.display(), e.error))?;
+    // The rename itself reaches the disk with the directory.
+    if let Ok(d) = fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
     Ok(())
 }
 
-/// Removes temporary files an interrupted run left for this output
-/// (`.NAME.XXXXXX.xlsudoku-tmp`); they were never renamed, so they hold no
-/// finished work.
+/// A temporary file beside `output`, named `.NAME.PID.XXXXXX.xlsudoku-tmp`
+/// so that a later run can tell an abandoned one from one in progress.
+pub(crate) fn temp_file_in(
+    dir: &Path,
+    name: &str,
+    output: &Path,
+) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    let prefix = format!(".{name}.{}.", std::process::id());
+    builder.prefix(&prefix).suffix(TEMP_SUFFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // A new file's usual mode (the umask applies), or the replaced
+        // file's.
+        let mode = fs::metadata(output)
+            .map(|m| m.permissions().mode() & 0o7777)
+            .unwrap_or(0o666);
+        builder.permissions(fs::Permissions::from_mode(mode));
+    }
+    #[cfg(not(unix))]
+    let _ = output;
+    builder.tempfile_in(dir)
+}
+
+const TEMP_SUFFIX: &str = ".xlsudoku-tmp";
+
+/// Removes temporary files that an interrupted run left for this output
+/// (`.NAME.PID.XXXXXX.xlsudoku-tmp`): those of a process that no longer
+/// runs (or, where that cannot be told, older than an hour). They were
+/// never renamed, so they hold no finished work; a run still in progress
+/// keeps its own.
 fn remove_leftovers(dir: &Path, name: &str) {
     let prefix = format!(".{name}.");
     let Ok(entries) = fs::read_dir(dir) else {
@@ -502,10 +621,33 @@ fn remove_leftovers(dir: &Path, name: &str) {
     for e in entries.flatten() {
         let file = e.file_name();
         let file = file.to_string_lossy();
-        if file.starts_with(&prefix) && file.ends_with(".xlsudoku-tmp") {
+        let Some(rest) = file
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(TEMP_SUFFIX))
+        else {
+            continue;
+        };
+        let pid = rest.split('.').next().and_then(|p| p.parse::<u32>().ok());
+        if pid.is_some_and(|p| p != std::process::id() && !process_alive(p))
+            || is_older_than_an_hour(&e.path())
+        {
             let _ = fs::remove_file(e.path());
         }
     }
+}
+
+/// Whether a process runs; `true` where that cannot be told (no `/proc`).
+fn process_alive(pid: u32) -> bool {
+    let proc_dir = Path::new("/proc");
+    !proc_dir.is_dir() || proc_dir.join(pid.to_string()).exists()
+}
+
+fn is_older_than_an_hour(p: &Path) -> bool {
+    fs::metadata(p)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > std::time::Duration::from_secs(3600))
 }
 
 /// The reason a grid is invalid, in words, with the workbook's addresses:
@@ -552,18 +694,9 @@ pub fn solve_grid(
     let outcome = if bad.is_empty() {
         solve(&puzzle, opts)
     } else {
-        // Bad values make the grid invalid whatever the rest holds; still
-        // name any clash among the good givens.
-        let mut o = solve(
-            &puzzle,
-            &SolveOptions {
-                logic_only: true,
-                timeout: opts.timeout,
-            },
-        );
-        o.status = Status::Invalid;
-        o.conflicts = puzzle.conflicts();
-        o
+        // Bad values make the grid invalid whatever the rest holds: no
+        // solving; any clash among the good givens is named too.
+        Outcome::invalid(&puzzle)
     };
     let time = format_elapsed(outcome.elapsed);
     let error = match outcome.status {
@@ -618,7 +751,7 @@ pub fn solve_grid(
         size: Some(format!("{side}x{side}")),
         box_shape: Some(grid.shape.to_string()),
         givens: Some(puzzle.givens()),
-        status: outcome.status.report_word().to_string(),
+        status: outcome.status.into(),
         unique: outcome.unique,
         history: Some(outcome.history.clone()),
         elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
@@ -691,7 +824,8 @@ mod tests {
             output: Some(d.path().join("out")),
             write: true,
         })
-        .unwrap();
+        .unwrap()
+        .jobs;
         let names: Vec<String> = jobs
             .iter()
             .map(|j| {
@@ -717,6 +851,6 @@ mod tests {
             write: true,
         })
         .unwrap_err();
-        assert!(matches!(err, BatchError::OutputIsInput(_)));
+        assert!(matches!(err, BatchError::OutputIsInput { .. }));
     }
 }

@@ -84,7 +84,7 @@ impl BoxShape {
     /// A box `width` cells wide and `height` cells high; the side
     /// (`width * height`) must be 1 to [`MAX_SIDE`].
     pub fn new(width: usize, height: usize) -> Result<Self, GridError> {
-        let side = width * height;
+        let side = width.saturating_mul(height);
         if width == 0 || height == 0 || side > MAX_SIDE {
             return Err(GridError::BadShape {
                 width,
@@ -435,6 +435,10 @@ mod tests {
         );
         assert!("3by2".parse::<BoxShape>().is_err());
         assert!("9x9".parse::<BoxShape>().is_err(), "side 81 is too big");
+        assert!(
+            "4294967296x4294967296".parse::<BoxShape>().is_err(),
+            "no overflow"
+        );
     }
 
     #[test]

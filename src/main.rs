@@ -1,10 +1,10 @@
 //! The `xlsudoku` command line: a thin layer over the library.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use xlsudoku::address::CellRange;
-use xlsudoku::batch::{self, Plan, RunOptions, Shard};
+use xlsudoku::batch::{self, FileOutcome, Plan, RunOptions, Shard};
 use xlsudoku::bench::{self, BenchMode, FileReport};
 use xlsudoku::grid::BoxShape;
 use xlsudoku::report::{junit_xml, SheetRecord, Summary};
@@ -56,7 +56,7 @@ struct Common {
     /// Threads for files and sheets [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N")]
     jobs: Option<usize>,
-    /// Print nothing but errors.
+    /// Print nothing but errors (and, with --json, the JSON).
     #[arg(short, long)]
     quiet: bool,
     /// JSON Lines on stdout: one object per grid, then a summary object.
@@ -77,6 +77,10 @@ struct Common {
     /// Process only the K-th of N deterministic slices of the sorted inputs.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// Only the sheets with this name (repeat for several); the others are
+    /// left alone and not reported.
+    #[arg(long, value_name = "NAME")]
+    sheet: Vec<String>,
 }
 
 #[derive(Args, Debug)]
@@ -124,15 +128,55 @@ struct BenchArgs {
     json: bool,
 }
 
-const SUBCOMMANDS: [&str; 7] = ["solve", "check", "bench", "help", "-h", "--help", "-V"];
+/// Subcommand names, and the flags that answer without one.
+const SUBCOMMANDS: [&str; 4] = ["solve", "check", "bench", "help"];
+const TOP_FLAGS: [&str; 4] = ["-h", "--help", "-V", "--version"];
+/// Options that take the next argument as their value.
+const VALUE_OPTIONS: [&str; 11] = [
+    "-j",
+    "--jobs",
+    "-o",
+    "--output",
+    "--report",
+    "--range",
+    "--box",
+    "--timeout",
+    "--shard",
+    "--junit",
+    "--sheet",
+];
 
 /// `solve` is the default command: `xlsudoku in.xlsx` means
-/// `xlsudoku solve in.xlsx`.
+/// `xlsudoku solve in.xlsx`, and `xlsudoku -q check dir` means
+/// `xlsudoku check -q dir`.
 fn with_default_command(mut args: Vec<OsString>) -> Vec<OsString> {
-    let first = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
-    if args.len() > 1 && !SUBCOMMANDS.contains(&first) && first != "--version" {
-        args.insert(1, OsString::from("solve"));
+    if args.len() < 2 {
+        return args;
     }
+    let mut i = 1;
+    while i < args.len() {
+        let a = args[i].to_string_lossy().into_owned();
+        if a == "--" {
+            break;
+        }
+        if !a.starts_with('-') || a == "-" {
+            if SUBCOMMANDS.contains(&a.as_str()) {
+                let cmd = args.remove(i);
+                args.insert(1, cmd);
+                return args;
+            }
+            break;
+        }
+        if i == 1 && TOP_FLAGS.contains(&a.as_str()) {
+            return args;
+        }
+        i += if VALUE_OPTIONS.contains(&a.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    args.insert(1, OsString::from("solve"));
     args
 }
 
@@ -151,21 +195,59 @@ fn usage_error(message: impl std::fmt::Display) -> u8 {
     2
 }
 
-fn read_options(c: &Common) -> ReadOptions {
-    ReadOptions {
-        range: c.range,
-        shape: c.box_shape,
-    }
-}
+/// The most threads `-j` may ask for.
+const MAX_JOBS: usize = 256;
 
-fn timeout(c: &Common) -> Result<Option<Duration>, String> {
-    match c.timeout {
-        None => Ok(None),
-        Some(t) if t.is_finite() && t > 0.0 => Ok(Some(Duration::from_secs_f64(t))),
-        Some(t) => Err(format!(
-            "--timeout {t}: must be a positive number of seconds"
-        )),
+/// Options from the shared flags, or the usage error they make.
+fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptions, String> {
+    let timeout = match c.timeout {
+        None => None,
+        Some(t) if t > 0.0 => {
+            Some(Duration::try_from_secs_f64(t).map_err(|_| format!("--timeout {t}: too large"))?)
+        }
+        Some(t) => {
+            return Err(format!(
+                "--timeout {t}: must be a positive number of seconds"
+            ))
+        }
+    };
+    if let Some(j) = c.jobs {
+        if j == 0 || j > MAX_JOBS {
+            return Err(format!("--jobs {j}: must be 1 to {MAX_JOBS}"));
+        }
     }
+    if let Some(range) = c.range {
+        let side = range.rows() as usize;
+        if range.rows() != range.cols() {
+            return Err(format!("--range {range}: not a square"));
+        }
+        match c.box_shape {
+            Some(b) if b.side() != side => {
+                return Err(format!(
+                    "--range {range} is {side} cells a side; --box {b} makes {}",
+                    b.side()
+                ))
+            }
+            None if BoxShape::for_side(side).is_none() => {
+                return Err(format!(
+                    "--range {range}: no usual box shape for side {side}; give --box"
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(RunOptions {
+        read: ReadOptions {
+            range: c.range,
+            shape: c.box_shape,
+        },
+        solve: SolveOptions {
+            logic_only,
+            timeout,
+        },
+        force,
+        sheets: c.sheet.clone(),
+    })
 }
 
 fn run_solve(a: SolveArgs) -> u8 {
@@ -174,20 +256,11 @@ fn run_solve(a: SolveArgs) -> u8 {
         output: a.output.clone(),
         write: true,
     };
-    let timeout = match timeout(&a.common) {
-        Ok(t) => t,
-        Err(e) => return usage_error(e),
-    };
-    let opts = RunOptions {
-        read: read_options(&a.common),
-        solve: SolveOptions {
-            logic_only: a.logic_only,
-            timeout,
-        },
-        force: a.force,
-    };
-    // A sheet without a grid is reported, not an error.
-    run_jobs(&a.common, &plan, &opts, None, true)
+    match run_options(&a.common, a.logic_only, a.force) {
+        // A sheet without a grid is reported, not an error.
+        Ok(opts) => run_jobs(&a.common, &plan, &opts, None, true),
+        Err(e) => usage_error(e),
+    }
 }
 
 fn run_check(a: CheckArgs) -> u8 {
@@ -196,22 +269,13 @@ fn run_check(a: CheckArgs) -> u8 {
         output: None,
         write: false,
     };
-    let timeout = match timeout(&a.common) {
-        Ok(t) => t,
-        Err(e) => return usage_error(e),
-    };
-    let opts = RunOptions {
-        read: read_options(&a.common),
-        solve: SolveOptions {
-            logic_only: false,
-            timeout,
-        },
-        force: true,
-    };
-    run_jobs(&a.common, &plan, &opts, a.junit.as_deref(), a.allow_no_grid)
+    match run_options(&a.common, false, true) {
+        Ok(opts) => run_jobs(&a.common, &plan, &opts, a.junit.as_deref(), a.allow_no_grid),
+        Err(e) => usage_error(e),
+    }
 }
 
-/// Where records go as files finish.
+/// Where records go, in input order, as files finish.
 struct Sink {
     json: bool,
     quiet: bool,
@@ -222,19 +286,30 @@ struct Sink {
     failed: bool,
     allow_no_grid: bool,
     progress: Option<ProgressBar>,
+    /// False once stdout is closed (`| head`): stop printing, finish the work.
+    stdout_open: bool,
 }
 
 impl Sink {
+    fn file_done(&mut self, done: &FileOutcome) {
+        self.summary.files += 1;
+        self.summary.skipped += usize::from(done.skipped);
+        self.summary.failed_files += usize::from(done.failed);
+        for r in &done.records {
+            self.emit(r);
+        }
+        if let Some(pb) = &self.progress {
+            pb.inc(1);
+            let rate = pb.position() as f64 / pb.elapsed().as_secs_f64().max(1e-3);
+            pb.set_message(format!("{} grids, {rate:.0} files/s", self.summary.sheets));
+        }
+    }
+
     fn emit(&mut self, r: &SheetRecord) {
         self.summary.add(r);
         if r.sheet.is_some() && !r.passes(self.allow_no_grid) {
             self.failed = true;
         }
-        let line = if self.json {
-            r.to_json_line()
-        } else {
-            r.to_human_line()
-        };
         if r.sheet.is_none() {
             // File errors always reach stderr, even with -q.
             self.print_err(&format!(
@@ -242,8 +317,10 @@ impl Sink {
                 r.error.as_deref().unwrap_or("error")
             ));
         }
-        if !self.quiet && (self.json || r.sheet.is_some()) {
-            self.print(&line);
+        if self.json {
+            self.print(&r.to_json_line());
+        } else if !self.quiet && r.sheet.is_some() {
+            self.print(&r.to_human_line());
         }
         if let Some(f) = &mut self.report {
             let _ = writeln!(f, "{}", r.to_json_line());
@@ -253,10 +330,17 @@ impl Sink {
         }
     }
 
-    fn print(&self, line: &str) {
-        match &self.progress {
-            Some(pb) => pb.suspend(|| println!("{line}")),
-            None => println!("{line}"),
+    fn print(&mut self, line: &str) {
+        if !self.stdout_open {
+            return;
+        }
+        let write = || writeln!(std::io::stdout().lock(), "{line}");
+        let written = match &self.progress {
+            Some(pb) => pb.suspend(write),
+            None => write(),
+        };
+        if written.is_err() {
+            self.stdout_open = false;
         }
     }
 
@@ -286,10 +370,24 @@ fn run_jobs(
     allow_no_grid: bool,
 ) -> u8 {
     let start = Instant::now();
-    let mut jobs = match batch::plan(plan) {
-        Ok(j) => j,
+    let planned = match batch::plan(plan) {
+        Ok(p) => p,
         Err(e) => return usage_error(e),
     };
+    if !c.quiet {
+        for (input, writer) in &planned.passed_over {
+            eprintln!(
+                "xlsudoku: passing over {}: an earlier copy of {}, rewritten by this run",
+                input.display(),
+                writer.display()
+            );
+        }
+    }
+    let mut jobs = planned.jobs;
+    if jobs.is_empty() && !plan.write {
+        // A check over nothing is a mistyped path, not a pass.
+        return usage_error("no .xlsx/.xlsm workbooks found in the inputs");
+    }
     if let Some(shard) = c.shard {
         jobs = shard.select(jobs);
     }
@@ -298,7 +396,7 @@ fn run_jobs(
         .build()
     {
         Ok(p) => p,
-        Err(e) => return usage_error(format!("cannot start {:?} threads: {e}", c.jobs)),
+        Err(e) => return usage_error(format!("cannot start the worker threads: {e}")),
     };
     let report = match &c.report {
         Some(p) => match temp_beside(p) {
@@ -318,7 +416,7 @@ fn run_jobs(
         );
         pb
     });
-    let sink = Mutex::new(Sink {
+    let mut sink = Sink {
         json: c.json,
         quiet: c.quiet,
         report,
@@ -328,51 +426,45 @@ fn run_jobs(
         failed: false,
         allow_no_grid,
         progress: progress.clone(),
-    });
-    let file_errors = std::sync::atomic::AtomicUsize::new(0);
-    pool.install(|| {
-        jobs.par_iter().for_each(|job| {
-            let done = batch::process(job, opts);
-            if done.failed {
-                file_errors.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        stdout_open: true,
+    };
+    // Workers finish in any order; records are emitted in input order, each
+    // file as soon as every file before it is done.
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutcome)>();
+    std::thread::scope(|scope| {
+        let jobs = &jobs;
+        scope.spawn(move || {
+            pool.install(|| {
+                jobs.par_iter()
+                    .enumerate()
+                    .for_each_with(tx, |tx, (i, job)| {
+                        let _ = tx.send((i, batch::process(job, opts)));
+                    })
+            })
+        });
+        let mut pending: BTreeMap<usize, FileOutcome> = BTreeMap::new();
+        let mut next = 0;
+        for (i, done) in rx {
+            pending.insert(i, done);
+            while let Some(done) = pending.remove(&next) {
+                sink.file_done(&done);
+                next += 1;
             }
-            let mut s = match sink.lock() {
-                Ok(s) => s,
-                Err(p) => p.into_inner(),
-            };
-            s.summary.files += 1;
-            if done.skipped {
-                s.summary.skipped += 1;
-            }
-            if done.failed {
-                s.summary.failed_files += 1;
-            }
-            for r in &done.records {
-                s.emit(r);
-            }
-            if let Some(pb) = &s.progress {
-                pb.inc(1);
-                let rate = pb.position() as f64 / pb.elapsed().as_secs_f64().max(1e-3);
-                pb.set_message(format!("{} grids, {rate:.0} files/s", s.summary.sheets));
-            }
-        })
+        }
     });
     if let Some(pb) = &progress {
         pb.finish_and_clear();
     }
-    let mut s = match sink.into_inner() {
-        Ok(s) => s,
-        Err(p) => p.into_inner(),
-    };
-    s.summary.seconds = start.elapsed().as_secs_f64();
+    sink.summary.seconds = start.elapsed().as_secs_f64();
     if c.json {
-        println!("{}", s.summary.to_json_line());
+        let line = sink.summary.to_json_line();
+        sink.print(&line);
     } else if !c.quiet {
-        eprintln!("{}", s.summary.to_human_line());
+        eprintln!("{}", sink.summary.to_human_line());
     }
     let mut code = 0u8;
-    if let (Some(mut f), Some(path)) = (s.report.take(), c.report.as_ref()) {
-        let _ = writeln!(f, "{}", s.summary.to_json_line());
+    if let (Some(mut f), Some(path)) = (sink.report.take(), c.report.as_ref()) {
+        let _ = writeln!(f, "{}", sink.summary.to_json_line());
         if let Err(e) = f.persist(path) {
             eprintln!(
                 "xlsudoku: {}: cannot write the report: {}",
@@ -383,7 +475,7 @@ fn run_jobs(
         }
     }
     if let Some(path) = junit {
-        let xml = junit_xml(&s.records, &s.summary, allow_no_grid);
+        let xml = junit_xml(&sink.records, &sink.summary, allow_no_grid);
         let written = temp_beside(path).and_then(|mut f| {
             f.write_all(xml.as_bytes())?;
             f.persist(path).map(|_| ()).map_err(|e| e.error)
@@ -396,9 +488,9 @@ fn run_jobs(
             code = 2;
         }
     }
-    if file_errors.into_inner() > 0 {
+    if sink.summary.failed_files > 0 {
         code = 2;
-    } else if s.failed && code == 0 {
+    } else if sink.failed && code == 0 {
         code = 1;
     }
     code

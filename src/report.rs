@@ -3,13 +3,13 @@
 //! JSON Lines, human lines, or JUnit XML.
 //!
 //! ```
-//! use xlsudoku::report::{SheetRecord, Summary};
+//! use xlsudoku::report::{SheetRecord, SheetStatus, Summary};
 //!
 //! let mut summary = Summary::default();
 //! let record = SheetRecord {
 //!     file: "in.xlsx".into(),
 //!     sheet: Some("Sheet1".into()),
-//!     status: "solved".into(),
+//!     status: SheetStatus::Solved,
 //!     ..SheetRecord::default()
 //! };
 //! summary.add(&record);
@@ -21,6 +21,74 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
+
+/// How a grid (or a sheet, or a file) ended, as reports spell it.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SheetStatus {
+    /// Solved (and, unless logic-only, proven unique).
+    Solved,
+    /// Logic-only: the techniques stopped.
+    GaveUp,
+    /// Clashing givens or a cell that is not a digit.
+    Invalid,
+    /// No solution.
+    Unsolvable,
+    /// More than one solution.
+    Multiple,
+    /// The time limit passed.
+    Timeout,
+    /// The sheet has no grid.
+    #[default]
+    NoGrid,
+    /// The file could not be processed.
+    Error,
+}
+
+impl SheetStatus {
+    /// The word reports use: `solved`, `gave-up`, `invalid`, `unsolvable`,
+    /// `multiple`, `timeout`, `no-grid`, `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SheetStatus::Solved => "solved",
+            SheetStatus::GaveUp => "gave-up",
+            SheetStatus::Invalid => "invalid",
+            SheetStatus::Unsolvable => "unsolvable",
+            SheetStatus::Multiple => "multiple",
+            SheetStatus::Timeout => "timeout",
+            SheetStatus::NoGrid => "no-grid",
+            SheetStatus::Error => "error",
+        }
+    }
+}
+
+impl From<crate::solve::Status> for SheetStatus {
+    fn from(s: crate::solve::Status) -> Self {
+        use crate::solve::Status;
+        match s {
+            Status::Solved => SheetStatus::Solved,
+            Status::GaveUp => SheetStatus::GaveUp,
+            Status::Invalid => SheetStatus::Invalid,
+            Status::Unsolvable => SheetStatus::Unsolvable,
+            Status::Multiple => SheetStatus::Multiple,
+            Status::Timeout => SheetStatus::Timeout,
+        }
+    }
+}
+
+impl std::fmt::Display for SheetStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for SheetStatus {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
 
 /// One line of the report: a grid, a sheet without a grid, or a file that
 /// could not be processed (`sheet` is then `None` and `status` `error`).
@@ -39,9 +107,8 @@ pub struct SheetRecord {
     pub box_shape: Option<String>,
     /// How many givens.
     pub givens: Option<usize>,
-    /// `solved`, `gave-up`, `invalid`, `unsolvable`, `multiple`, `timeout`,
-    /// `no-grid`, or `error` (a file that could not be processed).
-    pub status: String,
+    /// How it ended.
+    pub status: SheetStatus,
     /// Whether the solution was proven unique (`None` when not checked).
     pub unique: Option<bool>,
     /// The technique history string.
@@ -63,7 +130,7 @@ impl SheetRecord {
     /// True when this record passes: solved, or no grid where that is
     /// allowed.
     pub fn passes(&self, allow_no_grid: bool) -> bool {
-        self.status == "solved" || (allow_no_grid && self.status == "no-grid")
+        self.status == SheetStatus::Solved || (allow_no_grid && self.status == SheetStatus::NoGrid)
     }
 
     /// The record as one human-readable line.
@@ -82,7 +149,7 @@ impl SheetRecord {
         if let Some(h) = self.history.as_deref().filter(|h| !h.is_empty()) {
             let _ = write!(s, " {h}");
         }
-        if self.sheet.is_some() && self.status != "no-grid" {
+        if self.sheet.is_some() && self.status != SheetStatus::NoGrid {
             let _ = write!(s, " ({:.2} ms)", self.elapsed_ms);
         }
         if let Some(e) = &self.error {
@@ -104,7 +171,7 @@ pub struct Summary {
     /// Sheet records (grids, sheets without a grid).
     pub sheets: usize,
     /// Records per status.
-    pub statuses: BTreeMap<String, usize>,
+    pub statuses: BTreeMap<SheetStatus, usize>,
     /// Wall time of the whole run.
     pub seconds: f64,
 }
@@ -115,7 +182,7 @@ impl Summary {
         if r.sheet.is_some() {
             self.sheets += 1;
         }
-        *self.statuses.entry(r.status.clone()).or_default() += 1;
+        *self.statuses.entry(r.status).or_default() += 1;
     }
 
     /// The summary as one JSON line: `{"summary":{...}}`.
@@ -212,7 +279,7 @@ pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool
                 xml_escape(&name),
                 r.elapsed_ms / 1000.0
             );
-            let message = r.error.clone().unwrap_or_else(|| r.status.clone());
+            let message = r.error.clone().unwrap_or_else(|| r.status.to_string());
             if r.sheet.is_none() {
                 let _ = writeln!(
                     x,
@@ -223,7 +290,7 @@ pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool
                 let _ = writeln!(
                     x,
                     ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>",
-                    xml_escape(&r.status),
+                    r.status,
                     xml_escape(&message)
                 );
             } else {
@@ -240,19 +307,19 @@ pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool
 mod tests {
     use super::*;
 
-    fn rec(file: &str, sheet: Option<&str>, status: &str) -> SheetRecord {
+    fn rec(file: &str, sheet: Option<&str>, status: SheetStatus) -> SheetRecord {
         SheetRecord {
             file: file.into(),
             sheet: sheet.map(Into::into),
-            status: status.into(),
-            error: (status != "solved").then(|| format!("{status} <&>")),
+            status,
+            error: (status != SheetStatus::Solved).then(|| format!("{status} <&>")),
             ..Default::default()
         }
     }
 
     #[test]
     fn json_line_has_every_field_and_reads_back() {
-        let r = rec("a.xlsx", Some("S"), "solved");
+        let r = rec("a.xlsx", Some("S"), SheetStatus::Solved);
         let line = r.to_json_line();
         for key in [
             "file",
@@ -280,10 +347,10 @@ mod tests {
     #[test]
     fn junit_counts_failures_and_errors_and_escapes() {
         let records = vec![
-            rec("a.xlsx", Some("S1"), "solved"),
-            rec("a.xlsx", Some("S2"), "multiple"),
-            rec("a.xlsx", Some("S3"), "no-grid"),
-            rec("b&c.xlsx", None, "error"),
+            rec("a.xlsx", Some("S1"), SheetStatus::Solved),
+            rec("a.xlsx", Some("S2"), SheetStatus::Multiple),
+            rec("a.xlsx", Some("S3"), SheetStatus::NoGrid),
+            rec("b&c.xlsx", None, SheetStatus::Error),
         ];
         let x = junit_xml(&records, &Summary::default(), false);
         assert!(x.contains("tests=\"4\" failures=\"2\" errors=\"1\""), "{x}");
@@ -296,12 +363,12 @@ mod tests {
     #[test]
     fn summary_counts_statuses() {
         let mut s = Summary::default();
-        s.add(&rec("a", Some("x"), "solved"));
-        s.add(&rec("a", Some("y"), "solved"));
-        s.add(&rec("b", None, "error"));
+        s.add(&rec("a", Some("x"), SheetStatus::Solved));
+        s.add(&rec("a", Some("y"), SheetStatus::Solved));
+        s.add(&rec("b", None, SheetStatus::Error));
         assert_eq!(s.sheets, 2);
-        assert_eq!(s.statuses["solved"], 2);
-        assert_eq!(s.statuses["error"], 1);
+        assert_eq!(s.statuses[&SheetStatus::Solved], 2);
+        assert_eq!(s.statuses[&SheetStatus::Error], 1);
         assert!(s.to_json_line().starts_with("{\"summary\":{"));
     }
 }

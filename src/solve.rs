@@ -135,6 +135,16 @@ impl Outcome {
         }
     }
 
+    /// An invalid grid's outcome, naming its clashes (if any), without
+    /// solving: for a puzzle with bad cells, whose clashes alone are known.
+    pub fn invalid(puzzle: &Grid) -> Self {
+        let started = Instant::now();
+        let mut out = Outcome::new(Status::Invalid, puzzle.clone(), started);
+        out.conflicts = puzzle.conflicts();
+        out.elapsed = started.elapsed();
+        out
+    }
+
     fn with_board(mut self, board: Board) -> Self {
         self.history = board.history();
         self.grid = board.grid().clone();
@@ -149,21 +159,16 @@ impl Outcome {
 /// [`SolveOptions::logic_only`], the ladder alone.
 pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     let started = Instant::now();
-    let conflicts = puzzle.conflicts();
-    let board = match Board::new(puzzle) {
-        Some(board) if conflicts.is_empty() => board,
-        _ => {
-            let mut out = Outcome::new(Status::Invalid, puzzle.clone(), started);
-            out.conflicts = conflicts;
-            return out;
-        }
+    let Some(board) = Board::new(puzzle) else {
+        return Outcome::invalid(puzzle);
     };
     if opts.logic_only {
         return logic_only(puzzle, board, started);
     }
     let search_opts = SearchOptions {
         limit: 2,
-        deadline: opts.timeout.map(|t| started + t),
+        // A timeout too large to add is no limit at all.
+        deadline: opts.timeout.and_then(|t| started.checked_add(t)),
     };
     let found = match search(puzzle, &search_opts) {
         Ok(found) => found,

@@ -208,8 +208,11 @@ fn forced_range_reads_exactly_that_square() {
         }
     }
     assert_eq!(g.cells[80], Cell::Blank, "K11 is outside the real grid");
-    // A forced range applies on sheets without borders too.
+    // A forced range needs no borders, but its values must be able to be a
+    // puzzle: a sheet of other data there has no grid, and is left alone.
     let sheets = read_workbook(&fixture("layout_no_grid.xlsx"), &opts).unwrap();
+    assert!(sheets[0].grids.is_empty());
+    let sheets = read_workbook(&fixture("layout_gridlines_c3.xlsx"), &opts).unwrap();
     assert_eq!(sheets[0].grids.len(), 1);
 }
 

@@ -204,11 +204,28 @@ pub enum ReadError {
 /// Reads every worksheet of the workbook at `path`, in workbook order
 /// (chartsheets skipped), each with the grids found on it.
 pub fn read_workbook(path: &Path, opts: &ReadOptions) -> Result<Vec<Sheet>, ReadError> {
+    let bytes = read_file(path)?;
+    read_workbook_bytes(path, &bytes, opts)
+}
+
+/// [`read_workbook`] on a workbook already in memory (`path` names it in
+/// errors), so a caller that also copies the file reads it only once.
+pub fn read_workbook_bytes(
+    path: &Path,
+    bytes: &[u8],
+    opts: &ReadOptions,
+) -> Result<Vec<Sheet>, ReadError> {
     if let Some(range) = opts.range {
         check_range(path, range, opts.shape)?;
     }
-    let raw = reader::read_raw(path)?;
+    let raw = reader::read_raw(path, bytes)?;
     Ok(raw.iter().map(|sheet| find_grids(sheet, opts)).collect())
+}
+
+/// Reads a workbook file into memory, with the same size limit and errors
+/// as [`read_workbook`].
+pub fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    reader::read_file(path)
 }
 
 /// The box shape a forced range gets, or why it cannot be a grid.
@@ -373,11 +390,21 @@ fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
 }
 
 /// Where the note of the grid at `range` goes (see [`FoundGrid::note_at`]).
-fn note_cell(sheet: &reader::RawSheet, range: CellRange, taken: &[CellRange]) -> (CellRef, bool) {
+fn note_cell(
+    sheet: &reader::RawSheet,
+    range: CellRange,
+    taken: &[CellRange],
+    notes: &[CellRef],
+) -> (CellRef, bool) {
     let col = range.start.col;
     let mut row = range.end.row + 1;
     while row < crate::address::MAX_ROW {
         let at = CellRef::new(row, col);
+        if notes.contains(&at) {
+            // Another grid's note (grids stacked in one column).
+            row += 1;
+            continue;
+        }
         let empty = classify(sheet.values.get_value((row, col))) == Value::Empty;
         if !empty && is_earlier_note(sheet, at) {
             return (at, true);
@@ -411,11 +438,13 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec
 fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
     let detected: Vec<(CellRange, BoxShape)> = match opts.range {
         Some(range) => {
-            // Checked before reading; a failure here cannot happen, so a
-            // sheet without the shape simply gets no grid.
+            // The shape was checked before reading. The square is this
+            // sheet's grid when its values can be a puzzle, so that a range
+            // meant for one sheet leaves the workbook's other sheets alone.
             let side = range.rows() as usize;
             opts.shape
                 .or_else(|| BoxShape::for_side(side))
+                .filter(|_| judge_values(sheet, range, side).is_some())
                 .map(|s| vec![(range, s)])
                 .unwrap_or_default()
         }
@@ -427,10 +456,12 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
         .collect(),
     };
     let taken: Vec<CellRange> = detected.iter().map(|d| d.0).collect();
+    let mut notes: Vec<CellRef> = Vec::with_capacity(detected.len());
     let grids = detected
         .into_iter()
         .map(|(range, shape)| {
-            let (note_at, earlier_note) = note_cell(sheet, range, &taken);
+            let (note_at, earlier_note) = note_cell(sheet, range, &taken, &notes);
+            notes.push(note_at);
             FoundGrid {
                 range,
                 shape,

@@ -61,19 +61,30 @@ struct XfInfo {
 
 /// Reads every worksheet of the workbook at `path` (chartsheets, dialog and
 /// macro sheets skipped), in workbook order.
-pub(crate) fn read_raw(path: &Path) -> Result<Vec<RawSheet>, ReadError> {
+/// Reads a workbook file into memory, refusing one over [`MAX_FILE`].
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
     let p = || path.to_path_buf();
-    if let Ok(meta) = std::fs::metadata(path) {
-        if meta.len() > MAX_FILE {
-            return Err(ReadError::TooLarge {
-                path: p(),
-                part: "the file".into(),
-                size: meta.len(),
-                limit: MAX_FILE,
-            });
-        }
+    let file = std::fs::File::open(path).map_err(|source| ReadError::Io { path: p(), source })?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > MAX_FILE {
+        return Err(ReadError::TooLarge {
+            path: p(),
+            part: "the file".into(),
+            size: len,
+            limit: MAX_FILE,
+        });
     }
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io { path: p(), source })?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(MAX_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io { path: p(), source })?;
+    Ok(bytes)
+}
+
+/// Reads every worksheet of the workbook held in `bytes` (read from
+/// `path`, which names it in errors).
+pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadError> {
+    let p = || path.to_path_buf();
     if bytes.starts_with(&CFB_MAGIC) {
         return Err(classify_cfb(path, &bytes));
     }
