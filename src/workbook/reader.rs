@@ -86,7 +86,7 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
 pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadError> {
     let p = || path.to_path_buf();
     if bytes.starts_with(&CFB_MAGIC) {
-        return Err(classify_cfb(path, &bytes));
+        return Err(classify_cfb(path, bytes));
     }
     if !bytes.starts_with(b"PK") {
         return Err(ReadError::NotAWorkbook {
@@ -95,9 +95,9 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
         });
     }
     let mut xlsx: Xlsx<Cursor<&[u8]>> =
-        Xlsx::new(Cursor::new(&bytes[..])).map_err(|e| open_error(path, e))?;
+        Xlsx::new(Cursor::new(bytes)).map_err(|e| open_error(path, e))?;
     let mut zip =
-        zip::ZipArchive::new(Cursor::new(&bytes[..])).map_err(|e| ReadError::NotAWorkbook {
+        zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| ReadError::NotAWorkbook {
             path: p(),
             reason: format!("broken zip package: {e}"),
         })?;
