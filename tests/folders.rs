@@ -364,7 +364,7 @@ fn timeout_is_a_status_and_the_run_goes_on() {
     let status = |sheet: &str| {
         recs.iter()
             .find(|r| r.sheet.as_deref() == Some(sheet))
-            .map(|r| r.status.clone())
+            .map(|r| r.status)
             .unwrap()
     };
     assert_eq!(status("Hard"), "timeout");
