@@ -25,7 +25,6 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -759,11 +758,6 @@ pub fn solve_grid(
         error,
     };
     (record, edits)
-}
-
-/// Elapsed seconds since `start`, for summaries.
-pub fn seconds_since(start: Instant) -> f64 {
-    start.elapsed().as_secs_f64()
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ pub fn write_grid(sheet: &mut Worksheet, puzzle: &Grid, at: CellRef) -> Result<(
                     .set_border_left(weight(key[2]))
                     .set_border_right(weight(key[3]))
             });
-            let (row, col) = (at.row + r as u32, (at.col + c as u32) as u16);
+            let (row, col) = (at.row + r as u32, column(at, c)?);
             match puzzle.get(r, c) {
                 0 => sheet.write_blank(row, col, format)?,
                 v => sheet.write_number_with_format(row, col, v as f64, format)?,
@@ -67,9 +67,14 @@ pub fn write_grid(sheet: &mut Worksheet, puzzle: &Grid, at: CellRef) -> Result<(
     }
     let width = if side > 9 { 3.6 } else { 3.0 };
     for c in 0..side {
-        sheet.set_column_width((at.col + c as u32) as u16, width)?;
+        sheet.set_column_width(column(at, c)?, width)?;
     }
     Ok(())
+}
+
+/// The worksheet column `c` cells right of `at`, if Excel has it.
+fn column(at: CellRef, c: usize) -> Result<u16, XlsxError> {
+    u16::try_from(at.col as usize + c).map_err(|_| XlsxError::RowColumnLimitError)
 }
 
 /// A workbook with one puzzle per sheet, each grid at [`DEFAULT_ORIGIN`],

@@ -185,14 +185,6 @@ impl Board {
         self.cands[cell]
     }
 
-    /// The candidates of a cell as letters, `a` = 1 … as the seed shows
-    /// them; empty for a filled cell.
-    pub fn candidate_letters(&self, cell: usize) -> String {
-        digits_of(self.cands[cell])
-            .map(|d| (b'a' + d - 1) as char)
-            .collect()
-    }
-
     /// The steps taken so far, in order.
     pub fn steps(&self) -> &[Step] {
         &self.steps
@@ -538,7 +530,7 @@ mod tests {
         let stuck_history = b.history();
         assert!(!b.grid().is_full());
         let blank = (0..81).find(|&i| b.grid().cells()[i] == 0).unwrap();
-        assert!(b.candidate_letters(blank).len() >= 2);
+        assert!(b.candidates(blank).count_ones() >= 2);
         let sol = brute_force(&p).unwrap();
         assert_eq!(b.run(Some(&sol)), Stop::Solved);
         assert_eq!(b.grid(), &sol);

@@ -78,14 +78,14 @@ impl Status {
         }
     }
 
-    /// All note words, for recognising an earlier run's note.
-    pub const NOTE_WORDS: [&'static str; 6] = [
-        "solved",
-        "gave up",
-        "invalid",
-        "unsolvable",
-        "multiple solutions",
-        "timeout",
+    /// Every status, in order.
+    pub const ALL: [Status; 6] = [
+        Status::Solved,
+        Status::GaveUp,
+        Status::Invalid,
+        Status::Unsolvable,
+        Status::Multiple,
+        Status::Timeout,
     ];
 }
 

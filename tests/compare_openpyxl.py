@@ -8,12 +8,16 @@ kept was not:
 - every cell the copy adds is in blue italics, and keeps the borders and
   fill the cell had;
 - merged cells, data validations, conditional formats, comments, defined
-  names, column widths and row heights are the same.
+  names (workbook and sheet scoped), column widths and row heights are the
+  same;
+- charts, drawings, images, VBA and every other part openpyxl does not
+  load are byte for byte the same in the package.
 
 Usage: python3 compare_openpyxl.py INPUT OUTPUT
 """
 
 import sys
+import zipfile
 
 import openpyxl
 
@@ -48,9 +52,27 @@ def names(wb):
     return sorted((n, d.attr_text) for n, d in wb.defined_names.items())
 
 
+KEPT_PARTS = ("xl/charts/", "xl/drawings/", "xl/media/", "xl/vbaProject", "xl/embeddings/",
+              "xl/comments", "xl/tables/", "xl/pivot", "xl/theme/", "docProps/")
+
+
+def package_parts(a_path, b_path):
+    """Parts the copy must keep byte for byte: all of them but the sheets,
+    styles and workbook it edits."""
+    errors = []
+    with zipfile.ZipFile(a_path) as za, zipfile.ZipFile(b_path) as zb:
+        names_a, names_b = set(za.namelist()), set(zb.namelist())
+        if names_a - names_b:
+            errors.append(f"parts lost: {sorted(names_a - names_b)}")
+        for name in sorted(names_a & names_b):
+            if name.startswith(KEPT_PARTS) and za.read(name) != zb.read(name):
+                errors.append(f"part changed: {name}")
+    return errors
+
+
 def main(a_path, b_path):
     a, b = load(a_path), load(b_path)
-    errors = []
+    errors = package_parts(a_path, b_path)
     if a.sheetnames != b.sheetnames:
         errors.append(f"sheets {a.sheetnames} -> {b.sheetnames}")
     if names(a) != names(b):
@@ -91,6 +113,9 @@ def main(a_path, b_path):
                     cb = wb[ca.coordinate].comment
                     if cb is None or cb.text != ca.comment.text:
                         errors.append(f"{name}!{ca.coordinate}: comment changed")
+        scoped = lambda ws: sorted((n, d.attr_text) for n, d in ws.defined_names.items())
+        if scoped(wa) != scoped(wb):
+            errors.append(f"{name}: sheet-scoped names {scoped(wa)} -> {scoped(wb)}")
         if sorted(map(str, wa.merged_cells.ranges)) != sorted(map(str, wb.merged_cells.ranges)):
             errors.append(f"{name}: merged cells changed")
         if validations(wa) != validations(wb):

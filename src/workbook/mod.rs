@@ -381,9 +381,9 @@ fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
     match sheet.values.get_value((at.row, at.col)) {
         Some(Data::String(s)) => {
             let s = s.trim_start().to_lowercase();
-            crate::solve::Status::NOTE_WORDS
+            crate::solve::Status::ALL
                 .iter()
-                .any(|w| s.starts_with(w))
+                .any(|w| s.starts_with(w.note_word()))
         }
         _ => false,
     }
