@@ -27,6 +27,31 @@ fn default_files() -> Vec<PathBuf> {
     files
 }
 
+/// Mean guesses per puzzle for each file (a diagnostic, untimed).
+fn print_guesses(files: &[PathBuf], mode: BenchMode) {
+    let opts = xlsudoku::search::SearchOptions {
+        limit: mode.limit(),
+        deadline: None,
+    };
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let Ok(puzzles) = xlsudoku::bench::parse_puzzles(&text) else {
+            eprintln!("error: {} does not parse", file.display());
+            continue;
+        };
+        let total: u64 = puzzles
+            .iter()
+            .filter_map(|(_, p)| xlsudoku::search::search(p, &opts).ok())
+            .map(|o| o.guesses)
+            .sum();
+        println!(
+            "{:<60} {:>10.2} guesses/puzzle",
+            file.display(),
+            total as f64 / puzzles.len().max(1) as f64
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = if args.iter().any(|a| a == "--first") {
@@ -41,6 +66,10 @@ fn main() {
         .collect();
     if files.is_empty() {
         files = default_files();
+    }
+    if args.iter().any(|a| a == "--guesses") {
+        print_guesses(&files, mode);
+        return;
     }
     println!("{}", FileReport::table_header());
     for file in &files {
