@@ -52,6 +52,47 @@ fn print_guesses(files: &[PathBuf], mode: BenchMode) {
     }
 }
 
+/// Each puzzle on its own with a deadline of `secs`: time, guesses, result.
+fn print_each(files: &[PathBuf], mode: BenchMode, secs: f64) {
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let Ok(puzzles) = xlsudoku::bench::parse_puzzles(&text) else {
+            eprintln!("error: {} does not parse", file.display());
+            continue;
+        };
+        let mut times = Vec::new();
+        for (line, puzzle) in &puzzles {
+            let start = std::time::Instant::now();
+            let opts = xlsudoku::search::SearchOptions {
+                limit: mode.limit(),
+                deadline: Some(start + std::time::Duration::from_secs_f64(secs)),
+            };
+            let result = xlsudoku::search::search(puzzle, &opts);
+            let took = start.elapsed().as_secs_f64();
+            times.push(took);
+            match result {
+                Ok(o) => println!(
+                    "{}:{line} {:.3} s {} guesses {} solutions{}",
+                    file.display(),
+                    took,
+                    o.guesses,
+                    o.solutions.len(),
+                    if o.solutions.iter().all(|s| s.solves(puzzle)) {
+                        ""
+                    } else {
+                        " INVALID"
+                    }
+                ),
+                Err(e) => println!("{}:{line} {:.3} s {e}", file.display(), took),
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        if let (Some(median), Some(max)) = (times.get(times.len() / 2), times.last()) {
+            println!("{}: median {median:.3} s, max {max:.3} s", file.display());
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = if args.iter().any(|a| a == "--first") {
@@ -66,6 +107,16 @@ fn main() {
         .collect();
     if files.is_empty() {
         files = default_files();
+    }
+    if let Some(secs) = args
+        .iter()
+        .position(|a| a == "--each")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse::<f64>().ok())
+    {
+        files.retain(|f| f.to_str() != Some(&secs.to_string()));
+        print_each(&files, mode, secs);
+        return;
     }
     if args.iter().any(|a| a == "--guesses") {
         print_guesses(&files, mode);

@@ -150,6 +150,9 @@ pub(crate) struct Engine<'g> {
     queue: Vec<u16>,
     /// Whether to run the all-different matching propagation.
     alldiff: bool,
+    /// Per unit: a fingerprint of its candidates when it was last made
+    /// all-different consistent (the filtering depends on nothing else).
+    unit_print: Vec<u64>,
     /// Conflict weight per unit (dom/wdeg): bumped on each wipe-out.
     weight: Vec<u32>,
     /// The unit that caused the last contradiction, if known.
@@ -173,12 +176,14 @@ struct AlldiffScratch {
 }
 
 impl<'g> Engine<'g> {
-    /// An engine over `geo`; `alldiff` turns on the matching propagation.
-    pub(crate) fn new(geo: &'g Geometry, alldiff: bool) -> Self {
+    /// An engine over `geo`; `strong` turns on the matching propagation
+    /// (for large grids).
+    pub(crate) fn new(geo: &'g Geometry, strong: bool) -> Self {
         Engine {
             geo,
             queue: Vec::with_capacity(geo.cells()),
-            alldiff,
+            alldiff: strong,
+            unit_print: vec![0; 3 * geo.side],
             weight: vec![1; 3 * geo.side],
             culprit: None,
             scratch: AlldiffScratch::default(),
@@ -209,7 +214,10 @@ impl<'g> Engine<'g> {
         }
         // decisions[k]: the (cell, digit) assumed to go from depth k to k + 1.
         let mut decisions: Vec<(usize, u8)> = Vec::new();
-        let mut ok = self.propagate(&mut states[0]).is_ok();
+        if self.propagate(&mut states[0]).is_err() {
+            return Ok(outcome);
+        }
+        let mut ok = true;
         loop {
             if ok {
                 let depth = decisions.len();
@@ -305,7 +313,9 @@ impl<'g> Engine<'g> {
                 let c = c ^ bit;
                 st.cand[p] = c;
                 if c == 0 {
-                    self.culprit = Some(self.geo.cell_units[p][0] as usize);
+                    let (a, b) = (self.geo.cell_units[cell], self.geo.cell_units[p]);
+                    let shared = (0..3).find(|&k| a[k] == b[k]).unwrap_or(2);
+                    self.culprit = Some(b[shared] as usize);
                     return Err(Contradiction);
                 }
                 if c & (c - 1) == 0 && st.val[p] == 0 {
@@ -549,14 +559,35 @@ impl<'g> Engine<'g> {
     fn alldiff_all(&mut self, st: &mut State) -> Result<bool, Contradiction> {
         let mut changed = false;
         for u in 0..3 * self.geo.side {
+            let print = self.fingerprint(st, u);
+            if print == self.unit_print[u] {
+                // Filtered before with these very candidates: nothing to do
+                // (a fingerprint collision only skips some pruning).
+                continue;
+            }
             if self
                 .alldiff_unit(st, u)
                 .inspect_err(|_| self.culprit = Some(u))?
             {
                 changed = true;
+                self.unit_print[u] = self.fingerprint(st, u);
+            } else {
+                self.unit_print[u] = print;
             }
         }
         Ok(changed)
+    }
+
+    /// A fingerprint of one unit's candidates.
+    fn fingerprint(&self, st: &State, u: usize) -> u64 {
+        self.geo
+            .unit(u)
+            .iter()
+            .fold(0x9E37_79B9_7F4A_7C15u64, |h, &cell| {
+                (h ^ st.cand[cell as usize])
+                    .wrapping_mul(0x0100_0000_01B3)
+                    .rotate_left(29)
+            })
     }
 
     /// Régin's all-different filtering for one unit: keeps exactly the
@@ -586,9 +617,11 @@ impl<'g> Engine<'g> {
         s.mate_of_digit = [u8::MAX; 64];
         s.mate_of_cell.clear();
         s.mate_of_cell.resize(k, u8::MAX);
+        let mut used = 0u64;
         for x in 0..k {
-            let free = s.dom[x] & !assigned_digits(&s.mate_of_digit, s.dom[x]);
+            let free = s.dom[x] & !used;
             if free != 0 {
+                used |= free & free.wrapping_neg();
                 let d = free.trailing_zeros() as usize;
                 s.mate_of_cell[x] = d as u8;
                 s.mate_of_digit[d] = x as u8;
@@ -650,24 +683,24 @@ impl<'g> Engine<'g> {
         Ok(changed)
     }
 
-    /// The branching decision: a candidate of the open cell with the fewest
-    /// candidates, ties broken by the largest unit conflict weight.
+    /// The branching decision: a candidate of the open cell with the
+    /// smallest ratio of candidates to conflict weight (dom/wdeg; with equal
+    /// weights, the fewest candidates).
     fn choose(&self, st: &State) -> (usize, u8) {
         let geo = self.geo;
-        let mut best = (u32::MAX, 0u64, 0usize);
+        // (candidates, weight, cell); a is better than b when
+        // a.count / a.weight < b.count / b.weight.
+        let mut best = (u64::MAX, 1u64, 0usize);
         for cell in 0..geo.cells() {
             if st.val[cell] != 0 {
                 continue;
             }
-            let count = st.cand[cell].count_ones();
-            if count > best.0 {
-                continue;
-            }
+            let count = u64::from(st.cand[cell].count_ones());
             let [r, c, b] = geo.cell_units[cell];
             let w = u64::from(self.weight[r as usize])
                 + u64::from(self.weight[c as usize])
                 + u64::from(self.weight[b as usize]);
-            if count < best.0 || w > best.1 {
+            if count.saturating_mul(best.1) < best.0.saturating_mul(w) {
                 best = (count, w, cell);
             }
         }
@@ -686,20 +719,6 @@ impl Default for AlldiffScratch {
             reach: Vec::with_capacity(64),
         }
     }
-}
-
-/// The digits (as a mask) among `dom` that are already matched.
-fn assigned_digits(mate_of_digit: &[u8; 64], dom: u64) -> u64 {
-    let mut out = 0;
-    let mut m = dom;
-    while m != 0 {
-        let d = m.trailing_zeros() as usize;
-        m &= m - 1;
-        if mate_of_digit[d] != u8::MAX {
-            out |= 1u64 << d;
-        }
-    }
-    out
 }
 
 /// Finds an augmenting path from the unmatched open cell `x` (breadth
