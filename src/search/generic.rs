@@ -632,6 +632,13 @@ impl<'g> Engine<'g> {
                 return Err(Contradiction);
             }
         }
+        let union = s.dom.iter().fold(0u64, |acc, &m| acc | m);
+        if union.count_ones() as usize != k {
+            // More digits than cells cannot happen in a consistent unit
+            // (placed digits are struck from their peers); filter nothing
+            // rather than reason on a matching that leaves digits free.
+            return Ok(false);
+        }
         // Residual graph on open cells: x -> y when x can take y's digit.
         // Since the matching is perfect (k cells, k digits), an unmatched
         // edge x-d survives iff x and mate(d) share a strongly connected
@@ -771,4 +778,98 @@ fn solution_grid(puzzle: &Grid, val: &[u8]) -> Grid {
         grid.set(cell / side, cell % side, v);
     }
     grid
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open_state(geo: &Geometry) -> State {
+        State {
+            cand: vec![geo.full; geo.cells()],
+            val: vec![0; geo.cells()],
+            open: geo.cells(),
+        }
+    }
+
+    #[test]
+    fn geometry_lists_peers_and_units() {
+        let geo = Geometry::new(3, 3);
+        assert_eq!(geo.peer_count, 20);
+        let mut peers: Vec<u16> = geo.peers_of(0).to_vec();
+        peers.sort_unstable();
+        assert_eq!(
+            peers,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 18, 19, 20, 27, 36, 45, 54, 63, 72]
+        );
+        let six = Geometry::new(3, 2);
+        assert_eq!(
+            six.unit(12 + 1),
+            [3, 4, 5, 9, 10, 11],
+            "box 1 of a 3x2 grid"
+        );
+        assert_eq!(six.cell_units[9], [1, 6 + 3, 12 + 1]);
+        assert_eq!(Geometry::new(8, 8).full, u64::MAX);
+    }
+
+    #[test]
+    fn alldiff_strikes_a_naked_pair_from_the_rest_of_the_unit() {
+        let geo = Geometry::new(3, 3);
+        let mut engine = Engine::new(&geo, true);
+        let mut st = open_state(&geo);
+        st.cand[0] = 0b011;
+        st.cand[1] = 0b011;
+        assert!(matches!(engine.alldiff_unit(&mut st, 0), Ok(true)));
+        assert!((2..9).all(|c| st.cand[c] == geo.full & !0b011));
+        assert_eq!(st.cand[9], geo.full, "other units untouched");
+    }
+
+    #[test]
+    fn alldiff_reduces_a_hidden_pair_to_its_digits() {
+        let geo = Geometry::new(3, 3);
+        let mut engine = Engine::new(&geo, true);
+        let mut st = open_state(&geo);
+        // Digits 8 and 9 only in cells 0 and 1 of row 0.
+        for c in 2..9 {
+            st.cand[c] &= !0b1_1000_0000;
+        }
+        assert!(matches!(engine.alldiff_unit(&mut st, 0), Ok(true)));
+        assert_eq!((st.cand[0], st.cand[1]), (0b1_1000_0000, 0b1_1000_0000));
+    }
+
+    #[test]
+    fn alldiff_finds_three_cells_sharing_two_digits_contradictory() {
+        let geo = Geometry::new(2, 2);
+        let mut engine = Engine::new(&geo, true);
+        let mut st = open_state(&geo);
+        for c in 0..3 {
+            st.cand[c] = 0b0011;
+        }
+        assert!(engine.alldiff_unit(&mut st, 0).is_err());
+    }
+
+    #[test]
+    fn locked_candidates_point_and_claim() {
+        let geo = Geometry::new(3, 3);
+        let mut engine = Engine::new(&geo, false);
+        let mut st = open_state(&geo);
+        // In box 0, digit 1 only in row 0: pointing strikes it from the rest
+        // of row 0.
+        for cell in [9, 10, 11, 18, 19, 20] {
+            st.cand[cell] &= !1;
+        }
+        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
+        assert!((3..9).all(|c| st.cand[c] & 1 == 0));
+        assert!(st.cand[0] & 1 != 0 && st.cand[27] & 1 != 0);
+    }
+
+    #[test]
+    fn a_wipe_out_blames_the_unit_the_cells_share() {
+        let geo = Geometry::new(3, 3);
+        let mut engine = Engine::new(&geo, false);
+        let mut st = open_state(&geo);
+        st.cand[40] = 0b10; // centre cell: only digit 2
+        assert!(engine.assign(&mut st, 44, 2).is_err(), "same row");
+        assert_eq!(engine.culprit, Some(4), "row 5");
+    }
 }

@@ -510,3 +510,65 @@ impl State {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn complex_keeps_only_pairs_on_a_perfect_matching() {
+        assert_eq!(COMPLEX[0x1FF], BAND);
+        // Row 0 only in box 0; row 1 in boxes 0 and 1; row 2 anywhere.
+        let s = 0b111_011_001;
+        let expect = 7 | (7 << (9 + 3)) | (7 << (18 + 6));
+        assert_eq!(COMPLEX[s], expect);
+        // Rows 0 and 1 both only in box 0: no matching.
+        assert_eq!(COMPLEX[0b111_001_001], 0);
+    }
+
+    #[test]
+    fn mask_single_clears_a_box_column_in_the_other_bands() {
+        // Box 0 holds the digit only in column 1; boxes 1 and 2 anywhere.
+        assert_eq!(MASK_SINGLE[0b111_111_010], BAND & !column(1));
+        assert_eq!(MASK_SINGLE[0x1FF], BAND);
+    }
+
+    #[test]
+    fn claim_keeps_the_claimed_column_in_its_box() {
+        // Column 4 can only hold the digit in this band.
+        let mask = CLAIM[1 << 4];
+        assert_eq!(mask, BAND & !column(3) & !column(5));
+        // Two claimed columns in one box: the box is emptied (contradiction).
+        assert_eq!(
+            CLAIM[0b000_011_000] & (column(3) | column(4) | column(5)),
+            0
+        );
+    }
+
+    #[test]
+    fn row_singles_picks_rows_with_one_place() {
+        let f = (1 << 4) | (0b11 << 9) | (1 << 26);
+        assert_eq!(row_singles(f), (1 << 4) | (1 << 26));
+    }
+
+    #[test]
+    fn load_rejects_clashing_givens_in_a_column() {
+        let mut cells = [0u8; 81];
+        cells[4] = 7;
+        cells[76] = 7;
+        assert!(State::load(&cells).is_none());
+        cells[76] = 6;
+        assert!(State::load(&cells).is_some());
+    }
+
+    #[test]
+    fn a_solved_state_reads_back_its_cells() {
+        let line =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let cells: Vec<u8> = line.bytes().map(|b| b - b'0').collect();
+        let mut st = State::load(&cells).expect("valid grid");
+        assert!(st.propagate());
+        assert_eq!(st.open, [0; 3]);
+        assert_eq!(st.cells().to_vec(), cells);
+    }
+}
