@@ -1,12 +1,15 @@
 //! Puzzles per second on text puzzle collections, one table row per file.
 //!
-//! `cargo bench --bench datasets -- [--first] FILE...` (unique check by
-//! default). Without files, every collection under `$XLSUDOKU_BENCH_DIR`
-//! (default `/work/shared/bench`) is run.
+//! `cargo bench --bench datasets -- [--first] [--timeout SECS] FILE...`
+//! (unique check by default; `--timeout` is per puzzle). Without files,
+//! every collection under `$XLSUDOKU_BENCH_DIR` (default
+//! `/work/shared/bench`) is run. Diagnostics: `--guesses` prints the mean
+//! guesses per puzzle, `--each SECS` solves each puzzle alone with that
+//! deadline and prints its time and guesses.
 
 use std::path::{Path, PathBuf};
 
-use xlsudoku::bench::{bench_file, BenchMode, FileReport};
+use xlsudoku::bench::{bench_file_with, BenchMode, FileReport};
 
 fn default_files() -> Vec<PathBuf> {
     let root = std::env::var_os("XLSUDOKU_BENCH_DIR")
@@ -93,38 +96,56 @@ fn print_each(files: &[PathBuf], mode: BenchMode, secs: f64) {
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mode = if args.iter().any(|a| a == "--first") {
-        BenchMode::First
-    } else {
-        BenchMode::Unique
+/// Command-line options of this runner.
+struct Args {
+    mode: BenchMode,
+    guesses: bool,
+    each: Option<f64>,
+    timeout: Option<f64>,
+    files: Vec<PathBuf>,
+}
+
+fn parse_args() -> Args {
+    let mut args = Args {
+        mode: BenchMode::Unique,
+        guesses: false,
+        each: None,
+        timeout: None,
+        files: Vec::new(),
     };
-    let mut files: Vec<PathBuf> = args
-        .iter()
-        .filter(|a| !a.starts_with("--"))
-        .map(PathBuf::from)
-        .collect();
-    if files.is_empty() {
-        files = default_files();
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--first" => args.mode = BenchMode::First,
+            "--unique" => args.mode = BenchMode::Unique,
+            "--guesses" => args.guesses = true,
+            "--each" => args.each = it.next().and_then(|s| s.parse().ok()),
+            "--timeout" => args.timeout = it.next().and_then(|s| s.parse().ok()),
+            // Flags cargo passes to bench targets (`--bench`).
+            other if other.starts_with("--") => {}
+            file => args.files.push(PathBuf::from(file)),
+        }
     }
-    if let Some(secs) = args
-        .iter()
-        .position(|a| a == "--each")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse::<f64>().ok())
-    {
-        files.retain(|f| f.to_str() != Some(&secs.to_string()));
-        print_each(&files, mode, secs);
+    if args.files.is_empty() {
+        args.files = default_files();
+    }
+    args
+}
+
+fn main() {
+    let args = parse_args();
+    if let Some(secs) = args.each {
+        print_each(&args.files, args.mode, secs);
         return;
     }
-    if args.iter().any(|a| a == "--guesses") {
-        print_guesses(&files, mode);
+    if args.guesses {
+        print_guesses(&args.files, args.mode);
         return;
     }
+    let limit = args.timeout.map(std::time::Duration::from_secs_f64);
     println!("{}", FileReport::table_header());
-    for file in &files {
-        match bench_file(Path::new(file), mode) {
+    for file in &args.files {
+        match bench_file_with(Path::new(file), args.mode, limit) {
             Ok(report) => println!("{}", report.table_row()),
             Err(e) => eprintln!("error: {e}"),
         }
