@@ -14,7 +14,7 @@
 //!
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("two.txt");
-//! std::fs::write(&path, "# a comment\n1.3..2.4....1..3 first\n\n1..............4\n")?;
+//! std::fs::write(&path, "# a comment\n12..34..2.4.4..1 unique\n\n1..............4\n")?;
 //! let report = bench_file(&path, BenchMode::Unique)?;
 //! assert_eq!((report.puzzles, report.unique, report.multiple), (2, 1, 1));
 //! println!("{}\n{}", FileReport::table_header(), report.table_row());
