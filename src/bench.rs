@@ -14,7 +14,7 @@
 //!
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("two.txt");
-//! std::fs::write(&path, "# a comment\n1.34341.2143432. first\n\n1..............4\n")?;
+//! std::fs::write(&path, "# a comment\n12..34..2.4.4..1 unique\n\n1..............4\n")?;
 //! let report = bench_file(&path, BenchMode::Unique)?;
 //! assert_eq!((report.puzzles, report.unique, report.multiple), (2, 1, 1));
 //! println!("{}\n{}", FileReport::table_header(), report.table_row());
@@ -22,7 +22,7 @@
 //! ```
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::grid::{BoxShape, Grid, GridError};
 use crate::search::{search, SearchOptions, SearchOutcome};
@@ -62,6 +62,9 @@ pub struct FileReport {
     pub multiple: u64,
     /// Puzzles with no solution (clashing givens included).
     pub none: u64,
+    /// Puzzles given up at the per-puzzle time limit
+    /// ([`bench_file_with`]; always 0 for [`bench_file`]).
+    pub timed_out: u64,
     /// Seconds spent solving (parsing and checking excluded).
     pub seconds: f64,
     /// `puzzles / seconds` (0 when nothing was timed).
@@ -98,17 +101,6 @@ pub enum BenchError {
         /// 1-based line number of the puzzle.
         line: usize,
     },
-    /// The solver gave up on a puzzle (the bench sets no deadline, so this
-    /// is never expected).
-    #[error("{}:{line}: {source}", path.display())]
-    Search {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line number of the puzzle.
-        line: usize,
-        /// The search error.
-        source: crate::search::SearchError,
-    },
 }
 
 /// Reads the puzzles of a text collection, with their 1-based line numbers.
@@ -143,8 +135,19 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<(usize, Grid)>, (usize, GridError
 }
 
 /// Solves every puzzle of one file single-threaded and reports the counts
-/// and the solving rate.
+/// and the solving rate. No time limit: see [`bench_file_with`].
 pub fn bench_file(path: &Path, mode: BenchMode) -> Result<FileReport, BenchError> {
+    bench_file_with(path, mode, None)
+}
+
+/// [`bench_file`] with an optional time limit per puzzle: a puzzle that
+/// reaches it is counted in [`FileReport::timed_out`] (its time is still
+/// counted in `seconds`) and the run goes on.
+pub fn bench_file_with(
+    path: &Path,
+    mode: BenchMode,
+    per_puzzle: Option<Duration>,
+) -> Result<FileReport, BenchError> {
     let text = std::fs::read_to_string(path).map_err(|source| BenchError::Io {
         path: path.to_path_buf(),
         source,
@@ -154,19 +157,14 @@ pub fn bench_file(path: &Path, mode: BenchMode) -> Result<FileReport, BenchError
         line,
         source,
     })?;
-    let opts = SearchOptions {
-        limit: mode.limit(),
-        deadline: None,
-    };
-    let mut outcomes: Vec<SearchOutcome> = Vec::with_capacity(puzzles.len());
+    let mut outcomes: Vec<Option<SearchOutcome>> = Vec::with_capacity(puzzles.len());
     let start = Instant::now();
-    for (line, puzzle) in &puzzles {
-        let outcome = search(puzzle, &opts).map_err(|source| BenchError::Search {
-            path: path.to_path_buf(),
-            line: *line,
-            source,
-        })?;
-        outcomes.push(outcome);
+    for (_, puzzle) in &puzzles {
+        let opts = SearchOptions {
+            limit: mode.limit(),
+            deadline: per_puzzle.map(|limit| Instant::now() + limit),
+        };
+        outcomes.push(search(puzzle, &opts).ok());
     }
     let seconds = start.elapsed().as_secs_f64();
     let mut report = FileReport {
@@ -176,6 +174,7 @@ pub fn bench_file(path: &Path, mode: BenchMode) -> Result<FileReport, BenchError
         unique: 0,
         multiple: 0,
         none: 0,
+        timed_out: 0,
         seconds,
         per_second: if seconds > 0.0 {
             puzzles.len() as f64 / seconds
@@ -184,6 +183,10 @@ pub fn bench_file(path: &Path, mode: BenchMode) -> Result<FileReport, BenchError
         },
     };
     for ((line, puzzle), outcome) in puzzles.iter().zip(&outcomes) {
+        let Some(outcome) = outcome else {
+            report.timed_out += 1;
+            continue;
+        };
         if outcome.solutions.iter().any(|s| !s.solves(puzzle)) {
             return Err(BenchError::WrongSolution {
                 path: path.to_path_buf(),
@@ -210,8 +213,16 @@ impl FileReport {
     /// The header line of the human table, aligned with [`Self::table_row`].
     pub fn table_header() -> String {
         format!(
-            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>12}",
-            "file", "puzzles", "solved", "unique", "multiple", "none", "seconds", "per_second"
+            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>9} {:>12}",
+            "file",
+            "puzzles",
+            "solved",
+            "unique",
+            "multiple",
+            "none",
+            "timed_out",
+            "seconds",
+            "per_second"
         )
     }
 
@@ -225,13 +236,14 @@ impl FileReport {
             self.file.clone()
         };
         format!(
-            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9.3} {:>12.0}",
+            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>9.3} {:>12.0}",
             file,
             self.puzzles,
             self.solved,
             self.unique,
             self.multiple,
             self.none,
+            self.timed_out,
             self.seconds,
             self.per_second
         )
@@ -321,6 +333,7 @@ mod tests {
             unique: 48766,
             multiple: 0,
             none: 0,
+            timed_out: 0,
             seconds: 2.5,
             per_second: 19506.4,
         };
@@ -328,6 +341,23 @@ mod tests {
         assert_eq!(h.chars().count(), row.chars().count());
         assert!(row.contains("puzzles5_forum_hardest"));
         assert!(row.ends_with("19506"));
+    }
+
+    #[test]
+    fn a_per_puzzle_limit_counts_timeouts_and_goes_on() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // An empty 36x36 grid in unique mode needs many guesses; the full
+        // grid after it none.
+        let full: String = (0..36 * 36)
+            .map(|i| {
+                let (r, c) = (i / 36, i % 36);
+                crate::grid::digit_char((((r % 6) * 6 + r / 6 + c) % 36 + 1) as u8)
+            })
+            .collect();
+        let text = format!("{}\n{full}\n", ".".repeat(36 * 36));
+        let path = write(&dir, "slow.txt", &text);
+        let r = bench_file_with(&path, BenchMode::Unique, Some(Duration::ZERO)).expect("bench");
+        assert_eq!((r.puzzles, r.timed_out, r.unique), (2, 1, 1));
     }
 
     #[test]

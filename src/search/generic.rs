@@ -150,6 +150,9 @@ pub(crate) struct Engine<'g> {
     queue: Vec<u16>,
     /// Whether to run the all-different matching propagation.
     alldiff: bool,
+    /// Per unit: a fingerprint of its candidates when it was last made
+    /// all-different consistent (the filtering depends on nothing else).
+    unit_print: Vec<u64>,
     /// Conflict weight per unit (dom/wdeg): bumped on each wipe-out.
     weight: Vec<u32>,
     /// The unit that caused the last contradiction, if known.
@@ -173,12 +176,14 @@ struct AlldiffScratch {
 }
 
 impl<'g> Engine<'g> {
-    /// An engine over `geo`; `alldiff` turns on the matching propagation.
-    pub(crate) fn new(geo: &'g Geometry, alldiff: bool) -> Self {
+    /// An engine over `geo`; `strong` turns on the matching propagation
+    /// (for large grids).
+    pub(crate) fn new(geo: &'g Geometry, strong: bool) -> Self {
         Engine {
             geo,
             queue: Vec::with_capacity(geo.cells()),
-            alldiff,
+            alldiff: strong,
+            unit_print: vec![0; 3 * geo.side],
             weight: vec![1; 3 * geo.side],
             culprit: None,
             scratch: AlldiffScratch::default(),
@@ -209,7 +214,10 @@ impl<'g> Engine<'g> {
         }
         // decisions[k]: the (cell, digit) assumed to go from depth k to k + 1.
         let mut decisions: Vec<(usize, u8)> = Vec::new();
-        let mut ok = self.propagate(&mut states[0]).is_ok();
+        if self.propagate(&mut states[0]).is_err() {
+            return Ok(outcome);
+        }
+        let mut ok = true;
         loop {
             if ok {
                 let depth = decisions.len();
@@ -305,7 +313,9 @@ impl<'g> Engine<'g> {
                 let c = c ^ bit;
                 st.cand[p] = c;
                 if c == 0 {
-                    self.culprit = Some(self.geo.cell_units[p][0] as usize);
+                    let (a, b) = (self.geo.cell_units[cell], self.geo.cell_units[p]);
+                    let shared = (0..3).find(|&k| a[k] == b[k]).unwrap_or(2);
+                    self.culprit = Some(b[shared] as usize);
                     return Err(Contradiction);
                 }
                 if c & (c - 1) == 0 && st.val[p] == 0 {
@@ -549,14 +559,35 @@ impl<'g> Engine<'g> {
     fn alldiff_all(&mut self, st: &mut State) -> Result<bool, Contradiction> {
         let mut changed = false;
         for u in 0..3 * self.geo.side {
+            let print = self.fingerprint(st, u);
+            if print == self.unit_print[u] {
+                // Filtered before with these very candidates: nothing to do
+                // (a fingerprint collision only skips some pruning).
+                continue;
+            }
             if self
                 .alldiff_unit(st, u)
                 .inspect_err(|_| self.culprit = Some(u))?
             {
                 changed = true;
+                self.unit_print[u] = self.fingerprint(st, u);
+            } else {
+                self.unit_print[u] = print;
             }
         }
         Ok(changed)
+    }
+
+    /// A fingerprint of one unit's candidates.
+    fn fingerprint(&self, st: &State, u: usize) -> u64 {
+        self.geo
+            .unit(u)
+            .iter()
+            .fold(0x9E37_79B9_7F4A_7C15u64, |h, &cell| {
+                (h ^ st.cand[cell as usize])
+                    .wrapping_mul(0x0100_0000_01B3)
+                    .rotate_left(29)
+            })
     }
 
     /// Régin's all-different filtering for one unit: keeps exactly the
@@ -586,9 +617,11 @@ impl<'g> Engine<'g> {
         s.mate_of_digit = [u8::MAX; 64];
         s.mate_of_cell.clear();
         s.mate_of_cell.resize(k, u8::MAX);
+        let mut used = 0u64;
         for x in 0..k {
-            let free = s.dom[x] & !assigned_digits(&s.mate_of_digit, s.dom[x]);
+            let free = s.dom[x] & !used;
             if free != 0 {
+                used |= free & free.wrapping_neg();
                 let d = free.trailing_zeros() as usize;
                 s.mate_of_cell[x] = d as u8;
                 s.mate_of_digit[d] = x as u8;
@@ -598,6 +631,13 @@ impl<'g> Engine<'g> {
             if s.mate_of_cell[x] == u8::MAX && !augment(s, x) {
                 return Err(Contradiction);
             }
+        }
+        let union = s.dom.iter().fold(0u64, |acc, &m| acc | m);
+        if union.count_ones() as usize != k {
+            // More digits than cells cannot happen in a consistent unit
+            // (placed digits are struck from their peers); filter nothing
+            // rather than reason on a matching that leaves digits free.
+            return Ok(false);
         }
         // Residual graph on open cells: x -> y when x can take y's digit.
         // Since the matching is perfect (k cells, k digits), an unmatched
@@ -650,24 +690,24 @@ impl<'g> Engine<'g> {
         Ok(changed)
     }
 
-    /// The branching decision: a candidate of the open cell with the fewest
-    /// candidates, ties broken by the largest unit conflict weight.
+    /// The branching decision: a candidate of the open cell with the
+    /// smallest ratio of candidates to conflict weight (dom/wdeg; with equal
+    /// weights, the fewest candidates).
     fn choose(&self, st: &State) -> (usize, u8) {
         let geo = self.geo;
-        let mut best = (u32::MAX, 0u64, 0usize);
+        // (candidates, weight, cell); a is better than b when
+        // a.count / a.weight < b.count / b.weight.
+        let mut best = (u64::MAX, 1u64, 0usize);
         for cell in 0..geo.cells() {
             if st.val[cell] != 0 {
                 continue;
             }
-            let count = st.cand[cell].count_ones();
-            if count > best.0 {
-                continue;
-            }
+            let count = u64::from(st.cand[cell].count_ones());
             let [r, c, b] = geo.cell_units[cell];
             let w = u64::from(self.weight[r as usize])
                 + u64::from(self.weight[c as usize])
                 + u64::from(self.weight[b as usize]);
-            if count < best.0 || w > best.1 {
+            if count.saturating_mul(best.1) < best.0.saturating_mul(w) {
                 best = (count, w, cell);
             }
         }
@@ -686,20 +726,6 @@ impl Default for AlldiffScratch {
             reach: Vec::with_capacity(64),
         }
     }
-}
-
-/// The digits (as a mask) among `dom` that are already matched.
-fn assigned_digits(mate_of_digit: &[u8; 64], dom: u64) -> u64 {
-    let mut out = 0;
-    let mut m = dom;
-    while m != 0 {
-        let d = m.trailing_zeros() as usize;
-        m &= m - 1;
-        if mate_of_digit[d] != u8::MAX {
-            out |= 1u64 << d;
-        }
-    }
-    out
 }
 
 /// Finds an augmenting path from the unmatched open cell `x` (breadth
@@ -752,4 +778,98 @@ fn solution_grid(puzzle: &Grid, val: &[u8]) -> Grid {
         grid.set(cell / side, cell % side, v);
     }
     grid
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open_state(geo: &Geometry) -> State {
+        State {
+            cand: vec![geo.full; geo.cells()],
+            val: vec![0; geo.cells()],
+            open: geo.cells(),
+        }
+    }
+
+    #[test]
+    fn geometry_lists_peers_and_units() {
+        let geo = Geometry::new(3, 3);
+        assert_eq!(geo.peer_count, 20);
+        let mut peers: Vec<u16> = geo.peers_of(0).to_vec();
+        peers.sort_unstable();
+        assert_eq!(
+            peers,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 18, 19, 20, 27, 36, 45, 54, 63, 72]
+        );
+        let six = Geometry::new(3, 2);
+        assert_eq!(
+            six.unit(12 + 1),
+            [3, 4, 5, 9, 10, 11],
+            "box 1 of a 3x2 grid"
+        );
+        assert_eq!(six.cell_units[9], [1, 6 + 3, 12 + 1]);
+        assert_eq!(Geometry::new(8, 8).full, u64::MAX);
+    }
+
+    #[test]
+    fn alldiff_strikes_a_naked_pair_from_the_rest_of_the_unit() {
+        let geo = Geometry::new(3, 3);
+        let mut engine = Engine::new(&geo, true);
+        let mut st = open_state(&geo);
+        st.cand[0] = 0b011;
+        st.cand[1] = 0b011;
+        assert!(matches!(engine.alldiff_unit(&mut st, 0), Ok(true)));
+        assert!((2..9).all(|c| st.cand[c] == geo.full & !0b011));
+        assert_eq!(st.cand[9], geo.full, "other units untouched");
+    }
+
+    #[test]
+    fn alldiff_reduces_a_hidden_pair_to_its_digits() {
+        let geo = Geometry::new(3, 3);
+        let mut engine = Engine::new(&geo, true);
+        let mut st = open_state(&geo);
+        // Digits 8 and 9 only in cells 0 and 1 of row 0.
+        for c in 2..9 {
+            st.cand[c] &= !0b1_1000_0000;
+        }
+        assert!(matches!(engine.alldiff_unit(&mut st, 0), Ok(true)));
+        assert_eq!((st.cand[0], st.cand[1]), (0b1_1000_0000, 0b1_1000_0000));
+    }
+
+    #[test]
+    fn alldiff_finds_three_cells_sharing_two_digits_contradictory() {
+        let geo = Geometry::new(2, 2);
+        let mut engine = Engine::new(&geo, true);
+        let mut st = open_state(&geo);
+        for c in 0..3 {
+            st.cand[c] = 0b0011;
+        }
+        assert!(engine.alldiff_unit(&mut st, 0).is_err());
+    }
+
+    #[test]
+    fn locked_candidates_point_and_claim() {
+        let geo = Geometry::new(3, 3);
+        let mut engine = Engine::new(&geo, false);
+        let mut st = open_state(&geo);
+        // In box 0, digit 1 only in row 0: pointing strikes it from the rest
+        // of row 0.
+        for cell in [9, 10, 11, 18, 19, 20] {
+            st.cand[cell] &= !1;
+        }
+        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
+        assert!((3..9).all(|c| st.cand[c] & 1 == 0));
+        assert!(st.cand[0] & 1 != 0 && st.cand[27] & 1 != 0);
+    }
+
+    #[test]
+    fn a_wipe_out_blames_the_unit_the_cells_share() {
+        let geo = Geometry::new(3, 3);
+        let mut engine = Engine::new(&geo, false);
+        let mut st = open_state(&geo);
+        st.cand[40] = 0b10; // centre cell: only digit 2
+        assert!(engine.assign(&mut st, 44, 2).is_err(), "same row");
+        assert_eq!(engine.culprit, Some(4), "row 5");
+    }
 }

@@ -109,3 +109,32 @@ pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutco
 fn strong_propagation(shape: BoxShape) -> bool {
     shape.side() >= 16
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_options_prove_uniqueness_without_deadline() {
+        let opts = SearchOptions::default();
+        assert_eq!((opts.limit, opts.deadline), (2, None));
+    }
+
+    #[test]
+    fn shapes_can_alternate_on_one_thread() {
+        // The cached geometry must follow the shape of each puzzle.
+        for shape in [(3, 2), (2, 3), (3, 2), (4, 4), (9, 1), (3, 3)] {
+            let shape = BoxShape::new(shape.0, shape.1).expect("shape");
+            let empty = Grid::empty(shape);
+            let outcome = search(&empty, &SearchOptions::default()).expect("no deadline");
+            assert_eq!(outcome.solutions.len(), 2, "{shape}");
+            assert!(outcome.solutions.iter().all(|s| s.solves(&empty)));
+        }
+    }
+
+    #[test]
+    fn timeout_reports_its_guesses() {
+        let err = SearchError::Timeout { guesses: 7 };
+        assert_eq!(err.to_string(), "search timed out after 7 guesses");
+    }
+}

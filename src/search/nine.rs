@@ -110,6 +110,40 @@ const MASK_SINGLE: [u32; 512] = {
     t
 };
 
+/// For the columns (9 bits) where a digit can only be in one band: the
+/// mask keeping, in each box of that band, only such a column (none when a
+/// box would need two, a contradiction).
+const CLAIM: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut s = 0;
+    while s < 512 {
+        let mut mask = BAND;
+        let mut k = 0;
+        while k < 3 {
+            let part: u32 = ((s >> (3 * k)) & 7) as u32;
+            if part != 0 {
+                let mut col = 3 * k;
+                while col < 3 * k + 3 {
+                    if part.count_ones() > 1 || part & (1 << (col - 3 * k)) == 0 {
+                        mask &= !column(col);
+                    }
+                    col += 1;
+                }
+            }
+            k += 1;
+        }
+        t[s] = mask;
+        s += 1;
+    }
+    t
+};
+
+/// The columns (9 bits) where a band word has a bit.
+#[inline(always)]
+fn columns_of(f: u32) -> u32 {
+    (f | (f >> 9) | (f >> 18)) & 0x1FF
+}
+
 /// For each cell of a band: the other cells of its row and of its box.
 const BAND_PEERS: [u32; 27] = {
     let mut t = [0u32; 27];
@@ -150,8 +184,8 @@ fn row_singles(f: u32) -> u32 {
 struct State {
     /// `f[digit * 3 + band]`: where the digit may go in the band.
     f: [u32; 27],
-    /// `f` as last propagated; a word that differs needs propagating.
-    prev: [u32; 27],
+    /// Words changed since they were last propagated (bit per word).
+    dirty: u32,
     /// Cells of each band not yet fixed.
     open: [u32; 3],
 }
@@ -204,7 +238,7 @@ impl State {
     fn load(cells: &[u8]) -> Option<State> {
         let mut st = State {
             f: [BAND; 27],
-            prev: [0; 27],
+            dirty: (1 << 27) - 1,
             open: [BAND; 3],
         };
         for (i, &v) in cells.iter().enumerate().take(81) {
@@ -234,66 +268,87 @@ impl State {
         Some(st)
     }
 
+    /// Stores a word, marking it for propagation when it changed.
+    #[inline(always)]
+    fn set(&mut self, i: usize, word: u32) {
+        if word != self.f[i] {
+            self.f[i] = word;
+            self.dirty |= 1 << i;
+        }
+    }
+
     /// Fixes `digit` in cell `pos` of `band`.
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, pos: usize) {
         let bit = 1u32 << pos;
         for e in 0..9 {
             if e != digit {
-                self.f[e * 3 + band] &= !bit;
+                self.set(e * 3 + band, self.f[e * 3 + band] & !bit);
             }
         }
-        self.f[digit * 3 + band] &= !BAND_PEERS[pos];
+        let i = digit * 3 + band;
+        self.set(i, self.f[i] & !BAND_PEERS[pos]);
         self.open[band] &= !bit;
+    }
+
+    /// Strikes `digit` from cell `pos` of `band`.
+    #[inline(always)]
+    fn strike(&mut self, digit: usize, band: usize, pos: usize) {
+        let i = digit * 3 + band;
+        self.set(i, self.f[i] & !(1u32 << pos));
     }
 
     /// Propagates the digit-band words to a fixed point; false on a
     /// contradiction.
     #[inline(always)]
     fn update_words(&mut self) -> bool {
-        loop {
-            let mut changed = false;
-            for i in 0..27 {
-                let mut f = self.f[i];
-                if f == self.prev[i] {
-                    continue;
-                }
-                changed = true;
-                let shrink = SHRINK[(f & 0x1FF) as usize] as usize
-                    | (SHRINK[((f >> 9) & 0x1FF) as usize] as usize) << 3
-                    | (SHRINK[(f >> 18) as usize] as usize) << 6;
-                f &= COMPLEX[shrink];
-                if f == 0 {
-                    return false;
-                }
-                let (d, band) = (i / 3, i % 3);
-                let cols = (f | (f >> 9) | (f >> 18)) & 0x1FF;
-                let mask = MASK_SINGLE[cols as usize];
-                if mask != BAND {
-                    let (b1, b2) = match band {
-                        0 => (1, 2),
-                        1 => (0, 2),
-                        _ => (0, 1),
-                    };
-                    self.f[d * 3 + b1] &= mask;
-                    self.f[d * 3 + b2] &= mask;
-                }
-                let fixed = row_singles(f) & self.open[band];
-                if fixed != 0 {
-                    self.open[band] &= !fixed;
-                    for e in 0..9 {
-                        if e != d {
-                            self.f[e * 3 + band] &= !fixed;
-                        }
+        while self.dirty != 0 {
+            let i = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            let mut f = self.f[i];
+            let shrink = SHRINK[(f & 0x1FF) as usize] as usize
+                | (SHRINK[((f >> 9) & 0x1FF) as usize] as usize) << 3
+                | (SHRINK[(f >> 18) as usize] as usize) << 6;
+            f &= COMPLEX[shrink];
+            if f == 0 {
+                return false;
+            }
+            let (d, band) = (i / 3, i % 3);
+            let (b1, b2) = match band {
+                0 => (1, 2),
+                1 => (0, 2),
+                _ => (0, 1),
+            };
+            let (o1, o2) = (self.f[d * 3 + b1], self.f[d * 3 + b2]);
+            let (u0, u1, u2) = (columns_of(f), columns_of(o1), columns_of(o2));
+            if u0 | u1 | u2 != 0x1FF {
+                return false;
+            }
+            // Column claiming: a column whose digit can only be in one band
+            // holds it in that band's box.
+            let matched = f;
+            f &= CLAIM[(u0 & !u1 & !u2) as usize];
+            // Column pointing: a box whose digit lies in one column clears
+            // that column in the other bands.
+            let mask = MASK_SINGLE[columns_of(f) as usize];
+            self.set(d * 3 + b1, o1 & CLAIM[(u1 & !u0 & !u2) as usize] & mask);
+            self.set(d * 3 + b2, o2 & CLAIM[(u2 & !u0 & !u1) as usize] & mask);
+            let fixed = row_singles(f) & self.open[band];
+            if fixed != 0 {
+                self.open[band] &= !fixed;
+                for e in 0..9 {
+                    if e != d {
+                        self.set(e * 3 + band, self.f[e * 3 + band] & !fixed);
                     }
                 }
-                self.f[i] = f;
-                self.prev[i] = f;
             }
-            if !changed {
-                return true;
+            self.f[i] = f;
+            if f != matched {
+                // Claiming struck more: match again.
+                self.dirty |= 1 << i;
             }
         }
+        true
     }
 
     /// Full propagation: band words and naked singles; false on a
@@ -369,7 +424,7 @@ impl State {
                 return true;
             }
             // Refute d here, which may propagate further.
-            self.f[d * 3 + band] &= !(1u32 << pos);
+            self.strike(d, band, pos);
         }
         false
     }
@@ -378,6 +433,7 @@ impl State {
     /// Returns its band, position and candidate digits (bit per digit).
     fn choose(&self) -> (usize, usize, u32) {
         let mut best = (u32::MAX, 0usize, 0usize);
+        let mut best_pair: Option<(u32, usize, usize)> = None;
         for band in 0..3 {
             let open = self.open[band];
             if open == 0 {
@@ -391,9 +447,27 @@ impl State {
                 once |= x;
             }
             let pairs = open & twice & !thrice;
-            if pairs != 0 {
-                let pos = pairs.trailing_zeros() as usize;
-                return (band, pos, self.digits_at(band, pos));
+            let mut m = pairs;
+            while m != 0 {
+                let pos = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let mut ds = self.digits_at(band, pos);
+                let mut score = 0;
+                while ds != 0 {
+                    let d = ds.trailing_zeros() as usize;
+                    ds &= ds - 1;
+                    let col = column(pos % 9);
+                    score += (self.f[d * 3 + band] & BAND_PEERS[pos]).count_ones()
+                        + (self.f[d * 3] & col).count_ones()
+                        + (self.f[d * 3 + 1] & col).count_ones()
+                        + (self.f[d * 3 + 2] & col).count_ones();
+                }
+                if best_pair.is_none_or(|(s, _, _)| score > s) {
+                    best_pair = Some((score, band, pos));
+                }
+            }
+            if best_pair.is_some() {
+                continue;
             }
             let mut m = open;
             while m != 0 {
@@ -405,7 +479,10 @@ impl State {
                 }
             }
         }
-        let (band, pos) = (best.1, best.2);
+        let (band, pos) = match best_pair {
+            Some((_, band, pos)) => (band, pos),
+            None => (best.1, best.2),
+        };
         (band, pos, self.digits_at(band, pos))
     }
 
@@ -431,5 +508,67 @@ impl State {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn complex_keeps_only_pairs_on_a_perfect_matching() {
+        assert_eq!(COMPLEX[0x1FF], BAND);
+        // Row 0 only in box 0; row 1 in boxes 0 and 1; row 2 anywhere.
+        let s = 0b111_011_001;
+        let expect = 7 | (7 << (9 + 3)) | (7 << (18 + 6));
+        assert_eq!(COMPLEX[s], expect);
+        // Rows 0 and 1 both only in box 0: no matching.
+        assert_eq!(COMPLEX[0b111_001_001], 0);
+    }
+
+    #[test]
+    fn mask_single_clears_a_box_column_in_the_other_bands() {
+        // Box 0 holds the digit only in column 1; boxes 1 and 2 anywhere.
+        assert_eq!(MASK_SINGLE[0b111_111_010], BAND & !column(1));
+        assert_eq!(MASK_SINGLE[0x1FF], BAND);
+    }
+
+    #[test]
+    fn claim_keeps_the_claimed_column_in_its_box() {
+        // Column 4 can only hold the digit in this band.
+        let mask = CLAIM[1 << 4];
+        assert_eq!(mask, BAND & !column(3) & !column(5));
+        // Two claimed columns in one box: the box is emptied (contradiction).
+        assert_eq!(
+            CLAIM[0b000_011_000] & (column(3) | column(4) | column(5)),
+            0
+        );
+    }
+
+    #[test]
+    fn row_singles_picks_rows_with_one_place() {
+        let f = (1 << 4) | (0b11 << 9) | (1 << 26);
+        assert_eq!(row_singles(f), (1 << 4) | (1 << 26));
+    }
+
+    #[test]
+    fn load_rejects_clashing_givens_in_a_column() {
+        let mut cells = [0u8; 81];
+        cells[4] = 7;
+        cells[76] = 7;
+        assert!(State::load(&cells).is_none());
+        cells[76] = 6;
+        assert!(State::load(&cells).is_some());
+    }
+
+    #[test]
+    fn a_solved_state_reads_back_its_cells() {
+        let line =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let cells: Vec<u8> = line.bytes().map(|b| b - b'0').collect();
+        let mut st = State::load(&cells).expect("valid grid");
+        assert!(st.propagate());
+        assert_eq!(st.open, [0; 3]);
+        assert_eq!(st.cells().to_vec(), cells);
     }
 }
