@@ -159,6 +159,9 @@ const BAND_PEERS: [u32; 27] = {
     t
 };
 
+/// For each band, the other two.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
 /// The three cells of column `col` in a band.
 const fn column(col: usize) -> u32 {
     (1 << col) | (1 << (col + 9)) | (1 << (col + 18))
@@ -271,10 +274,8 @@ impl State {
     /// Stores a word, marking it for propagation when it changed.
     #[inline(always)]
     fn set(&mut self, i: usize, word: u32) {
-        if word != self.f[i] {
-            self.f[i] = word;
-            self.dirty |= 1 << i;
-        }
+        self.dirty |= u32::from(word != self.f[i]) << i;
+        self.f[i] = word;
     }
 
     /// Fixes `digit` in cell `pos` of `band`.
@@ -314,11 +315,7 @@ impl State {
                 return false;
             }
             let (d, band) = (i / 3, i % 3);
-            let (b1, b2) = match band {
-                0 => (1, 2),
-                1 => (0, 2),
-                _ => (0, 1),
-            };
+            let [b1, b2] = OTHER_BANDS[band];
             let (o1, o2) = (self.f[d * 3 + b1], self.f[d * 3 + b2]);
             let (u0, u1, u2) = (columns_of(f), columns_of(o1), columns_of(o2));
             if u0 | u1 | u2 != 0x1FF {
@@ -333,20 +330,18 @@ impl State {
             let mask = MASK_SINGLE[columns_of(f) as usize];
             self.set(d * 3 + b1, o1 & CLAIM[(u1 & !u0 & !u2) as usize] & mask);
             self.set(d * 3 + b2, o2 & CLAIM[(u2 & !u0 & !u1) as usize] & mask);
+            // Rows left with one place fix the digit there: the cells leave
+            // the other digits (branch-free: the loop also touches word i,
+            // which is then restored).
             let fixed = row_singles(f) & self.open[band];
-            if fixed != 0 {
-                self.open[band] &= !fixed;
-                for e in 0..9 {
-                    if e != d {
-                        self.set(e * 3 + band, self.f[e * 3 + band] & !fixed);
-                    }
-                }
+            self.open[band] &= !fixed;
+            for e in 0..9 {
+                let j = e * 3 + band;
+                self.set(j, self.f[j] & !fixed);
             }
             self.f[i] = f;
-            if f != matched {
-                // Claiming struck more: match again.
-                self.dirty |= 1 << i;
-            }
+            // Seen again only when claiming struck more: match again.
+            self.dirty = (self.dirty & !(1 << i)) | (u32::from(f != matched) << i);
         }
         true
     }
