@@ -282,13 +282,12 @@ impl State {
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, pos: usize) {
         let bit = 1u32 << pos;
+        let (other, own) = (!bit, !BAND_PEERS[pos]);
         for e in 0..9 {
-            if e != digit {
-                self.set(e * 3 + band, self.f[e * 3 + band] & !bit);
-            }
+            let j = e * 3 + band;
+            let keep = if e == digit { own } else { other };
+            self.set(j, self.f[j] & keep);
         }
-        let i = digit * 3 + band;
-        self.set(i, self.f[i] & !BAND_PEERS[pos]);
         self.open[band] &= !bit;
     }
 
@@ -368,14 +367,19 @@ impl State {
                 if open & !once != 0 {
                     return false;
                 }
-                let mut singles = open & !twice;
-                while singles != 0 {
-                    let pos = singles.trailing_zeros() as usize;
-                    singles &= singles - 1;
-                    let bit = 1u32 << pos;
-                    if let Some(d) = (0..9).find(|&d| self.f[d * 3 + band] & bit != 0) {
-                        self.place(d, band, pos);
-                        placed = true;
+                let singles = open & !twice;
+                if singles != 0 {
+                    placed = true;
+                    for d in 0..9 {
+                        let mut m = singles & self.f[d * 3 + band];
+                        while m != 0 {
+                            let pos = m.trailing_zeros() as usize;
+                            m &= m - 1;
+                            // An earlier single may have struck it.
+                            if self.f[d * 3 + band] & (1 << pos) != 0 {
+                                self.place(d, band, pos);
+                            }
+                        }
                     }
                 }
             }
