@@ -179,9 +179,8 @@ fn row_singles(f: u32) -> u32 {
     let mut r = 0;
     while r < 3 {
         let x = (f >> (9 * r)) & 0x1FF;
-        if x & x.wrapping_sub(1) == 0 {
-            out |= x << (9 * r);
-        }
+        let single = u32::from(x & x.wrapping_sub(1) == 0);
+        out |= (x & single.wrapping_neg()) << (9 * r);
         r += 1;
     }
     out
