@@ -249,6 +249,7 @@ impl<'g> Engine<'g> {
                     }
                     decisions.push((cell, digit));
                     let child = &mut states[depth + 1];
+                    self.queue.clear();
                     ok = self.assign(child, cell, digit).is_ok() && self.propagate(child).is_ok();
                     if !ok {
                         self.bump();
