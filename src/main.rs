@@ -126,6 +126,9 @@ struct BenchArgs {
     /// One JSON object per file.
     #[arg(long)]
     json: bool,
+    /// Give up on a puzzle after this many seconds (counted as timed out).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
 }
 
 /// Subcommand names, and the flags that answer without one.
@@ -502,12 +505,24 @@ fn run_bench(a: BenchArgs) -> u8 {
     } else {
         BenchMode::Unique
     };
+    let limit = match a.timeout {
+        None => None,
+        Some(t) if t > 0.0 => match Duration::try_from_secs_f64(t) {
+            Ok(d) => Some(d),
+            Err(_) => return usage_error(format!("--timeout {t}: too large")),
+        },
+        Some(t) => {
+            return usage_error(format!(
+                "--timeout {t}: must be a positive number of seconds"
+            ))
+        }
+    };
     if !a.json {
         println!("{}", FileReport::table_header());
     }
     let mut code = 0;
     for f in &a.files {
-        match bench::bench_file(f, mode) {
+        match bench::bench_file_with(f, mode, limit) {
             Ok(r) if a.json => println!("{}", serde_json::to_string(&r).unwrap_or_default()),
             Ok(r) => println!("{}", r.table_row()),
             Err(e) => {

@@ -441,3 +441,31 @@ fn range_and_box_override_detection() {
     assert_eq!(recs[0].status, "solved");
     assert_ne!(recs[1].status, "solved");
 }
+
+#[test]
+fn bench_reports_counts_per_file_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.txt");
+    std::fs::write(
+        &path,
+        "# two 9x9 puzzles: one unique, one with several solutions\n\
+         ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.. easy\n\
+         ....................18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n",
+    )
+    .unwrap();
+    let o = xlsudoku(&["bench", "--json", path.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["puzzles"], 2);
+    assert_eq!(v["unique"], 1);
+    assert_eq!(v["multiple"], 1);
+    assert_eq!(v["none"], 0);
+    for key in ["file", "solved", "seconds", "per_second"] {
+        assert!(v.get(key).is_some(), "{key} missing: {v}");
+    }
+    // A bad line names the file and the line.
+    std::fs::write(&path, "12x\n").unwrap();
+    let o = xlsudoku(&["bench", path.to_str().unwrap()]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("set.txt"), "{}", stderr(&o));
+}
