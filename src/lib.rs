@@ -25,6 +25,7 @@ pub mod bench;
 pub mod export;
 pub mod grid;
 pub mod logic;
+mod opc;
 pub mod report;
 pub mod search;
 pub mod solve;

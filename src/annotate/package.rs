@@ -4,27 +4,10 @@
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::xml::{attr, prefix_of, prefixed_attr, write_start_tag};
+use super::xml::{attr, prefix_of, write_start_tag};
 use super::AnnotateError;
 
-/// One `<Relationship>` of a `.rels` part.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Relationship {
-    pub id: String,
-    pub kind: String,
-    /// The target resolved to a part name (no leading `/`); empty for
-    /// external targets.
-    pub target: String,
-}
-
-/// One `<sheet>` of the workbook part.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct SheetEntry {
-    pub name: String,
-    pub rel_id: String,
-    /// The `sheetId` (what the calculation chain calls the sheet).
-    pub sheet_id: Option<u32>,
-}
+pub(crate) use crate::opc::{rels_part_of, Relationship, SheetEntry};
 
 pub(crate) fn xml_err(part: &str) -> impl Fn(quick_xml::Error) -> AnnotateError + '_ {
     move |source| AnnotateError::Xml {
@@ -33,94 +16,18 @@ pub(crate) fn xml_err(part: &str) -> impl Fn(quick_xml::Error) -> AnnotateError 
     }
 }
 
-/// The `.rels` part that holds the relationships of `part`.
-pub(crate) fn rels_part_of(part: &str) -> String {
-    match part.rfind('/') {
-        Some(i) => format!("{}/_rels/{}.rels", &part[..i], &part[i + 1..]),
-        None => format!("_rels/{part}.rels"),
-    }
-}
-
-/// Resolves a relationship target against the part that owns the
-/// relationships (`source`, `""` for the package root).
-pub(crate) fn resolve_target(source: &str, target: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    let rest = if let Some(abs) = target.strip_prefix('/') {
-        abs
-    } else {
-        if let Some(i) = source.rfind('/') {
-            parts.extend(source[..i].split('/').filter(|s| !s.is_empty()));
-        }
-        target
-    };
-    for seg in rest.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            s => parts.push(s),
-        }
-    }
-    parts.join("/")
-}
-
 /// Reads a `.rels` part; `source` is the part that owns it.
 pub(crate) fn parse_rels(
     part: &str,
     xml: &str,
     source: &str,
 ) -> Result<Vec<Relationship>, AnnotateError> {
-    let err = xml_err(part);
-    let mut reader = Reader::from_str(xml);
-    let mut out = Vec::new();
-    loop {
-        match reader.read_event().map_err(&err)? {
-            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "Relationship" => {
-                let id = attr(&e, "Id").map_err(&err)?.unwrap_or_default();
-                let kind = attr(&e, "Type").map_err(&err)?.unwrap_or_default();
-                let target = attr(&e, "Target").map_err(&err)?.unwrap_or_default();
-                let external = attr(&e, "TargetMode")
-                    .map_err(&err)?
-                    .is_some_and(|m| m.eq_ignore_ascii_case("External"));
-                let target = if external {
-                    String::new()
-                } else {
-                    resolve_target(source, &target)
-                };
-                out.push(Relationship { id, kind, target });
-            }
-            Event::Eof => break,
-            _ => {}
-        }
-    }
-    Ok(out)
+    crate::opc::parse_rels(xml, source).map_err(xml_err(part))
 }
 
 /// The sheets listed in the workbook part, in order.
 pub(crate) fn parse_sheets(part: &str, xml: &str) -> Result<Vec<SheetEntry>, AnnotateError> {
-    let err = xml_err(part);
-    let mut reader = Reader::from_str(xml);
-    let mut out = Vec::new();
-    loop {
-        match reader.read_event().map_err(&err)? {
-            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "sheet" => {
-                let name = attr(&e, "name").map_err(&err)?.unwrap_or_default();
-                let rel_id = prefixed_attr(&e, "id").map_err(&err)?.unwrap_or_default();
-                let sheet_id = attr(&e, "sheetId")
-                    .map_err(&err)?
-                    .and_then(|v| v.trim().parse().ok());
-                out.push(SheetEntry {
-                    name,
-                    rel_id,
-                    sheet_id,
-                });
-            }
-            Event::Eof => break,
-            _ => {}
-        }
-    }
-    Ok(out)
+    crate::opc::parse_sheets(xml).map_err(xml_err(part))
 }
 
 /// The part without the elements named `local` whose attribute `key`
@@ -258,28 +165,6 @@ pub(crate) fn pos(reader: &Reader<&[u8]>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn targets_resolve_relative_absolute_and_dotted() {
-        assert_eq!(
-            resolve_target("xl/workbook.xml", "worksheets/sheet1.xml"),
-            "xl/worksheets/sheet1.xml"
-        );
-        assert_eq!(
-            resolve_target("xl/workbook.xml", "/xl/worksheets/s.xml"),
-            "xl/worksheets/s.xml"
-        );
-        assert_eq!(
-            resolve_target("xl/worksheets/sheet1.xml", "../drawings/d1.xml"),
-            "xl/drawings/d1.xml"
-        );
-        assert_eq!(resolve_target("", "xl/workbook.xml"), "xl/workbook.xml");
-        assert_eq!(
-            rels_part_of("xl/workbook.xml"),
-            "xl/_rels/workbook.xml.rels"
-        );
-        assert_eq!(rels_part_of(""), "_rels/.rels");
-    }
 
     #[test]
     fn rels_and_sheets_are_read_with_their_ids() {

@@ -3,37 +3,7 @@
 
 use quick_xml::events::BytesStart;
 
-/// The unescaped value of the attribute whose qualified name is `key`.
-pub(crate) fn attr(e: &BytesStart<'_>, key: &str) -> Result<Option<String>, quick_xml::Error> {
-    for a in e.attributes() {
-        let a = a?;
-        if a.key.as_ref() == key {
-            return Ok(Some(
-                a.normalized_value(quick_xml::XmlVersion::Implicit1_0)?
-                    .into_owned(),
-            ));
-        }
-    }
-    Ok(None)
-}
-
-/// The unescaped value of the first attribute whose local name is `local`
-/// and which carries a namespace prefix (such as `r:id`).
-pub(crate) fn prefixed_attr(
-    e: &BytesStart<'_>,
-    local: &str,
-) -> Result<Option<String>, quick_xml::Error> {
-    for a in e.attributes() {
-        let a = a?;
-        if a.key.prefix().is_some() && a.key.local_name().as_ref() == local {
-            return Ok(Some(
-                a.normalized_value(quick_xml::XmlVersion::Implicit1_0)?
-                    .into_owned(),
-            ));
-        }
-    }
-    Ok(None)
-}
+pub(crate) use crate::opc::attr;
 
 /// The namespace prefix of an element with its colon (`"x:"`), or `""`.
 pub(crate) fn prefix_of(e: &BytesStart<'_>) -> String {
@@ -171,6 +141,7 @@ mod tests {
 
     #[test]
     fn prefixed_attribute_lookup_finds_relationship_ids() {
+        use crate::opc::prefixed_attr;
         let e = first_tag(r#"<sheet name="A" sheetId="1" r:id="rId3"/>"#);
         assert_eq!(prefixed_attr(&e, "id").unwrap().as_deref(), Some("rId3"));
         assert_eq!(attr(&e, "name").unwrap().as_deref(), Some("A"));

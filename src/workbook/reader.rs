@@ -30,6 +30,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::detect::{BorderMap, Edges, Line};
 use super::ReadError;
 use crate::address::{MAX_COL, MAX_ROW};
+use crate::opc;
 
 /// Largest number of cells a border map may cover; larger used areas are cut
 /// at the bottom (grids that far down a huge sheet are not searched).
@@ -277,24 +278,6 @@ fn attr_bool(e: &BytesStart<'_>, key: &str) -> bool {
     attr(e, key).is_some_and(|v| matches!(v.trim(), "1" | "true"))
 }
 
-/// Resolves a relationship target against the folder of its source part.
-fn resolve_target(base_dir: &str, target: &str) -> String {
-    if let Some(abs) = target.strip_prefix('/') {
-        return abs.to_string();
-    }
-    let mut parts: Vec<&str> = base_dir.split('/').filter(|s| !s.is_empty()).collect();
-    for seg in target.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            s => parts.push(s),
-        }
-    }
-    parts.join("/")
-}
-
 /// The package-level facts this module needs beyond calamine.
 struct Package {
     /// Worksheet name → its part path in the zip.
@@ -311,33 +294,31 @@ impl Package {
         };
         // The main part: from the package relationships, else the default.
         let workbook_part = read_part(zip, "_rels/.rels")
+            .and_then(|rels| opc::parse_rels(&rels, "").ok())
             .and_then(|rels| {
-                relationships(&rels)
-                    .into_iter()
-                    .find(|(_, ty, _)| ty.ends_with("/officeDocument"))
-                    .map(|(_, _, target)| resolve_target("", &target))
+                rels.into_iter()
+                    .find(|r| r.kind.ends_with("/officeDocument") && !r.target.is_empty())
+                    .map(|r| r.target)
             })
             .unwrap_or_else(|| "xl/workbook.xml".to_string());
-        let (dir, file) = match workbook_part.rsplit_once('/') {
-            Some((d, f)) => (d.to_string(), f.to_string()),
-            None => (String::new(), workbook_part.clone()),
-        };
+        let dir = workbook_part
+            .rsplit_once('/')
+            .map(|(d, _)| d.to_string())
+            .unwrap_or_default();
         let workbook = read_part(zip, &workbook_part)
             .ok_or_else(|| bad(format!("no workbook part {workbook_part}")))?;
-        let rels_part = if dir.is_empty() {
-            format!("_rels/{file}.rels")
-        } else {
-            format!("{dir}/_rels/{file}.rels")
-        };
-        let rels = read_part(zip, &rels_part).unwrap_or_default();
-        let targets: HashMap<String, (String, String)> = relationships(&rels)
+        let rels = read_part(zip, &opc::rels_part_of(&workbook_part)).unwrap_or_default();
+        let targets: HashMap<String, (String, String)> = opc::parse_rels(&rels, &workbook_part)
+            .unwrap_or_default()
             .into_iter()
-            .map(|(id, ty, target)| (id, (ty, resolve_target(&dir, &target))))
+            .map(|r| (r.id, (r.kind, r.target)))
             .collect();
+        let sheets =
+            opc::parse_sheets(&workbook).map_err(|e| bad(format!("workbook part: {e}")))?;
         let mut sheet_parts = HashMap::new();
-        for (name, rid) in workbook_sheets(&workbook).map_err(bad)? {
-            if let Some((_, target)) = targets.get(&rid) {
-                sheet_parts.insert(name, target.clone());
+        for sheet in sheets {
+            if let Some((_, target)) = targets.get(&sheet.rel_id) {
+                sheet_parts.insert(sheet.name, target.clone());
             }
         }
         let styles_part = targets
@@ -354,43 +335,6 @@ impl Package {
             xf_borders,
         })
     }
-}
-
-/// `(Id, Type, Target)` of every relationship in a `.rels` part.
-fn relationships(xml: &str) -> Vec<(String, String, String)> {
-    let mut reader = quick_xml::Reader::from_str(xml);
-    let mut out = Vec::new();
-    loop {
-        match reader.read_event() {
-            Ok(Event::Start(e) | Event::Empty(e)) if e.local_name().as_ref() == "Relationship" => {
-                if let (Some(id), Some(target)) = (attr(&e, "Id"), attr(&e, "Target")) {
-                    out.push((id, attr(&e, "Type").unwrap_or_default(), target));
-                }
-            }
-            Ok(Event::Eof) | Err(_) => break,
-            _ => {}
-        }
-    }
-    out
-}
-
-/// `(name, r:id)` of every `<sheet>` in the workbook part.
-fn workbook_sheets(xml: &str) -> Result<Vec<(String, String)>, String> {
-    let mut reader = quick_xml::Reader::from_str(xml);
-    let mut out = Vec::new();
-    loop {
-        match reader.read_event() {
-            Ok(Event::Start(e) | Event::Empty(e)) if e.local_name().as_ref() == "sheet" => {
-                if let (Some(name), Some(id)) = (attr(&e, "name"), attr(&e, "id")) {
-                    out.push((name, id));
-                }
-            }
-            Ok(Event::Eof) => break,
-            Err(e) => return Err(format!("workbook part: {e}")),
-            _ => {}
-        }
-    }
-    Ok(out)
 }
 
 /// The borders of each `cellXfs` entry of `xl/styles.xml`, accepting both
@@ -657,29 +601,6 @@ mod tests {
     }
 
     #[test]
-    fn sheet_names_are_unescaped_and_paired_with_their_relationship() {
-        let wb = r#"<workbook xmlns:r="urn:r"><sheets>
-<sheet name="Tom &amp; Jerry" sheetId="1" r:id="rId3"/><sheet name="B" sheetId="2" r:id="rId1"/>
-</sheets></workbook>"#;
-        assert_eq!(
-            workbook_sheets(wb).unwrap(),
-            vec![
-                ("Tom & Jerry".to_string(), "rId3".to_string()),
-                ("B".to_string(), "rId1".to_string())
-            ]
-        );
-        let rels = r#"<Relationships><Relationship Id="rId3" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#;
-        assert_eq!(
-            relationships(rels),
-            vec![(
-                "rId3".to_string(),
-                "x/worksheet".to_string(),
-                "worksheets/sheet1.xml".to_string()
-            )]
-        );
-    }
-
-    #[test]
     fn broken_sheet_xml_is_an_error_not_a_panic() {
         assert!(
             scan_sheet_styles("<worksheet><sheetData><row r=\"1\"><c r=\"A1\" s=\"1\"></row>")
@@ -689,18 +610,5 @@ mod tests {
             parse_xf_borders("<styleSheet><borders><border><left style=\"thin\"></border>")
                 .is_err()
         );
-    }
-
-    #[test]
-    fn relationship_targets_resolve_relative_and_absolute() {
-        assert_eq!(
-            resolve_target("xl", "worksheets/sheet1.xml"),
-            "xl/worksheets/sheet1.xml"
-        );
-        assert_eq!(
-            resolve_target("xl", "/xl/worksheets/s.xml"),
-            "xl/worksheets/s.xml"
-        );
-        assert_eq!(resolve_target("xl/sub", "../styles.xml"), "xl/styles.xml");
     }
 }
