@@ -69,18 +69,9 @@ fn note_text(path: &Path, sheet: &Sheet) -> String {
     }
 }
 
-/// The grid as written: givens and filled digits, as a grid to check.
+/// The grid as written: givens and filled digits.
 fn written(sheet: &Sheet) -> xlsudoku::grid::Grid {
-    let g = &sheet.grids[0];
-    let cells = g
-        .cells
-        .iter()
-        .map(|c| match c {
-            Cell::Given(d) | Cell::Filled(d) => *d,
-            _ => 0,
-        })
-        .collect();
-    xlsudoku::grid::Grid::from_cells(g.shape, cells).unwrap()
+    sheet.grids[0].shown()
 }
 
 #[test]

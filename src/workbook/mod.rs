@@ -99,15 +99,24 @@ pub struct FoundGrid {
 impl FoundGrid {
     /// The puzzle: givens only; filled, bad and blank cells are blank.
     pub fn puzzle(&self) -> Grid {
-        let cells = self
-            .cells
-            .iter()
-            .map(|c| match c {
-                Cell::Given(v) => *v,
-                _ => 0,
-            })
-            .collect();
-        // Givens are checked against the side when read, so this holds;
+        self.grid_of(|c| match c {
+            Cell::Given(v) => *v,
+            _ => 0,
+        })
+    }
+
+    /// The grid as the sheet shows it: givens and the digits an earlier
+    /// xlsudoku run filled in (what a reader of an annotated copy sees).
+    pub fn shown(&self) -> Grid {
+        self.grid_of(|c| match c {
+            Cell::Given(v) | Cell::Filled(v) => *v,
+            _ => 0,
+        })
+    }
+
+    fn grid_of(&self, value: impl Fn(&Cell) -> u8) -> Grid {
+        let cells = self.cells.iter().map(value).collect();
+        // Digits are checked against the side when read, so this holds;
         // fall back to an empty grid rather than panic.
         Grid::from_cells(self.shape, cells).unwrap_or_else(|_| Grid::empty(self.shape))
     }
