@@ -398,9 +398,12 @@ fn broken_files_exit_2_and_name_the_file() {
         ("truncated.xlsx", "truncated.xlsx"),
         ("not_a_workbook.xlsx", "not_a_workbook.xlsx"),
         ("zip_bomb.xlsx", "zip bomb"),
+        ("old_format.xls", "save it as .xlsx"),
+        ("old_format.ods", "OpenDocument"),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let (o, out) = solve_to(&fixture(file), dir.path(), &[]);
+        let out = dir.path().join("out.xlsx");
+        let o = xlsudoku(&[fixture(file).to_str().unwrap(), "-o", out.to_str().unwrap()]);
         assert_eq!(code(&o), 2, "{file}");
         let err = stderr(&o);
         assert!(err.contains(file) && err.contains(words), "{file}: {err}");

@@ -95,6 +95,17 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
             reason: "not a zip package (an .xlsx/.xlsm file is a zip archive)".into(),
         });
     }
+    // An OpenDocument package starts with its uncompressed `mimetype` part.
+    if bytes.get(30..38) == Some(b"mimetype")
+        && bytes
+            .get(38..84)
+            .is_some_and(|m| m.starts_with(b"application/vnd.oasis.opendocument"))
+    {
+        return Err(ReadError::NotAWorkbook {
+            path: p(),
+            reason: "an OpenDocument spreadsheet (.ods); save it as .xlsx and try again".into(),
+        });
+    }
     let mut xlsx: Xlsx<Cursor<&[u8]>> =
         Xlsx::new(Cursor::new(bytes)).map_err(|e| open_error(path, e))?;
     let mut zip =
@@ -181,7 +192,7 @@ fn classify_cfb(path: &Path, bytes: &[u8]) -> ReadError {
         },
         _ => ReadError::NotAWorkbook {
             path: path.to_path_buf(),
-            reason: "an OLE compound file (an old binary .xls?), not an .xlsx/.xlsm package".into(),
+            reason: "an old binary workbook (.xls, Excel 97-2003); save it as .xlsx (Excel or LibreOffice) and try again".into(),
         },
     }
 }
