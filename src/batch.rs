@@ -95,6 +95,9 @@ pub struct Job {
     pub input: PathBuf,
     /// The annotated copy to write.
     pub output: Option<PathBuf>,
+    /// Found in a directory: skipped when its copy is up to date (a file
+    /// named on the command line is always processed).
+    pub incremental: bool,
 }
 
 /// What to run over.
@@ -274,7 +277,7 @@ fn is_xlsudoku_output(p: &Path) -> bool {
 /// keep their path relative to it, and file inputs go in at the top.
 pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
     let out_canon = p.output.as_ref().and_then(|o| fs::canonicalize(o).ok());
-    let mut pairs: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let mut pairs: Vec<(PathBuf, Option<PathBuf>, bool)> = Vec::new();
     let single_file = p.inputs.len() == 1 && p.inputs[0].is_file();
     let out_is_file = match &p.output {
         Some(o) => {
@@ -296,7 +299,7 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
                     (Some(o), true) => Some(o.join(f.strip_prefix(input).unwrap_or(&f))),
                     (None, true) => Some(default_output(&f)),
                 };
-                pairs.push((f, out));
+                pairs.push((f, out, true));
             }
         } else if input.exists() {
             let out = match (&p.output, p.write) {
@@ -308,7 +311,7 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
                 (Some(o), true) => Some(o.join(input.file_name().unwrap_or(input.as_os_str()))),
                 (None, true) => Some(default_output(input)),
             };
-            pairs.push((input.clone(), out));
+            pairs.push((input.clone(), out, false));
         } else {
             return Err(BatchError::Missing(input.clone()));
         }
@@ -316,17 +319,17 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
     pairs.sort();
     // One job per file, whichever path named it.
     let mut seen_inputs: HashSet<PathBuf> = HashSet::new();
-    pairs.retain(|(input, _)| seen_inputs.insert(canonical(input)));
+    pairs.retain(|(input, _, _)| seen_inputs.insert(canonical(input)));
     // No output may land on an input: an earlier copy of xlsudoku's that
     // another job will rewrite (`xlsudoku *.xlsx` run twice) is passed
     // over; anything else is refused rather than overwritten.
     let writers: HashMap<PathBuf, PathBuf> = pairs
         .iter()
-        .filter_map(|(i, o)| o.as_ref().map(|o| (canonical(o), i.clone())))
+        .filter_map(|(i, o, _)| o.as_ref().map(|o| (canonical(o), i.clone())))
         .collect();
     let mut passed_over = Vec::new();
     let mut jobs = Vec::with_capacity(pairs.len());
-    for (input, output) in pairs {
+    for (input, output, incremental) in pairs {
         match writers.get(&canonical(&input)) {
             Some(writer) if writer != &input && is_xlsudoku_output(&input) => {
                 passed_over.push((input, writer.clone()));
@@ -337,7 +340,11 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
                     writer: writer.clone(),
                 })
             }
-            None => jobs.push(Job { input, output }),
+            None => jobs.push(Job {
+                input,
+                output,
+                incremental,
+            }),
         }
     }
     let mut outputs: HashMap<PathBuf, PathBuf> = HashMap::new();
@@ -442,7 +449,7 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
     // the copy carries the older time and the next run redoes it.
     let stamp = job.output.as_ref().and_then(|_| stamp(&job.input, opts));
     if let (Some(out), Some(s)) = (&job.output, &stamp) {
-        if !opts.force && is_stamped(out, s) {
+        if job.incremental && !opts.force && is_stamped(out, s) {
             return FileOutcome {
                 skipped: true,
                 ..Default::default()
@@ -773,6 +780,7 @@ mod tests {
             .map(|i| Job {
                 input: PathBuf::from(format!("f{i:02}.xlsx")),
                 output: None,
+                incremental: true,
             })
             .collect();
         let mut all: Vec<Job> = Vec::new();

@@ -374,43 +374,46 @@ fn timeout_is_a_status_and_the_run_goes_on() {
 #[test]
 fn an_output_is_redone_when_its_input_or_options_change() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("out.xlsx");
-    let run = |input: &Path, extra: &[&str]| -> serde_json::Value {
-        let mut args = vec![
-            input.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--json",
-        ];
+    let (inp, out) = (tmp.path().join("in"), tmp.path().join("out"));
+    std::fs::create_dir_all(&inp).unwrap();
+    let p = inp.join("p.xlsx");
+    std::fs::copy(fixture("status_logic_easy.xlsx"), &p).unwrap();
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![inp.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"];
         args.extend_from_slice(extra);
         json_records(&xlsudoku(&args)).1
     };
-    // Two inputs with the same modification time, one output path.
-    let (a, b) = (tmp.path().join("a.xlsx"), tmp.path().join("b.xlsx"));
-    std::fs::copy(fixture("status_logic_easy.xlsx"), &a).unwrap();
-    std::fs::copy(fixture("status_needs_guess.xlsx"), &b).unwrap();
-    let t = std::fs::metadata(&a).unwrap().modified().unwrap();
+    assert_eq!(run(&[])["skipped"], 0);
+    assert_eq!(run(&[])["skipped"], 1, "same input, same options");
+    // Another workbook in its place, with the same modification time.
+    let t = std::fs::metadata(&p).unwrap().modified().unwrap();
+    std::fs::copy(fixture("status_needs_guess.xlsx"), &p).unwrap();
     std::fs::File::options()
         .write(true)
-        .open(&b)
+        .open(&p)
         .unwrap()
         .set_modified(t)
         .unwrap();
-    assert_eq!(run(&a, &[])["skipped"], 0);
-    assert_eq!(run(&a, &[])["skipped"], 1, "same input, same options");
-    assert_eq!(
-        run(&b, &[])["skipped"],
-        0,
-        "another input is not up to date"
-    );
-    let sheets = xlsudoku::workbook::read_workbook(&out, &Default::default()).unwrap();
+    assert_eq!(run(&[])["skipped"], 0, "another input is not up to date");
+    let sheets =
+        xlsudoku::workbook::read_workbook(&out.join("p.xlsx"), &Default::default()).unwrap();
     assert_eq!(sheets[0].name, "Hard");
-    assert_eq!(run(&b, &["--logic-only"])["skipped"], 0, "other options");
-    // The logic gives up on b: a copy with a failed grid is never up to
+    assert_eq!(run(&[])["skipped"], 1);
+    assert_eq!(run(&["--logic-only"])["skipped"], 0, "other options");
+    // The logic gives up on it: a copy with a failed grid is never up to
     // date, so every run reports the failure again.
-    let again = run(&b, &["--logic-only"]);
+    let again = run(&["--logic-only"]);
     assert_eq!(again["skipped"], 0);
     assert_eq!(again["statuses"]["gave-up"], 1);
-    assert_eq!(run(&a, &["--logic-only"])["skipped"], 0);
-    assert_eq!(run(&a, &["--logic-only"])["skipped"], 1);
+    // A file named on the command line is always processed.
+    let single = tmp.path().join("single.xlsx");
+    for _ in 0..2 {
+        let o = xlsudoku(&[
+            p.to_str().unwrap(),
+            "-o",
+            single.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(json_records(&o).1["skipped"], 0);
+    }
 }
