@@ -169,11 +169,6 @@ pub(crate) struct Engine<'g> {
     /// Scratch for the all-different propagation.
     scratch: AlldiffScratch,
     digits: bool,
-    /// Recorded nogoods: literal (cell, digit) lists, flattened.
-    nogood_lits: Vec<(u16, u8)>,
-    /// Start of each nogood in `nogood_lits`.
-    nogood_start: Vec<u32>,
-    restart_base: u64,
     /// Nodes at most this deep are probed ([`Engine::probe`]).
     probe_depth: usize,
     /// Scratch states for probing.
@@ -211,10 +206,7 @@ impl<'g> Engine<'g> {
             digit_print: vec![0; geo.side],
             places: vec![0; geo.side * geo.side],
             scratch: AlldiffScratch::default(),
-            digits: std::env::var("XL_DIGIT").is_ok(),
-            nogood_lits: Vec::new(),
-            nogood_start: Vec::new(),
-            restart_base: std::env::var("XL_RESTART").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            digits: std::env::var("XL_NODIGIT").is_err(),
             probe_depth: if strong { probe_depth() } else { 0 },
             probe_a: State::default(),
             probe_b: State::default(),
@@ -245,16 +237,9 @@ impl<'g> Engine<'g> {
         }
         // decisions[k]: the (cell, digit) assumed to go from depth k to k + 1.
         let mut decisions: Vec<(usize, u8)> = Vec::new();
-        // refuted[k]: the decisions refuted in place in states[k].
-        let mut refuted: Vec<Vec<(u16, u8)>> = vec![Vec::new()];
-        self.nogood_lits.clear();
-        self.nogood_start.clear();
         if self.propagate(&mut states[0]).is_err() {
             return Ok(outcome);
         }
-        let mut luby = Luby::default();
-        let mut cutoff = self.restart_base.saturating_mul(luby.next_term());
-        let mut since_restart = 0u64;
         let mut ok = true;
         loop {
             if ok {
@@ -266,40 +251,7 @@ impl<'g> Engine<'g> {
                     if outcome.solutions.len() >= limit {
                         return Ok(outcome);
                     }
-                    if self.restart_base > 0 {
-                        // Exclude this solution from later restarts: the
-                        // decisions imply it.
-                        let lits: Vec<(u16, u8)> =
-                            decisions.iter().map(|&(c, d)| (c as u16, d)).collect();
-                        if lits.is_empty() {
-                            return Ok(outcome);
-                        }
-                        self.add_nogood(lits);
-                    }
                 } else {
-                    if self.restart_base > 0 && since_restart >= cutoff && depth > 0 {
-                        // Restart: keep what the refutations proved as
-                        // nogoods over the positive decisions above them.
-                        since_restart = 0;
-                        cutoff = self.restart_base.saturating_mul(luby.next_term());
-                        for k in 1..=depth {
-                            for i in 0..refuted[k].len() {
-                                let last = refuted[k][i];
-                                let lits: Vec<(u16, u8)> = decisions[..k]
-                                    .iter()
-                                    .map(|&(c, d)| (c as u16, d))
-                                    .chain(std::iter::once(last))
-                                    .collect();
-                                self.add_nogood(lits);
-                            }
-                        }
-                        decisions.clear();
-                        self.queue.clear();
-                        if self.propagate(&mut states[0]).is_err() {
-                            return Ok(outcome);
-                        }
-                        continue;
-                    }
                     if depth < self.probe_depth {
                         if let Some(deadline) = opts.deadline {
                             if Instant::now() >= deadline {
@@ -319,7 +271,6 @@ impl<'g> Engine<'g> {
                     }
                     let (cell, digit) = self.choose(&states[depth]);
                     outcome.guesses += 1;
-                    since_restart += 1;
                     if outcome.guesses.is_multiple_of(DEADLINE_EVERY) {
                         if let Some(deadline) = opts.deadline {
                             if Instant::now() >= deadline {
@@ -336,10 +287,6 @@ impl<'g> Engine<'g> {
                         let (lo, hi) = states.split_at_mut(depth + 1);
                         hi[0].copy_from(&lo[depth]);
                     }
-                    if refuted.len() == depth + 1 {
-                        refuted.push(Vec::new());
-                    }
-                    refuted[depth + 1].clear();
                     decisions.push((cell, digit));
                     let child = &mut states[depth + 1];
                     self.queue.clear();
@@ -355,10 +302,7 @@ impl<'g> Engine<'g> {
                 let Some((cell, digit)) = decisions.pop() else {
                     return Ok(outcome);
                 };
-                let depth = decisions.len();
-                refuted[depth].push((cell as u16, digit));
-                let parent = &mut states[depth];
-                self.queue.clear();
+                let parent = &mut states[decisions.len()];
                 if self.remove(parent, cell, 1u64 << (digit - 1)).is_ok()
                     && self.propagate(parent).is_ok()
                 {
@@ -528,9 +472,6 @@ impl<'g> Engine<'g> {
                     self.assign(st, cell, digit)?;
                 }
             }
-            if !self.nogood_start.is_empty() && self.nogoods(st)? {
-                continue;
-            }
             if st.open == 0 {
                 return Ok(());
             }
@@ -548,55 +489,6 @@ impl<'g> Engine<'g> {
             }
             return Ok(());
         }
-    }
-
-    /// Checks the recorded nogoods: one whose literals all hold is a
-    /// contradiction, one with all but one holding (and none failed) strikes
-    /// the last. `Ok(true)` when a candidate was struck.
-    fn nogoods(&mut self, st: &mut State) -> Result<bool, Contradiction> {
-        let mut changed = false;
-        for i in 0..self.nogood_start.len() {
-            let start = self.nogood_start[i] as usize;
-            let end = self
-                .nogood_start
-                .get(i + 1)
-                .map_or(self.nogood_lits.len(), |&e| e as usize);
-            let mut open = None;
-            let mut open_count = 0;
-            let mut satisfied = false;
-            for &(cell, digit) in &self.nogood_lits[start..end] {
-                let cell = cell as usize;
-                if st.val[cell] == digit {
-                    continue;
-                }
-                if st.cand[cell] & (1u64 << (digit - 1)) == 0 {
-                    satisfied = true;
-                    break;
-                }
-                open_count += 1;
-                open = Some((cell, digit));
-                if open_count > 1 {
-                    break;
-                }
-            }
-            if satisfied || open_count > 1 {
-                continue;
-            }
-            match open {
-                None => return Err(Contradiction),
-                Some((cell, digit)) => {
-                    self.remove(st, cell, 1u64 << (digit - 1))?;
-                    changed = true;
-                }
-            }
-        }
-        Ok(changed)
-    }
-
-    /// Records the nogood `lits` (not all of these placements together).
-    fn add_nogood(&mut self, lits: impl IntoIterator<Item = (u16, u8)>) {
-        self.nogood_start.push(self.nogood_lits.len() as u32);
-        self.nogood_lits.extend(lits);
     }
 
     /// Places every hidden single; `Ok(true)` when something was placed.
@@ -1085,28 +977,6 @@ fn augment(s: &mut AlldiffScratch, x: usize) -> bool {
         frontier = next;
     }
     false
-}
-
-/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (restart cutoffs).
-#[derive(Default)]
-struct Luby {
-    /// Terms produced so far.
-    index: u64,
-}
-
-impl Luby {
-    fn next_term(&mut self) -> u64 {
-        self.index += 1;
-        let mut i = self.index;
-        loop {
-            // Find k with 2^(k-1) <= i < 2^k.
-            let k = 64 - i.leading_zeros() as u64;
-            if i == (1u64 << k) - 1 {
-                return 1u64 << (k - 1);
-            }
-            i -= (1u64 << (k - 1)) - 1;
-        }
-    }
 }
 
 /// The grid of a finished state, in the puzzle's shape.
