@@ -119,12 +119,8 @@ impl Geometry {
     }
 }
 
-fn probe_depth() -> usize {
-    std::env::var("XL_PROBE").ok().and_then(|v| v.parse().ok()).unwrap_or(0)
-}
-
 /// One search node's state.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct State {
     /// Candidates per cell; a placed cell keeps exactly its digit's bit.
     cand: Vec<u64>,
@@ -161,19 +157,8 @@ pub(crate) struct Engine<'g> {
     weight: Vec<u32>,
     /// The unit that caused the last contradiction, if known.
     culprit: Option<usize>,
-    /// Per digit: a fingerprint of its places when the digit view was last
-    /// made consistent.
-    digit_print: Vec<u64>,
-    /// Places per digit and row, rebuilt by [`Engine::alldiff_digits`].
-    places: Vec<u64>,
     /// Scratch for the all-different propagation.
     scratch: AlldiffScratch,
-    digits: bool,
-    /// Nodes at most this deep are probed ([`Engine::probe`]).
-    probe_depth: usize,
-    /// Scratch states for probing.
-    probe_a: State,
-    probe_b: State,
 }
 
 /// Scratch buffers for [`Engine::alldiff_unit`], reused across calls.
@@ -188,8 +173,6 @@ struct AlldiffScratch {
     mate_of_digit: [u8; 64],
     /// Reachability rows of the residual graph.
     reach: Vec<u64>,
-    /// Values kept per node by [`matching_filter`].
-    keep: Vec<u64>,
 }
 
 impl<'g> Engine<'g> {
@@ -203,13 +186,7 @@ impl<'g> Engine<'g> {
             unit_print: vec![0; 3 * geo.side],
             weight: vec![1; 3 * geo.side],
             culprit: None,
-            digit_print: vec![0; geo.side],
-            places: vec![0; geo.side * geo.side],
             scratch: AlldiffScratch::default(),
-            digits: std::env::var("XL_NODIGIT").is_err(),
-            probe_depth: if strong { probe_depth() } else { 0 },
-            probe_a: State::default(),
-            probe_b: State::default(),
         }
     }
 
@@ -252,23 +229,6 @@ impl<'g> Engine<'g> {
                         return Ok(outcome);
                     }
                 } else {
-                    if depth < self.probe_depth {
-                        if let Some(deadline) = opts.deadline {
-                            if Instant::now() >= deadline {
-                                return Err(SearchError::Timeout {
-                                    guesses: outcome.guesses,
-                                });
-                            }
-                        }
-                        if self.probe(&mut states[depth]).is_err() {
-                            self.bump();
-                            ok = false;
-                            continue;
-                        }
-                        if states[depth].open == 0 {
-                            continue;
-                        }
-                    }
                     let (cell, digit) = self.choose(&states[depth]);
                     outcome.guesses += 1;
                     if outcome.guesses.is_multiple_of(DEADLINE_EVERY) {
@@ -312,70 +272,6 @@ impl<'g> Engine<'g> {
                 self.bump();
             }
         }
-    }
-
-    /// Failed-literal probing on the two-candidate cells: each candidate is
-    /// tried in a scratch state; one that propagates to a contradiction is
-    /// struck, and a candidate struck under both is struck for good.
-    /// Repeats until a pass changes nothing.
-    fn probe(&mut self, st: &mut State) -> Prop {
-        let mut a = std::mem::take(&mut self.probe_a);
-        let mut b = std::mem::take(&mut self.probe_b);
-        if a.cand.len() != st.cand.len() {
-            a = st.clone();
-            b = st.clone();
-        }
-        let result = self.probe_with(st, &mut a, &mut b);
-        self.probe_a = a;
-        self.probe_b = b;
-        result
-    }
-
-    fn probe_with(&mut self, st: &mut State, a: &mut State, b: &mut State) -> Prop {
-        let cells = self.geo.cells();
-        let mut changed = true;
-        while changed && st.open > 0 {
-            changed = false;
-            for cell in 0..cells {
-                let c = st.cand[cell];
-                if st.val[cell] != 0 || c.count_ones() != 2 {
-                    continue;
-                }
-                let d1 = c.trailing_zeros() as u8 + 1;
-                let d2 = (63 - c.leading_zeros()) as u8 + 1;
-                a.copy_from(st);
-                self.queue.clear();
-                let ok_a = self.assign(a, cell, d1).is_ok() && self.propagate(a).is_ok();
-                b.copy_from(st);
-                self.queue.clear();
-                let ok_b = self.assign(b, cell, d2).is_ok() && self.propagate(b).is_ok();
-                self.queue.clear();
-                match (ok_a, ok_b) {
-                    (false, false) => return Err(Contradiction),
-                    (true, false) => st.copy_from(a),
-                    (false, true) => st.copy_from(b),
-                    (true, true) => {
-                        let mut struck = false;
-                        for x in 0..cells {
-                            let keep = a.cand[x] | b.cand[x];
-                            if st.val[x] == 0 && st.cand[x] & !keep != 0 {
-                                self.remove(st, x, !keep)?;
-                                struck = true;
-                            }
-                        }
-                        if !struck {
-                            continue;
-                        }
-                        self.propagate(st)?;
-                    }
-                }
-                changed = true;
-                if st.open == 0 {
-                    break;
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Places the givens; clashing givens are a contradiction.
@@ -482,9 +378,6 @@ impl<'g> Engine<'g> {
                 continue;
             }
             if self.alldiff && self.alldiff_all(st)? {
-                continue;
-            }
-            if self.alldiff && self.digits && self.alldiff_digits(st)? {
                 continue;
             }
             return Ok(());
@@ -714,19 +607,77 @@ impl<'g> Engine<'g> {
                 s.cells.push(cell);
             }
         }
-        if s.cells.len() < 2 {
+        let k = s.cells.len();
+        if k < 2 {
             return Ok(false);
         }
         for &cell in &s.cells {
             s.dom.push(st.cand[cell as usize] & !fixed);
         }
-        if !matching_filter(s)? {
+        // Maximum matching by augmenting paths (greedy start).
+        s.mate_of_digit = [u8::MAX; 64];
+        s.mate_of_cell.clear();
+        s.mate_of_cell.resize(k, u8::MAX);
+        let mut used = 0u64;
+        for x in 0..k {
+            let free = s.dom[x] & !used;
+            if free != 0 {
+                used |= free & free.wrapping_neg();
+                let d = free.trailing_zeros() as usize;
+                s.mate_of_cell[x] = d as u8;
+                s.mate_of_digit[d] = x as u8;
+            }
+        }
+        for x in 0..k {
+            if s.mate_of_cell[x] == u8::MAX && !augment(s, x) {
+                return Err(Contradiction);
+            }
+        }
+        let union = s.dom.iter().fold(0u64, |acc, &m| acc | m);
+        if union.count_ones() as usize != k {
+            // More digits than cells cannot happen in a consistent unit
+            // (placed digits are struck from their peers); filter nothing
+            // rather than reason on a matching that leaves digits free.
             return Ok(false);
         }
+        // Residual graph on open cells: x -> y when x can take y's digit.
+        // Since the matching is perfect (k cells, k digits), an unmatched
+        // edge x-d survives iff x and mate(d) share a strongly connected
+        // component. Transitive closure by bit rows (Warshall).
+        s.reach.clear();
+        for x in 0..k {
+            let mut row = 0u64;
+            let mut m = s.dom[x];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                row |= 1u64 << s.mate_of_digit[d];
+            }
+            s.reach.push(row);
+        }
+        for m in 0..k {
+            let bit = 1u64 << m;
+            let rm = s.reach[m];
+            for x in 0..k {
+                if s.reach[x] & bit != 0 {
+                    s.reach[x] |= rm;
+                }
+            }
+        }
         let mut changed = false;
-        for x in 0..s.cells.len() {
+        for x in 0..k {
+            let mut keep = 1u64 << s.mate_of_cell[x];
+            let mut m = s.dom[x] & !keep;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let y = s.mate_of_digit[d] as usize;
+                if s.reach[y] & (1u64 << x) != 0 && s.reach[x] & (1u64 << y) != 0 {
+                    keep |= 1u64 << d;
+                }
+            }
             let cell = s.cells[x] as usize;
-            let drop = st.cand[cell] & !s.keep[x];
+            let drop = st.cand[cell] & !keep;
             if drop != 0 {
                 changed = true;
                 // `remove` needs `&mut self`; the scratch borrow ends here.
@@ -735,90 +686,6 @@ impl<'g> Engine<'g> {
                 if c & (c - 1) == 0 {
                     self.queue.push(cell as u16);
                 }
-            }
-        }
-        Ok(changed)
-    }
-
-    /// The digit view of the rows and columns: the places of each digit
-    /// form a permutation (one column per row, one row per column), so the
-    /// same matching filter on rows-to-columns removes every placement of
-    /// the digit that belongs to no such permutation (all fish patterns:
-    /// X-wings, swordfish, jellyfish and beyond). `Ok(true)` when a
-    /// candidate was struck.
-    fn alldiff_digits(&mut self, st: &mut State) -> Result<bool, Contradiction> {
-        let n = self.geo.side;
-        // places[d * n + r]: columns of row r where digit d is a candidate.
-        self.places.fill(0);
-        for r in 0..n {
-            for c in 0..n {
-                let mut m = st.cand[r * n + c];
-                while m != 0 {
-                    let d = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    self.places[d * n + r] |= 1u64 << c;
-                }
-            }
-        }
-        let mut changed = false;
-        for d in 0..n {
-            let rows = &self.places[d * n..(d + 1) * n];
-            let print = rows.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &m| {
-                (h ^ m).wrapping_mul(0x0100_0000_01B3).rotate_left(29)
-            });
-            if print == self.digit_print[d] {
-                continue;
-            }
-            let s = &mut self.scratch;
-            s.cells.clear();
-            s.dom.clear();
-            let mut fixed = 0u64;
-            for (r, &m) in rows.iter().enumerate() {
-                if m & (m.wrapping_sub(1)) == 0 && m != 0 && st.val[r * n + m.trailing_zeros() as usize] != 0 {
-                    fixed |= m;
-                } else {
-                    s.cells.push(r as u16);
-                }
-            }
-            for &r in &s.cells {
-                s.dom.push(rows[r as usize] & !fixed);
-            }
-            let filtered = if s.cells.len() < 2 {
-                if s.dom.first() == Some(&0) {
-                    return Err(Contradiction);
-                }
-                false
-            } else {
-                matching_filter(s)?
-            };
-            let mut struck = false;
-            if filtered {
-                let bit = 1u64 << d;
-                for x in 0..s.cells.len() {
-                    let r = s.cells[x] as usize;
-                    let mut drop = rows[r] & !s.keep[x];
-                    while drop != 0 {
-                        let c = drop.trailing_zeros() as usize;
-                        drop &= drop - 1;
-                        let cell = r * n + c;
-                        let left = st.cand[cell] & !bit;
-                        if left == 0 || st.val[cell] != 0 {
-                            return Err(Contradiction);
-                        }
-                        st.cand[cell] = left;
-                        if left & (left - 1) == 0 {
-                            self.queue.push(cell as u16);
-                        }
-                        struck = true;
-                    }
-                }
-            }
-            if struck {
-                changed = true;
-                // Recomputed on the next call; the stale print never matches.
-                self.digit_print[d] = 0;
-            } else {
-                self.digit_print[d] = print;
             }
         }
         Ok(changed)
@@ -858,83 +725,8 @@ impl Default for AlldiffScratch {
             mate_of_cell: Vec::with_capacity(64),
             mate_of_digit: [u8::MAX; 64],
             reach: Vec::with_capacity(64),
-            keep: Vec::with_capacity(64),
         }
     }
-}
-
-/// Régin's filtering on the bipartite graph `s.dom` (node `x` may take the
-/// values in bit set `s.dom[x]`): fills `s.keep[x]` with the values of
-/// `s.dom[x]` that belong to some matching saturating every node.
-/// `Ok(false)` (and no filtering) when the nodes' values outnumber the
-/// nodes; an error when no saturating matching exists.
-fn matching_filter(s: &mut AlldiffScratch) -> Result<bool, Contradiction> {
-    let k = s.dom.len();
-    // Maximum matching by augmenting paths (greedy start).
-    s.mate_of_digit = [u8::MAX; 64];
-    s.mate_of_cell.clear();
-    s.mate_of_cell.resize(k, u8::MAX);
-    let mut used = 0u64;
-    for x in 0..k {
-        let free = s.dom[x] & !used;
-        if free != 0 {
-            used |= free & free.wrapping_neg();
-            let d = free.trailing_zeros() as usize;
-            s.mate_of_cell[x] = d as u8;
-            s.mate_of_digit[d] = x as u8;
-        }
-    }
-    for x in 0..k {
-        if s.mate_of_cell[x] == u8::MAX && !augment(s, x) {
-            return Err(Contradiction);
-        }
-    }
-    let union = s.dom.iter().fold(0u64, |acc, &m| acc | m);
-    if union.count_ones() as usize != k {
-        // More values than nodes cannot happen in a consistent unit (placed
-        // digits are struck from their peers); filter nothing rather than
-        // reason on a matching that leaves values free.
-        return Ok(false);
-    }
-    // Residual graph on nodes: x -> y when x can take y's value. Since the
-    // matching is perfect (k nodes, k values), an unmatched edge x-d
-    // survives iff x and mate(d) share a strongly connected component.
-    // Transitive closure by bit rows (Warshall).
-    s.reach.clear();
-    for x in 0..k {
-        let mut row = 0u64;
-        let mut m = s.dom[x];
-        while m != 0 {
-            let d = m.trailing_zeros() as usize;
-            m &= m - 1;
-            row |= 1u64 << s.mate_of_digit[d];
-        }
-        s.reach.push(row);
-    }
-    for m in 0..k {
-        let bit = 1u64 << m;
-        let rm = s.reach[m];
-        for x in 0..k {
-            if s.reach[x] & bit != 0 {
-                s.reach[x] |= rm;
-            }
-        }
-    }
-    s.keep.clear();
-    for x in 0..k {
-        let mut keep = 1u64 << s.mate_of_cell[x];
-        let mut m = s.dom[x] & !keep;
-        while m != 0 {
-            let d = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let y = s.mate_of_digit[d] as usize;
-            if s.reach[y] & (1u64 << x) != 0 && s.reach[x] & (1u64 << y) != 0 {
-                keep |= 1u64 << d;
-            }
-        }
-        s.keep.push(keep);
-    }
-    Ok(true)
 }
 
 /// Finds an augmenting path from the unmatched open cell `x` (breadth
