@@ -26,6 +26,8 @@ pub mod export;
 pub mod grid;
 pub mod logic;
 mod opc;
+#[cfg(test)]
+mod samples;
 pub mod report;
 pub mod search;
 pub mod solve;

@@ -248,11 +248,7 @@ pub fn format_elapsed(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const EASY: &str =
-        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-    const HARD: &str =
-        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    use crate::samples::{EASY, HARD};
 
     #[test]
     fn hard_puzzle_is_solved_with_guesses_in_history() {
