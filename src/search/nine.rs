@@ -212,7 +212,8 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
         limit: opts.limit.max(1),
         deadline: opts.deadline,
         guesses: 0,
-        solutions: Vec::new(),
+        // Sized for the usual limits (1 or 2) so that pushing never grows.
+        solutions: Vec::with_capacity(opts.limit.clamp(1, 2)),
         timed_out: false,
     };
     if let Some(mut st) = State::load(puzzle.cells()) {
@@ -227,11 +228,15 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
         .solutions
         .iter()
         .map(|cells| {
-            let mut grid = puzzle.clone();
-            for (i, &v) in cells.iter().enumerate() {
-                grid.set(i / 9, i % 9, v);
-            }
-            grid
+            // One allocation; the slow path only if the shape ever refused
+            // a full grid of digits 1-9 (it cannot).
+            Grid::from_cells(puzzle.shape(), cells.to_vec()).unwrap_or_else(|_| {
+                let mut grid = puzzle.clone();
+                for (i, &v) in cells.iter().enumerate() {
+                    grid.set(i / 9, i % 9, v);
+                }
+                grid
+            })
         })
         .collect();
     Ok(SearchOutcome {
@@ -337,10 +342,12 @@ impl State {
             // the other digits (branch-free: the loop also touches word i,
             // which is then restored).
             let fixed = row_singles(f) & self.open[band];
-            self.open[band] &= !fixed;
-            for e in 0..9 {
-                let j = e * 3 + band;
-                self.set(j, self.f[j] & !fixed);
+            if fixed != 0 {
+                self.open[band] &= !fixed;
+                for e in 0..9 {
+                    let j = e * 3 + band;
+                    self.set(j, self.f[j] & !fixed);
+                }
             }
             self.f[i] = f;
             // Seen again only when claiming struck more: match again.
