@@ -335,16 +335,8 @@ impl State {
         // Column pointing: a box whose digit lies in one column clears
         // that column in the other bands.
         let mask = MASK_SINGLE[columns_of(f) as usize];
-        self.store(
-            d * 3 + b1,
-            o1 & mask,
-            dirty,
-        );
-        self.store(
-            d * 3 + b2,
-            o2 & mask,
-            dirty,
-        );
+        self.store(d * 3 + b1, o1 & mask, dirty);
+        self.store(d * 3 + b2, o2 & mask, dirty);
         // Rows left with one place fix the digit there: the cells leave the
         // other digits (the loop also touches word i, which is then
         // restored).
