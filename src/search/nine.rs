@@ -22,9 +22,9 @@
 //!
 //! Only changed words are propagated (a dirty bit per word), and the hot
 //! updates are branch-free. Search branches on a cell with two candidates
-//! when there is one (else the fewest), preferring the pair whose digits
-//! appear most among its peers, and copies the 124-byte state on the stack:
-//! no allocation per node.
+//! when there is one (else one with three, else any), preferring the pair
+//! whose digits appear most among its peers, and copies the 124-byte state
+//! on the stack: no allocation per node.
 
 use std::time::Instant;
 
@@ -438,7 +438,8 @@ impl State {
 
     /// The branching cell: a cell with two candidates (of the first two in
     /// each band, the one whose digits appear most among its peers, so that
-    /// either branch strikes the most), else the cell with the fewest.
+    /// either branch strikes the most), else the first cell with three
+    /// candidates, else the first open cell.
     /// Returns its band, position and candidate digits (bit per digit).
     fn choose(&self) -> (usize, usize, u32) {
         let mut best = (u32::MAX, 0usize, 0usize);
@@ -448,9 +449,10 @@ impl State {
             if open == 0 {
                 continue;
             }
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            let (mut once, mut twice, mut thrice, mut four) = (0u32, 0u32, 0u32, 0u32);
             for d in 0..9 {
                 let x = self.f[d * 3 + band];
+                four |= thrice & x;
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
@@ -481,14 +483,13 @@ impl State {
             if best_pair.is_some() {
                 continue;
             }
-            let mut m = open;
-            while m != 0 {
-                let pos = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let n = self.digits_at(band, pos).count_ones();
-                if n < best.0 {
-                    best = (n, band, pos);
-                }
+            // No pair yet: the first cell with three candidates, else the
+            // first open cell, of the band (the fewest across bands).
+            let triples = open & thrice & !four;
+            let n = if triples != 0 { 3 } else { 4 };
+            if n < best.0 {
+                let pos = if triples != 0 { triples } else { open }.trailing_zeros() as usize;
+                best = (n, band, pos);
             }
         }
         let (band, pos) = match best_pair {
