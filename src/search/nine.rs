@@ -20,7 +20,8 @@
 //! - cell by cell, a cell left with one digit is placed (naked single) and a
 //!   cell left with none is a contradiction.
 //!
-//! Only changed words are propagated (a dirty bit per word), and the hot
+//! Only changed words are propagated (a dirty bit per word, visited in
+//! sweeps so that consecutive words overlap in the processor), and the hot
 //! updates are branch-free. Search branches on a cell with two candidates
 //! when there is one (else one with three, else any), preferring the pair
 //! whose digits appear most among its peers, and copies the 124-byte state
@@ -200,7 +201,9 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
         timed_out: false,
     };
     if let Some(mut st) = State::load(puzzle.cells()) {
-        st.solve(&mut run);
+        if st.propagate::<false>() {
+            st.solve(&mut run);
+        }
     }
     if run.timed_out {
         return Err(SearchError::Timeout {
@@ -294,15 +297,33 @@ impl State {
     /// contradiction.
     ///
     /// The dirty bits live in a register for the whole loop (stored back
-    /// at the end), not in the state.
+    /// at the end), not in the state. With `SWEEP`, the words dirty at the
+    /// start of a sweep are all visited before looking at the dirty bits
+    /// again: the next word then does not wait on the last one's result and
+    /// the processor overlaps their table look-ups (faster per word, a few
+    /// more words). Without it, the lowest dirty word always goes next,
+    /// which does fewer words when almost everything is dirty (the givens).
     #[inline(always)]
-    fn update_words(&mut self) -> bool {
+    fn update_words<const SWEEP: bool>(&mut self) -> bool {
         let mut dirty = self.dirty;
+        if !SWEEP {
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                if !self.update_word(i, &mut dirty) {
+                    self.dirty = dirty;
+                    return false;
+                }
+            }
+        }
         while dirty != 0 {
-            let i = dirty.trailing_zeros() as usize;
-            if !self.update_word(i, &mut dirty) {
-                self.dirty = dirty;
-                return false;
+            let mut sweep = dirty;
+            while sweep != 0 {
+                let i = sweep.trailing_zeros() as usize;
+                sweep &= sweep - 1;
+                if !self.update_word(i, &mut dirty) {
+                    self.dirty = dirty;
+                    return false;
+                }
             }
         }
         self.dirty = 0;
@@ -354,10 +375,10 @@ impl State {
     }
 
     /// Full propagation: band words and naked singles; false on a
-    /// contradiction.
-    fn propagate(&mut self) -> bool {
+    /// contradiction. `SWEEP` as in [`State::update_words`].
+    fn propagate<const SWEEP: bool>(&mut self) -> bool {
         loop {
-            if !self.update_words() {
+            if !self.update_words::<SWEEP>() {
                 return false;
             }
             let mut placed = false;
@@ -400,7 +421,7 @@ impl State {
     /// Depth-first search from this state; returns true when the run should
     /// stop (enough solutions, or the deadline).
     fn solve(&mut self, run: &mut Run) -> bool {
-        if !self.propagate() {
+        if !self.propagate::<true>() {
             return false;
         }
         if self.open == [0; 3] {
@@ -568,7 +589,7 @@ mod tests {
             "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
         let cells: Vec<u8> = line.bytes().map(|b| b - b'0').collect();
         let mut st = State::load(&cells).expect("valid grid");
-        assert!(st.propagate());
+        assert!(st.propagate::<true>());
         assert_eq!(st.open, [0; 3]);
         assert_eq!(st.cells().to_vec(), cells);
     }
