@@ -234,34 +234,41 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
 impl State {
     /// The state with the givens placed; `None` when two givens clash.
     fn load(cells: &[u8]) -> Option<State> {
-        let mut st = State {
-            f: [BAND; 27],
-            dirty: (1 << 27) - 1,
-            open: [BAND; 3],
-        };
+        // The givens of each digit-band word, then each word in one go
+        // (a few operations per given instead of a dozen stores).
+        let mut given = [0u32; 27];
+        let mut placed = [0u32; 3];
+        let mut peers = [0u32; 27];
         for (i, &v) in cells.iter().enumerate().take(81) {
             if v == 0 || v > 9 {
                 continue;
             }
-            let d = (v - 1) as usize;
-            let (band, pos) = (i / 27, i % 27);
-            let bit = 1u32 << pos;
-            if st.f[d * 3 + band] & bit == 0 || st.open[band] & bit == 0 {
-                return None;
-            }
-            st.f[d * 3 + band] &= !BAND_PEERS[pos];
-            let col = column(pos % 9);
-            for other in 0..3 {
-                if other != band {
-                    st.f[d * 3 + other] &= !col;
+            let j = (v - 1) as usize * 3 + i / 27;
+            let pos = i % 27;
+            given[j] |= 1 << pos;
+            peers[j] |= BAND_PEERS[pos];
+        }
+        for band in 0..3 {
+            placed[band] = (0..9).fold(0, |acc, d| acc | given[d * 3 + band]);
+        }
+        let mut st = State {
+            f: [0; 27],
+            dirty: (1 << 27) - 1,
+            open: [BAND & !placed[0], BAND & !placed[1], BAND & !placed[2]],
+        };
+        for d in 0..9 {
+            let cols = [0, 1, 2].map(|b| columns_of(given[d * 3 + b]));
+            for band in 0..3 {
+                let j = d * 3 + band;
+                let [b1, b2] = OTHER_BANDS[band];
+                let taken = cols[b1] | cols[b2];
+                // Two givens of the digit in one row, box or column.
+                if given[j] & peers[j] != 0 || cols[band] & taken != 0 {
+                    return None;
                 }
+                let spread = taken | (taken << 9) | (taken << 18);
+                st.f[j] = (st.open[band] & !peers[j] & !spread) | given[j];
             }
-            for e in 0..9 {
-                if e != d {
-                    st.f[e * 3 + band] &= !bit;
-                }
-            }
-            st.open[band] &= !bit;
         }
         Some(st)
     }
@@ -581,6 +588,35 @@ mod tests {
         assert!(State::load(&cells).is_none());
         cells[76] = 6;
         assert!(State::load(&cells).is_some());
+    }
+
+    #[test]
+    fn load_rejects_clashing_givens_in_a_row_or_a_box() {
+        let mut cells = [0u8; 81];
+        cells[30] = 4;
+        cells[35] = 4;
+        assert!(State::load(&cells).is_none(), "row 3");
+        cells[35] = 0;
+        cells[50] = 4;
+        assert!(State::load(&cells).is_none(), "box 4");
+        cells[50] = 5;
+        assert!(State::load(&cells).is_some());
+    }
+
+    #[test]
+    fn load_keeps_a_given_and_strikes_its_peers() {
+        let mut cells = [0u8; 81];
+        cells[40] = 9; // row 4, column 4: band 1, position 13
+        let st = State::load(&cells).expect("one given");
+        assert_eq!(st.f[8 * 3 + 1] & (1 << 13), 1 << 13);
+        assert_eq!(st.f[8 * 3 + 1] & BAND_PEERS[13], 0);
+        assert_eq!(st.f[8 * 3] & column(4), 0, "column 4 in band 0");
+        assert_eq!(
+            st.f[3 * 3 + 1] & (1 << 13),
+            0,
+            "other digits leave the cell"
+        );
+        assert_eq!(st.open[1], BAND & !(1 << 13));
     }
 
     #[test]
