@@ -148,6 +148,20 @@ const BAND_PEERS: [u32; 27] = {
     t
 };
 
+/// For each digit-band word `i`: its band and the words of the same digit
+/// in the other two bands.
+const WORD_LINKS: [[u8; 3]; 27] = {
+    let mut t = [[0u8; 3]; 27];
+    let mut i = 0;
+    while i < 27 {
+        let (d, band) = (i / 3, i % 3);
+        let [b1, b2] = OTHER_BANDS[band];
+        t[i] = [band as u8, (d * 3 + b1) as u8, (d * 3 + b2) as u8];
+        i += 1;
+    }
+    t
+};
+
 /// For each band, the other two.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
@@ -353,9 +367,9 @@ impl State {
         if f == 0 {
             return false;
         }
-        let (d, band) = (i / 3, i % 3);
-        let [b1, b2] = OTHER_BANDS[band];
-        let (o1, o2) = (self.f[d * 3 + b1], self.f[d * 3 + b2]);
+        let [band, j1, j2] = WORD_LINKS[i];
+        let (band, j1, j2) = (band as usize, j1 as usize, j2 as usize);
+        let (o1, o2) = (self.f[j1], self.f[j2]);
         let (u0, u1, u2) = (columns_of(f), columns_of(o1), columns_of(o2));
         if u0 | u1 | u2 != 0x1FF {
             return false;
@@ -363,8 +377,8 @@ impl State {
         // Column pointing: a box whose digit lies in one column clears
         // that column in the other bands.
         let mask = MASK_SINGLE[columns_of(f) as usize];
-        self.store(d * 3 + b1, o1 & mask, dirty);
-        self.store(d * 3 + b2, o2 & mask, dirty);
+        self.store(j1, o1 & mask, dirty);
+        self.store(j2, o2 & mask, dirty);
         // Rows left with one place fix the digit there: the cells leave the
         // other digits (the loop also touches word i, which is then
         // restored).
