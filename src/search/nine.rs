@@ -491,10 +491,9 @@ impl State {
             if open == 0 {
                 continue;
             }
-            let (mut once, mut twice, mut thrice, mut four) = (0u32, 0u32, 0u32, 0u32);
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for d in 0..9 {
                 let x = self.f[d * 3 + band];
-                four |= thrice & x;
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
@@ -527,7 +526,12 @@ impl State {
             }
             // No pair yet: the first cell with three candidates, else the
             // first open cell, of the band (the fewest across bands).
-            let triples = open & thrice & !four;
+            // Cells with four or more candidates, counted only here (rare).
+            let four = (0..9).fold((0u32, 0u32, 0u32, 0u32), |(c1, c2, c3, c4), d| {
+                let x = self.f[d * 3 + band];
+                (c1 | x, c2 | (c1 & x), c3 | (c2 & x), c4 | (c3 & x))
+            });
+            let triples = open & thrice & !four.3;
             let n = if triples != 0 { 3 } else { 4 };
             if n < best.0 {
                 let pos = if triples != 0 { triples } else { open }.trailing_zeros() as usize;
