@@ -6,8 +6,10 @@
 //! comes from the length of the first puzzle; lines starting with `#`, blank
 //! lines and any text after the puzzle (after the first whitespace) are
 //! ignored. Every puzzle is parsed before the clock starts; only the solving
-//! is timed, single-threaded, with [`std::time::Instant`] (wall clock).
-//! Every reported solution is then checked with [`Grid::solves`].
+//! is timed, single-threaded, in CPU time of the solving thread
+//! (`CLOCK_THREAD_CPUTIME_ID` on Unix, so that a busy machine does not skew
+//! the figures; wall clock elsewhere). Every reported solution is then
+//! checked with [`Grid::solves`].
 //!
 //! ```
 //! use xlsudoku::bench::{bench_file, BenchMode, FileReport};
@@ -65,7 +67,8 @@ pub struct FileReport {
     /// Puzzles given up at the per-puzzle time limit
     /// ([`bench_file_with`]; always 0 for [`bench_file`]).
     pub timed_out: u64,
-    /// Seconds spent solving (parsing and checking excluded).
+    /// CPU seconds of the solving thread (wall-clock seconds where the
+    /// platform has no thread clock); parsing and checking excluded.
     pub seconds: f64,
     /// `puzzles / seconds` (0 when nothing was timed).
     pub per_second: f64,
@@ -158,7 +161,7 @@ pub fn bench_file_with(
         source,
     })?;
     let mut outcomes: Vec<Option<SearchOutcome>> = Vec::with_capacity(puzzles.len());
-    let start = Instant::now();
+    let start = ThreadClock::start();
     for (_, puzzle) in &puzzles {
         let opts = SearchOptions {
             limit: mode.limit(),
@@ -166,7 +169,7 @@ pub fn bench_file_with(
         };
         outcomes.push(search(puzzle, &opts).ok());
     }
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = start.elapsed_secs();
     let mut report = FileReport {
         file: path.display().to_string(),
         puzzles: puzzles.len() as u64,
@@ -209,11 +212,67 @@ pub fn bench_file_with(
     Ok(report)
 }
 
+/// A stopwatch of the calling thread's CPU time (wall clock where the
+/// platform has no thread clock).
+struct ThreadClock {
+    /// Thread CPU time at the start, in seconds.
+    #[cfg(unix)]
+    start: f64,
+    /// Wall-clock start.
+    #[cfg(not(unix))]
+    start: Instant,
+}
+
+impl ThreadClock {
+    /// Starts the stopwatch.
+    fn start() -> ThreadClock {
+        ThreadClock {
+            #[cfg(unix)]
+            start: thread_cpu_secs(),
+            #[cfg(not(unix))]
+            start: Instant::now(),
+        }
+    }
+
+    /// Seconds since [`ThreadClock::start`] (never negative).
+    #[cfg(unix)]
+    fn elapsed_secs(&self) -> f64 {
+        (thread_cpu_secs() - self.start).max(0.0)
+    }
+
+    /// Seconds since [`ThreadClock::start`].
+    #[cfg(not(unix))]
+    fn elapsed_secs(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+}
+
+/// The calling thread's CPU time in seconds (0 if the clock cannot be read,
+/// which POSIX rules out for this clock id).
+#[cfg(unix)]
+fn thread_cpu_secs() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the
+    // call, and CLOCK_THREAD_CPUTIME_ID is a clock id every POSIX system
+    // with threads knows; the call writes only `ts`.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0.0;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// Width of the file column of the human table.
+const FILE_COLUMN: usize = 36;
+
 impl FileReport {
     /// The header line of the human table, aligned with [`Self::table_row`].
     pub fn table_header() -> String {
         format!(
-            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>9} {:>12}",
+            "{:<w$} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>9} {:>12}",
             "file",
             "puzzles",
             "solved",
@@ -222,21 +281,21 @@ impl FileReport {
             "none",
             "timed_out",
             "seconds",
-            "per_second"
+            "per_second",
+            w = FILE_COLUMN
         )
     }
 
-    /// This report as one line of the human table (long file names keep
-    /// their last 40 characters).
+    /// This report as one line of the human table. The file column shows
+    /// the file's name without its directory, whole (a name wider than the
+    /// column pushes the row right rather than being cut).
     pub fn table_row(&self) -> String {
-        let chars: Vec<char> = self.file.chars().collect();
-        let file: String = if chars.len() > 40 {
-            chars[chars.len() - 40..].iter().collect()
-        } else {
-            self.file.clone()
-        };
+        let path = Path::new(&self.file);
+        let file = path
+            .file_name()
+            .map_or_else(|| self.file.clone(), |n| n.to_string_lossy().into_owned());
         format!(
-            "{:<40} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>9.3} {:>12.0}",
+            "{:<w$} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>9.3} {:>12.0}",
             file,
             self.puzzles,
             self.solved,
@@ -245,7 +304,8 @@ impl FileReport {
             self.none,
             self.timed_out,
             self.seconds,
-            self.per_second
+            self.per_second,
+            w = FILE_COLUMN
         )
     }
 }
@@ -339,8 +399,43 @@ mod tests {
         };
         let (h, row) = (FileReport::table_header(), r.table_row());
         assert_eq!(h.chars().count(), row.chars().count());
-        assert!(row.contains("puzzles5_forum_hardest"));
+        assert!(row.starts_with("puzzles5_forum_hardest "), "{row}");
+        assert!(!row.contains("a/very"), "{row}");
         assert!(row.ends_with("19506"));
+    }
+
+    #[test]
+    fn a_long_file_name_is_shown_whole() {
+        let name = "x".repeat(FILE_COLUMN + 10) + "_tail.txt";
+        let r = FileReport {
+            file: format!("/some/dir/{name}"),
+            puzzles: 1,
+            solved: 1,
+            unique: 1,
+            multiple: 0,
+            none: 0,
+            timed_out: 0,
+            seconds: 1.0,
+            per_second: 1.0,
+        };
+        assert!(r.table_row().starts_with(&format!("{name} ")));
+    }
+
+    #[test]
+    fn the_thread_clock_counts_cpu_work_and_not_sleep() {
+        let clock = ThreadClock::start();
+        std::thread::sleep(Duration::from_millis(30));
+        let slept = clock.elapsed_secs();
+        let mut x = 0u64;
+        let spin = Instant::now();
+        while spin.elapsed() < Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        let worked = clock.elapsed_secs() - slept;
+        assert!(worked > 0.0, "spinning costs CPU time");
+        if cfg!(unix) {
+            assert!(slept < 0.02, "sleeping is not CPU time: {slept}");
+        }
     }
 
     #[test]
