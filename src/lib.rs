@@ -26,9 +26,9 @@ pub mod export;
 pub mod grid;
 pub mod logic;
 mod opc;
+pub mod report;
 #[cfg(test)]
 mod samples;
-pub mod report;
 pub mod search;
 pub mod solve;
 pub mod workbook;
