@@ -15,7 +15,7 @@
 //! 5. [`batch`] runs all of it over files and folders in parallel, and
 //!    [`report`] turns results into JSON Lines and JUnit.
 //!
-//! [`bench`] measures the exact solver on text puzzle collections;
+//! [`bench`](mod@bench) measures the exact solver on text puzzle collections;
 //! [`export`] writes new workbooks with bordered puzzle grids.
 
 pub mod address;
