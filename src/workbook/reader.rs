@@ -206,6 +206,10 @@ fn open_error(path: &Path, e: XlsxError) -> ReadError {
             path: path.to_path_buf(),
             source,
         },
+        XlsxError::Zip(z) => ReadError::NotAWorkbook {
+            path: path.to_path_buf(),
+            reason: format!("a damaged or truncated zip package ({z})"),
+        },
         other => ReadError::NotAWorkbook {
             path: path.to_path_buf(),
             reason: other.to_string(),
