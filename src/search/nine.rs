@@ -24,7 +24,8 @@
 //! sweeps so that consecutive words overlap in the processor), and the hot
 //! updates are branch-free. Search branches on a cell with two candidates
 //! when there is one (else one with three, else any), preferring the pair
-//! whose digits appear most among its peers, and copies the 124-byte state
+//! whose digits appear most among its peers while many cells are unsolved
+//! (the first pair near the leaves), and copies the 124-byte state
 //! on the stack: no allocation per node.
 
 use std::time::Instant;
@@ -35,6 +36,12 @@ use super::{SearchError, SearchOptions, SearchOutcome};
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
+
+/// With at most this many unsolved cells, branch on the first cell with two
+/// candidates without scoring it: near the leaves the subtrees are small and
+/// the scoring costs more than a better pick saves (measured: +4% on grids
+/// with many solutions, neutral on hard unique ones; 20 and 35 did worse).
+const QUICK_BELOW: u32 = 27;
 
 /// How often (in guesses) the deadline is checked.
 const DEADLINE_EVERY: u64 = 256;
@@ -478,12 +485,15 @@ impl State {
         false
     }
 
-    /// The branching cell: a cell with two candidates (of the first two in
+    /// The branching cell: a cell with two candidates (the first one when at
+    /// most [`QUICK_BELOW`] cells are unsolved; otherwise, of the first two in
     /// each band, the one whose digits appear most among its peers, so that
     /// either branch strikes the most), else the first cell with three
     /// candidates, else the first open cell.
     /// Returns its band, position and candidate digits (bit per digit).
     fn choose(&self) -> (usize, usize, u32) {
+        let unsolved: u32 = self.open.iter().map(|o| o.count_ones()).sum();
+        let quick = unsolved <= QUICK_BELOW;
         let mut best = (u32::MAX, 0usize, 0usize);
         let mut best_pair: Option<(u32, usize, usize)> = None;
         for band in 0..3 {
@@ -499,6 +509,10 @@ impl State {
                 once |= x;
             }
             let pairs = open & twice & !thrice;
+            if quick && pairs != 0 {
+                let pos = pairs.trailing_zeros() as usize;
+                return (band, pos, self.digits_at(band, pos));
+            }
             let mut m = pairs;
             // Scoring every pair costs more than it saves (measured).
             let mut budget = 2;
