@@ -203,17 +203,37 @@ struct State {
 }
 
 /// The search's running totals.
-struct Run {
+struct Run<'a> {
+    /// The grid being solved (its shape for the solutions).
+    puzzle: &'a Grid,
     limit: usize,
     deadline: Option<Instant>,
     guesses: u64,
-    solutions: Vec<[u8; 81]>,
+    /// The solutions found, built as they are found (no staging copy).
+    solutions: Vec<Grid>,
     timed_out: bool,
+}
+
+impl Run<'_> {
+    /// Records a solved grid, given as row-major digits 1-9.
+    fn record(&mut self, cells: &[u8; 81]) {
+        // One allocation; the slow path only if the shape ever refused a
+        // full grid of digits 1-9 (it cannot).
+        let grid = Grid::from_cells(self.puzzle.shape(), cells.to_vec()).unwrap_or_else(|_| {
+            let mut grid = self.puzzle.clone();
+            for (i, &v) in cells.iter().enumerate() {
+                grid.set(i / 9, i % 9, v);
+            }
+            grid
+        });
+        self.solutions.push(grid);
+    }
 }
 
 /// Solves a 9x9 grid with 3x3 boxes.
 pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
     let mut run = Run {
+        puzzle,
         limit: opts.limit.max(1),
         deadline: opts.deadline,
         guesses: 0,
@@ -231,23 +251,8 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
             guesses: run.guesses,
         });
     }
-    let solutions = run
-        .solutions
-        .iter()
-        .map(|cells| {
-            // One allocation; the slow path only if the shape ever refused
-            // a full grid of digits 1-9 (it cannot).
-            Grid::from_cells(puzzle.shape(), cells.to_vec()).unwrap_or_else(|_| {
-                let mut grid = puzzle.clone();
-                for (i, &v) in cells.iter().enumerate() {
-                    grid.set(i / 9, i % 9, v);
-                }
-                grid
-            })
-        })
-        .collect();
     Ok(SearchOutcome {
-        solutions,
+        solutions: run.solutions,
         guesses: run.guesses,
     })
 }
@@ -453,7 +458,7 @@ impl State {
             return false;
         }
         if self.open == [0; 3] {
-            run.solutions.push(self.cells());
+            run.record(&self.cells());
             return run.solutions.len() >= run.limit;
         }
         let (band, pos, mut digits) = self.choose();
