@@ -24,7 +24,8 @@
 //! sweeps so that consecutive words overlap in the processor), and the hot
 //! updates are branch-free. Search branches on a cell with two candidates
 //! when there is one (else one with three, else any), preferring the pair
-//! whose digits appear most among its peers, and copies the 124-byte state
+//! whose digits appear most among its peers while many cells are unsolved
+//! (the first pair near the leaves), and copies the 124-byte state
 //! on the stack: no allocation per node.
 
 use std::time::Instant;
@@ -35,6 +36,12 @@ use super::{SearchError, SearchOptions, SearchOutcome};
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
+
+/// With at most this many unsolved cells, branch on the first cell with two
+/// candidates without scoring it: near the leaves the subtrees are small and
+/// the scoring costs more than a better pick saves (measured: +4% on grids
+/// with many solutions, neutral on hard unique ones; 20 and 35 did worse).
+const QUICK_BELOW: u32 = 27;
 
 /// How often (in guesses) the deadline is checked.
 const DEADLINE_EVERY: u64 = 256;
@@ -196,17 +203,37 @@ struct State {
 }
 
 /// The search's running totals.
-struct Run {
+struct Run<'a> {
+    /// The grid being solved (its shape for the solutions).
+    puzzle: &'a Grid,
     limit: usize,
     deadline: Option<Instant>,
     guesses: u64,
-    solutions: Vec<[u8; 81]>,
+    /// The solutions found, built as they are found (no staging copy).
+    solutions: Vec<Grid>,
     timed_out: bool,
+}
+
+impl Run<'_> {
+    /// Records a solved grid, given as row-major digits 1-9.
+    fn record(&mut self, cells: &[u8; 81]) {
+        // One allocation; the slow path only if the shape ever refused a
+        // full grid of digits 1-9 (it cannot).
+        let grid = Grid::from_cells(self.puzzle.shape(), cells.to_vec()).unwrap_or_else(|_| {
+            let mut grid = self.puzzle.clone();
+            for (i, &v) in cells.iter().enumerate() {
+                grid.set(i / 9, i % 9, v);
+            }
+            grid
+        });
+        self.solutions.push(grid);
+    }
 }
 
 /// Solves a 9x9 grid with 3x3 boxes.
 pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
     let mut run = Run {
+        puzzle,
         limit: opts.limit.max(1),
         deadline: opts.deadline,
         guesses: 0,
@@ -224,23 +251,8 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
             guesses: run.guesses,
         });
     }
-    let solutions = run
-        .solutions
-        .iter()
-        .map(|cells| {
-            // One allocation; the slow path only if the shape ever refused
-            // a full grid of digits 1-9 (it cannot).
-            Grid::from_cells(puzzle.shape(), cells.to_vec()).unwrap_or_else(|_| {
-                let mut grid = puzzle.clone();
-                for (i, &v) in cells.iter().enumerate() {
-                    grid.set(i / 9, i % 9, v);
-                }
-                grid
-            })
-        })
-        .collect();
     Ok(SearchOutcome {
-        solutions,
+        solutions: run.solutions,
         guesses: run.guesses,
     })
 }
@@ -446,7 +458,7 @@ impl State {
             return false;
         }
         if self.open == [0; 3] {
-            run.solutions.push(self.cells());
+            run.record(&self.cells());
             return run.solutions.len() >= run.limit;
         }
         let (band, pos, mut digits) = self.choose();
@@ -478,12 +490,15 @@ impl State {
         false
     }
 
-    /// The branching cell: a cell with two candidates (of the first two in
+    /// The branching cell: a cell with two candidates (the first one when at
+    /// most [`QUICK_BELOW`] cells are unsolved; otherwise, of the first two in
     /// each band, the one whose digits appear most among its peers, so that
     /// either branch strikes the most), else the first cell with three
     /// candidates, else the first open cell.
     /// Returns its band, position and candidate digits (bit per digit).
     fn choose(&self) -> (usize, usize, u32) {
+        let unsolved: u32 = self.open.iter().map(|o| o.count_ones()).sum();
+        let quick = unsolved <= QUICK_BELOW;
         let mut best = (u32::MAX, 0usize, 0usize);
         let mut best_pair: Option<(u32, usize, usize)> = None;
         for band in 0..3 {
@@ -499,6 +514,10 @@ impl State {
                 once |= x;
             }
             let pairs = open & twice & !thrice;
+            if quick && pairs != 0 {
+                let pos = pairs.trailing_zeros() as usize;
+                return (band, pos, self.digits_at(band, pos));
+            }
             let mut m = pairs;
             // Scoring every pair costs more than it saves (measured).
             let mut budget = 2;
