@@ -1,18 +1,16 @@
 //! The real binary on the workbooks in `fixtures/`: layouts, statuses,
 //! exit codes, the annotated copy, reruns and bad input.
 
+mod common;
+
+use common::fixture;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use calamine::{open_workbook, Data, Reader, Xlsx};
 use xlsudoku::report::SheetRecord;
 use xlsudoku::workbook::{read_workbook, Cell, ReadOptions, Sheet};
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
 
 fn xlsudoku(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xlsudoku"))

@@ -1,16 +1,14 @@
 //! Damaged workbooks: a part cut short anywhere gives a result or a typed
 //! error naming the file, never a panic.
 
+mod common;
+
+use common::fixture;
+
 use std::io::{Cursor, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use xlsudoku::workbook::{read_workbook, ReadError, ReadOptions};
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
 
 /// The parts of a zip package, in order.
 fn parts(path: &Path) -> Vec<(String, Vec<u8>)> {

@@ -1,24 +1,13 @@
 //! Grid detection on the layout fixtures, through `read_workbook`: where each
 //! grid is, its box shape, its givens and where its note goes.
 
-use std::path::PathBuf;
+mod common;
+
+use common::{fixture, read, EASY};
 
 use xlsudoku::address::CellRange;
 use xlsudoku::grid::BoxShape;
-use xlsudoku::workbook::{read_workbook, Cell, FoundGrid, ReadOptions, Sheet};
-
-const EASY: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
-
-fn read(name: &str) -> Vec<Sheet> {
-    read_workbook(&fixture(name), &ReadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+use xlsudoku::workbook::{read_workbook, Cell, FoundGrid, ReadOptions};
 
 fn only_grid(name: &str) -> FoundGrid {
     let sheets = read(name);

@@ -2,23 +2,12 @@
 //! and bad values, an earlier run's blue-italic fills and note, and the
 //! inputs that are not workbooks.
 
-use std::path::PathBuf;
+mod common;
+
+use common::{fixture, read, EASY};
 
 use xlsudoku::grid::Grid;
-use xlsudoku::workbook::{read_workbook, Cell, FoundGrid, ReadError, ReadOptions, Sheet};
-
-const EASY: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
-
-fn read(name: &str) -> Vec<Sheet> {
-    read_workbook(&fixture(name), &ReadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+use xlsudoku::workbook::{read_workbook, Cell, FoundGrid, ReadError, ReadOptions};
 
 fn grid(name: &str, sheet: &str) -> FoundGrid {
     let sheets = read(name);

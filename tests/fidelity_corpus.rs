@@ -3,8 +3,12 @@
 //! sheet and the workbook part; the copy opens with calamine and reads the
 //! edits back; with no edits every part comes out unchanged.
 
+mod common;
+
+use common::corpus_files;
+
 use std::io::{Cursor, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use calamine::{open_workbook_from_rs, Data, Reader, SheetType, Xlsx};
@@ -12,10 +16,6 @@ use xlsudoku::address::CellRef;
 use xlsudoku::annotate::{annotate, AnnotateError, CellEdit, CellValue, SheetEdits};
 
 const NOTE: &str = "solved iiii!!^ 1.2 ms <&> \"x\"";
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/excel")
-}
 
 /// Every entry of a zip: (name, uncompressed bytes), in order.
 fn entries(zip_bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
@@ -204,23 +204,9 @@ fn check_file(path: &Path) -> Result<bool, String> {
 
 #[test]
 fn every_corpus_workbook_keeps_its_untouched_parts_and_reads_back_its_edits() {
-    let dir = corpus_dir();
-    let Ok(listing) = std::fs::read_dir(&dir) else {
-        println!(
-            "fidelity corpus not found at {}: skipping (it exists on CI)",
-            dir.display()
-        );
+    let Some(files) = corpus_files() else {
         return;
     };
-    let mut files: Vec<PathBuf> = listing
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("xlsx") || e.eq_ignore_ascii_case("xlsm"))
-        })
-        .collect();
-    files.sort();
     let started = Instant::now();
     let mut edited = 0usize;
     let mut failures = Vec::new();
@@ -334,18 +320,13 @@ fn check_chain(path: &Path) -> Result<bool, String> {
 
 #[test]
 fn overwritten_formula_cells_leave_the_calculation_chain() {
-    let dir = corpus_dir();
-    let Ok(listing) = std::fs::read_dir(&dir) else {
-        println!(
-            "fidelity corpus not found at {}: skipping (it exists on CI)",
-            dir.display()
-        );
+    let Some(files) = corpus_files() else {
         return;
     };
     let mut checked = 0;
     let mut failures = Vec::new();
-    for path in listing.filter_map(Result::ok).map(|e| e.path()) {
-        match check_chain(&path) {
+    for path in &files {
+        match check_chain(path) {
             Ok(true) => checked += 1,
             Ok(false) => {}
             Err(e) => failures.push(format!("{}: {e}", path.display())),

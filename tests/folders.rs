@@ -2,6 +2,10 @@
 //! reruns, an interrupted run resumed, JSON Lines and JUnit read back,
 //! shards that add up, exit codes.
 
+mod common;
+
+use common::fixture;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -22,12 +26,6 @@ fn xlsudoku(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run xlsudoku")
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
 }
 
 /// An inbox of `n` workbooks in nested folders, plus a non-workbook and an

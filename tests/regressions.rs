@@ -1,21 +1,16 @@
 //! Bugs found in review, each pinned by the test named after it.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{fixture, EASY};
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use xlsudoku::address::CellRef;
 use xlsudoku::export::write_grid;
 use xlsudoku::grid::Grid;
 use xlsudoku::workbook::read_workbook;
-
-const EASY: &str =
-    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
 
 fn xlsudoku_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
