@@ -525,17 +525,7 @@ impl State {
                 budget -= 1;
                 let pos = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let mut ds = self.digits_at(band, pos);
-                let mut score = 0;
-                while ds != 0 {
-                    let d = ds.trailing_zeros() as usize;
-                    ds &= ds - 1;
-                    let col = column(pos % 9);
-                    score += (self.f[d * 3 + band] & BAND_PEERS[pos]).count_ones()
-                        + (self.f[d * 3] & col).count_ones()
-                        + (self.f[d * 3 + 1] & col).count_ones()
-                        + (self.f[d * 3 + 2] & col).count_ones();
-                }
+                let score = self.pair_score(band, pos);
                 if best_pair.is_none_or(|(s, _, _)| score > s) {
                     best_pair = Some((score, band, pos));
                 }
@@ -562,6 +552,30 @@ impl State {
             None => (best.1, best.2),
         };
         (band, pos, self.digits_at(band, pos))
+    }
+
+    /// How many candidates the two digits of the pair cell `pos` of `band`
+    /// have among the cell's peers (its row and box in the band, its
+    /// column in all three bands, the cell itself counted once per digit):
+    /// placing either digit strikes about that many. Two popcounts of
+    /// packed words instead of eight (no `popcnt` in the x86-64 baseline).
+    #[inline(always)]
+    fn pair_score(&self, band: usize, pos: usize) -> u32 {
+        let ds = self.digits_at(band, pos);
+        // The two digits (`min` only keeps the indices in range).
+        let a = (ds.trailing_zeros() as usize).min(8);
+        let b = ((ds & ds.wrapping_sub(1)).trailing_zeros() as usize).min(8);
+        let peers = BAND_PEERS[pos];
+        let col = pos % 9;
+        // The digit's column in the three bands, as 9 bits.
+        let column = |d: usize| {
+            let c = |w: u32| (w >> col) & 0x40201;
+            u64::from(c(self.f[d * 3]) | c(self.f[d * 3 + 1]) << 1 | c(self.f[d * 3 + 2]) << 2)
+        };
+        let rows = u64::from(self.f[a * 3 + band] & peers)
+            | u64::from(self.f[b * 3 + band] & peers) << 32;
+        let cols = column(a) | column(b) << 32;
+        rows.count_ones() + cols.count_ones()
     }
 
     /// The candidate digits of one cell, bit `d` for digit `d + 1`.
