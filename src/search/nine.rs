@@ -28,7 +28,7 @@
 //! (the first pair near the leaves), and copies the 124-byte state
 //! on the stack: no allocation per node. Counting open peers (one popcount)
 //! beat counting the pair's digits among the peers (eight): fewer guesses
-//! on every set but forum_hardest_1106 (+2%) and cheaper, +4-13% in all.
+//! (-4% on forum_hardest_1106, -18% on 17_clue) and cheaper, +6-19% in all.
 //!
 //! Measured and left out (each slower on some set by more than it gains
 //! elsewhere): claiming along columns, at every node or only at the root
@@ -566,15 +566,15 @@ impl State {
     }
 
     /// How many open cells share a unit with cell `pos` of `band` (its
-    /// row and box in the band, its column in all three bands; the column
-    /// cells of its own box counted twice, the cell itself once): either
+    /// row and box in the band, its column in the other two bands): either
     /// digit placed there strikes candidates from about that many cells.
     /// One popcount of a packed word (no `popcnt` in the x86-64 baseline).
     #[inline(always)]
     fn open_peers(&self, band: usize, pos: usize) -> u32 {
         let col = pos % 9;
         let c = |w: u32| (w >> col) & 0x40201;
-        let column = c(self.open[0]) | c(self.open[1]) << 1 | c(self.open[2]) << 2;
+        let [b1, b2] = OTHER_BANDS[band];
+        let column = c(self.open[b1]) | c(self.open[b2]) << 1;
         (u64::from(self.open[band] & BAND_PEERS[pos]) | u64::from(column) << 32).count_ones()
     }
 
@@ -675,16 +675,17 @@ mod tests {
         let mut cells = [0u8; 81];
         let st = State::load(&cells).expect("empty grid");
         // Cell (8, 0): row 8 and box 6 minus the cell (14), column 0 in
-        // three bands (9: the cell and its two box-mates included).
-        assert_eq!(st.open_peers(2, 18), 14 + 9);
+        // bands 0 and 1 (6).
+        assert_eq!(st.open_peers(2, 18), 14 + 6);
         // Fill row 6 except its first cell, and column 0 below it.
         for (i, v) in [(55, 1), (56, 2), (57, 3), (60, 4), (63, 5), (72, 6)] {
             cells[i] = v;
         }
         let st = State::load(&cells).expect("valid givens");
         // Cell (6, 0): row 6 lost 4 open cells, its box 2 more (63, 72; 55
-        // and 56 already counted), its column 2 (63, 72, in the box too).
-        assert_eq!(st.open_peers(2, 0), 23 - 4 - 2 - 2);
+        // and 56 already counted in the row); its column outside the band
+        // none.
+        assert_eq!(st.open_peers(2, 0), 20 - 4 - 2);
     }
 
     #[test]
