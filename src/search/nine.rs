@@ -370,7 +370,7 @@ impl State {
         if !SWEEP {
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
-                if !self.update_word(i, &mut dirty) {
+                if !self.update_word::<SWEEP>(i, &mut dirty) {
                     self.dirty = dirty;
                     return false;
                 }
@@ -381,7 +381,7 @@ impl State {
             while sweep != 0 {
                 let i = sweep.trailing_zeros() as usize;
                 sweep &= sweep - 1;
-                if !self.update_word(i, &mut dirty) {
+                if !self.update_word::<SWEEP>(i, &mut dirty) {
                     self.dirty = dirty;
                     return false;
                 }
@@ -399,9 +399,9 @@ impl State {
     }
 
     /// Propagates word `i` (see the module docs) and clears its dirty bit;
-    /// false on a contradiction.
+    /// false on a contradiction. `SWEEP` as in [`State::update_words`].
     #[inline(always)]
-    fn update_word(&mut self, i: usize, dirty: &mut u32) -> bool {
+    fn update_word<const SWEEP: bool>(&mut self, i: usize, dirty: &mut u32) -> bool {
         let mut f = self.f[i];
         f &= COMPLEX[shrink(f)];
         if f == 0 {
@@ -425,9 +425,23 @@ impl State {
         let fixed = row_singles(f) & self.open[band];
         if fixed != 0 {
             self.open[band] &= !fixed;
-            for e in 0..9 {
-                let j = e * 3 + band;
-                self.store(j, self.f[j] & !fixed, dirty);
+            if SWEEP {
+                // The changed words' bits gathered at constant shifts and
+                // moved to the band at once (measured: +2% in sweeps, -2%
+                // when the lowest dirty word goes next).
+                let mut changed = 0;
+                for e in 0..9 {
+                    let j = e * 3 + band;
+                    let word = self.f[j];
+                    changed |= u32::from(word & fixed != 0) << (3 * e);
+                    self.f[j] = word & !fixed;
+                }
+                *dirty |= changed << band;
+            } else {
+                for e in 0..9 {
+                    let j = e * 3 + band;
+                    self.store(j, self.f[j] & !fixed, dirty);
+                }
             }
         }
         self.f[i] = f;
