@@ -23,7 +23,7 @@
 //! Only changed words are propagated (a dirty bit per word, visited in
 //! sweeps so that consecutive words overlap in the processor), and the hot
 //! updates are branch-free. Search branches on a cell with two candidates
-//! when there is one (else one with three, else any), preferring the pair
+//! when there is one (else one with three, else any), preferring the cell
 //! with the most open cells among its peers (ties: the most pairs among its
 //! row and box peers) while many cells are unsolved (the first pair near
 //! the leaves), and copies the 124-byte state
@@ -560,8 +560,9 @@ impl State {
     /// most [`QUICK_BELOW`] cells are unsolved; otherwise, of the first three in
     /// each band, the one with the most open peers, so that either branch
     /// strikes candidates in the most cells, then with the most pairs among
-    /// its row and box peers), else the first cell with three
-    /// candidates, else the first open cell.
+    /// its row and box peers), else a cell with three candidates (the most
+    /// open peers, of the first three in each band), else the first open
+    /// cell.
     /// Returns its band, position and candidate digits (bit per digit).
     #[inline(always)]
     fn choose(&self) -> (usize, usize, u32) {
@@ -605,18 +606,30 @@ impl State {
             if best_pair.is_some() {
                 continue;
             }
-            // No pair yet: the first cell with three candidates, else the
-            // first open cell, of the band (the fewest across bands).
-            // Cells with four or more candidates, counted only here (rare).
+            // No pair yet: of the first three cells with three candidates
+            // in each band, the one with the most open peers; else the
+            // first open cell. Cells with four or more candidates, counted
+            // only here (rare).
             let four = (0..9).fold((0u32, 0u32, 0u32, 0u32), |(c1, c2, c3, c4), d| {
                 let x = self.f[d * 3 + band];
                 (c1 | x, c2 | (c1 & x), c3 | (c2 & x), c4 | (c3 & x))
             });
             let triples = open & thrice & !four.3;
-            let n = if triples != 0 { 3 } else { 4 };
-            if n < best.0 {
-                let pos = if triples != 0 { triples } else { open }.trailing_zeros() as usize;
-                best = (n, band, pos);
+            if triples != 0 {
+                let mut m = triples;
+                let mut budget = 3;
+                while m != 0 && budget > 0 {
+                    budget -= 1;
+                    let pos = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    // Lower is better: 3 candidates, then the most open peers.
+                    let key = 64 - self.open_peers(band, pos);
+                    if key < best.0 {
+                        best = (key, band, pos);
+                    }
+                }
+            } else if best.0 == u32::MAX {
+                best = (1000, band, open.trailing_zeros() as usize);
             }
         }
         let (band, pos) = match best_pair {
