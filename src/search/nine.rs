@@ -494,9 +494,13 @@ impl State {
                         while m != 0 {
                             let pos = m.trailing_zeros() as usize;
                             m &= m - 1;
-                            // An earlier single may have struck it.
-                            if self.f[d * 3 + band] & (1 << pos) != 0 {
-                                self.place(d, band, pos);
+                            // An earlier single may have struck it. The
+                            // other digits are not in the cell: only the
+                            // digit's row and box lose it.
+                            let j = d * 3 + band;
+                            if self.f[j] & (1 << pos) != 0 {
+                                self.set(j, self.f[j] & !BAND_PEERS[pos]);
+                                self.open[band] &= !(1 << pos);
                             }
                         }
                     }
