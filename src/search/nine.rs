@@ -348,17 +348,13 @@ impl State {
         self.f[i] = word;
     }
 
-    /// Fixes `digit` in cell `pos` of `band`.
+    /// Guesses `digit` in cell `pos` of `band`: strikes its row and box
+    /// there; propagation then finds the row single and clears the cell
+    /// of the other digits.
     #[inline(always)]
-    fn place(&mut self, digit: usize, band: usize, pos: usize) {
-        let bit = 1u32 << pos;
-        let (other, own) = (!bit, !BAND_PEERS[pos]);
-        for e in 0..9 {
-            let j = e * 3 + band;
-            let keep = if e == digit { own } else { other };
-            self.set(j, self.f[j] & keep);
-        }
-        self.open[band] &= !bit;
+    fn guess(&mut self, digit: usize, band: usize, pos: usize) {
+        let j = digit * 3 + band;
+        self.set(j, self.f[j] & !BAND_PEERS[pos]);
     }
 
     /// Strikes `digit` from cell `pos` of `band`.
@@ -537,11 +533,11 @@ impl State {
             }
             if digits == 0 {
                 // Last candidate: no copy needed.
-                self.place(d, band, pos);
+                self.guess(d, band, pos);
                 return self.solve(run);
             }
             let mut child = *self;
-            child.place(d, band, pos);
+            child.guess(d, band, pos);
             if child.solve(run) {
                 return true;
             }
@@ -797,6 +793,23 @@ mod tests {
             assert_eq!(plain, st.choose_with(has_popcnt()), "{line}");
             assert_ne!(st.open[plain.0] & (1 << plain.1), 0, "an open cell: {line}");
         }
+    }
+
+    #[test]
+    fn a_guess_is_fixed_by_propagation() {
+        let cells = [0u8; 81];
+        let mut st = State::load(&cells).expect("empty grid");
+        assert!(st.propagate::<true>());
+        // Digit 5 (index 4) in cell (4, 4): band 1, position 13.
+        st.guess(4, 1, 13);
+        assert!(st.propagate::<true>());
+        assert_eq!(st.open[1] & (1 << 13), 0, "the cell is closed");
+        for d in 0..9 {
+            let here = st.f[d * 3 + 1] & (1 << 13) != 0;
+            assert_eq!(here, d == 4, "digit {} in the cell", d + 1);
+        }
+        assert_eq!(st.f[4 * 3] & column(4), 0, "column 4 above");
+        assert_eq!(st.f[4 * 3 + 2] & column(4), 0, "column 4 below");
     }
 
     #[test]
