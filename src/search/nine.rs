@@ -21,26 +21,39 @@
 //!   cell left with none is a contradiction.
 //!
 //! Only changed words are propagated (a dirty bit per word, visited in
-//! sweeps so that consecutive words overlap in the processor), and the hot
-//! updates are branch-free. Search branches on a cell with two candidates
-//! when there is one (else one with three, else any), preferring the cell
-//! with the most open cells among its peers (ties: the most pairs among its
-//! row and box peers) while many cells are unsolved (the first pair near
-//! the leaves), and copies the 124-byte state
-//! on the stack: no allocation per node. Counting open peers (one popcount)
-//! beat counting the pair's digits among the peers (eight): fewer guesses
-//! (-4% on forum_hardest_1106, -18% on 17_clue) and cheaper, +6-19% in all.
-//! The choice is compiled twice, once for `popcnt` (detected at run time;
-//! not in the x86-64 baseline): the only place where counting bits is hot.
+//! sweeps so that consecutive words overlap in the processor; the first
+//! propagation from very few givens goes back to the lowest changed word
+//! instead, see [`SWEEP_FROM_GIVENS`]), and the hot updates are
+//! branch-free. A guess or a naked single strikes only its own digit's row
+//! and box: the word update then finds the row single and clears the cell
+//! of the other digits.
+//!
+//! Search branches on a cell with two candidates when there is one (else
+//! one with three, else any), preferring the cell with the most open cells
+//! among its peers (ties: the most pairs among its row and box peers) while
+//! many cells are unsolved (the first pair near the leaves), and copies the
+//! 124-byte state on the stack: no allocation per node. Counting open peers
+//! (one popcount) beat counting the pair's digits among the peers (eight):
+//! fewer guesses (-4% on forum_hardest_1106, -18% on 17_clue) and cheaper,
+//! +6-19% in all. The choice is compiled twice, once for `popcnt` (detected
+//! at run time; not in the x86-64 baseline): the only place where counting
+//! bits is hot.
 //!
 //! Measured and left out (each slower on some set by more than it gains
 //! elsewhere): claiming along columns, at every node or only at the root
 //! (17_clue -10%); hidden singles in columns (fewer guesses, -7% in all);
 //! dropping the empty-column check (more guesses); clearing fixed cells
-//! from the other digits unconditionally, without a branch (-5%); sweeping
-//! at the root from few givens (see `SWEEP_FROM_GIVENS`); change detection by comparing each
-//! word with a copy taken when it was last propagated, JCZSolve-style, even
-//! with SSE2 compares (-15-20%, a copy per word and a 228-byte state).
+//! from the other digits unconditionally, without a branch (-5%); change
+//! detection by comparing each word with a copy taken when it was last
+//! propagated, JCZSolve-style, even with SSE2 compares (-15-20%: a copy per
+//! word and a 228-byte state); other orders for the first propagation
+//! (highest word first: 17_clue -19%; a digit's three words at a time: -6%;
+//! one sweep then lowest first: -6%); scoring 4-6 pairs per band or every
+//! pair; taking the first pair unscored from 40 unsolved cells down instead
+//! of [`QUICK_BELOW`] (serg +3%, hard sets -2-4%);
+//! building with `-C target-cpu=native` (no faster: the gain is `popcnt`
+//! alone). Neutral within noise: a branch-free loading of the givens and an
+//! unrolled extraction of the solution.
 
 use std::time::Instant;
 
