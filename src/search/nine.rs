@@ -52,8 +52,7 @@
 //! pair; taking the first pair unscored from 40 unsolved cells down instead
 //! of [`QUICK_BELOW`] (serg +3%, hard sets -2-4%);
 //! building with `-C target-cpu=native` (no faster: the gain is `popcnt`
-//! alone). Neutral within noise: a branch-free loading of the givens and an
-//! unrolled extraction of the solution.
+//! alone). Neutral within noise: an unrolled extraction of the solution.
 
 use std::time::Instant;
 
@@ -316,18 +315,19 @@ impl State {
     /// The state with the givens placed; `None` when two givens clash.
     fn load(cells: &[u8]) -> Option<State> {
         // The givens of each digit-band word, then each word in one go
-        // (a few operations per given instead of a dozen stores).
-        let mut given = [0u32; 27];
+        // (a few operations per given instead of a dozen stores). Without
+        // a branch per cell (blanks are unpredictable): a blank goes to a
+        // spare slot, 27.
+        let mut given = [0u32; 28];
         let mut placed = [0u32; 3];
-        let mut peers = [0u32; 27];
-        for (i, &v) in cells.iter().enumerate().take(81) {
-            if v == 0 || v > 9 {
-                continue;
+        let mut peers = [0u32; 28];
+        for (band, row) in cells.chunks(27).take(3).enumerate() {
+            for (pos, &v) in row.iter().enumerate() {
+                let digit = usize::from(v).wrapping_sub(1);
+                let j = if digit < 9 { digit * 3 + band } else { 27 };
+                given[j] |= 1 << pos;
+                peers[j] |= BAND_PEERS[pos];
             }
-            let j = (v - 1) as usize * 3 + i / 27;
-            let pos = i % 27;
-            given[j] |= 1 << pos;
-            peers[j] |= BAND_PEERS[pos];
         }
         for band in 0..3 {
             placed[band] = (0..9).fold(0, |acc, d| acc | given[d * 3 + band]);
