@@ -1,12 +1,13 @@
 //! Property tests for the exact solver: every solution is valid and keeps
 //! the givens, and solution counts agree with a deliberately simple
-//! reference backtracking search on small grids.
+//! reference backtracking search on small grids, through each engine
+//! (the 9x9 fast path, the generic engine, its SAT hand-over).
 
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use xlsudoku::grid::{BoxShape, Grid};
-use xlsudoku::search::{search, search_generic, SearchError, SearchOptions};
+use xlsudoku::search::{search, search_clauses, search_generic, SearchError, SearchOptions};
 
 /// The reference: plain backtracking that fills the open cell with the
 /// fewest fitting digits (checked by scanning its row, column and box),
@@ -110,13 +111,15 @@ fn opts(limit: usize) -> SearchOptions {
 }
 
 /// Checks one puzzle against the reference with limits 1, 2 and 3, through
-/// both entry points.
+/// every entry point: the dispatcher, the generic engine, and the generic
+/// engine handing over to the SAT solver at once.
 fn check_against_reference(puzzle: &Grid) -> Result<(), TestCaseError> {
     let expected = reference_count(puzzle, 3);
     for limit in 1..=3 {
         for (name, outcome) in [
             ("search", search(puzzle, &opts(limit))),
             ("generic", search_generic(puzzle, &opts(limit))),
+            ("clauses", search_clauses(puzzle, &opts(limit))),
         ] {
             let outcome = outcome.map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(

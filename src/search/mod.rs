@@ -3,8 +3,10 @@
 //!
 //! [`search`] is the one entry point. It sends standard 9x9 grids (3x3
 //! boxes) to a specialised band bitboard solver and every other shape, up to
-//! 64x64, to a generic candidate-mask engine; both stop after
-//! [`SearchOptions::limit`] solutions and honour an optional deadline.
+//! 64x64, to a generic candidate-mask engine, which hands the rare grid that
+//! needs more than a few hundred guesses to a clause-learning SAT solver
+//! (CaDiCaL). All stop after [`SearchOptions::limit`] solutions and honour
+//! an optional deadline.
 //!
 //! ```
 //! use xlsudoku::grid::Grid;
@@ -21,6 +23,7 @@
 
 mod generic;
 mod nine;
+mod sat;
 
 use std::cell::RefCell;
 use std::time::Instant;
@@ -102,6 +105,18 @@ pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutco
     let shape = puzzle.shape();
     let geo = generic::Geometry::new(shape.width(), shape.height());
     generic::Engine::new(&geo, strong_propagation(shape)).search(puzzle, opts)
+}
+
+/// Solves any shape other than 9x9 with the generic engine handing the
+/// puzzle to the SAT solver at once (after the root propagation); for
+/// cross-checking the clause-learning path on small grids.
+#[doc(hidden)]
+pub fn search_clauses(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
+    let shape = puzzle.shape();
+    let geo = generic::Geometry::new(shape.width(), shape.height());
+    generic::Engine::new(&geo, strong_propagation(shape))
+        .with_sat_after(0)
+        .search(puzzle, opts)
 }
 
 /// Whether a shape gets the all-different matching propagation: it costs

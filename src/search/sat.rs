@@ -1,0 +1,241 @@
+//! Clause learning for the hardest grids: the candidates left by
+//! propagation, handed to the CaDiCaL SAT solver.
+//!
+//! The generic engine's depth-first search with all-different propagation
+//! settles almost every grid in a few hundred guesses. A few large minimal
+//! puzzles (the Gecode 25x25 set) defeat it: no amount of propagation at
+//! each node replaces learning from the conflicts met. When the search runs
+//! past its guess budget, the engine hands the root candidates to CaDiCaL
+//! (through the `cadical` crate, which builds and links the solver itself):
+//!
+//! - one variable per open candidate `(cell, digit)`;
+//! - each open cell holds exactly one of its candidates;
+//! - each digit not yet placed in a unit goes to exactly one of the unit's
+//!   open cells that can hold it;
+//! - at-most-one is pairwise for up to [`PAIRWISE_UP_TO`] literals, else a
+//!   sequential counter (linear in the number of literals).
+//!
+//! Each solution found is blocked by a clause and the solver asked again,
+//! until the limit is reached or the formula becomes unsatisfiable (which
+//! proves there are no more solutions).
+
+use std::time::Instant;
+
+use super::generic::Geometry;
+
+/// At-most-one constraints over at most this many literals are pairwise.
+const PAIRWISE_UP_TO: usize = 6;
+
+/// The deadline passed before the SAT solver finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Timeout;
+
+/// Asks CaDiCaL to stop once the deadline has passed.
+struct Deadline(Option<Instant>);
+
+impl cadical::Callbacks for Deadline {
+    fn terminate(&mut self) -> bool {
+        self.0.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Finds up to `limit` completions of a propagated state (`cand` per cell,
+/// `val` the placed digit or 0), each returned as one digit per cell.
+///
+/// An empty result proves there is none.
+pub(super) fn solve(
+    geo: &Geometry,
+    cand: &[u64],
+    val: &[u8],
+    limit: usize,
+    deadline: Option<Instant>,
+) -> Result<Vec<Vec<u8>>, Timeout> {
+    let side = geo.side();
+    let cells = geo.cells();
+    // var[cell * side + digit]: the SAT variable of an open candidate.
+    let mut var = vec![0i32; cells * side];
+    let mut next = 0i32;
+    for cell in (0..cells).filter(|&c| val[c] == 0) {
+        let mut m = cand[cell];
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            next += 1;
+            var[cell * side + d] = next;
+        }
+    }
+    let mut enc = Encoder {
+        solver: cadical::Solver::new(),
+        next,
+    };
+    enc.solver.set_callbacks(Some(Deadline(deadline)));
+    let mut lits = Vec::with_capacity(side);
+    for cell in (0..cells).filter(|&c| val[c] == 0) {
+        lits.clear();
+        lits.extend((0..side).map(|d| var[cell * side + d]).filter(|&v| v != 0));
+        enc.exactly_one(&lits);
+    }
+    for u in 0..3 * side {
+        let unit = geo.unit(u);
+        let placed = unit
+            .iter()
+            .filter(|&&c| val[c as usize] != 0)
+            .fold(0u64, |acc, &c| acc | 1u64 << (val[c as usize] - 1));
+        for d in (0..side).filter(|&d| placed & (1u64 << d) == 0) {
+            lits.clear();
+            lits.extend(
+                unit.iter()
+                    .map(|&c| var[c as usize * side + d])
+                    .filter(|&v| v != 0),
+            );
+            // An empty clause (a digit with no place) makes the formula
+            // unsatisfiable, as it should.
+            enc.exactly_one(&lits);
+        }
+    }
+    let mut solutions = Vec::new();
+    while solutions.len() < limit {
+        match enc.solver.solve() {
+            Some(true) => {}
+            Some(false) => break,
+            None => return Err(Timeout),
+        }
+        let mut digits = val.to_vec();
+        let mut block = Vec::new();
+        for cell in (0..cells).filter(|&c| val[c] == 0) {
+            for d in 0..side {
+                let v = var[cell * side + d];
+                if v != 0 && enc.solver.value(v) == Some(true) {
+                    digits[cell] = d as u8 + 1;
+                    block.push(-v);
+                    break;
+                }
+            }
+        }
+        solutions.push(digits);
+        if block.is_empty() {
+            // Nothing was open: the one completion is the state itself.
+            break;
+        }
+        enc.solver.add_clause(block);
+    }
+    Ok(solutions)
+}
+
+/// Clause building over one solver.
+struct Encoder {
+    solver: cadical::Solver<Deadline>,
+    /// The highest variable in use.
+    next: i32,
+}
+
+impl Encoder {
+    /// Exactly one of `lits` is true.
+    fn exactly_one(&mut self, lits: &[i32]) {
+        self.solver.add_clause(lits.iter().copied());
+        if lits.len() <= PAIRWISE_UP_TO {
+            for (i, &a) in lits.iter().enumerate() {
+                for &b in &lits[i + 1..] {
+                    self.solver.add_clause([-a, -b]);
+                }
+            }
+            return;
+        }
+        // Sequential counter: s_i is true when one of lits[..=i] is.
+        let mut prev = 0;
+        for (i, &x) in lits.iter().enumerate() {
+            if i + 1 < lits.len() {
+                self.next += 1;
+                let s = self.next;
+                self.solver.add_clause([-x, s]);
+                if prev != 0 {
+                    self.solver.add_clause([-prev, s]);
+                    self.solver.add_clause([-x, -prev]);
+                }
+                prev = s;
+            } else {
+                self.solver.add_clause([-x, -prev]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn empty(geo: &Geometry) -> (Vec<u64>, Vec<u8>) {
+        let full = if geo.side() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << geo.side()) - 1
+        };
+        (vec![full; geo.cells()], vec![0; geo.cells()])
+    }
+
+    fn is_latin_sudoku(geo: &Geometry, digits: &[u8]) -> bool {
+        (0..3 * geo.side()).all(|u| {
+            let seen = geo
+                .unit(u)
+                .iter()
+                .fold(0u64, |acc, &c| acc | 1u64 << (digits[c as usize] - 1));
+            seen.count_ones() as usize == geo.side()
+        })
+    }
+
+    #[test]
+    fn an_empty_grid_has_two_distinct_valid_completions() {
+        // 3x3 boxes on 9x9 use pairwise at-most-one for nothing but small
+        // sets; 4x4 boxes (16 candidates) use the sequential counter.
+        for (w, h) in [(3, 3), (4, 4), (3, 2)] {
+            let geo = Geometry::new(w, h);
+            let (cand, val) = empty(&geo);
+            let found = solve(&geo, &cand, &val, 2, None).expect("no deadline");
+            assert_eq!(found.len(), 2, "{w}x{h}");
+            assert_ne!(found[0], found[1]);
+            assert!(found.iter().all(|s| is_latin_sudoku(&geo, s)), "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn a_unit_missing_a_digit_has_no_completion() {
+        let geo = Geometry::new(2, 2);
+        let (mut cand, val) = empty(&geo);
+        for &c in geo.unit(0) {
+            cand[c as usize] &= !0b1000; // digit 4 nowhere in row 0
+        }
+        assert_eq!(solve(&geo, &cand, &val, 2, None), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn placed_cells_are_kept_and_the_rest_completed() {
+        let geo = Geometry::new(2, 2);
+        let (mut cand, mut val) = empty(&geo);
+        // Row 0 placed as 1 2 3 4, struck from the column and box peers.
+        for c in 0..4 {
+            val[c] = c as u8 + 1;
+            cand[c] = 1 << c;
+        }
+        for (cell, c) in cand.iter_mut().enumerate().skip(4) {
+            *c &= !(1u64 << (cell % 4));
+        }
+        cand[4] &= !0b0010; // box 0 holds 2 at cell 1
+        cand[5] &= !0b0001;
+        cand[6] &= !0b1000;
+        cand[7] &= !0b0100;
+        let found = solve(&geo, &cand, &val, 5, None).expect("no deadline");
+        assert!(!found.is_empty());
+        for s in &found {
+            assert_eq!(&s[..4], &[1, 2, 3, 4]);
+            assert!(is_latin_sudoku(&geo, s));
+        }
+    }
+
+    #[test]
+    fn a_passed_deadline_times_out() {
+        let geo = Geometry::new(5, 5);
+        let (cand, val) = empty(&geo);
+        let past = Instant::now();
+        assert_eq!(solve(&geo, &cand, &val, 2, Some(past)), Err(Timeout));
+    }
+}
