@@ -211,8 +211,8 @@ pub fn bench_file_with(
         for _ in 0..count {
             let (cells, tail) = rest.split_at(size.min(rest.len()));
             rest = tail;
-            let solves = Grid::from_cells(puzzle.shape(), cells.to_vec())
-                .is_ok_and(|s| s.solves(puzzle));
+            let solves =
+                Grid::from_cells(puzzle.shape(), cells.to_vec()).is_ok_and(|s| s.solves(puzzle));
             if !solves {
                 return Err(BenchError::WrongSolution {
                     path: path.to_path_buf(),
