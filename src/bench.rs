@@ -65,13 +65,21 @@ pub struct FileReport {
     /// Puzzles with no solution (clashing givens included).
     pub none: u64,
     /// Puzzles given up at the per-puzzle time limit
-    /// ([`bench_file_with`]; always 0 for [`bench_file`]).
+    /// ([`bench_file_with`]; always 0 for [`bench_file`]). Left out of the
+    /// JSON form when 0, so that a run without timeouts has exactly the
+    /// fields issue 3 names.
+    #[serde(skip_serializing_if = "is_zero")]
     pub timed_out: u64,
     /// CPU seconds of the solving thread (wall-clock seconds where the
     /// platform has no thread clock); parsing and checking excluded.
     pub seconds: f64,
     /// `puzzles / seconds` (0 when nothing was timed).
     pub per_second: f64,
+}
+
+/// Serde's test for leaving out a count of zero.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Why a file could not be benchmarked.
