@@ -76,6 +76,9 @@ const QUICK_BELOW: u32 = 27;
 /// puzzles with 20-35 givens, unique or not; measured on generated sets).
 const SWEEP_FROM_GIVENS: u32 = 20;
 
+/// Spare slots for the blanks while loading the givens (see [`State::load`]).
+const SPARE: usize = 8;
+
 /// How often (in guesses) the deadline is checked.
 const DEADLINE_EVERY: u64 = 256;
 
@@ -317,14 +320,20 @@ impl State {
         // The givens of each digit-band word, then each word in one go
         // (a few operations per given instead of a dozen stores). Without
         // a branch per cell (blanks are unpredictable): a blank goes to a
-        // spare slot, 27.
-        let mut given = [0u32; 28];
+        // spare slot, one of eight in turn, so that consecutive blanks do
+        // not wait on each other's update of one slot in memory (one spare
+        // slot: serg 0.7% slower).
+        let mut given = [0u32; 27 + SPARE];
         let mut placed = [0u32; 3];
-        let mut peers = [0u32; 28];
+        let mut peers = [0u32; 27 + SPARE];
         for (band, row) in cells.chunks(27).take(3).enumerate() {
             for (pos, &v) in row.iter().enumerate() {
                 let digit = usize::from(v).wrapping_sub(1);
-                let j = if digit < 9 { digit * 3 + band } else { 27 };
+                let j = if digit < 9 {
+                    digit * 3 + band
+                } else {
+                    27 + pos % SPARE
+                };
                 given[j] |= 1 << pos;
                 peers[j] |= BAND_PEERS[pos];
             }
