@@ -76,7 +76,7 @@ const QUICK_BELOW: u32 = 27;
 /// puzzles with 20-35 givens, unique or not; measured on generated sets).
 const SWEEP_FROM_GIVENS: u32 = 20;
 
-/// Spare slots for the blanks while loading the givens (see [`State::load`]).
+/// Spare slots for the blanks while loading the givens (see [`givens`]).
 const SPARE: usize = 8;
 
 /// How often (in guesses) the deadline is checked.
@@ -174,6 +174,106 @@ fn shrink(f: u32) -> usize {
 #[inline(always)]
 fn columns_of(f: u32) -> u32 {
     (f | (f >> 9) | (f >> 18)) & 0x1FF
+}
+
+/// In [`ROW_INFO`]: the row holds two or more givens.
+const ROW_TWICE: u32 = 8;
+
+/// For one row of a band (9 bits): the boxes it touches (bits 0-2, as
+/// [`SHRINK`]) and [`ROW_TWICE`] when it has more than one bit.
+const ROW_INFO: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = SHRINK[x]
+            | if x & (x.wrapping_sub(1)) != 0 {
+                ROW_TWICE as u8
+            } else {
+                0
+            };
+        x += 1;
+    }
+    t
+};
+
+/// For a set of boxes of a band (bit per box): their cells.
+const BOX_FILL: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if s & (1 << k) != 0 {
+                t[s] |= 0x7 << (3 * k) | 0x7 << (9 + 3 * k) | 0x7 << (18 + 3 * k);
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// The givens of a 9x9 grid (81 cells, row-major, 0 or anything above 9
+/// blank) as digit-band words: `given[digit * 3 + band]`. On x86-64 with
+/// SSE2 compares, a band's 27 cells against each digit at once: no loop
+/// over the cells, and no chain of updates through memory (measured:
+/// serg +0.7%, 17_clue +1.8%, generated minimal puzzles +6%).
+fn givens(cells: &[u8]) -> [u32; 27] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let Some(cells) = cells.get(..81) {
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
+        // Two overlapping 16-byte loads cover a band's 27 cells: 0-15 and
+        // 11-26.
+        let half = |at: usize| {
+            let word = |k: usize| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&cells[at + k..at + k + 8]);
+                i64::from_le_bytes(b)
+            };
+            // SAFETY: SSE2 is enabled (the cfg above; x86-64 baseline).
+            unsafe { _mm_set_epi64x(word(8), word(0)) }
+        };
+        let mut given = [0u32; 27];
+        for band in 0..3 {
+            let (lo, hi) = (half(band * 27), half(band * 27 + 11));
+            for d in 0..9 {
+                // SAFETY: SSE2 is enabled (the cfg above; x86-64 baseline).
+                let (low, high) = unsafe {
+                    let v = _mm_set1_epi8(d as i8 + 1);
+                    (
+                        _mm_movemask_epi8(_mm_cmpeq_epi8(lo, v)) as u32,
+                        _mm_movemask_epi8(_mm_cmpeq_epi8(hi, v)) as u32,
+                    )
+                };
+                given[d * 3 + band] = low | high << 11;
+            }
+        }
+        return given;
+    }
+    givens_scalar(cells)
+}
+
+/// [`givens`] a cell at a time.
+fn givens_scalar(cells: &[u8]) -> [u32; 27] {
+    // Without a branch per cell (blanks are unpredictable): a blank goes to
+    // a spare slot, one of eight in turn, so that consecutive blanks do not
+    // wait on each other's update of one slot in memory (one spare slot:
+    // serg 0.7% slower).
+    let mut slots = [0u32; 27 + SPARE];
+    for (band, row) in cells.chunks(27).take(3).enumerate() {
+        for (pos, &v) in row.iter().enumerate() {
+            let digit = usize::from(v).wrapping_sub(1);
+            let j = if digit < 9 {
+                digit * 3 + band
+            } else {
+                27 + pos % SPARE
+            };
+            slots[j] |= 1 << pos;
+        }
+    }
+    let mut given = [0u32; 27];
+    given.copy_from_slice(&slots[..27]);
+    given
 }
 
 /// For each cell of a band: the other cells of its row and of its box.
@@ -317,50 +417,41 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
 impl State {
     /// The state with the givens placed; `None` when two givens clash.
     fn load(cells: &[u8]) -> Option<State> {
-        // The givens of each digit-band word, then each word in one go
-        // (a few operations per given instead of a dozen stores). Without
-        // a branch per cell (blanks are unpredictable): a blank goes to a
-        // spare slot, one of eight in turn, so that consecutive blanks do
-        // not wait on each other's update of one slot in memory (one spare
-        // slot: serg 0.7% slower).
-        let mut given = [0u32; 27 + SPARE];
-        let mut placed = [0u32; 3];
-        let mut peers = [0u32; 27 + SPARE];
-        for (band, row) in cells.chunks(27).take(3).enumerate() {
-            for (pos, &v) in row.iter().enumerate() {
-                let digit = usize::from(v).wrapping_sub(1);
-                let j = if digit < 9 {
-                    digit * 3 + band
-                } else {
-                    27 + pos % SPARE
-                };
-                given[j] |= 1 << pos;
-                peers[j] |= BAND_PEERS[pos];
-            }
-        }
-        for band in 0..3 {
-            placed[band] = (0..9).fold(0, |acc, d| acc | given[d * 3 + band]);
-        }
+        let given = givens(cells);
+        let placed = [0, 1, 2].map(|band| (0..9).fold(0, |acc, d| acc | given[d * 3 + band]));
         let mut st = State {
             f: [0; 27],
             dirty: (1 << 27) - 1,
-            open: [BAND & !placed[0], BAND & !placed[1], BAND & !placed[2]],
+            open: placed.map(|p| BAND & !p),
         };
+        let mut clash = 0;
         for d in 0..9 {
             let cols = [0, 1, 2].map(|b| columns_of(given[d * 3 + b]));
             for band in 0..3 {
                 let j = d * 3 + band;
+                let g = given[j];
+                let rows = [0, 9, 18].map(|shift| ROW_INFO[((g >> shift) & 0x1FF) as usize]);
+                let [i0, i1, i2] = rows.map(u32::from);
+                // Two givens of the digit in one row (a row flagged), in one
+                // box (two rows in one box), or in one column of two bands.
                 let [b1, b2] = OTHER_BANDS[band];
                 let taken = cols[b1] | cols[b2];
-                // Two givens of the digit in one row, box or column.
-                if given[j] & peers[j] != 0 || cols[band] & taken != 0 {
-                    return None;
-                }
+                clash |= ((i0 | i1 | i2) & ROW_TWICE)
+                    | ((i0 & i1) | (i0 & i2) | (i1 & i2)) & 7
+                    | (cols[band] & taken);
+                // The givens' rows and boxes, and their columns in the
+                // other bands.
+                let peers = rows
+                    .iter()
+                    .enumerate()
+                    .fold(BOX_FILL[((i0 | i1 | i2) & 7) as usize], |acc, (r, &i)| {
+                        acc | (u32::from(i != 0) * 0x1FF) << (9 * r)
+                    });
                 let spread = taken | (taken << 9) | (taken << 18);
-                st.f[j] = (st.open[band] & !peers[j] & !spread) | given[j];
+                st.f[j] = (st.open[band] & !peers & !spread) | g;
             }
         }
-        Some(st)
+        (clash == 0).then_some(st)
     }
 
     /// Stores a word, marking it for propagation when it changed.
@@ -742,6 +833,22 @@ mod tests {
     }
 
     #[test]
+    fn givens_at_once_match_givens_a_cell_at_a_time() {
+        let lines = [
+            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+            ".................................................................................",
+        ];
+        for line in lines {
+            let cells: Vec<u8> = line.bytes().map(|b| b.saturating_sub(b'0')).collect();
+            assert_eq!(givens(&cells), givens_scalar(&cells), "{line}");
+        }
+        // Values outside 1-9 are blanks in both.
+        let cells: Vec<u8> = (0..81u8).map(|i| i % 13).collect();
+        assert_eq!(givens(&cells), givens_scalar(&cells));
+    }
+
+    #[test]
     fn load_rejects_clashing_givens_in_a_column() {
         let mut cells = [0u8; 81];
         cells[4] = 7;
@@ -749,6 +856,8 @@ mod tests {
         assert!(State::load(&cells).is_none());
         cells[76] = 6;
         assert!(State::load(&cells).is_some());
+        cells[22] = 7; // column 4 again, in the same band
+        assert!(State::load(&cells).is_none());
     }
 
     #[test]
