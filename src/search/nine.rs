@@ -313,18 +313,29 @@ const fn column(col: usize) -> u32 {
     (1 << col) | (1 << (col + 9)) | (1 << (col + 18))
 }
 
-/// The rows of `f` (a band word) holding exactly one bit, as those bits.
+/// For one row of a band (9 bits): the row when it has exactly one bit,
+/// else 0.
+const ROW_SINGLE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut x = 0;
+    while x < 512 {
+        if x != 0 && x & (x - 1) == 0 {
+            t[x] = x as u16;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// The rows of `f` (a band word) holding exactly one bit, as those bits:
+/// a table look-up per row (measured: serg +1%; branch-free arithmetic
+/// over the three rows at once does 5% fewer instructions but is slower,
+/// a longer chain).
 #[inline(always)]
 fn row_singles(f: u32) -> u32 {
-    let mut out = 0;
-    let mut r = 0;
-    while r < 3 {
-        let x = (f >> (9 * r)) & 0x1FF;
-        let single = u32::from(x & x.wrapping_sub(1) == 0);
-        out |= (x & single.wrapping_neg()) << (9 * r);
-        r += 1;
-    }
-    out
+    u32::from(ROW_SINGLE[(f & 0x1FF) as usize])
+        | u32::from(ROW_SINGLE[((f >> 9) & 0x1FF) as usize]) << 9
+        | u32::from(ROW_SINGLE[(f >> 18) as usize & 0x1FF]) << 18
 }
 
 /// One search node.
@@ -830,6 +841,14 @@ mod tests {
     fn row_singles_picks_rows_with_one_place() {
         let f = (1 << 4) | (0b11 << 9) | (1 << 26);
         assert_eq!(row_singles(f), (1 << 4) | (1 << 26));
+        // Every pattern of each row, against a count of its bits.
+        for x in 0..512u32 {
+            for shift in [0, 9, 18] {
+                let f = (x << shift) | if shift == 0 { 0b11 << 9 } else { 0b101 };
+                let one = if x.count_ones() == 1 { x << shift } else { 0 };
+                assert_eq!(row_singles(f), one, "{f:#x}");
+            }
+        }
     }
 
     #[test]
