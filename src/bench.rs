@@ -26,7 +26,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::grid::{BoxShape, Grid, GridError};
+use crate::grid::{Grid, GridError};
 use crate::search::{search, SearchOptions};
 
 /// What the bench asks of each puzzle.
@@ -103,9 +103,9 @@ pub enum BenchError {
         /// What is wrong with it.
         source: GridError,
     },
-    /// The solver reported a grid that does not solve the puzzle (an engine
-    /// bug, never expected).
-    #[error("{}:{line}: the solver returned an invalid solution", path.display())]
+    /// The solver reported a grid that does not solve the puzzle, or the
+    /// same solution twice (an engine bug, never expected).
+    #[error("{}:{line}: the solver returned an invalid or repeated solution", path.display())]
     WrongSolution {
         /// The file.
         path: PathBuf,
@@ -116,9 +116,10 @@ pub enum BenchError {
 
 /// Reads the puzzles of a text collection, with their 1-based line numbers.
 ///
-/// The side is taken from the first puzzle; a later line of another length,
-/// or with a character that is not a digit of that side, is an error naming
-/// its line number.
+/// Each line's side is taken from its length (81 cells: 9x9, 256: 16x16,
+/// and so on), so a file may mix sizes; a line whose length is not the
+/// square of a side with a box shape, or with a character that is not a
+/// digit of its side, is an error naming its line number.
 ///
 /// ```
 /// use xlsudoku::bench::parse_puzzles;
@@ -126,9 +127,10 @@ pub enum BenchError {
 /// assert_eq!(err.map(|_| ()).unwrap_err().0, 4, "line 4 is one cell short");
 /// let ok = parse_puzzles("1.3..2.4....1..3\n..........4..... note\n").unwrap();
 /// assert_eq!(ok.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [1, 2]);
+/// let mixed = parse_puzzles(&format!("1.3..2.4....1..3\n{}\n", ".".repeat(81))).unwrap();
+/// assert_eq!(mixed.iter().map(|(_, g)| g.side()).collect::<Vec<_>>(), [4, 9]);
 /// ```
 pub fn parse_puzzles(text: &str) -> Result<Vec<(usize, Grid)>, (usize, GridError)> {
-    let mut shape: Option<BoxShape> = None;
     let mut out = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line_no = index + 1;
@@ -138,8 +140,7 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<(usize, Grid)>, (usize, GridError
         if token.starts_with('#') {
             continue;
         }
-        let grid = Grid::parse_line(token, shape).map_err(|e| (line_no, e))?;
-        shape = Some(grid.shape());
+        let grid = Grid::parse_line(token, None).map_err(|e| (line_no, e))?;
         out.push((line_no, grid));
     }
     Ok(out)
@@ -216,17 +217,19 @@ pub fn bench_file_with(
             continue;
         };
         let size = puzzle.cells().len();
-        for _ in 0..count {
-            let (cells, tail) = rest.split_at(size.min(rest.len()));
-            rest = tail;
-            let solves =
-                Grid::from_cells(puzzle.shape(), cells.to_vec()).is_ok_and(|s| s.solves(puzzle));
-            if !solves {
-                return Err(BenchError::WrongSolution {
-                    path: path.to_path_buf(),
-                    line: *line,
-                });
-            }
+        let (these, tail) = rest.split_at((count * size).min(rest.len()));
+        rest = tail;
+        let solutions: Vec<&[u8]> = these.chunks(size).collect();
+        // Each solution solves the puzzle, and no two are the same.
+        let right = solutions.iter().enumerate().all(|(i, cells)| {
+            Grid::from_cells(puzzle.shape(), cells.to_vec()).is_ok_and(|s| s.solves(puzzle))
+                && !solutions[i + 1..].contains(cells)
+        });
+        if !right {
+            return Err(BenchError::WrongSolution {
+                path: path.to_path_buf(),
+                line: *line,
+            });
         }
         match (mode, count) {
             (_, 0) => report.none += 1,
@@ -485,6 +488,13 @@ mod tests {
         let path = write(&dir, "slow.txt", &text);
         let r = bench_file_with(&path, BenchMode::Unique, Some(Duration::ZERO)).expect("bench");
         assert_eq!((r.puzzles, r.timed_out, r.unique), (2, 1, 1));
+        // The JSON form names the timeout only when there was one.
+        let json = serde_json::to_value(&r).expect("serialisable");
+        assert_eq!(json["timed_out"], 1);
+        let full_only = write(&dir, "full.txt", &format!("{full}\n"));
+        let r = bench_file(&full_only, BenchMode::Unique).expect("bench");
+        let json = serde_json::to_value(&r).expect("serialisable");
+        assert!(json.get("timed_out").is_none(), "{json}");
     }
 
     #[test]

@@ -20,10 +20,13 @@
 //! propagated in place. States live in a stack of preallocated frames, so a
 //! search node allocates nothing.
 //!
-//! A search still running after [`SAT_AFTER_GUESSES`] guesses hands the
-//! candidates left by the root propagation to the SAT solver
-//! ([`super::sat`]): on the rare grids that need that many guesses, clause
-//! learning beats any propagation at each node.
+//! A uniqueness check or first-solution search (limit 1 or 2) that has met
+//! [`SAT_AFTER_FAILS`] dead ends hands the candidates left by the root
+//! propagation to the SAT solver ([`super::sat`]), with the solution found
+//! so far, if any, excluded: on the rare grids that need that much
+//! backtracking, clause learning beats any propagation at each node. Dead
+//! ends, not guesses, are counted: filling a sparse large grid takes
+//! thousands of guesses and no backtracking.
 
 use std::time::Instant;
 
@@ -34,12 +37,17 @@ use super::{sat, SearchError, SearchOptions, SearchOutcome};
 /// How often (in guesses) the deadline is checked.
 const DEADLINE_EVERY: u64 = 64;
 
-/// After this many guesses the search hands the puzzle to the SAT solver.
+/// After this many dead ends the search hands the puzzle to the SAT solver.
 /// Grids that need more are the few where clause learning pays (measured on
 /// the Gecode 25x25 set: the two puzzles the search settles take ~600
 /// guesses, 0.05 s, and the SAT solver as long; every guess spent on the
 /// others is wasted).
-pub(super) const SAT_AFTER_GUESSES: u64 = 300;
+pub(super) const SAT_AFTER_FAILS: u64 = 150;
+
+/// The hand-over serves the questions the product asks: the first solution
+/// (limit 1) and uniqueness (limit 2). Listing many solutions stays with
+/// the search, which enumerates them far faster than blocking clauses do.
+const SAT_UP_TO_LIMIT: usize = 2;
 
 /// The fixed shape data of one box shape: units, peers, segments.
 pub(crate) struct Geometry {
@@ -178,8 +186,10 @@ pub(crate) struct Engine<'g> {
     culprit: Option<usize>,
     /// Scratch for the all-different propagation.
     scratch: AlldiffScratch,
-    /// Guesses after which the SAT solver takes over.
+    /// Dead ends after which the SAT solver takes over.
     sat_after: u64,
+    /// The largest solution limit the SAT solver takes over for.
+    sat_up_to_limit: usize,
 }
 
 /// Scratch buffers for [`Engine::alldiff_unit`], reused across calls.
@@ -208,14 +218,16 @@ impl<'g> Engine<'g> {
             weight: vec![1; 3 * geo.side],
             culprit: None,
             scratch: AlldiffScratch::default(),
-            sat_after: SAT_AFTER_GUESSES,
+            sat_after: SAT_AFTER_FAILS,
+            sat_up_to_limit: SAT_UP_TO_LIMIT,
         }
     }
 
-    /// Hands puzzles to the SAT solver after `guesses` guesses instead of
-    /// [`SAT_AFTER_GUESSES`] (0: at once, after the root propagation).
-    pub(crate) fn with_sat_after(mut self, guesses: u64) -> Self {
-        self.sat_after = guesses;
+    /// Hands every puzzle that needs a guess to the SAT solver at once,
+    /// whatever the limit (to cross-check that path).
+    pub(crate) fn with_sat_at_once(mut self) -> Self {
+        self.sat_after = 0;
+        self.sat_up_to_limit = usize::MAX;
         self
     }
 
@@ -248,6 +260,12 @@ impl<'g> Engine<'g> {
         }
         // The root state, for the SAT solver if the search runs too long.
         let root = states[0].clone();
+        let hand_over_at = if limit <= self.sat_up_to_limit {
+            self.sat_after
+        } else {
+            u64::MAX
+        };
+        let mut fails = 0u64;
         let mut ok = true;
         loop {
             if ok {
@@ -260,7 +278,7 @@ impl<'g> Engine<'g> {
                         return Ok(outcome);
                     }
                 } else {
-                    if outcome.guesses >= self.sat_after {
+                    if fails >= hand_over_at {
                         return self.hand_over(puzzle, &root, limit, opts.deadline, outcome);
                     }
                     let (cell, digit) = self.choose(&states[depth]);
@@ -286,6 +304,7 @@ impl<'g> Engine<'g> {
                     self.queue.clear();
                     ok = self.assign(child, cell, digit).is_ok() && self.propagate(child).is_ok();
                     if !ok {
+                        fails += 1;
                         self.bump();
                     }
                     continue;
@@ -303,14 +322,15 @@ impl<'g> Engine<'g> {
                     ok = true;
                     break;
                 }
+                fails += 1;
                 self.bump();
             }
         }
     }
 
     /// Settles the puzzle with the SAT solver from the root state (after
-    /// the search ran past its budget): its solutions replace any the
-    /// search found.
+    /// the search ran past its budget): the solutions the search found are
+    /// kept and excluded, and the SAT solver looks for the rest.
     fn hand_over(
         &self,
         puzzle: &Grid,
@@ -319,15 +339,17 @@ impl<'g> Engine<'g> {
         deadline: Option<Instant>,
         mut outcome: SearchOutcome,
     ) -> Result<SearchOutcome, SearchError> {
-        let found = sat::solve(self.geo, &root.cand, &root.val, limit, deadline).map_err(|_| {
-            SearchError::Timeout {
-                guesses: outcome.guesses,
-            }
-        })?;
-        outcome.solutions = found
-            .iter()
-            .map(|digits| solution_grid(puzzle, digits))
-            .collect();
+        let known: Vec<&[u8]> = outcome.solutions.iter().map(Grid::cells).collect();
+        let more = limit.saturating_sub(known.len());
+        let found =
+            sat::solve(self.geo, &root.cand, &root.val, &known, more, deadline).map_err(|_| {
+                SearchError::Timeout {
+                    guesses: outcome.guesses,
+                }
+            })?;
+        outcome
+            .solutions
+            .extend(found.iter().map(|digits| solution_grid(puzzle, digits)));
         Ok(outcome)
     }
 

@@ -57,7 +57,8 @@ pub struct SearchOutcome {
     /// Up to [`SearchOptions::limit`] solutions, in the order found. Empty
     /// when the puzzle has no solution (including clashing givens).
     pub solutions: Vec<Grid>,
-    /// How many guesses (branching decisions) the search made.
+    /// How many guesses (branching decisions) the search made; a search
+    /// handed to the SAT solver counts those made before the hand-over.
     pub guesses: u64,
 }
 
@@ -107,15 +108,16 @@ pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutco
     generic::Engine::new(&geo, strong_propagation(shape)).search(puzzle, opts)
 }
 
-/// Solves any shape other than 9x9 with the generic engine handing the
-/// puzzle to the SAT solver at once (after the root propagation); for
-/// cross-checking the clause-learning path on small grids.
+/// Solves any shape (9x9 included) with the generic engine handing the
+/// puzzle to the SAT solver as soon as it needs a guess (after the root
+/// propagation), whatever the limit; for cross-checking the
+/// clause-learning path.
 #[doc(hidden)]
 pub fn search_clauses(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
     let shape = puzzle.shape();
     let geo = generic::Geometry::new(shape.width(), shape.height());
     generic::Engine::new(&geo, strong_propagation(shape))
-        .with_sat_after(0)
+        .with_sat_at_once()
         .search(puzzle, opts)
 }
 

@@ -378,8 +378,9 @@ struct Run<'a> {
     /// The solutions found, built as they are found (no staging copy).
     solutions: Vec<Grid>,
     timed_out: bool,
-    /// Whether the processor has `popcnt` (see [`State::choose_with`]).
-    popcnt: bool,
+    /// Proof that the processor has `popcnt`, when it has (see
+    /// [`State::choose_with`]).
+    popcnt: Option<Popcnt>,
 }
 
 impl Run<'_> {
@@ -398,15 +399,20 @@ impl Run<'_> {
     }
 }
 
-/// Whether the processor counts bits in one instruction (`popcnt`).
-fn has_popcnt() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+/// Proof that the processor counts bits in one instruction (`popcnt`):
+/// only [`Popcnt::detect`] makes one, so holding one makes calling code
+/// compiled for `popcnt` sound.
+#[derive(Debug, Clone, Copy)]
+struct Popcnt(());
+
+impl Popcnt {
+    /// The proof, when the processor has `popcnt`.
+    fn detect() -> Option<Popcnt> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            return Some(Popcnt(()));
+        }
+        None
     }
 }
 
@@ -420,7 +426,7 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
         // Sized for the usual limits (1 or 2) so that pushing never grows.
         solutions: Vec::with_capacity(opts.limit.clamp(1, 2)),
         timed_out: false,
-        popcnt: has_popcnt(),
+        popcnt: Popcnt::detect(),
     };
     if let Some(mut st) = State::load(puzzle.cells()) {
         let unsolved: u32 = st.open.iter().map(|o| o.count_ones()).sum();
@@ -695,10 +701,11 @@ impl State {
     /// choice counts bits for every pair it scores (+1-4%, and it lets a
     /// third pair per band be scored for less than it saves).
     #[inline(always)]
-    fn choose_with(&self, popcnt: bool) -> (usize, usize, u32) {
+    fn choose_with(&self, popcnt: Option<Popcnt>) -> (usize, usize, u32) {
         #[cfg(target_arch = "x86_64")]
-        if popcnt {
-            // SAFETY: `popcnt` was detected at run time (`has_popcnt`).
+        if let Some(Popcnt(())) = popcnt {
+            // SAFETY: a `Popcnt` exists only when `popcnt` was detected at
+            // run time (`Popcnt::detect`).
             return unsafe { self.choose_popcnt() };
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -934,7 +941,8 @@ mod tests {
         // Cell (8, 0): row 8 and box 6 minus the cell (14), column 0 in
         // bands 0 and 1 (6).
         assert_eq!(st.open_peers(2, 18), 14 + 6);
-        // Fill row 6 except its first cell, and column 0 below it.
+        // Fill four cells of row 6 (not its first) and two of column 0
+        // below it.
         for (i, v) in [(55, 1), (56, 2), (57, 3), (60, 4), (63, 5), (72, 6)] {
             cells[i] = v;
         }
@@ -958,8 +966,8 @@ mod tests {
             let mut st = State::load(&cells).expect("valid givens");
             assert!(st.propagate::<false>());
             assert_ne!(st.open, [0; 3], "not solved by propagation: {line}");
-            let plain = st.choose_with(false);
-            assert_eq!(plain, st.choose_with(has_popcnt()), "{line}");
+            let plain = st.choose_with(None);
+            assert_eq!(plain, st.choose_with(Popcnt::detect()), "{line}");
             assert_ne!(st.open[plain.0] & (1 << plain.1), 0, "an open cell: {line}");
         }
     }

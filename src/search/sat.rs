@@ -40,13 +40,15 @@ impl cadical::Callbacks for Deadline {
 }
 
 /// Finds up to `limit` completions of a propagated state (`cand` per cell,
-/// `val` the placed digit or 0), each returned as one digit per cell.
+/// `val` the placed digit or 0) other than the `known` ones (one digit per
+/// cell each), each returned as one digit per cell.
 ///
-/// An empty result proves there is none.
+/// Fewer than `limit` proves there are no more.
 pub(super) fn solve(
     geo: &Geometry,
     cand: &[u64],
     val: &[u8],
+    known: &[&[u8]],
     limit: usize,
     deadline: Option<Instant>,
 ) -> Result<Vec<Vec<u8>>, Timeout> {
@@ -93,6 +95,9 @@ pub(super) fn solve(
             enc.exactly_one(&lits);
         }
     }
+    for solution in known {
+        enc.block(&var, val, solution);
+    }
     let mut solutions = Vec::new();
     while solutions.len() < limit {
         match enc.solver.solve() {
@@ -101,23 +106,20 @@ pub(super) fn solve(
             None => return Err(Timeout),
         }
         let mut digits = val.to_vec();
-        let mut block = Vec::new();
         for cell in (0..cells).filter(|&c| val[c] == 0) {
-            for d in 0..side {
+            if let Some(d) = (0..side).find(|&d| {
                 let v = var[cell * side + d];
-                if v != 0 && enc.solver.value(v) == Some(true) {
-                    digits[cell] = d as u8 + 1;
-                    block.push(-v);
-                    break;
-                }
+                v != 0 && enc.solver.value(v) == Some(true)
+            }) {
+                digits[cell] = d as u8 + 1;
             }
         }
+        let open = enc.block(&var, val, &digits);
         solutions.push(digits);
-        if block.is_empty() {
+        if !open {
             // Nothing was open: the one completion is the state itself.
             break;
         }
-        enc.solver.add_clause(block);
     }
     Ok(solutions)
 }
@@ -130,6 +132,28 @@ struct Encoder {
 }
 
 impl Encoder {
+    /// Excludes one completion (a digit per cell) by a clause over the open
+    /// cells; false when there is no open cell to exclude it by.
+    fn block(&mut self, var: &[i32], val: &[u8], digits: &[u8]) -> bool {
+        let side = var.len() / val.len().max(1);
+        let mut clause = Vec::new();
+        for (cell, &d) in digits.iter().enumerate() {
+            if val[cell] != 0 || d == 0 {
+                continue;
+            }
+            match var.get(cell * side + usize::from(d) - 1) {
+                Some(&v) if v != 0 => clause.push(-v),
+                // Not a candidate: no completion matches, nothing to block.
+                _ => return true,
+            }
+        }
+        if clause.is_empty() {
+            return false;
+        }
+        self.solver.add_clause(clause);
+        true
+    }
+
     /// Exactly one of `lits` is true.
     fn exactly_one(&mut self, lits: &[i32]) {
         self.solver.add_clause(lits.iter().copied());
@@ -184,13 +208,46 @@ mod tests {
     }
 
     #[test]
+    fn exactly_one_has_one_model_per_literal() {
+        // Up to PAIRWISE_UP_TO literals pairwise, beyond that the
+        // sequential counter: every model found (each then blocked) has
+        // exactly one literal true, and there are exactly n of them.
+        for n in 0..=12i32 {
+            let mut enc = Encoder {
+                solver: cadical::Solver::new(),
+                next: n,
+            };
+            let lits: Vec<i32> = (1..=n).collect();
+            enc.exactly_one(&lits);
+            let mut models = 0;
+            while enc.solver.solve() == Some(true) {
+                let truth: Vec<i32> = lits
+                    .iter()
+                    .map(|&l| {
+                        if enc.solver.value(l) == Some(true) {
+                            l
+                        } else {
+                            -l
+                        }
+                    })
+                    .collect();
+                assert_eq!(truth.iter().filter(|&&l| l > 0).count(), 1, "n = {n}");
+                enc.solver.add_clause(truth.iter().map(|&l| -l));
+                models += 1;
+                assert!(models <= n, "n = {n}: more models than literals");
+            }
+            assert_eq!(models, n, "n = {n}");
+        }
+    }
+
+    #[test]
     fn an_empty_grid_has_two_distinct_valid_completions() {
-        // 3x3 boxes on 9x9 use pairwise at-most-one for nothing but small
-        // sets; 4x4 boxes (16 candidates) use the sequential counter.
+        // Every cell and unit of an empty grid has `side` candidates: 6x6
+        // stays pairwise, 9x9 and 16x16 use the sequential counter.
         for (w, h) in [(3, 3), (4, 4), (3, 2)] {
             let geo = Geometry::new(w, h);
             let (cand, val) = empty(&geo);
-            let found = solve(&geo, &cand, &val, 2, None).expect("no deadline");
+            let found = solve(&geo, &cand, &val, &[], 2, None).expect("no deadline");
             assert_eq!(found.len(), 2, "{w}x{h}");
             assert_ne!(found[0], found[1]);
             assert!(found.iter().all(|s| is_latin_sudoku(&geo, s)), "{w}x{h}");
@@ -204,7 +261,7 @@ mod tests {
         for &c in geo.unit(0) {
             cand[c as usize] &= !0b1000; // digit 4 nowhere in row 0
         }
-        assert_eq!(solve(&geo, &cand, &val, 2, None), Ok(Vec::new()));
+        assert_eq!(solve(&geo, &cand, &val, &[], 2, None), Ok(Vec::new()));
     }
 
     #[test]
@@ -223,12 +280,23 @@ mod tests {
         cand[5] &= !0b0001;
         cand[6] &= !0b1000;
         cand[7] &= !0b0100;
-        let found = solve(&geo, &cand, &val, 5, None).expect("no deadline");
-        assert!(!found.is_empty());
-        for s in &found {
+        let found = solve(&geo, &cand, &val, &[], 5, None).expect("no deadline");
+        assert_eq!(found.len(), 5, "more than five completions exist");
+        for (i, s) in found.iter().enumerate() {
             assert_eq!(&s[..4], &[1, 2, 3, 4]);
             assert!(is_latin_sudoku(&geo, s));
+            assert!(found[i + 1..].iter().all(|t| t != s), "repeated");
         }
+        // Known completions are excluded, not returned again.
+        let known: Vec<&[u8]> = found.iter().map(Vec::as_slice).collect();
+        let rest = solve(&geo, &cand, &val, &known, 100, None).expect("no deadline");
+        assert!(rest.iter().all(|s| !found.contains(s)));
+        assert_eq!(
+            rest.len() + found.len(),
+            solve(&geo, &cand, &val, &[], 100, None)
+                .expect("no deadline")
+                .len()
+        );
     }
 
     #[test]
@@ -236,6 +304,6 @@ mod tests {
         let geo = Geometry::new(5, 5);
         let (cand, val) = empty(&geo);
         let past = Instant::now();
-        assert_eq!(solve(&geo, &cand, &val, 2, Some(past)), Err(Timeout));
+        assert_eq!(solve(&geo, &cand, &val, &[], 2, Some(past)), Err(Timeout));
     }
 }
