@@ -26,6 +26,9 @@ use super::generic::Geometry;
 /// At-most-one constraints over at most this many literals are pairwise.
 const PAIRWISE_UP_TO: usize = 6;
 
+/// CaDiCaL's configuration (see [`solve`]).
+const CONFIG: &str = "sat";
+
 /// The deadline passed before the SAT solver finished.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Timeout;
@@ -66,10 +69,12 @@ pub(super) fn solve(
             var[cell * side + d] = next;
         }
     }
-    let mut enc = Encoder {
-        solver: cadical::Solver::new(),
-        next,
-    };
+    // CaDiCaL's options for satisfiable formulas: on the Gecode 25x25 set
+    // (one satisfiable call, then one unsatisfiable after the blocking
+    // clause) faster on 14 of 18 puzzles and never slower, median 2.8 s ->
+    // 2.0 s; "unsat" and "plain" were slower than the default.
+    let solver = cadical::Solver::with_config(CONFIG).unwrap_or_else(|_| cadical::Solver::new());
+    let mut enc = Encoder { solver, next };
     enc.solver.set_callbacks(Some(Deadline(deadline)));
     let mut lits = Vec::with_capacity(side);
     for cell in (0..cells).filter(|&c| val[c] == 0) {
@@ -297,6 +302,11 @@ mod tests {
                 .expect("no deadline")
                 .len()
         );
+    }
+
+    #[test]
+    fn the_configuration_is_one_cadical_knows() {
+        assert!(cadical::Solver::<Deadline>::with_config(CONFIG).is_ok());
     }
 
     #[test]
