@@ -95,7 +95,7 @@ pub fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, Sear
         }
         let (_, geo) = slot
             .get_or_insert_with(|| (shape, generic::Geometry::new(shape.width(), shape.height())));
-        generic::Engine::new(geo, strong_propagation(shape)).search(puzzle, opts)
+        generic_engine(geo, shape).search(puzzle, opts)
     })
 }
 
@@ -103,9 +103,8 @@ pub fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, Sear
 /// for cross-checking the two engines.
 #[doc(hidden)]
 pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
-    let shape = puzzle.shape();
-    let geo = generic::Geometry::new(shape.width(), shape.height());
-    generic::Engine::new(&geo, strong_propagation(shape)).search(puzzle, opts)
+    let geo = generic::Geometry::new(puzzle.shape().width(), puzzle.shape().height());
+    generic_engine(&geo, puzzle.shape()).search(puzzle, opts)
 }
 
 /// Solves any shape (9x9 included) with the generic engine handing the
@@ -114,17 +113,17 @@ pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutco
 /// clause-learning path.
 #[doc(hidden)]
 pub fn search_clauses(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
-    let shape = puzzle.shape();
-    let geo = generic::Geometry::new(shape.width(), shape.height());
-    generic::Engine::new(&geo, strong_propagation(shape))
+    let geo = generic::Geometry::new(puzzle.shape().width(), puzzle.shape().height());
+    generic_engine(&geo, puzzle.shape())
         .with_sat_at_once()
         .search(puzzle, opts)
 }
 
-/// Whether a shape gets the all-different matching propagation: it costs
-/// more per node than it saves on small grids and pays on large ones.
-fn strong_propagation(shape: BoxShape) -> bool {
-    shape.side() >= 16
+/// The generic engine for `shape` over its geometry: the all-different
+/// matching propagation from side 16 up (it costs more per node than it
+/// saves on small grids and pays on large ones).
+fn generic_engine(geo: &generic::Geometry, shape: BoxShape) -> generic::Engine<'_> {
+    generic::Engine::new(geo, shape.side() >= 16)
 }
 
 #[cfg(test)]
