@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::grid::{Grid, GridError};
-use crate::search::{search, SearchOptions};
+use crate::search::{search_into, SearchOptions};
 
 /// What the bench asks of each puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,10 +169,10 @@ pub fn bench_file_with(
         line,
         source,
     })?;
-    // The timed loop keeps each solution's cells in one flat buffer, its
-    // pages touched beforehand, and drops the outcome at once: keeping
-    // every outcome would time the allocator's fresh memory too (measured:
-    // 7% of a run over puzzles with two solutions each).
+    // The timed loop appends each solution's cells to one flat buffer, its
+    // pages touched beforehand: keeping every outcome would time the
+    // allocator's fresh memory too (measured: 7% of a run over puzzles with
+    // two solutions each), and building grids costs allocations per puzzle.
     let total: usize = puzzles
         .iter()
         .map(|(_, p)| mode.limit() * p.cells().len())
@@ -187,12 +187,11 @@ pub fn bench_file_with(
             limit: mode.limit(),
             deadline: per_puzzle.map(|limit| Instant::now() + limit),
         };
-        counts.push(search(puzzle, &opts).ok().map(|outcome| {
-            for s in &outcome.solutions {
-                found.extend_from_slice(s.cells());
-            }
-            outcome.solutions.len()
-        }));
+        counts.push(
+            search_into(puzzle, &opts, &mut found)
+                .ok()
+                .map(|f| f.solutions),
+        );
     }
     let seconds = start.elapsed_secs();
     let mut report = FileReport {

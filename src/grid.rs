@@ -280,6 +280,13 @@ impl Grid {
         self.cells[row * side + col] = value;
     }
 
+    /// Overwrites every cell with `cells` (row-major, as [`Grid::cells`]):
+    /// how a search's solution, known to fit the shape, becomes a grid.
+    pub(crate) fn fill_from(&mut self, cells: &[u8]) {
+        debug_assert!(cells.iter().all(|&v| usize::from(v) <= self.side()));
+        self.cells.copy_from_slice(cells);
+    }
+
     /// How many cells hold a digit.
     pub fn givens(&self) -> usize {
         self.cells.iter().filter(|&&v| v != 0).count()

@@ -62,6 +62,16 @@ pub struct SearchOutcome {
     pub guesses: u64,
 }
 
+/// What [`search_into`] found: the solutions themselves are in the
+/// caller's buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    /// How many solutions were appended (at most [`SearchOptions::limit`]).
+    pub solutions: usize,
+    /// How many guesses the search made, as in [`SearchOutcome::guesses`].
+    pub guesses: u64,
+}
+
 /// Why a search stopped without an answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {
@@ -84,19 +94,81 @@ thread_local! {
 /// Clashing givens give `Ok` with no solutions. Never panics, whatever the
 /// grid. Errors only when `opts.deadline` passes first.
 pub fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
-    let shape = puzzle.shape();
-    if shape.width() == 3 && shape.height() == 3 {
-        return nine::search(puzzle, opts);
-    }
-    GEOMETRY.with(|slot| {
-        let mut slot = slot.borrow_mut();
-        if slot.as_ref().map(|(s, _)| *s) != Some(shape) {
-            *slot = None;
-        }
-        let (_, geo) = slot
-            .get_or_insert_with(|| (shape, generic::Geometry::new(shape.width(), shape.height())));
-        generic_engine(geo, shape).search(puzzle, opts)
+    let size = puzzle.cells().len();
+    let mut cells = Vec::with_capacity(opts.limit.clamp(1, 2) * size);
+    let found = search_into(puzzle, opts, &mut cells)?;
+    let solutions = cells
+        .chunks_exact(size)
+        .map(|digits| {
+            let mut grid = puzzle.clone();
+            grid.fill_from(digits);
+            grid
+        })
+        .collect();
+    Ok(SearchOutcome {
+        solutions,
+        guesses: found.guesses,
     })
+}
+
+/// [`search`] for callers that run many searches (a benchmark, a
+/// generator): appends each solution's cells (row-major, as
+/// [`Grid::cells`]) to `out` instead of building grids, so that a search of
+/// a 9x9 grid allocates nothing once `out` has room. On an error `out` is
+/// left as it was.
+///
+/// ```
+/// use xlsudoku::grid::Grid;
+/// use xlsudoku::search::{search_into, SearchOptions};
+///
+/// let puzzle: Grid =
+///     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+///         .parse()?;
+/// let mut out = Vec::new();
+/// let found = search_into(&puzzle, &SearchOptions::default(), &mut out)?;
+/// assert_eq!(found.solutions, 1, "exactly one solution");
+/// assert_eq!(out.len(), 81);
+/// assert_eq!(&out[..3], &[4, 1, 7]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn search_into(
+    puzzle: &Grid,
+    opts: &SearchOptions,
+    out: &mut Vec<u8>,
+) -> Result<Found, SearchError> {
+    let shape = puzzle.shape();
+    let start = out.len();
+    let result = if shape.width() == 3 && shape.height() == 3 {
+        nine::search_into(puzzle.cells(), opts, out)
+    } else {
+        GEOMETRY.with(|slot| {
+            let mut slot = slot.borrow_mut();
+            if slot.as_ref().map(|(s, _)| *s) != Some(shape) {
+                *slot = None;
+            }
+            let (_, geo) = slot.get_or_insert_with(|| {
+                (shape, generic::Geometry::new(shape.width(), shape.height()))
+            });
+            generic_engine(geo, shape)
+                .search(puzzle, opts)
+                .map(|outcome| flatten(outcome, out))
+        })
+    };
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+/// Appends an outcome's solutions to `out`.
+fn flatten(outcome: SearchOutcome, out: &mut Vec<u8>) -> Found {
+    for grid in &outcome.solutions {
+        out.extend_from_slice(grid.cells());
+    }
+    Found {
+        solutions: outcome.solutions.len(),
+        guesses: outcome.guesses,
+    }
 }
 
 /// Solves any shape with the generic engine (the 9x9 fast path bypassed);
@@ -145,6 +217,41 @@ mod tests {
             let outcome = search(&empty, &SearchOptions::default()).expect("no deadline");
             assert_eq!(outcome.solutions.len(), 2, "{shape}");
             assert!(outcome.solutions.iter().all(|s| s.solves(&empty)));
+        }
+    }
+
+    #[test]
+    fn search_into_appends_after_what_the_buffer_held() {
+        for shape in [(3, 3), (3, 2), (4, 4)] {
+            let shape = BoxShape::new(shape.0, shape.1).expect("shape");
+            let empty = Grid::empty(shape);
+            let mut out = vec![7u8; 5];
+            let found = search_into(&empty, &SearchOptions::default(), &mut out).expect("found");
+            let size = empty.cells().len();
+            assert_eq!((found.solutions, out.len()), (2, 5 + 2 * size), "{shape}");
+            assert_eq!(out[..5], [7; 5]);
+            let (first, second) = out[5..].split_at(size);
+            assert_ne!(first, second);
+            // The same solutions as `search`, in the same order.
+            let outcome = search(&empty, &SearchOptions::default()).expect("found");
+            assert_eq!(outcome.solutions[0].cells(), first, "{shape}");
+            assert_eq!(outcome.solutions[1].cells(), second, "{shape}");
+        }
+    }
+
+    #[test]
+    fn search_into_leaves_the_buffer_as_it_was_on_a_timeout() {
+        // All solutions of an empty grid: the past deadline stops the search
+        // after some solutions were appended.
+        let past = SearchOptions {
+            limit: usize::MAX,
+            deadline: Some(Instant::now()),
+        };
+        for shape in [(3, 3), (4, 4)] {
+            let empty = Grid::empty(BoxShape::new(shape.0, shape.1).expect("shape"));
+            let mut out = vec![1, 2, 3];
+            assert!(search_into(&empty, &past, &mut out).is_err());
+            assert_eq!(out, [1, 2, 3]);
         }
     }
 

@@ -74,9 +74,7 @@
 
 use std::time::Instant;
 
-use crate::grid::Grid;
-
-use super::{SearchError, SearchOptions, SearchOutcome};
+use super::{Found, SearchError, SearchOptions};
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -370,13 +368,13 @@ struct State {
 
 /// The search's running totals.
 struct Run<'a> {
-    /// The grid being solved (its shape for the solutions).
-    puzzle: &'a Grid,
     limit: usize,
     deadline: Option<Instant>,
     guesses: u64,
-    /// The solutions found, built as they are found (no staging copy).
-    solutions: Vec<Grid>,
+    /// The solutions found, appended as row-major cells (81 bytes each).
+    out: &'a mut Vec<u8>,
+    /// How many solutions were appended.
+    found: usize,
     timed_out: bool,
     /// Proof that the processor has `popcnt`, when it has (see
     /// [`State::choose_with`]).
@@ -386,16 +384,8 @@ struct Run<'a> {
 impl Run<'_> {
     /// Records a solved grid, given as row-major digits 1-9.
     fn record(&mut self, cells: &[u8; 81]) {
-        // One allocation; the slow path only if the shape ever refused a
-        // full grid of digits 1-9 (it cannot).
-        let grid = Grid::from_cells(self.puzzle.shape(), cells.to_vec()).unwrap_or_else(|_| {
-            let mut grid = self.puzzle.clone();
-            for (i, &v) in cells.iter().enumerate() {
-                grid.set(i / 9, i % 9, v);
-            }
-            grid
-        });
-        self.solutions.push(grid);
+        self.out.extend_from_slice(cells);
+        self.found += 1;
     }
 }
 
@@ -416,19 +406,23 @@ impl Popcnt {
     }
 }
 
-/// Solves a 9x9 grid with 3x3 boxes.
-pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
+/// Solves a 9x9 grid with 3x3 boxes (its cells row-major, 0 blank),
+/// appending each solution's 81 cells to `out`.
+pub(super) fn search_into(
+    cells: &[u8],
+    opts: &SearchOptions,
+    out: &mut Vec<u8>,
+) -> Result<Found, SearchError> {
     let mut run = Run {
-        puzzle,
         limit: opts.limit.max(1),
         deadline: opts.deadline,
         guesses: 0,
-        // Sized for the usual limits (1 or 2) so that pushing never grows.
-        solutions: Vec::with_capacity(opts.limit.clamp(1, 2)),
+        out,
+        found: 0,
         timed_out: false,
         popcnt: Popcnt::detect(),
     };
-    if let Some(mut st) = State::load(puzzle.cells()) {
+    if let Some(mut st) = State::load(cells) {
         let unsolved: u32 = st.open.iter().map(|o| o.count_ones()).sum();
         let settled = if unsolved > 81 - SWEEP_FROM_GIVENS {
             st.propagate::<false>()
@@ -444,8 +438,8 @@ pub(super) fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcom
             guesses: run.guesses,
         });
     }
-    Ok(SearchOutcome {
-        solutions: run.solutions,
+    Ok(Found {
+        solutions: run.found,
         guesses: run.guesses,
     })
 }
@@ -665,7 +659,7 @@ impl State {
         }
         if self.open == [0; 3] {
             run.record(&self.cells());
-            return run.solutions.len() >= run.limit;
+            return run.found >= run.limit;
         }
         let (band, pos, mut digits) = self.choose_with(run.popcnt);
         while digits != 0 {
