@@ -210,6 +210,17 @@ proptest! {
         check_against_reference(&puzzle)?;
     }
 
+    /// 9x9 with 30 or more givens, often several solutions: the fast path
+    /// takes its first pair unscored there, and must still agree.
+    #[test]
+    fn nine_by_nine_with_many_givens_agrees_with_reference(
+        seed in any::<u64>(),
+        keep in proptest::collection::vec(prop::bool::weighted(0.42), 81),
+    ) {
+        let shape = BoxShape::new(3, 3).expect("3x3");
+        let puzzle = blank(&solved_grid(shape, seed), &keep);
+        check_against_reference(&puzzle)?;
+    }
 }
 
 proptest! {
