@@ -35,9 +35,15 @@
 //! 124-byte state on the stack: no allocation per node. Counting open peers
 //! (one popcount) beat counting the pair's digits among the peers (eight):
 //! fewer guesses (-4% on forum_hardest_1106, -18% on 17_clue) and cheaper,
-//! +6-19% in all. The choice is compiled twice, once for `popcnt` (detected
-//! at run time; not in the x86-64 baseline): the only place where counting
-//! bits is hot.
+//! +6-19% in all.
+//!
+//! The whole search is compiled more than once: for the x86-64 baseline,
+//! and for the bit-manipulation extensions (`popcnt`, BMI1, BMI2, `lzcnt`),
+//! with or without `pext` for the row/box pattern of a word (see [`Isa`]:
+//! detected at run time, so one binary serves every processor). Against
+//! the baseline copy: +4% on serg and 17_clue, +3% on magictour and the
+//! random minimal set, +2% on forum_hardest_1106 (`pext` is about half of
+//! it, the counting, shifts and bit clearing the rest).
 //!
 //! Measured and left out (each slower on some set by more than it gains
 //! elsewhere): claiming along columns, at every node or only at the root
@@ -51,8 +57,7 @@
 //! one sweep then lowest first: -6%); scoring 4-6 pairs per band or every
 //! pair; taking the first pair unscored from 40 unsolved cells down instead
 //! of [`QUICK_BELOW`] (serg +3%, hard sets -2-4%);
-//! building with `-C target-cpu=native` (no faster: the gain is `popcnt`
-//! alone); once a first solution is found, taking the first pair unscored
+//! once a first solution is found, taking the first pair unscored
 //! (any second solution ends the search, but on unique grids the rest of
 //! the search is a whole refutation: forum_hardest_1106 -21%, magictour
 //! -9%, 17_clue -2%, serg no faster); row singles by branch-free arithmetic
@@ -190,8 +195,19 @@ const MASK_SINGLE: [u32; 512] = {
 
 /// The row/box pattern of a band word: bit `row * 3 + box` when the row
 /// has a place in that box.
+///
+/// In the copy of the search compiled for [`BMI_PEXT`], one `pext` of the
+/// word with each cell's two right neighbours folded in gathers every third
+/// bit; otherwise three table look-ups.
 #[inline(always)]
-fn shrink(f: u32) -> usize {
+fn shrink<const ISA: u8>(f: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if ISA == BMI_PEXT {
+        // SAFETY: this copy runs only in `State::solve_bmi` or `root_bmi`,
+        // entered only with an `Isa` from `Isa::detect` that found BMI2.
+        return unsafe { std::arch::x86_64::_pext_u32(f | (f >> 1) | (f >> 2), 0x0124_9249) }
+            as usize;
+    }
     SHRINK[(f & 0x1FF) as usize] as usize
         | (SHRINK[((f >> 9) & 0x1FF) as usize] as usize) << 3
         | (SHRINK[(f >> 18) as usize] as usize) << 6
@@ -386,9 +402,6 @@ struct Run<'a> {
     /// How many solutions were appended.
     found: usize,
     timed_out: bool,
-    /// Proof that the processor has `popcnt`, when it has (see
-    /// [`State::choose_with`]).
-    popcnt: Option<Popcnt>,
     /// With at most this many unsolved cells, the first pair is taken
     /// unscored (see [`QUICK_BELOW`] and [`QUICK_GIVENS`]).
     quick_below: u32,
@@ -402,21 +415,74 @@ impl Run<'_> {
     }
 }
 
-/// Proof that the processor counts bits in one instruction (`popcnt`):
-/// only [`Popcnt::detect`] makes one, so holding one makes calling code
-/// compiled for `popcnt` sound.
-#[derive(Debug, Clone, Copy)]
-struct Popcnt(());
+/// [`Isa`] level: the x86-64 baseline.
+const BASELINE: u8 = 0;
+/// [`Isa`] level: `popcnt`, BMI1, BMI2 and `lzcnt` (x86-64-v3's bit
+/// manipulation): bits counted in one instruction, `andn`, `blsr`, `tzcnt`,
+/// shifts that leave the flags alone.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const BMI: u8 = 1;
+/// [`Isa`] level: [`BMI`], on a processor that runs `pext` in hardware
+/// (Intel from Haswell, AMD from Zen 3; earlier AMD processors take
+/// dozens of cycles over it), used for the row/box pattern ([`shrink`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const BMI_PEXT: u8 = 2;
 
-impl Popcnt {
-    /// The proof, when the processor has `popcnt`.
-    fn detect() -> Option<Popcnt> {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            return Some(Popcnt(()));
-        }
-        None
+/// Proof of which copy of the search the processor can run: only
+/// [`Isa::detect`] makes one above [`BASELINE`], after checking the
+/// processor, so holding one makes calling code compiled for its level
+/// sound. The search is compiled once per level (measured against the
+/// baseline copy on an AMD EPYC: +4-5% on serg and magictour, +5% on
+/// 17_clue; `popcnt` alone gave +1-4%).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Isa(u8);
+
+impl Isa {
+    /// The highest level the processor runs (detected once per process:
+    /// `cpuid` can cost a microsecond under a hypervisor).
+    fn detect() -> Isa {
+        static DETECTED: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
+        *DETECTED.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::is_x86_feature_detected as has;
+                if has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt") {
+                    return Isa(if fast_pext() { BMI_PEXT } else { BMI });
+                }
+            }
+            Isa(BASELINE)
+        })
     }
+
+    /// The baseline level, which every processor runs.
+    #[cfg(test)]
+    fn baseline() -> Isa {
+        Isa(BASELINE)
+    }
+}
+
+/// Whether `pext` runs in hardware: on Intel processors (every one with
+/// BMI2) and AMD from family 19h (Zen 3); microcoded on earlier AMD and
+/// Hygon processors, and unknown elsewhere.
+#[cfg(target_arch = "x86_64")]
+fn fast_pext() -> bool {
+    use std::arch::x86_64::__cpuid;
+    // SAFETY: `cpuid` exists on every x86-64 processor, leaves 0 and 1
+    // always (a safe function from Rust 1.87 on).
+    #[allow(unused_unsafe)]
+    let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    let name = [vendor.ebx, vendor.edx, vendor.ecx];
+    let is = |text: &[u8; 12]| {
+        let word = |i: usize| u32::from_le_bytes([text[i], text[i + 1], text[i + 2], text[i + 3]]);
+        name == [word(0), word(4), word(8)]
+    };
+    let base_family = (signature >> 8) & 0xF;
+    let family = if base_family == 0xF {
+        base_family + ((signature >> 20) & 0xFF)
+    } else {
+        base_family
+    };
+    is(b"GenuineIntel") || (is(b"AuthenticAMD") && family >= 0x19)
 }
 
 /// Solves a 9x9 grid with 3x3 boxes (its cells row-major, 0 blank),
@@ -426,6 +492,16 @@ pub(super) fn search_into(
     opts: &SearchOptions,
     out: &mut Vec<u8>,
 ) -> Result<Found, SearchError> {
+    search_with(cells, opts, out, Isa::detect())
+}
+
+/// [`search_into`] in the copy compiled for `isa`.
+fn search_with(
+    cells: &[u8],
+    opts: &SearchOptions,
+    out: &mut Vec<u8>,
+    isa: Isa,
+) -> Result<Found, SearchError> {
     let mut run = Run {
         limit: opts.limit.max(1),
         deadline: opts.deadline,
@@ -433,22 +509,17 @@ pub(super) fn search_into(
         out,
         found: 0,
         timed_out: false,
-        popcnt: Popcnt::detect(),
         quick_below: QUICK_BELOW,
     };
-    if let Some(mut st) = State::load(cells) {
-        let unsolved: u32 = st.open.iter().map(|o| o.count_ones()).sum();
-        if unsolved <= 81 - QUICK_GIVENS {
-            run.quick_below = 81;
-        }
-        let settled = if unsolved > 81 - SWEEP_FROM_GIVENS {
-            st.propagate::<false>()
-        } else {
-            st.propagate::<true>()
-        };
-        if settled {
-            st.solve(&mut run);
-        }
+    match isa {
+        // SAFETY: an `Isa` above the baseline comes from `Isa::detect`,
+        // which found these features.
+        #[cfg(target_arch = "x86_64")]
+        Isa(BMI_PEXT) => unsafe { root_bmi::<BMI_PEXT>(cells, &mut run) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Isa(BMI) => unsafe { root_bmi::<BMI>(cells, &mut run) },
+        _ => root::<BASELINE>(cells, &mut run),
     }
     if run.timed_out {
         return Err(SearchError::Timeout {
@@ -459,6 +530,32 @@ pub(super) fn search_into(
         solutions: run.found,
         guesses: run.guesses,
     })
+}
+
+/// Loads the givens, propagates and searches, in the copy for `ISA`.
+#[inline(always)]
+fn root<const ISA: u8>(cells: &[u8], run: &mut Run) {
+    if let Some(mut st) = State::load(cells) {
+        let unsolved: u32 = st.open.iter().map(|o| o.count_ones()).sum();
+        if unsolved <= 81 - QUICK_GIVENS {
+            run.quick_below = 81;
+        }
+        let settled = if unsolved > 81 - SWEEP_FROM_GIVENS {
+            st.propagate::<false, ISA>()
+        } else {
+            st.propagate::<true, ISA>()
+        };
+        if settled {
+            st.solve::<ISA>(run);
+        }
+    }
+}
+
+/// [`root`] compiled for the bit-manipulation extensions ([`BMI`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn root_bmi<const ISA: u8>(cells: &[u8], run: &mut Run) {
+    root::<ISA>(cells, run);
 }
 
 impl State {
@@ -536,12 +633,12 @@ impl State {
     /// which does fewer words when almost everything is dirty and the
     /// cascade is long (the first propagation from very few givens).
     #[inline(always)]
-    fn update_words<const SWEEP: bool>(&mut self) -> bool {
+    fn update_words<const SWEEP: bool, const ISA: u8>(&mut self) -> bool {
         let mut dirty = self.dirty;
         if !SWEEP {
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
-                if !self.update_word::<SWEEP>(i, &mut dirty) {
+                if !self.update_word::<SWEEP, ISA>(i, &mut dirty) {
                     self.dirty = dirty;
                     return false;
                 }
@@ -552,7 +649,7 @@ impl State {
             while sweep != 0 {
                 let i = sweep.trailing_zeros() as usize;
                 sweep &= sweep - 1;
-                if !self.update_word::<SWEEP>(i, &mut dirty) {
+                if !self.update_word::<SWEEP, ISA>(i, &mut dirty) {
                     self.dirty = dirty;
                     return false;
                 }
@@ -572,9 +669,9 @@ impl State {
     /// Propagates word `i` (see the module docs) and clears its dirty bit;
     /// false on a contradiction. `SWEEP` as in [`State::update_words`].
     #[inline(always)]
-    fn update_word<const SWEEP: bool>(&mut self, i: usize, dirty: &mut u32) -> bool {
+    fn update_word<const SWEEP: bool, const ISA: u8>(&mut self, i: usize, dirty: &mut u32) -> bool {
         let mut f = self.f[i];
-        f &= COMPLEX[shrink(f)];
+        f &= COMPLEX[shrink::<ISA>(f)];
         if f == 0 {
             return false;
         }
@@ -622,9 +719,9 @@ impl State {
 
     /// Full propagation: band words and naked singles; false on a
     /// contradiction. `SWEEP` as in [`State::update_words`].
-    fn propagate<const SWEEP: bool>(&mut self) -> bool {
+    fn propagate<const SWEEP: bool, const ISA: u8>(&mut self) -> bool {
         loop {
-            if !self.update_words::<SWEEP>() {
+            if !self.update_words::<SWEEP, ISA>() {
                 return false;
             }
             let mut placed = false;
@@ -668,17 +765,18 @@ impl State {
         }
     }
 
-    /// Depth-first search from this state; returns true when the run should
-    /// stop (enough solutions, or the deadline).
-    fn solve(&mut self, run: &mut Run) -> bool {
-        if !self.propagate::<true>() {
+    /// Depth-first search from this state, in the copy for `ISA`; returns
+    /// true when the run should stop (enough solutions, or the deadline).
+    #[inline(always)]
+    fn solve<const ISA: u8>(&mut self, run: &mut Run) -> bool {
+        if !self.propagate::<true, ISA>() {
             return false;
         }
         if self.open == [0; 3] {
             run.record(&self.cells());
             return run.found >= run.limit;
         }
-        let (band, pos, mut digits) = self.choose_with(run.popcnt, run.quick_below);
+        let (band, pos, mut digits) = self.choose(run.quick_below);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
@@ -694,11 +792,11 @@ impl State {
             if digits == 0 {
                 // Last candidate: no copy needed.
                 self.guess(d, band, pos);
-                return self.solve(run);
+                return self.descend::<ISA>(run);
             }
             let mut child = *self;
             child.guess(d, band, pos);
-            if child.solve(run) {
+            if child.descend::<ISA>(run) {
                 return true;
             }
             // Refute d here, which may propagate further.
@@ -707,28 +805,30 @@ impl State {
         false
     }
 
-    /// [`State::choose`], in a copy compiled for `popcnt` when the
-    /// processor has it: `popcnt` is not in the x86-64 baseline, and the
-    /// choice counts bits for every pair it scores (+1-4%, and it lets a
-    /// third pair per band be scored for less than it saves).
+    /// [`State::solve`] one level down: a call (the recursion) to the copy
+    /// for `ISA`.
     #[inline(always)]
-    fn choose_with(&self, popcnt: Option<Popcnt>, quick_below: u32) -> (usize, usize, u32) {
+    fn descend<const ISA: u8>(&mut self, run: &mut Run) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if let Some(Popcnt(())) = popcnt {
-            // SAFETY: a `Popcnt` exists only when `popcnt` was detected at
-            // run time (`Popcnt::detect`).
-            return unsafe { self.choose_popcnt(quick_below) };
+        if ISA != BASELINE {
+            // SAFETY: a copy above the baseline is entered only through
+            // `root_bmi`, with an `Isa` from `Isa::detect` that found the
+            // extensions.
+            return unsafe { self.solve_bmi::<ISA>(run) };
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = popcnt;
-        self.choose(quick_below)
+        self.solve_baseline(run)
     }
 
-    /// [`State::choose`] compiled for `popcnt`.
+    /// [`State::solve`] for the baseline.
+    fn solve_baseline(&mut self, run: &mut Run) -> bool {
+        self.solve::<BASELINE>(run)
+    }
+
+    /// [`State::solve`] compiled for the bit-manipulation extensions.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn choose_popcnt(&self, quick_below: u32) -> (usize, usize, u32) {
-        self.choose(quick_below)
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn solve_bmi<const ISA: u8>(&mut self, run: &mut Run) -> bool {
+        self.solve::<ISA>(run)
     }
 
     /// The branching cell: a cell with two candidates (the first one when at
@@ -966,26 +1066,40 @@ mod tests {
     }
 
     #[test]
-    fn the_popcnt_choice_is_the_plain_choice() {
+    fn every_copy_of_the_search_finds_the_same_solutions_with_the_same_guesses() {
         let lines = [
-            // forum_hardest_1106 and magictour_top1465, first lines.
+            // forum_hardest_1106, magictour_top1465 and serg, first lines.
             "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
             "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
             ".................................................................................",
         ];
+        let detected = Isa::detect();
+        let isas = [Isa::baseline(), Isa(BMI), detected];
+        // Only what the processor runs: up to the detected level.
+        let runnable = isas.iter().filter(|isa| isa.0 <= detected.0);
         for line in lines {
             let cells: Vec<u8> = line.bytes().map(|b| b.saturating_sub(b'0')).collect();
-            let mut st = State::load(&cells).expect("valid givens");
-            assert!(st.propagate::<false>());
-            assert_ne!(st.open, [0; 3], "not solved by propagation: {line}");
-            for quick_below in [QUICK_BELOW, 81] {
-                let plain = st.choose_with(None, quick_below);
-                assert_eq!(
-                    plain,
-                    st.choose_with(Popcnt::detect(), quick_below),
-                    "{line}"
-                );
-                assert_ne!(st.open[plain.0] & (1 << plain.1), 0, "an open cell: {line}");
+            let opts = SearchOptions::default();
+            let mut first = Vec::new();
+            let expected = search_with(&cells, &opts, &mut first, Isa::baseline()).expect("found");
+            for &isa in runnable.clone() {
+                let mut out = Vec::new();
+                let found = search_with(&cells, &opts, &mut out, isa).expect("found");
+                assert_eq!((found, &out), (expected, &first), "{isa:?} on {line}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_row_box_pattern_by_pext_is_the_table_one() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            // Every row pattern in each row, and a spread of whole words.
+            let rows = (0..512u32).flat_map(|x| [x, x << 9, x << 18]);
+            let words = (0..100_000u32).map(|k| k.wrapping_mul(0x9E37_79B9) & BAND);
+            for f in rows.chain(words) {
+                assert_eq!(shrink::<BMI_PEXT>(f), shrink::<BASELINE>(f), "{f:#x}");
             }
         }
     }
@@ -994,10 +1108,10 @@ mod tests {
     fn a_guess_is_fixed_by_propagation() {
         let cells = [0u8; 81];
         let mut st = State::load(&cells).expect("empty grid");
-        assert!(st.propagate::<true>());
+        assert!(st.propagate::<true, BASELINE>());
         // Digit 5 (index 4) in cell (4, 4): band 1, position 13.
         st.guess(4, 1, 13);
-        assert!(st.propagate::<true>());
+        assert!(st.propagate::<true, BASELINE>());
         assert_eq!(st.open[1] & (1 << 13), 0, "the cell is closed");
         for d in 0..9 {
             let here = st.f[d * 3 + 1] & (1 << 13) != 0;
@@ -1013,7 +1127,7 @@ mod tests {
             "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
         let cells: Vec<u8> = line.bytes().map(|b| b - b'0').collect();
         let mut st = State::load(&cells).expect("valid grid");
-        assert!(st.propagate::<true>());
+        assert!(st.propagate::<true, BASELINE>());
         assert_eq!(st.open, [0; 3]);
         assert_eq!(st.cells().to_vec(), cells);
     }
