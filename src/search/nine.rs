@@ -431,9 +431,8 @@ const BMI_PEXT: u8 = 2;
 /// Proof of which copy of the search the processor can run: only
 /// [`Isa::detect`] makes one above [`BASELINE`], after checking the
 /// processor, so holding one makes calling code compiled for its level
-/// sound. The search is compiled once per level (measured against the
-/// baseline copy on an AMD EPYC: +4-5% on serg and magictour, +5% on
-/// 17_clue; `popcnt` alone gave +1-4%).
+/// sound. The search is compiled once per level (what it gains: the module
+/// docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Isa(u8);
 
