@@ -20,11 +20,14 @@
 //! - cell by cell, a cell left with one digit is placed (naked single) and a
 //!   cell left with none is a contradiction.
 //!
-//! Only changed words are propagated (a dirty bit per word, visited in
-//! sweeps so that consecutive words overlap in the processor; the first
-//! propagation from very few givens goes back to the lowest changed word
-//! instead, see [`SWEEP_FROM_GIVENS`]), and the hot updates are
-//! branch-free. A guess or a naked single strikes only its own digit's row
+//! The 27 words are stored band by band (a band's nine words side by
+//! side, see [`w`]): against the digit-major order used before (a digit's
+//! three words side by side, and the first propagation from fewer than 20
+//! givens taking the lowest changed word first), 5-10% faster on every
+//! set (serg +9%, 17_clue +8%, the random minimal set +9%, magictour +7%,
+//! forum_hardest_1106 +7%), sweeping from the first propagation on. Only changed words are propagated (a dirty bit per
+//! word, visited in sweeps so that consecutive words overlap in the
+//! processor), and the hot updates are branch-free. A guess or a naked single strikes only its own digit's row
 //! and box: the word update then finds the row single and clears the cell
 //! of the other digits.
 //!
@@ -52,9 +55,9 @@
 //! from the other digits unconditionally, without a branch (-5%); change
 //! detection by comparing each word with a copy taken when it was last
 //! propagated, JCZSolve-style, even with SSE2 compares (-15-20%: a copy per
-//! word and a 228-byte state); other orders for the first propagation
-//! (highest word first: 17_clue -19%; a digit's three words at a time: -6%;
-//! one sweep then lowest first: -6%); scoring 4-6 pairs per band or every
+//! word and a 228-byte state); in the digit-major order, other orders for
+//! the first propagation (highest word first: 17_clue -19%; a digit's
+//! three words at a time: -6%; one sweep then lowest first: -6%); scoring 4-6 pairs per band or every
 //! pair; taking the first pair unscored from 40 unsolved cells down instead
 //! of [`QUICK_BELOW`] (serg +3%, hard sets -2-4%);
 //! once a first solution is found, taking the first pair unscored
@@ -72,14 +75,19 @@
 //! band's 27 cells with each digit, then the givens' rows and boxes by
 //! table (a clash is a row with two givens, two rows in one box, or one
 //! column in two bands). On puzzles with many solutions (serg) the second
-//! solution costs 13% of the time (finding only the first one: 560k puzzles
-//! per second against 487k): the rest is the dive to the first solution,
-//! about a quarter of its instructions the loading and the first
-//! propagation.
+//! solution costs 13% of the time (`bench --first`, finding only the first
+//! one, is that much faster): the rest is the dive to the first solution,
+//! about a quarter of it the loading and the first propagation.
 
 use std::time::Instant;
 
 use super::{Found, SearchError, SearchOptions};
+
+/// The index of the word of `digit` (0-8) in `band`: band-major, so that
+/// a band's nine words lie side by side.
+const fn w(digit: usize, band: usize) -> usize {
+    band * 9 + digit
+}
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -100,13 +108,6 @@ const QUICK_BELOW: u32 = 27;
 /// 30-34 givens unique from the random minimal set neutral, from the
 /// hardest set -1% (32) to -2.5% (30).
 const QUICK_GIVENS: u32 = 30;
-
-/// With fewer givens than this, the first propagation goes back to the
-/// lowest changed word after each one: from very few givens it cascades a
-/// long way, and that order does fewer updates (17-clue puzzles: +3%).
-/// From this many givens on it sweeps, overlapping the words (+3-7% on
-/// puzzles with 20-35 givens, unique or not; measured on generated sets).
-const SWEEP_FROM_GIVENS: u32 = 20;
 
 /// Spare slots for the blanks while loading the givens (see [`givens`]).
 const SPARE: usize = 8;
@@ -257,7 +258,7 @@ const BOX_FILL: [u32; 8] = {
 };
 
 /// The givens of a 9x9 grid (81 cells, row-major, 0 or anything above 9
-/// blank) as digit-band words: `given[digit * 3 + band]`. On x86-64 with
+/// blank) as digit-band words: `given[w(digit, band)]`. On x86-64 with
 /// SSE2 compares, a band's 27 cells against each digit at once: no loop
 /// over the cells, and no chain of updates through memory (measured:
 /// serg +0.7%, 17_clue +1.8%, generated minimal puzzles +6%).
@@ -288,7 +289,7 @@ fn givens(cells: &[u8]) -> [u32; 27] {
                         _mm_movemask_epi8(_mm_cmpeq_epi8(hi, v)) as u32,
                     )
                 };
-                given[d * 3 + band] = low | high << 11;
+                given[w(d, band)] = low | high << 11;
             }
         }
         return given;
@@ -307,7 +308,7 @@ fn givens_scalar(cells: &[u8]) -> [u32; 27] {
         for (pos, &v) in row.iter().enumerate() {
             let digit = usize::from(v).wrapping_sub(1);
             let j = if digit < 9 {
-                digit * 3 + band
+                w(digit, band)
             } else {
                 27 + pos % SPARE
             };
@@ -340,9 +341,9 @@ const WORD_LINKS: [[u8; 3]; 27] = {
     let mut t = [[0u8; 3]; 27];
     let mut i = 0;
     while i < 27 {
-        let (d, band) = (i / 3, i % 3);
+        let (d, band) = (i % 9, i / 9);
         let [b1, b2] = OTHER_BANDS[band];
-        t[i] = [band as u8, (d * 3 + b1) as u8, (d * 3 + b2) as u8];
+        t[i] = [band as u8, w(d, b1) as u8, w(d, b2) as u8];
         i += 1;
     }
     t
@@ -384,7 +385,7 @@ fn row_singles(f: u32) -> u32 {
 /// One search node.
 #[derive(Clone, Copy)]
 struct State {
-    /// `f[digit * 3 + band]`: where the digit may go in the band.
+    /// `f[w(digit, band)]`: where the digit may go in the band.
     f: [u32; 27],
     /// Words changed since they were last propagated (bit per word).
     dirty: u32,
@@ -539,12 +540,7 @@ fn root<const ISA: u8>(cells: &[u8], run: &mut Run) {
         if unsolved <= 81 - QUICK_GIVENS {
             run.quick_below = 81;
         }
-        let settled = if unsolved > 81 - SWEEP_FROM_GIVENS {
-            st.propagate::<false, ISA>()
-        } else {
-            st.propagate::<true, ISA>()
-        };
-        if settled {
+        if st.propagate::<ISA>() {
             st.solve::<ISA>(run);
         }
     }
@@ -561,7 +557,7 @@ impl State {
     /// The state with the givens placed; `None` when two givens clash.
     fn load(cells: &[u8]) -> Option<State> {
         let given = givens(cells);
-        let placed = [0, 1, 2].map(|band| (0..9).fold(0, |acc, d| acc | given[d * 3 + band]));
+        let placed = [0, 1, 2].map(|band| (0..9).fold(0, |acc, d| acc | given[w(d, band)]));
         let mut st = State {
             f: [0; 27],
             dirty: (1 << 27) - 1,
@@ -569,9 +565,9 @@ impl State {
         };
         let mut clash = 0;
         for d in 0..9 {
-            let cols = [0, 1, 2].map(|b| columns_of(given[d * 3 + b]));
+            let cols = [0, 1, 2].map(|b| columns_of(given[w(d, b)]));
             for band in 0..3 {
-                let j = d * 3 + band;
+                let j = w(d, band);
                 let g = given[j];
                 let rows = [0, 9, 18].map(|shift| ROW_INFO[((g >> shift) & 0x1FF) as usize]);
                 let [i0, i1, i2] = rows.map(u32::from);
@@ -609,14 +605,14 @@ impl State {
     /// of the other digits.
     #[inline(always)]
     fn guess(&mut self, digit: usize, band: usize, pos: usize) {
-        let j = digit * 3 + band;
+        let j = w(digit, band);
         self.set(j, self.f[j] & !BAND_PEERS[pos]);
     }
 
     /// Strikes `digit` from cell `pos` of `band`.
     #[inline(always)]
     fn strike(&mut self, digit: usize, band: usize, pos: usize) {
-        let i = digit * 3 + band;
+        let i = w(digit, band);
         self.set(i, self.f[i] & !(1u32 << pos));
     }
 
@@ -624,31 +620,20 @@ impl State {
     /// contradiction.
     ///
     /// The dirty bits live in a register for the whole loop (stored back
-    /// at the end), not in the state. With `SWEEP`, the words dirty at the
-    /// start of a sweep are all visited before looking at the dirty bits
-    /// again: the next word then does not wait on the last one's result and
-    /// the processor overlaps their table look-ups (faster per word, a few
-    /// more words). Without it, the lowest dirty word always goes next,
-    /// which does fewer words when almost everything is dirty and the
-    /// cascade is long (the first propagation from very few givens).
+    /// at the end), not in the state. The words dirty at the start of a
+    /// sweep are all visited before looking at the dirty bits again: the
+    /// next word then does not wait on the last one's result and the
+    /// processor overlaps their table look-ups (faster per word, a few more
+    /// words).
     #[inline(always)]
-    fn update_words<const SWEEP: bool, const ISA: u8>(&mut self) -> bool {
+    fn update_words<const ISA: u8>(&mut self) -> bool {
         let mut dirty = self.dirty;
-        if !SWEEP {
-            while dirty != 0 {
-                let i = dirty.trailing_zeros() as usize;
-                if !self.update_word::<SWEEP, ISA>(i, &mut dirty) {
-                    self.dirty = dirty;
-                    return false;
-                }
-            }
-        }
         while dirty != 0 {
             let mut sweep = dirty;
             while sweep != 0 {
                 let i = sweep.trailing_zeros() as usize;
                 sweep &= sweep - 1;
-                if !self.update_word::<SWEEP, ISA>(i, &mut dirty) {
+                if !self.update_word::<ISA>(i, &mut dirty) {
                     self.dirty = dirty;
                     return false;
                 }
@@ -666,9 +651,9 @@ impl State {
     }
 
     /// Propagates word `i` (see the module docs) and clears its dirty bit;
-    /// false on a contradiction. `SWEEP` as in [`State::update_words`].
+    /// false on a contradiction.
     #[inline(always)]
-    fn update_word<const SWEEP: bool, const ISA: u8>(&mut self, i: usize, dirty: &mut u32) -> bool {
+    fn update_word<const ISA: u8>(&mut self, i: usize, dirty: &mut u32) -> bool {
         let mut f = self.f[i];
         f &= COMPLEX[shrink::<ISA>(f)];
         if f == 0 {
@@ -692,24 +677,16 @@ impl State {
         let fixed = row_singles(f) & self.open[band];
         if fixed != 0 {
             self.open[band] &= !fixed;
-            if SWEEP {
-                // The changed words' bits gathered at constant shifts and
-                // moved to the band at once (measured: +2% in sweeps, -2%
-                // when the lowest dirty word goes next).
-                let mut changed = 0;
-                for e in 0..9 {
-                    let j = e * 3 + band;
-                    let word = self.f[j];
-                    changed |= u32::from(word & fixed != 0) << (3 * e);
-                    self.f[j] = word & !fixed;
-                }
-                *dirty |= changed << band;
-            } else {
-                for e in 0..9 {
-                    let j = e * 3 + band;
-                    self.store(j, self.f[j] & !fixed, dirty);
-                }
+            // The changed words' bits gathered at constant shifts and moved
+            // to the band at once (+2%).
+            let mut changed = 0;
+            for e in 0..9 {
+                let j = w(e, band);
+                let word = self.f[j];
+                changed |= u32::from(word & fixed != 0) << e;
+                self.f[j] = word & !fixed;
             }
+            *dirty |= changed << (9 * band);
         }
         self.f[i] = f;
         *dirty &= !(1 << i);
@@ -717,39 +694,39 @@ impl State {
     }
 
     /// Full propagation: band words and naked singles; false on a
-    /// contradiction. `SWEEP` as in [`State::update_words`]. A call (not
+    /// contradiction. A call (not
     /// inlined in the search: measured 1% slower) to the copy for `ISA`.
     #[inline(always)]
-    fn propagate<const SWEEP: bool, const ISA: u8>(&mut self) -> bool {
+    fn propagate<const ISA: u8>(&mut self) -> bool {
         #[cfg(target_arch = "x86_64")]
         if ISA != BASELINE {
             // SAFETY: a copy above the baseline is entered only through
             // `root_bmi`, with an `Isa` from `Isa::detect` that found the
             // extensions.
-            return unsafe { self.propagate_bmi::<SWEEP, ISA>() };
+            return unsafe { self.propagate_bmi::<ISA>() };
         }
-        self.propagate_baseline::<SWEEP>()
+        self.propagate_baseline()
     }
 
     /// [`State::propagate`] for the baseline.
     #[inline(never)]
-    fn propagate_baseline<const SWEEP: bool>(&mut self) -> bool {
-        self.propagate_in::<SWEEP, BASELINE>()
+    fn propagate_baseline(&mut self) -> bool {
+        self.propagate_in::<BASELINE>()
     }
 
     /// [`State::propagate`] compiled for the bit-manipulation extensions.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     #[inline(never)]
-    fn propagate_bmi<const SWEEP: bool, const ISA: u8>(&mut self) -> bool {
-        self.propagate_in::<SWEEP, ISA>()
+    fn propagate_bmi<const ISA: u8>(&mut self) -> bool {
+        self.propagate_in::<ISA>()
     }
 
     /// The body of [`State::propagate`].
     #[inline(always)]
-    fn propagate_in<const SWEEP: bool, const ISA: u8>(&mut self) -> bool {
+    fn propagate_in<const ISA: u8>(&mut self) -> bool {
         loop {
-            if !self.update_words::<SWEEP, ISA>() {
+            if !self.update_words::<ISA>() {
                 return false;
             }
             let mut placed = false;
@@ -760,7 +737,7 @@ impl State {
                 }
                 let (mut once, mut twice) = (0u32, 0u32);
                 for d in 0..9 {
-                    let x = self.f[d * 3 + band];
+                    let x = self.f[w(d, band)];
                     twice |= once & x;
                     once |= x;
                 }
@@ -771,14 +748,14 @@ impl State {
                 if singles != 0 {
                     placed = true;
                     for d in 0..9 {
-                        let mut m = singles & self.f[d * 3 + band];
+                        let mut m = singles & self.f[w(d, band)];
                         while m != 0 {
                             let pos = m.trailing_zeros() as usize;
                             m &= m - 1;
                             // An earlier single may have struck it. The
                             // other digits are not in the cell: only the
                             // digit's row and box lose it.
-                            let j = d * 3 + band;
+                            let j = w(d, band);
                             if self.f[j] & (1 << pos) != 0 {
                                 self.set(j, self.f[j] & !BAND_PEERS[pos]);
                                 self.open[band] &= !(1 << pos);
@@ -797,7 +774,7 @@ impl State {
     /// true when the run should stop (enough solutions, or the deadline).
     #[inline(always)]
     fn solve<const ISA: u8>(&mut self, run: &mut Run) -> bool {
-        if !self.propagate::<true, ISA>() {
+        if !self.propagate::<ISA>() {
             return false;
         }
         if self.open == [0; 3] {
@@ -881,7 +858,7 @@ impl State {
             }
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = self.f[d * 3 + band];
+                let x = self.f[w(d, band)];
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
@@ -915,7 +892,7 @@ impl State {
             // first open cell. Cells with four or more candidates, counted
             // only here (rare).
             let four = (0..9).fold((0u32, 0u32, 0u32, 0u32), |(c1, c2, c3, c4), d| {
-                let x = self.f[d * 3 + band];
+                let x = self.f[w(d, band)];
                 (c1 | x, c2 | (c1 & x), c3 | (c2 & x), c4 | (c3 & x))
             });
             let triples = open & thrice & !four.3;
@@ -960,7 +937,7 @@ impl State {
     fn digits_at(&self, band: usize, pos: usize) -> u32 {
         let bit = 1u32 << pos;
         (0..9).fold(0, |acc, d| {
-            acc | (u32::from(self.f[d * 3 + band] & bit != 0) << d)
+            acc | (u32::from(self.f[w(d, band)] & bit != 0) << d)
         })
     }
 
@@ -975,7 +952,7 @@ impl State {
             // the low bits of eight bytes (measured: serg +3%).
             let mut out = [0u8; 81 + 7];
             for band in 0..3 {
-                let f = |d: usize| self.f[d * 3 + band];
+                let f = |d: usize| self.f[w(d, band)];
                 let planes = [
                     f(0) | f(2) | f(4) | f(6) | f(8),
                     f(1) | f(2) | f(5) | f(6),
@@ -1003,7 +980,7 @@ impl State {
         let mut out = [0u8; 81];
         for d in 0..9 {
             for band in 0..3 {
-                let mut m = self.f[d * 3 + band];
+                let mut m = self.f[w(d, band)];
                 while m != 0 {
                     let pos = m.trailing_zeros() as usize;
                     m &= m - 1;
@@ -1097,14 +1074,10 @@ mod tests {
         let mut cells = [0u8; 81];
         cells[40] = 9; // row 4, column 4: band 1, position 13
         let st = State::load(&cells).expect("one given");
-        assert_eq!(st.f[8 * 3 + 1] & (1 << 13), 1 << 13);
-        assert_eq!(st.f[8 * 3 + 1] & BAND_PEERS[13], 0);
-        assert_eq!(st.f[8 * 3] & column(4), 0, "column 4 in band 0");
-        assert_eq!(
-            st.f[3 * 3 + 1] & (1 << 13),
-            0,
-            "other digits leave the cell"
-        );
+        assert_eq!(st.f[w(8, 1)] & (1 << 13), 1 << 13);
+        assert_eq!(st.f[w(8, 1)] & BAND_PEERS[13], 0);
+        assert_eq!(st.f[w(8, 0)] & column(4), 0, "column 4 in band 0");
+        assert_eq!(st.f[w(3, 1)] & (1 << 13), 0, "other digits leave the cell");
         assert_eq!(st.open[1], BAND & !(1 << 13));
     }
 
@@ -1170,17 +1143,17 @@ mod tests {
     fn a_guess_is_fixed_by_propagation() {
         let cells = [0u8; 81];
         let mut st = State::load(&cells).expect("empty grid");
-        assert!(st.propagate::<true, BASELINE>());
+        assert!(st.propagate::<BASELINE>());
         // Digit 5 (index 4) in cell (4, 4): band 1, position 13.
         st.guess(4, 1, 13);
-        assert!(st.propagate::<true, BASELINE>());
+        assert!(st.propagate::<BASELINE>());
         assert_eq!(st.open[1] & (1 << 13), 0, "the cell is closed");
         for d in 0..9 {
-            let here = st.f[d * 3 + 1] & (1 << 13) != 0;
+            let here = st.f[w(d, 1)] & (1 << 13) != 0;
             assert_eq!(here, d == 4, "digit {} in the cell", d + 1);
         }
-        assert_eq!(st.f[4 * 3] & column(4), 0, "column 4 above");
-        assert_eq!(st.f[4 * 3 + 2] & column(4), 0, "column 4 below");
+        assert_eq!(st.f[w(4, 0)] & column(4), 0, "column 4 above");
+        assert_eq!(st.f[w(4, 2)] & column(4), 0, "column 4 below");
     }
 
     #[test]
@@ -1189,7 +1162,7 @@ mod tests {
             "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
         let cells: Vec<u8> = line.bytes().map(|b| b - b'0').collect();
         let mut st = State::load(&cells).expect("valid grid");
-        assert!(st.propagate::<true, BASELINE>());
+        assert!(st.propagate::<BASELINE>());
         assert_eq!(st.open, [0; 3]);
         assert_eq!(st.cells::<BASELINE>().to_vec(), cells);
         #[cfg(target_arch = "x86_64")]
