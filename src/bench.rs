@@ -187,11 +187,7 @@ pub fn bench_file_with(
             limit: mode.limit(),
             deadline: per_puzzle.map(|limit| Instant::now() + limit),
         };
-        counts.push(
-            search_into(puzzle, &opts, &mut found)
-                .ok()
-                .map(|f| f.solutions),
-        );
+        counts.push(search_into(puzzle, &opts, &mut found).ok().map(|f| f.count));
     }
     let seconds = start.elapsed_secs();
     let mut report = FileReport {

@@ -1,12 +1,13 @@
 //! The exact solver: finds solutions of a grid of any box shape and proves
 //! (or disproves) uniqueness.
 //!
-//! [`search`] is the one entry point. It sends standard 9x9 grids (3x3
-//! boxes) to a specialised band bitboard solver and every other shape, up to
-//! 64x64, to a generic candidate-mask engine, which hands the rare grid that
-//! needs more than a few hundred guesses to a clause-learning SAT solver
-//! (CaDiCaL). All stop after [`SearchOptions::limit`] solutions and honour
-//! an optional deadline.
+//! [`search`] is the entry point ([`search_into`] the same search for
+//! callers that run many and keep the solutions in one buffer). It sends
+//! standard 9x9 grids (3x3 boxes) to a specialised band bitboard solver and
+//! every other shape, up to 64x64, to a generic candidate-mask engine, which
+//! hands the rare grid that needs more than a few hundred guesses to a
+//! clause-learning SAT solver (CaDiCaL). All stop after
+//! [`SearchOptions::limit`] solutions and honour an optional deadline.
 //!
 //! ```
 //! use xlsudoku::grid::Grid;
@@ -66,8 +67,9 @@ pub struct SearchOutcome {
 /// caller's buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Found {
-    /// How many solutions were appended (at most [`SearchOptions::limit`]).
-    pub solutions: usize,
+    /// How many solutions were appended: at most [`SearchOptions::limit`]
+    /// (0 read as 1).
+    pub count: usize,
     /// How many guesses the search made, as in [`SearchOutcome::guesses`].
     pub guesses: u64,
 }
@@ -94,11 +96,13 @@ thread_local! {
 /// Clashing givens give `Ok` with no solutions. Never panics, whatever the
 /// grid. Errors only when `opts.deadline` passes first.
 pub fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
-    let size = puzzle.cells().len();
-    let mut cells = Vec::with_capacity(opts.limit.clamp(1, 2) * size);
-    let found = search_into(puzzle, opts, &mut cells)?;
+    if !is_nine(puzzle) {
+        return with_generic_engine(puzzle, |engine| engine.search(puzzle, opts));
+    }
+    let mut cells = Vec::with_capacity(opts.limit.clamp(1, 2) * 81);
+    let found = nine::search_into(puzzle.cells(), opts, &mut cells)?;
     let solutions = cells
-        .chunks_exact(size)
+        .chunks_exact(81)
         .map(|digits| {
             let mut grid = puzzle.clone();
             grid.fill_from(digits);
@@ -126,7 +130,7 @@ pub fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, Sear
 ///         .parse()?;
 /// let mut out = Vec::new();
 /// let found = search_into(&puzzle, &SearchOptions::default(), &mut out)?;
-/// assert_eq!(found.solutions, 1, "exactly one solution");
+/// assert_eq!(found.count, 1, "exactly one solution");
 /// assert_eq!(out.len(), 81);
 /// assert_eq!(&out[..3], &[4, 1, 7]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -136,28 +140,39 @@ pub fn search_into(
     opts: &SearchOptions,
     out: &mut Vec<u8>,
 ) -> Result<Found, SearchError> {
-    let shape = puzzle.shape();
-    let start = out.len();
-    let result = if shape.width() == 3 && shape.height() == 3 {
-        nine::search_into(puzzle.cells(), opts, out)
-    } else {
-        GEOMETRY.with(|slot| {
-            let mut slot = slot.borrow_mut();
-            if slot.as_ref().map(|(s, _)| *s) != Some(shape) {
-                *slot = None;
-            }
-            let (_, geo) = slot.get_or_insert_with(|| {
-                (shape, generic::Geometry::new(shape.width(), shape.height()))
-            });
-            generic_engine(geo, shape)
-                .search(puzzle, opts)
-                .map(|outcome| flatten(outcome, out))
-        })
-    };
-    if result.is_err() {
-        out.truncate(start);
+    if is_nine(puzzle) {
+        let start = out.len();
+        let result = nine::search_into(puzzle.cells(), opts, out);
+        if result.is_err() {
+            out.truncate(start);
+        }
+        return result;
     }
-    result
+    // The generic engine builds its outcome first: `out` is touched only
+    // on success.
+    with_generic_engine(puzzle, |engine| engine.search(puzzle, opts))
+        .map(|outcome| flatten(outcome, out))
+}
+
+/// Whether the 9x9 engine takes the grid (3x3 boxes).
+fn is_nine(puzzle: &Grid) -> bool {
+    let shape = puzzle.shape();
+    shape.width() == 3 && shape.height() == 3
+}
+
+/// Runs `f` with the generic engine for the puzzle's shape, over the
+/// geometry cached for this thread.
+fn with_generic_engine<T>(puzzle: &Grid, f: impl FnOnce(&mut generic::Engine<'_>) -> T) -> T {
+    let shape = puzzle.shape();
+    GEOMETRY.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        if slot.as_ref().map(|(s, _)| *s) != Some(shape) {
+            *slot = None;
+        }
+        let (_, geo) = slot
+            .get_or_insert_with(|| (shape, generic::Geometry::new(shape.width(), shape.height())));
+        f(&mut generic_engine(geo, shape))
+    })
 }
 
 /// Appends an outcome's solutions to `out`.
@@ -166,7 +181,7 @@ fn flatten(outcome: SearchOutcome, out: &mut Vec<u8>) -> Found {
         out.extend_from_slice(grid.cells());
     }
     Found {
-        solutions: outcome.solutions.len(),
+        count: outcome.solutions.len(),
         guesses: outcome.guesses,
     }
 }
@@ -228,7 +243,7 @@ mod tests {
             let mut out = vec![7u8; 5];
             let found = search_into(&empty, &SearchOptions::default(), &mut out).expect("found");
             let size = empty.cells().len();
-            assert_eq!((found.solutions, out.len()), (2, 5 + 2 * size), "{shape}");
+            assert_eq!((found.count, out.len()), (2, 5 + 2 * size), "{shape}");
             assert_eq!(out[..5], [7; 5]);
             let (first, second) = out[5..].split_at(size);
             assert_ne!(first, second);

@@ -21,20 +21,21 @@
 //!   cell left with none is a contradiction.
 //!
 //! The 27 words are stored band by band (a band's nine words side by
-//! side, see [`w`]): against the digit-major order used before (a digit's
-//! three words side by side, and the first propagation from fewer than 20
-//! givens taking the lowest changed word first), 5-10% faster on every
-//! set (serg +9%, 17_clue +8%, the random minimal set +9%, magictour +7%,
-//! forum_hardest_1106 +7%), sweeping from the first propagation on. Only changed words are propagated (a dirty bit per
+//! side, see [`w`]). Only changed words are propagated (a dirty bit per
 //! word, visited in sweeps so that consecutive words overlap in the
-//! processor), and the hot updates are branch-free. A guess or a naked single strikes only its own digit's row
-//! and box: the word update then finds the row single and clears the cell
-//! of the other digits.
+//! processor), and the hot updates are branch-free. Against a digit-major
+//! order (a digit's three words side by side, the first propagation from
+//! fewer than 20 givens taking the lowest changed word first), the band
+//! order is 5-10% faster on every set (serg +9%, 17_clue +8%, the random
+//! minimal set +9%, magictour and forum_hardest_1106 +7%). A guess or a
+//! naked single strikes only its own digit's row and box: the word update
+//! then finds the row single and clears the cell of the other digits.
 //!
 //! Search branches on a cell with two candidates when there is one (else
 //! one with three, else any), preferring the cell with the most open cells
 //! among its peers (ties: the most pairs among its row and box peers) while
-//! many cells are unsolved (the first pair near the leaves), and copies the
+//! many cells are unsolved (the first pair near the leaves, and always from
+//! [`QUICK_GIVENS`] givens on), and copies the
 //! 124-byte state on the stack: no allocation per node. Counting open peers
 //! (one popcount) beat counting the pair's digits among the peers (eight):
 //! fewer guesses (-4% on forum_hardest_1106, -18% on 17_clue) and cheaper,
@@ -57,9 +58,10 @@
 //! propagated, JCZSolve-style, even with SSE2 compares (-15-20%: a copy per
 //! word and a 228-byte state); in the digit-major order, other orders for
 //! the first propagation (highest word first: 17_clue -19%; a digit's
-//! three words at a time: -6%; one sweep then lowest first: -6%); scoring 4-6 pairs per band or every
-//! pair; taking the first pair unscored from 40 unsolved cells down instead
-//! of [`QUICK_BELOW`] (serg +3%, hard sets -2-4%);
+//! three words at a time: -6%; one sweep then lowest first: -6%);
+//! scoring 4-6 pairs per band or every pair; taking the first pair
+//! unscored from 40 unsolved cells down instead of [`QUICK_BELOW`] (serg
+//! +3%, hard sets -2-4%);
 //! once a first solution is found, taking the first pair unscored
 //! (any second solution ends the search, but on unique grids the rest of
 //! the search is a whole refutation: forum_hardest_1106 -21%, magictour
@@ -204,8 +206,9 @@ const MASK_SINGLE: [u32; 512] = {
 fn shrink<const ISA: u8>(f: u32) -> usize {
     #[cfg(target_arch = "x86_64")]
     if ISA == BMI_PEXT {
-        // SAFETY: this copy runs only in `State::propagate_bmi`, entered
-        // only with an `Isa` from `Isa::detect` that found BMI2.
+        debug_assert!(runs(ISA));
+        // SAFETY: this copy runs only in `State::propagate_bmi` (see
+        // [`BASELINE`]), and BMI2 was detected.
         return unsafe { std::arch::x86_64::_pext_u32(f | (f >> 1) | (f >> 2), 0x0124_9249) }
             as usize;
     }
@@ -417,6 +420,14 @@ impl Run<'_> {
 }
 
 /// [`Isa`] level: the x86-64 baseline.
+///
+/// The functions generic over `const ISA: u8` (`root`, `State::solve`,
+/// `State::propagate`, `shrink`, `State::cells`…) are safe to call with
+/// `ISA == BASELINE` only: above it they run code compiled for, or
+/// intrinsics of, the extensions. The search instantiates them above the
+/// baseline only below [`search_with`]'s dispatch on an [`Isa`] made by
+/// [`Isa::detect`] (debug builds check it at each entry), and tests only
+/// after checking the processor.
 const BASELINE: u8 = 0;
 /// [`Isa`] level: `popcnt`, BMI1, BMI2 and `lzcnt` (x86-64-v3's bit
 /// manipulation): bits counted in one instruction, `andn`, `blsr`, `tzcnt`,
@@ -461,6 +472,14 @@ impl Isa {
     }
 }
 
+/// Whether the processor runs the copy for `isa` (the extensions and,
+/// for [`BMI_PEXT`], `pext`/`pdep` at all; checked in debug builds).
+#[cfg(target_arch = "x86_64")]
+fn runs(isa: u8) -> bool {
+    use std::arch::is_x86_feature_detected as has;
+    isa == BASELINE || (has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt"))
+}
+
 /// Whether `pext` runs in hardware: on Intel processors (every one with
 /// BMI2) and AMD from family 19h (Zen 3); microcoded on earlier AMD and
 /// Hygon processors, and unknown elsewhere.
@@ -468,7 +487,7 @@ impl Isa {
 fn fast_pext() -> bool {
     use std::arch::x86_64::__cpuid;
     // SAFETY: `cpuid` exists on every x86-64 processor, leaves 0 and 1
-    // always (a safe function from Rust 1.87 on).
+    // always (recent Rust declares it safe, hence the `allow`).
     #[allow(unused_unsafe)]
     let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
     let name = [vendor.ebx, vendor.edx, vendor.ecx];
@@ -527,7 +546,7 @@ fn search_with(
         });
     }
     Ok(Found {
-        solutions: run.found,
+        count: run.found,
         guesses: run.guesses,
     })
 }
@@ -540,9 +559,7 @@ fn root<const ISA: u8>(cells: &[u8], run: &mut Run) {
         if unsolved <= 81 - QUICK_GIVENS {
             run.quick_below = 81;
         }
-        if st.propagate::<ISA>() {
-            st.solve::<ISA>(run);
-        }
+        st.solve::<ISA>(run);
     }
 }
 
@@ -700,9 +717,9 @@ impl State {
     fn propagate<const ISA: u8>(&mut self) -> bool {
         #[cfg(target_arch = "x86_64")]
         if ISA != BASELINE {
-            // SAFETY: a copy above the baseline is entered only through
-            // `root_bmi`, with an `Isa` from `Isa::detect` that found the
-            // extensions.
+            debug_assert!(runs(ISA));
+            // SAFETY: a copy above the baseline runs only where the
+            // extensions were detected (see [`BASELINE`]).
             return unsafe { self.propagate_bmi::<ISA>() };
         }
         self.propagate_baseline()
@@ -816,9 +833,9 @@ impl State {
     fn descend<const ISA: u8>(&mut self, run: &mut Run) -> bool {
         #[cfg(target_arch = "x86_64")]
         if ISA != BASELINE {
-            // SAFETY: a copy above the baseline is entered only through
-            // `root_bmi`, with an `Isa` from `Isa::detect` that found the
-            // extensions.
+            debug_assert!(runs(ISA));
+            // SAFETY: a copy above the baseline runs only where the
+            // extensions were detected (see [`BASELINE`]).
             return unsafe { self.solve_bmi::<ISA>(run) };
         }
         self.solve_baseline(run)
@@ -945,11 +962,13 @@ impl State {
     #[inline(always)]
     fn cells<const ISA: u8>(&self) -> [u8; 81] {
         #[cfg(target_arch = "x86_64")]
-        if ISA != BASELINE {
+        if ISA == BMI_PEXT {
             use std::arch::x86_64::_pdep_u64;
             // Each cell's digit from four bit planes (bit k of the digit),
             // eight cells at a time: `pdep` spreads eight bits of a plane to
-            // the low bits of eight bytes (measured: serg +3%).
+            // the low bits of eight bytes (measured: serg +2%). Only where
+            // `pdep` runs in hardware, as `pext`.
+            debug_assert!(runs(ISA));
             let mut out = [0u8; 81 + 7];
             for band in 0..3 {
                 let f = |d: usize| self.f[w(d, band)];
@@ -962,9 +981,8 @@ impl State {
                 for k in 0..4 {
                     let bytes = planes.iter().enumerate().fold(0u64, |acc, (bit, &p)| {
                         let eight = u64::from((p >> (8 * k)) & 0xFF);
-                        // SAFETY: this copy runs only in `State::solve_bmi`,
-                        // entered only with an `Isa` from `Isa::detect` that
-                        // found BMI2.
+                        // SAFETY: this copy runs only in `State::solve_bmi`
+                        // (see [`BASELINE`]), and BMI2 was detected.
                         acc | unsafe { _pdep_u64(eight, 0x0101_0101_0101_0101) } << bit
                     });
                     // The last store of a band runs into the next band's
@@ -1109,10 +1127,16 @@ mod tests {
             "8.........95.......76.........426798...571243...893165......916....3.487....1.532",
             ".................................................................................",
         ];
-        let detected = Isa::detect();
-        let isas = [Isa::baseline(), Isa(BMI), detected];
-        // Only what the processor runs: up to the detected level.
-        let runnable = isas.iter().filter(|isa| isa.0 <= detected.0);
+        // Every copy the processor can run (`pext` slow or not).
+        #[cfg(target_arch = "x86_64")]
+        let isas: Vec<Isa> = [BASELINE, BMI, BMI_PEXT]
+            .into_iter()
+            .filter(|&level| runs(level))
+            .map(Isa)
+            .collect();
+        #[cfg(not(target_arch = "x86_64"))]
+        let isas = vec![Isa::baseline()];
+        let runnable = isas.iter();
         for line in lines {
             let cells: Vec<u8> = line.bytes().map(|b| b.saturating_sub(b'0')).collect();
             let opts = SearchOptions::default();
@@ -1124,6 +1148,29 @@ mod tests {
                 assert_eq!((found, &out), (expected, &first), "{isa:?} on {line}");
             }
         }
+    }
+
+    #[test]
+    fn a_row_single_marks_the_fixed_cells_other_digits_and_the_column_dirty() {
+        let mut st = State::load(&[0; 81]).expect("empty grid");
+        assert!(st.propagate::<BASELINE>());
+        assert_eq!(st.dirty, 0);
+        // Digit 5 (index 4) struck from the row and box peers of cell 13 of
+        // band 1 (row 4, column 4): the row keeps one place, the box one
+        // column.
+        let i = w(4, 1);
+        st.f[i] &= !BAND_PEERS[13];
+        let mut dirty = 0;
+        assert!(st.update_word::<BASELINE>(i, &mut dirty));
+        // The cell leaves the other eight digits of band 1, and column 4
+        // leaves digit 5 in bands 0 and 2; word i itself is done.
+        let expected = (0..9)
+            .filter(|&d| d != 4)
+            .fold(0, |acc, d| acc | 1 << w(d, 1))
+            | 1 << w(4, 0)
+            | 1 << w(4, 2);
+        assert_eq!(dirty, expected, "{dirty:#029b}");
+        assert_eq!(st.open[1] & (1 << 13), 0, "fixed");
     }
 
     #[test]
