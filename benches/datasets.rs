@@ -90,8 +90,16 @@ fn print_each(files: &[PathBuf], mode: BenchMode, secs: f64) {
             }
         }
         times.sort_by(f64::total_cmp);
-        if let (Some(median), Some(max)) = (times.get(times.len() / 2), times.last()) {
-            println!("{}: median {median:.3} s, max {max:.3} s", file.display());
+        let n = times.len();
+        if let Some(&max) = times.last() {
+            // An even count takes the mean of the two middle times.
+            let median = (times[(n - 1) / 2] + times[n / 2]) / 2.0;
+            let within = |secs: f64| times.iter().filter(|&&t| t < secs).count();
+            println!(
+                "{}: median {median:.3} s, max {max:.3} s, {} of {n} under 5 s",
+                file.display(),
+                within(5.0)
+            );
         }
     }
 }
