@@ -63,6 +63,29 @@ pub(crate) struct Geometry {
     units: Vec<u16>,
     /// Unit numbers of each cell: row, column, box.
     cell_units: Vec<[u16; 3]>,
+    /// The intersections of a line with a box (see [`Segment`]): row
+    /// segments first, then column segments.
+    segments: Vec<Segment>,
+    /// Segment ids by line (a row's segments, then a column's, each line
+    /// in turn), for claiming: a digit of a line confined to one segment
+    /// leaves the rest of that segment's box.
+    by_line: Vec<Vec<u16>>,
+    /// Segment ids by box (a box's row segments, then its column
+    /// segments), for pointing: a digit of a box confined to one segment
+    /// leaves the rest of that segment's line.
+    by_box: Vec<Vec<u16>>,
+}
+
+/// The cells where a line (row or column) and a box meet, with the other
+/// cells of each: a digit the line (box) can hold only here leaves the
+/// rest of the box (line). The cells come in the order the strikes were
+/// always made, so that propagation and the search are the same.
+struct Segment {
+    cells: Vec<u16>,
+    /// The line's other cells.
+    line_rest: Vec<u16>,
+    /// The box's other cells.
+    box_rest: Vec<u16>,
 }
 
 impl Geometry {
@@ -114,6 +137,7 @@ impl Geometry {
             }
         }
         debug_assert_eq!(peers.len(), cells * peer_count);
+        let (segments, by_line, by_box) = segments(side, box_w, box_h);
         Geometry {
             side,
             box_w,
@@ -123,6 +147,9 @@ impl Geometry {
             peer_count,
             units,
             cell_units,
+            segments,
+            by_line,
+            by_box,
         }
     }
 
@@ -144,6 +171,65 @@ impl Geometry {
     pub(super) fn unit(&self, u: usize) -> &[u16] {
         &self.units[u * self.side..(u + 1) * self.side]
     }
+}
+
+/// The line-box segments of a `box_w` x `box_h` shape with their
+/// groupings by line and by box (see [`Geometry::segments`]). Row segment
+/// `(r, j)` (row `r`, stack `j`) has id `r * box_h + j`; column segment
+/// `(c, i)` (column `c`, band `i`) has id `side * box_h + c * box_w + i`.
+fn segments(side: usize, w: usize, h: usize) -> (Vec<Segment>, Vec<Vec<u16>>, Vec<Vec<u16>>) {
+    let n = side;
+    let cell = |r: usize, c: usize| (r * n + c) as u16;
+    let mut segments = Vec::with_capacity(n * (w + h));
+    // Row segments: row r, stack j (h stacks of w cells).
+    for r in 0..n {
+        let r0 = (r / h) * h;
+        for j in 0..h {
+            let (c0, c1) = (j * w, j * w + w);
+            segments.push(Segment {
+                cells: (c0..c1).map(|c| cell(r, c)).collect(),
+                line_rest: (0..n)
+                    .filter(|&c| c < c0 || c >= c1)
+                    .map(|c| cell(r, c))
+                    .collect(),
+                box_rest: (r0..r0 + h)
+                    .filter(|&r2| r2 != r)
+                    .flat_map(|r2| (c0..c1).map(move |c| cell(r2, c)))
+                    .collect(),
+            });
+        }
+    }
+    // Column segments: column c, band i (w bands of h cells).
+    for c in 0..n {
+        let c0 = (c / w) * w;
+        for i in 0..w {
+            let (r0, r1) = (i * h, i * h + h);
+            segments.push(Segment {
+                cells: (r0..r1).map(|r| cell(r, c)).collect(),
+                line_rest: (0..n)
+                    .filter(|&r| r < r0 || r >= r1)
+                    .map(|r| cell(r, c))
+                    .collect(),
+                box_rest: (c0..c0 + w)
+                    .filter(|&c2| c2 != c)
+                    .flat_map(|c2| (r0..r1).map(move |r| cell(r, c2)))
+                    .collect(),
+            });
+        }
+    }
+    let row_seg = |r: usize, j: usize| (r * h + j) as u16;
+    let col_seg = |c: usize, i: usize| (n * h + c * w + i) as u16;
+    let mut by_line: Vec<Vec<u16>> = (0..n)
+        .map(|r| (0..h).map(|j| row_seg(r, j)).collect())
+        .collect();
+    by_line.extend((0..n).map(|c| (0..w).map(|i| col_seg(c, i)).collect()));
+    let mut by_box = Vec::with_capacity(2 * n);
+    for b in 0..n {
+        let (r0, c0) = ((b / h) * h, (b % h) * w);
+        by_box.push((0..h).map(|k| row_seg(r0 + k, c0 / w)).collect());
+        by_box.push((0..w).map(|k| col_seg(c0 + k, r0 / h)).collect());
+    }
+    (segments, by_line, by_box)
 }
 
 /// One search node's state.
@@ -499,131 +585,50 @@ impl<'g> Engine<'g> {
     /// candidate was struck.
     fn locked_candidates(&mut self, st: &mut State) -> Result<bool, Contradiction> {
         let geo = self.geo;
-        let (n, w, h) = (geo.side, geo.box_w, geo.box_h);
         let before = self.queue.len();
-        let mut changed = false;
-        // Segment unions of open cells: row r, stack j (h stacks of w cells);
-        // column c, band i (w bands of h cells).
-        let mut rows = [0u64; 64];
-        let mut cols = [0u64; 64];
-        for r in 0..n {
-            for (j, seg) in rows.iter_mut().enumerate().take(h) {
-                let base = r * n + j * w;
-                *seg = (0..w)
-                    .filter(|&k| st.val[base + k] == 0)
-                    .fold(0, |acc, k| acc | st.cand[base + k]);
-            }
-            // Claiming: a digit of row r only in stack j leaves the rest of
-            // that box.
-            for j in 0..h {
-                let others = rows[..h]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, _)| k != j)
-                    .fold(0, |acc, (_, &m)| acc | m);
-                let only = rows[j] & !others;
-                if only == 0 {
-                    continue;
-                }
-                let r0 = (r / h) * h;
-                for r2 in r0..r0 + h {
-                    if r2 == r {
-                        continue;
-                    }
-                    for k in 0..w {
-                        let cell = r2 * n + j * w + k;
-                        if st.val[cell] == 0 && st.cand[cell] & only != 0 {
-                            self.remove(st, cell, only)?;
-                            changed = true;
-                        }
-                    }
-                }
-            }
-        }
-        for c in 0..n {
-            for (i, seg) in cols.iter_mut().enumerate().take(w) {
-                *seg = (0..h)
-                    .map(|k| (i * h + k) * n + c)
-                    .filter(|&cell| st.val[cell] == 0)
-                    .fold(0, |acc, cell| acc | st.cand[cell]);
-            }
-            for i in 0..w {
-                let others = cols[..w]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, _)| k != i)
-                    .fold(0, |acc, (_, &m)| acc | m);
-                let only = cols[i] & !others;
-                if only == 0 {
-                    continue;
-                }
-                let c0 = (c / w) * w;
-                for c2 in c0..c0 + w {
-                    if c2 == c {
-                        continue;
-                    }
-                    for k in 0..h {
-                        let cell = (i * h + k) * n + c2;
-                        if st.val[cell] == 0 && st.cand[cell] & only != 0 {
-                            self.remove(st, cell, only)?;
-                            changed = true;
-                        }
-                    }
-                }
-            }
-        }
-        if changed {
+        // Claiming first; pointing only when claiming struck nothing.
+        let claimed = self.confine(st, &geo.by_line, |seg| &seg.box_rest)?;
+        if claimed {
             return Ok(true);
         }
-        // Pointing: a digit of a box confined to one row (column) of it
-        // leaves the rest of that row (column).
-        for b in 0..n {
-            let (r0, c0) = ((b / h) * h, (b % h) * w);
-            let mut segs = [0u64; 64];
-            for (k, seg) in segs.iter_mut().enumerate().take(h) {
-                let base = (r0 + k) * n + c0;
-                *seg = (0..w)
-                    .filter(|&d| st.val[base + d] == 0)
-                    .fold(0, |acc, d| acc | st.cand[base + d]);
+        let pointed = self.confine(st, &geo.by_box, |seg| &seg.line_rest)?;
+        Ok(pointed || self.queue.len() > before)
+    }
+
+    /// For each group of segments that partition a unit: a digit the open
+    /// cells of the group hold in one segment only is struck from that
+    /// segment's `rest` cells. `Ok(true)` when something was struck.
+    fn confine(
+        &mut self,
+        st: &mut State,
+        groups: &[Vec<u16>],
+        rest: impl Fn(&Segment) -> &[u16],
+    ) -> Result<bool, Contradiction> {
+        let geo = self.geo;
+        let mut changed = false;
+        let mut unions = [0u64; 64];
+        for group in groups {
+            for (u, &seg) in unions.iter_mut().zip(group) {
+                *u = geo.segments[usize::from(seg)]
+                    .cells
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .filter(|&c| st.val[c] == 0)
+                    .fold(0, |acc, c| acc | st.cand[c]);
             }
-            for k in 0..h {
-                let others = segs[..h]
+            let unions = &unions[..group.len()];
+            for (k, &seg) in group.iter().enumerate() {
+                let others = unions
                     .iter()
                     .enumerate()
                     .filter(|&(x, _)| x != k)
                     .fold(0, |acc, (_, &m)| acc | m);
-                let only = segs[k] & !others;
+                let only = unions[k] & !others;
                 if only == 0 {
                     continue;
                 }
-                let r = r0 + k;
-                for c in (0..n).filter(|&c| c < c0 || c >= c0 + w) {
-                    let cell = r * n + c;
-                    if st.val[cell] == 0 && st.cand[cell] & only != 0 {
-                        self.remove(st, cell, only)?;
-                        changed = true;
-                    }
-                }
-            }
-            for (k, seg) in segs.iter_mut().enumerate().take(w) {
-                *seg = (0..h)
-                    .map(|d| (r0 + d) * n + c0 + k)
-                    .filter(|&cell| st.val[cell] == 0)
-                    .fold(0, |acc, cell| acc | st.cand[cell]);
-            }
-            for k in 0..w {
-                let others = segs[..w]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(x, _)| x != k)
-                    .fold(0, |acc, (_, &m)| acc | m);
-                let only = segs[k] & !others;
-                if only == 0 {
-                    continue;
-                }
-                let c = c0 + k;
-                for r in (0..n).filter(|&r| r < r0 || r >= r0 + h) {
-                    let cell = r * n + c;
+                for &cell in rest(&geo.segments[usize::from(seg)]) {
+                    let cell = usize::from(cell);
                     if st.val[cell] == 0 && st.cand[cell] & only != 0 {
                         self.remove(st, cell, only)?;
                         changed = true;
@@ -631,7 +636,7 @@ impl<'g> Engine<'g> {
                 }
             }
         }
-        Ok(changed || self.queue.len() > before)
+        Ok(changed)
     }
 
     /// All-different consistency on every unit; `Ok(true)` when a candidate
@@ -941,6 +946,81 @@ mod tests {
         assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
         assert!((3..9).all(|c| st.cand[c] & 1 == 0));
         assert!(st.cand[0] & 1 != 0 && st.cand[27] & 1 != 0);
+    }
+
+    #[test]
+    fn segments_split_each_line_and_box_into_line_box_intersections() {
+        for (w, h) in [(3, 3), (3, 2), (2, 3), (4, 2), (5, 5)] {
+            let geo = Geometry::new(w, h);
+            let n = geo.side;
+            let sorted = |cells: &[u16]| {
+                let mut v = cells.to_vec();
+                v.sort_unstable();
+                v
+            };
+            // Each line's segments cover it, and each box's row (column)
+            // segments cover the box.
+            for (line, group) in geo.by_line.iter().enumerate() {
+                let cells: Vec<u16> = group
+                    .iter()
+                    .flat_map(|&s| geo.segments[usize::from(s)].cells.clone())
+                    .collect();
+                assert_eq!(
+                    sorted(&cells),
+                    sorted(geo.unit(line)),
+                    "{w}x{h} line {line}"
+                );
+            }
+            for (k, group) in geo.by_box.iter().enumerate() {
+                let cells: Vec<u16> = group
+                    .iter()
+                    .flat_map(|&s| geo.segments[usize::from(s)].cells.clone())
+                    .collect();
+                assert_eq!(
+                    sorted(&cells),
+                    sorted(geo.unit(2 * n + k / 2)),
+                    "{w}x{h} box {}",
+                    k / 2
+                );
+            }
+            // A segment and its rests make up its line and its box.
+            for seg in &geo.segments {
+                let cell = usize::from(seg.cells[0]);
+                let [row, col, bx] = geo.cell_units[cell];
+                let line = if seg.cells.iter().all(|&c| usize::from(c) / n == cell / n) {
+                    row
+                } else {
+                    col
+                };
+                let whole = |rest: &[u16]| sorted(&[seg.cells.as_slice(), rest].concat());
+                assert_eq!(whole(&seg.line_rest), sorted(geo.unit(usize::from(line))));
+                assert_eq!(whole(&seg.box_rest), sorted(geo.unit(usize::from(bx))));
+            }
+        }
+    }
+
+    #[test]
+    fn claiming_strikes_the_rest_of_the_box_in_rows_and_columns() {
+        let geo = Geometry::new(3, 2);
+        let mut engine = Engine::new(&geo, false);
+        let mut st = open_state(&geo);
+        // 6x6 with 3x2 boxes: in row 0, digit 1 only in the first stack
+        // (columns 0-2): the rest of box 0 (row 1, columns 0-2) loses it.
+        for cell in 3..6 {
+            st.cand[cell] &= !1;
+        }
+        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
+        assert!((6..9).all(|c| st.cand[c] & 1 == 0), "row 1 of box 0");
+        assert!(st.cand[9] & 1 != 0 && st.cand[0] & 1 != 0);
+        // In column 5, digit 2 only in band 0 (rows 0-1): the rest of box 1
+        // (columns 3-4 of rows 0-1) loses it.
+        let mut st = open_state(&geo);
+        for r in 2..6 {
+            st.cand[r * 6 + 5] &= !2;
+        }
+        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
+        assert!([3, 4, 9, 10].iter().all(|&c| st.cand[c] & 2 == 0), "box 1");
+        assert!(st.cand[5] & 2 != 0 && st.cand[15] & 2 != 0);
     }
 
     #[test]
