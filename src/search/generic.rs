@@ -181,42 +181,31 @@ fn segments(side: usize, w: usize, h: usize) -> (Vec<Segment>, Vec<Vec<u16>>, Ve
     let n = side;
     let cell = |r: usize, c: usize| (r * n + c) as u16;
     let mut segments = Vec::with_capacity(n * (w + h));
-    // Row segments: row r, stack j (h stacks of w cells).
-    for r in 0..n {
-        let r0 = (r / h) * h;
-        for j in 0..h {
-            let (c0, c1) = (j * w, j * w + w);
-            segments.push(Segment {
-                cells: (c0..c1).map(|c| cell(r, c)).collect(),
-                line_rest: (0..n)
-                    .filter(|&c| c < c0 || c >= c1)
-                    .map(|c| cell(r, c))
-                    .collect(),
-                box_rest: (r0..r0 + h)
-                    .filter(|&r2| r2 != r)
-                    .flat_map(|r2| (c0..c1).map(move |c| cell(r2, c)))
-                    .collect(),
-            });
+    // The segments along every line, where `at(line, k)` is the line's
+    // k-th cell, a segment holds `len` cells and a box spans `depth` lines.
+    let mut along = |at: &dyn Fn(usize, usize) -> u16, len: usize, depth: usize| {
+        for line in 0..n {
+            let first = (line / depth) * depth;
+            for j in 0..n / len {
+                let (k0, k1) = (j * len, j * len + len);
+                segments.push(Segment {
+                    cells: (k0..k1).map(|k| at(line, k)).collect(),
+                    line_rest: (0..n)
+                        .filter(|&k| k < k0 || k >= k1)
+                        .map(|k| at(line, k))
+                        .collect(),
+                    box_rest: (first..first + depth)
+                        .filter(|&other| other != line)
+                        .flat_map(|other| (k0..k1).map(move |k| at(other, k)))
+                        .collect(),
+                });
+            }
         }
-    }
-    // Column segments: column c, band i (w bands of h cells).
-    for c in 0..n {
-        let c0 = (c / w) * w;
-        for i in 0..w {
-            let (r0, r1) = (i * h, i * h + h);
-            segments.push(Segment {
-                cells: (r0..r1).map(|r| cell(r, c)).collect(),
-                line_rest: (0..n)
-                    .filter(|&r| r < r0 || r >= r1)
-                    .map(|r| cell(r, c))
-                    .collect(),
-                box_rest: (c0..c0 + w)
-                    .filter(|&c2| c2 != c)
-                    .flat_map(|c2| (r0..r1).map(move |r| cell(r, c2)))
-                    .collect(),
-            });
-        }
-    }
+    };
+    // Rows: row r, stack j (h stacks of w cells, boxes h rows deep); then
+    // columns: column c, band i (w bands of h cells, boxes w columns wide).
+    along(&|r, c| cell(r, c), w, h);
+    along(&|c, r| cell(r, c), h, w);
     let row_seg = |r: usize, j: usize| (r * h + j) as u16;
     let col_seg = |c: usize, i: usize| (n * h + c * w + i) as u16;
     let mut by_line: Vec<Vec<u16>> = (0..n)
