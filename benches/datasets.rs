@@ -75,11 +75,12 @@ fn print_each(files: &[PathBuf], mode: BenchMode, secs: f64) {
             times.push(took);
             match result {
                 Ok(o) => println!(
-                    "{}:{line} {:.3} s {} guesses {} solutions{}",
+                    "{}:{line} {:.3} s {} guesses {} solutions{}{}",
                     file.display(),
                     took,
                     o.guesses,
                     o.solutions.len(),
+                    if o.handed_over { " (SAT)" } else { "" },
                     if o.solutions.iter().all(|s| s.solves(puzzle)) {
                         ""
                     } else {

@@ -61,6 +61,7 @@ fn minimal_gecode_20_is_proven_unique_through_clause_learning() {
     let outcome = search(&p, &opts(2)).expect("no deadline");
     assert_eq!(outcome.solutions.len(), 1, "exactly one solution");
     assert!(outcome.solutions[0].solves(&p));
+    assert!(outcome.handed_over, "settled by the SAT solver");
 }
 
 #[test]

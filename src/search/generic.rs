@@ -317,6 +317,7 @@ impl<'g> Engine<'g> {
         let mut outcome = SearchOutcome {
             solutions: Vec::new(),
             guesses: 0,
+            handed_over: false,
         };
         let cells = self.geo.cells();
         let mut states = vec![State {
@@ -425,6 +426,7 @@ impl<'g> Engine<'g> {
         outcome
             .solutions
             .extend(found.iter().map(|digits| solution_grid(puzzle, digits)));
+        outcome.handed_over = true;
         Ok(outcome)
     }
 

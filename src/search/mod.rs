@@ -61,6 +61,9 @@ pub struct SearchOutcome {
     /// How many guesses (branching decisions) the search made; a search
     /// handed to the SAT solver counts those made before the hand-over.
     pub guesses: u64,
+    /// Whether the SAT solver settled the grid: a large grid whose search
+    /// met its budget of dead ends (never a 9x9 grid).
+    pub handed_over: bool,
 }
 
 /// What [`search_into`] found: the solutions themselves are in the
@@ -72,6 +75,8 @@ pub struct Found {
     pub count: usize,
     /// How many guesses the search made, as in [`SearchOutcome::guesses`].
     pub guesses: u64,
+    /// As [`SearchOutcome::handed_over`].
+    pub handed_over: bool,
 }
 
 /// Why a search stopped without an answer.
@@ -112,6 +117,7 @@ pub fn search(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, Sear
     Ok(SearchOutcome {
         solutions,
         guesses: found.guesses,
+        handed_over: found.handed_over,
     })
 }
 
@@ -183,6 +189,7 @@ fn flatten(outcome: SearchOutcome, out: &mut Vec<u8>) -> Found {
     Found {
         count: outcome.solutions.len(),
         guesses: outcome.guesses,
+        handed_over: outcome.handed_over,
     }
 }
 

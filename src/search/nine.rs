@@ -548,6 +548,7 @@ fn search_with(
     Ok(Found {
         count: run.found,
         guesses: run.guesses,
+        handed_over: false,
     })
 }
 
