@@ -357,12 +357,35 @@ impl Grid {
         out
     }
 
+    /// True when a digit appears twice in some row, column or box: what
+    /// [`Grid::conflicts`] lists, found without listing (or allocating).
+    fn has_conflict(&self) -> bool {
+        let n = self.side();
+        let (w, h) = (self.shape.width(), self.shape.height());
+        let (mut rows, mut cols, mut boxes) = ([0u64; 64], [0u64; 64], [0u64; 64]);
+        for (i, &v) in self.cells.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let (r, c) = (i / n, i % n);
+            let b = (r / h) * h + c / w;
+            let bit = 1u64 << (v - 1);
+            if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
+                return true;
+            }
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+        false
+    }
+
     /// True when `self` is a complete, valid grid that keeps every given of
     /// `puzzle`.
     pub fn solves(&self, puzzle: &Grid) -> bool {
         self.shape == puzzle.shape
             && self.is_full()
-            && self.conflicts().is_empty()
+            && !self.has_conflict()
             && puzzle
                 .cells
                 .iter()
@@ -478,6 +501,40 @@ mod tests {
             bad.parse::<Grid>(),
             Err(GridError::BadChar { index: 80, .. })
         ));
+    }
+
+    #[test]
+    fn a_conflict_is_found_exactly_when_conflicts_lists_one() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        for (w, h) in [(3, 3), (3, 2), (2, 3), (4, 4), (5, 5)] {
+            let shape = BoxShape::new(w, h).expect("shape");
+            let n = shape.side();
+            // A valid full grid (none), then random grids of a few digits
+            // (some clash, some do not), each way round.
+            let full = crate::search::search(&Grid::empty(shape), &Default::default())
+                .expect("no deadline")
+                .solutions
+                .remove(0);
+            assert!(!full.has_conflict() && full.conflicts().is_empty());
+            for _ in 0..300 {
+                let mut g = Grid::empty(shape);
+                for _ in 0..next(2 * n) {
+                    g.set(next(n), next(n), (1 + next(n)) as u8);
+                }
+                assert_eq!(
+                    g.has_conflict(),
+                    !g.conflicts().is_empty(),
+                    "{w}x{h} {}",
+                    g.to_line()
+                );
+            }
+        }
     }
 
     #[test]
