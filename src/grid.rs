@@ -363,19 +363,26 @@ impl Grid {
         let n = self.side();
         let (w, h) = (self.shape.width(), self.shape.height());
         let (mut rows, mut cols, mut boxes) = ([0u64; 64], [0u64; 64], [0u64; 64]);
-        for (i, &v) in self.cells.iter().enumerate() {
-            if v == 0 {
-                continue;
+        // The box stack of each column, divided once rather than per cell.
+        let mut stack = [0usize; 64];
+        for (c, s) in stack.iter_mut().enumerate().take(n) {
+            *s = c / w;
+        }
+        for (r, row) in self.cells.chunks(n).enumerate() {
+            let band = (r / h) * h;
+            for (c, &v) in row.iter().enumerate() {
+                if v == 0 {
+                    continue;
+                }
+                let b = band + stack[c];
+                let bit = 1u64 << (v - 1);
+                if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
+                    return true;
+                }
+                rows[r] |= bit;
+                cols[c] |= bit;
+                boxes[b] |= bit;
             }
-            let (r, c) = (i / n, i % n);
-            let b = (r / h) * h + c / w;
-            let bit = 1u64 << (v - 1);
-            if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
-                return true;
-            }
-            rows[r] |= bit;
-            cols[c] |= bit;
-            boxes[b] |= bit;
         }
         false
     }
