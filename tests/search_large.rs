@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use xlsudoku::grid::Grid;
-use xlsudoku::search::{search, SearchError, SearchOptions};
+use xlsudoku::search::{search, search_into, SearchError, SearchOptions};
 
 /// A puzzle of the shared benchmark set (read from `../shared/bench`
 /// beside the repository, never copied into it), by its Gecode tag.
@@ -62,6 +62,11 @@ fn minimal_gecode_20_is_proven_unique_through_clause_learning() {
     assert_eq!(outcome.solutions.len(), 1, "exactly one solution");
     assert!(outcome.solutions[0].solves(&p));
     assert!(outcome.handed_over, "settled by the SAT solver");
+    // The same through the buffer interface.
+    let mut out = Vec::new();
+    let found = search_into(&p, &opts(2), &mut out).expect("no deadline");
+    assert_eq!((found.count, found.handed_over), (1, true));
+    assert_eq!(out, outcome.solutions[0].cells());
 }
 
 #[test]

@@ -1015,6 +1015,39 @@ mod tests {
     }
 
     #[test]
+    fn pointing_strikes_the_rest_of_the_line_in_rows_and_columns() {
+        let geo = Geometry::new(2, 3);
+        let mut engine = Engine::new(&geo, false);
+        // 6x6 with 2x3 boxes (2 columns, 3 rows): box 0 is rows 0-2,
+        // columns 0-1. Digit 1 only in row 0 of box 0 (no claiming: every
+        // row and column still holds it in two boxes): row 0 beyond the box
+        // loses it.
+        let mut st = open_state(&geo);
+        for cell in [6, 7, 12, 13] {
+            st.cand[cell] &= !1;
+        }
+        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
+        assert!((2..6).all(|c| st.cand[c] & 1 == 0), "row 0 beyond box 0");
+        assert!(st.cand[0] & 1 != 0 && st.cand[18] & 1 != 0);
+        // 6x6 with 3x2 boxes (3 columns, 2 rows), box 0 rows 0-1, columns
+        // 0-2: digit 2 only in column 1 of box 0 (columns 0 and 2 still hold
+        // it in two other bands, rows 0 and 1 in the other stack): column 1
+        // below the box loses it.
+        let geo = Geometry::new(3, 2);
+        let mut engine = Engine::new(&geo, false);
+        let mut st = open_state(&geo);
+        for cell in [0, 2, 6, 8] {
+            st.cand[cell] &= !2;
+        }
+        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
+        assert!(
+            [13, 19, 25, 31].iter().all(|&c| st.cand[c] & 2 == 0),
+            "column 1 below"
+        );
+        assert!(st.cand[1] & 2 != 0 && st.cand[12] & 2 != 0);
+    }
+
+    #[test]
     fn a_wipe_out_blames_the_unit_the_cells_share() {
         let geo = Geometry::new(3, 3);
         let mut engine = Engine::new(&geo, false);

@@ -54,6 +54,7 @@ impl Default for SearchOptions {
 
 /// What a finished search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchOutcome {
     /// Up to [`SearchOptions::limit`] solutions, in the order found. Empty
     /// when the puzzle has no solution (including clashing givens).
@@ -62,13 +63,15 @@ pub struct SearchOutcome {
     /// handed to the SAT solver counts those made before the hand-over.
     pub guesses: u64,
     /// Whether the SAT solver settled the grid: a large grid whose search
-    /// met its budget of dead ends (never a 9x9 grid).
+    /// met its budget of dead ends (never a grid with 3x3 boxes, which the
+    /// 9x9 engine settles alone).
     pub handed_over: bool,
 }
 
 /// What [`search_into`] found: the solutions themselves are in the
 /// caller's buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Found {
     /// How many solutions were appended: at most [`SearchOptions::limit`]
     /// (0 read as 1).
