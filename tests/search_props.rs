@@ -195,6 +195,11 @@ proptest! {
 
 }
 
+/// A 9x9 puzzle: the givens of a solved grid (from `seed`) where `keep` says.
+fn nine_by_nine(seed: u64, keep: &[bool]) -> Grid {
+    blank(&solved_grid(BoxShape::new(3, 3).expect("3x3"), seed), keep)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(80))]
 
@@ -205,9 +210,7 @@ proptest! {
         seed in any::<u64>(),
         keep in proptest::collection::vec(prop::bool::weighted(0.35), 81),
     ) {
-        let shape = BoxShape::new(3, 3).expect("3x3");
-        let puzzle = blank(&solved_grid(shape, seed), &keep);
-        check_against_reference(&puzzle)?;
+        check_against_reference(&nine_by_nine(seed, &keep))?;
     }
 
     /// 9x9 with 30 or more givens, often several solutions: the fast path
@@ -217,8 +220,7 @@ proptest! {
         seed in any::<u64>(),
         keep in proptest::collection::vec(prop::bool::weighted(0.42), 81),
     ) {
-        let shape = BoxShape::new(3, 3).expect("3x3");
-        let puzzle = blank(&solved_grid(shape, seed), &keep);
+        let puzzle = nine_by_nine(seed, &keep);
         prop_assume!(puzzle.givens() >= 30);
         check_against_reference(&puzzle)?;
     }

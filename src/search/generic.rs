@@ -949,30 +949,22 @@ mod tests {
                 v.sort_unstable();
                 v
             };
+            // The cells of a group of segments, sorted.
+            let union = |group: &[u16]| {
+                let cells: Vec<u16> = group
+                    .iter()
+                    .flat_map(|&s| geo.segments[usize::from(s)].cells.clone())
+                    .collect();
+                sorted(&cells)
+            };
             // Each line's segments cover it, and each box's row (column)
             // segments cover the box.
             for (line, group) in geo.by_line.iter().enumerate() {
-                let cells: Vec<u16> = group
-                    .iter()
-                    .flat_map(|&s| geo.segments[usize::from(s)].cells.clone())
-                    .collect();
-                assert_eq!(
-                    sorted(&cells),
-                    sorted(geo.unit(line)),
-                    "{w}x{h} line {line}"
-                );
+                assert_eq!(union(group), sorted(geo.unit(line)), "{w}x{h} line {line}");
             }
             for (k, group) in geo.by_box.iter().enumerate() {
-                let cells: Vec<u16> = group
-                    .iter()
-                    .flat_map(|&s| geo.segments[usize::from(s)].cells.clone())
-                    .collect();
-                assert_eq!(
-                    sorted(&cells),
-                    sorted(geo.unit(2 * n + k / 2)),
-                    "{w}x{h} box {}",
-                    k / 2
-                );
+                let bx = 2 * n + k / 2;
+                assert_eq!(union(group), sorted(geo.unit(bx)), "{w}x{h} box {}", k / 2);
             }
             // A segment and its rests make up its line and its box.
             for seg in &geo.segments {
@@ -990,61 +982,48 @@ mod tests {
         }
     }
 
-    #[test]
-    fn claiming_strikes_the_rest_of_the_box_in_rows_and_columns() {
-        let geo = Geometry::new(3, 2);
+    /// On an open `w` x `h`-box grid, strikes digit bit `bit` from the
+    /// cells `struck`; one locked-candidates pass must then remove it from
+    /// exactly the `lost` cells among the cells still holding it, keeping it
+    /// in `kept`.
+    fn locks(w: usize, h: usize, bit: u64, struck: &[usize], lost: &[usize], kept: &[usize]) {
+        let geo = Geometry::new(w, h);
         let mut engine = Engine::new(&geo, false);
         let mut st = open_state(&geo);
-        // 6x6 with 3x2 boxes: in row 0, digit 1 only in the first stack
-        // (columns 0-2): the rest of box 0 (row 1, columns 0-2) loses it.
-        for cell in 3..6 {
-            st.cand[cell] &= !1;
+        for &cell in struck {
+            st.cand[cell] &= !bit;
         }
         assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
-        assert!((6..9).all(|c| st.cand[c] & 1 == 0), "row 1 of box 0");
-        assert!(st.cand[9] & 1 != 0 && st.cand[0] & 1 != 0);
+        let gone: Vec<usize> = (0..geo.cells())
+            .filter(|c| !struck.contains(c) && st.cand[*c] & bit == 0)
+            .collect();
+        assert_eq!(gone, lost, "{w}x{h}: cells that lost the digit");
+        assert!(kept.iter().all(|&c| st.cand[c] & bit != 0), "{w}x{h}");
+    }
+
+    #[test]
+    fn claiming_strikes_the_rest_of_the_box_in_rows_and_columns() {
+        // 6x6 with 3x2 boxes (3 columns, 2 rows). In row 0, digit 1 only in
+        // the first stack (columns 0-2): the rest of box 0 (row 1, columns
+        // 0-2) loses it.
+        locks(3, 2, 1, &[3, 4, 5], &[6, 7, 8], &[0, 9]);
         // In column 5, digit 2 only in band 0 (rows 0-1): the rest of box 1
         // (columns 3-4 of rows 0-1) loses it.
-        let mut st = open_state(&geo);
-        for r in 2..6 {
-            st.cand[r * 6 + 5] &= !2;
-        }
-        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
-        assert!([3, 4, 9, 10].iter().all(|&c| st.cand[c] & 2 == 0), "box 1");
-        assert!(st.cand[5] & 2 != 0 && st.cand[15] & 2 != 0);
+        locks(3, 2, 2, &[17, 23, 29, 35], &[3, 4, 9, 10], &[5, 15]);
     }
 
     #[test]
     fn pointing_strikes_the_rest_of_the_line_in_rows_and_columns() {
-        let geo = Geometry::new(2, 3);
-        let mut engine = Engine::new(&geo, false);
         // 6x6 with 2x3 boxes (2 columns, 3 rows): box 0 is rows 0-2,
         // columns 0-1. Digit 1 only in row 0 of box 0 (no claiming: every
         // row and column still holds it in two boxes): row 0 beyond the box
         // loses it.
-        let mut st = open_state(&geo);
-        for cell in [6, 7, 12, 13] {
-            st.cand[cell] &= !1;
-        }
-        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
-        assert!((2..6).all(|c| st.cand[c] & 1 == 0), "row 0 beyond box 0");
-        assert!(st.cand[0] & 1 != 0 && st.cand[18] & 1 != 0);
-        // 6x6 with 3x2 boxes (3 columns, 2 rows), box 0 rows 0-1, columns
-        // 0-2: digit 2 only in column 1 of box 0 (columns 0 and 2 still hold
-        // it in two other bands, rows 0 and 1 in the other stack): column 1
-        // below the box loses it.
-        let geo = Geometry::new(3, 2);
-        let mut engine = Engine::new(&geo, false);
-        let mut st = open_state(&geo);
-        for cell in [0, 2, 6, 8] {
-            st.cand[cell] &= !2;
-        }
-        assert!(matches!(engine.locked_candidates(&mut st), Ok(true)));
-        assert!(
-            [13, 19, 25, 31].iter().all(|&c| st.cand[c] & 2 == 0),
-            "column 1 below"
-        );
-        assert!(st.cand[1] & 2 != 0 && st.cand[12] & 2 != 0);
+        locks(2, 3, 1, &[6, 7, 12, 13], &[2, 3, 4, 5], &[0, 18]);
+        // 6x6 with 3x2 boxes, box 0 rows 0-1, columns 0-2: digit 2 only in
+        // column 1 of box 0 (columns 0 and 2 still hold it in two other
+        // bands, rows 0 and 1 in the other stack): column 1 below the box
+        // loses it.
+        locks(3, 2, 2, &[0, 2, 6, 8], &[13, 19, 25, 31], &[1, 12]);
     }
 
     #[test]
