@@ -413,7 +413,7 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
     let name = input.file_name()?.to_string_lossy();
     let show = |o: Option<String>| o.unwrap_or_else(|| "-".to_string());
     Some(format!(
-        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={}",
+        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={} techniques={}",
         crate::annotate::STAMP_PREFIX,
         env!("CARGO_PKG_VERSION"),
         name,
@@ -424,6 +424,7 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
         show(opts.read.range.map(|r| r.to_string())),
         show(opts.read.shape.map(|b| b.to_string())),
         show(opts.solve.timeout.map(|t| format!("{}", t.as_secs_f64()))),
+        opts.solve.techniques,
     ))
 }
 

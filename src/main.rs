@@ -15,6 +15,7 @@ use xlsudoku::address::CellRange;
 use xlsudoku::batch::{self, FileOutcome, Plan, RunOptions, Shard};
 use xlsudoku::bench::{self, BenchMode, FileReport};
 use xlsudoku::grid::BoxShape;
+use xlsudoku::logic::Ladder;
 use xlsudoku::report::{junit_xml, SheetRecord, Summary};
 use xlsudoku::solve::SolveOptions;
 use xlsudoku::workbook::ReadOptions;
@@ -81,6 +82,10 @@ struct Common {
     /// left alone and not reported.
     #[arg(long, value_name = "NAME")]
     sheet: Vec<String>,
+    /// Techniques the ladder may use: `seed` (the old macro's four: i ! * ^,
+    /// its exact history), `all`, or letters/names such as `i,!,2,x`.
+    #[arg(long, value_name = "seed|all|LIST", default_value = "all")]
+    techniques: Ladder,
 }
 
 #[derive(Args, Debug)]
@@ -135,7 +140,8 @@ struct BenchArgs {
 const SUBCOMMANDS: [&str; 4] = ["solve", "check", "bench", "help"];
 const TOP_FLAGS: [&str; 4] = ["-h", "--help", "-V", "--version"];
 /// Options that take the next argument as their value.
-const VALUE_OPTIONS: [&str; 11] = [
+const VALUE_OPTIONS: [&str; 12] = [
+    "--techniques",
     "-j",
     "--jobs",
     "-o",
@@ -247,6 +253,7 @@ fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptions, 
         solve: SolveOptions {
             logic_only,
             timeout,
+            techniques: c.techniques.clone(),
         },
         force,
         sheets: c.sheet.clone(),

@@ -20,7 +20,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{Board, Step, Stop};
+use crate::logic::{Board, Ladder, Step, Stop};
 use crate::search::{search, SearchError, SearchOptions};
 
 /// How to solve.
@@ -31,6 +31,9 @@ pub struct SolveOptions {
     pub logic_only: bool,
     /// Give up after this long (status [`Status::Timeout`]).
     pub timeout: Option<Duration>,
+    /// The techniques the ladder may use ([`Ladder::all`] by default;
+    /// [`Ladder::seed`] gives the old macro's history exactly).
+    pub techniques: Ladder,
 }
 
 /// How solving a grid ended.
@@ -159,7 +162,7 @@ impl Outcome {
 /// [`SolveOptions::logic_only`], the ladder alone.
 pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     let started = Instant::now();
-    let Some(board) = Board::new(puzzle) else {
+    let Some(board) = Board::with_ladder(puzzle, opts.techniques.clone()) else {
         return Outcome::invalid(puzzle);
     };
     if opts.logic_only {

@@ -268,9 +268,59 @@ fn hard_puzzle_history_records_guesses_and_the_ladder() {
     let (recs, _) = records(&o);
     let history = recs[0].history.clone().unwrap();
     assert!(history.contains('#') && history.contains('i'), "{history}");
-    assert!(history.chars().all(|c| "i!*^#".contains(c)), "{history}");
+    let letters: String = xlsudoku::logic::TABLE
+        .iter()
+        .filter_map(|t| t.letter)
+        .collect();
+    assert!(history.chars().all(|c| letters.contains(c)), "{history}");
     let note = note_text(&out, &sheets(&out)[0]);
     assert!(note.starts_with(&format!("solved: {history}-")), "{note}");
+}
+
+#[test]
+fn techniques_seed_gives_the_old_macros_exact_history() {
+    // The history the four-technique ladder has always written for this
+    // puzzle (before the ladder grew), pinned letter for letter.
+    let dir = tempfile::tempdir().unwrap();
+    let (o, _) = solve_to(
+        &fixture("status_needs_guess.xlsx"),
+        dir.path(),
+        &["--json", "--techniques", "seed"],
+    );
+    assert_eq!(code(&o), 0);
+    let (recs, _) = records(&o);
+    assert_eq!(
+        recs[0].history.as_deref(),
+        Some("i#i##i!!##i#iii!!#iiiiiii****#")
+    );
+    // The whole ladder needs fewer guesses on the same puzzle.
+    let dir = tempfile::tempdir().unwrap();
+    let (o, _) = solve_to(&fixture("status_needs_guess.xlsx"), dir.path(), &["--json"]);
+    let (recs, _) = records(&o);
+    let all = recs[0].history.clone().unwrap();
+    assert!(all.matches('#').count() < 10, "{all}");
+}
+
+#[test]
+fn techniques_list_limits_the_ladder_and_bad_names_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, _) = solve_to(
+        &fixture("status_needs_guess.xlsx"),
+        dir.path(),
+        &["--json", "--techniques", "i"],
+    );
+    assert_eq!(code(&o), 0);
+    let (recs, _) = records(&o);
+    let h = recs[0].history.clone().unwrap();
+    assert!(h.chars().all(|c| c == 'i' || c == '#'), "{h}");
+    let dir = tempfile::tempdir().unwrap();
+    let (o, _) = solve_to(
+        &fixture("status_needs_guess.xlsx"),
+        dir.path(),
+        &["--techniques", "i,wxyz"],
+    );
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("wxyz"), "{}", stderr(&o));
 }
 
 #[test]

@@ -1,17 +1,23 @@
-//! Human-style solving: the seed macro's technique ladder, one recorded
-//! [`Step`] per deduction.
+//! Human-style solving: a ladder of techniques, simplest first, one
+//! recorded [`Step`] per deduction.
 //!
 //! Every blank starts with all candidates; the techniques strike candidates
 //! and place digits, simplest first, starting again from the top after each
-//! success (as the seed does):
+//! success (as the seed macro does). Which techniques run is a [`Ladder`]:
+//! [`Ladder::seed`] is the old macro's four, [`Ladder::all`] every one in
+//! [`TABLE`] (the default). The layout follows HoDoKu's: this file holds
+//! the position ([`Board`]) and the loop, [`techniques`] the one table of
+//! order, letter, name and ratings, and one file per technique family
+//! (`singles`, `intersections`, `subsets`, `fish`) the finders.
 //!
 //! | letter | technique |
 //! |---|---|
 //! | (none) | naked single: a cell left with one candidate is filled silently |
 //! | `i` | hidden single: a digit with one place in a row, column or box |
 //! | `!` | locked candidates: pointing (box → line) and claiming (line → box) |
-//! | `*` | hidden pair: two digits confined to the same two cells of a unit |
-//! | `^` | hidden triple: three digits confined to three cells of a unit |
+//! | `2` `3` `4` | naked pair, triple, quad (locked pair/triple when the cells also share a box and a line) |
+//! | `*` `^` `&` | hidden pair, triple, quad |
+//! | `x` `s` `j` | X-wing, swordfish, jellyfish |
 //! | `#` | a guess, taken from a known solution when the ladder stops |
 //!
 //! ```
@@ -28,50 +34,15 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
+mod fish;
+mod intersections;
+mod singles;
+mod subsets;
+pub mod techniques;
+
+pub use techniques::{Ladder, Level, Technique, TechniqueInfo, UnknownTechnique, TABLE};
+
 use crate::grid::{Grid, Unit};
-
-/// A technique of the ladder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Technique {
-    /// A cell with one candidate left (filled without a letter).
-    NakedSingle,
-    /// A digit with one place in a unit (`i`).
-    HiddenSingle,
-    /// A digit of a box confined to one line, or of a line to one box (`!`).
-    LockedCandidates,
-    /// Two digits confined to the same two cells of a unit (`*`).
-    HiddenPair,
-    /// Three digits confined to the same three cells of a unit (`^`).
-    HiddenTriple,
-    /// A value taken from the known solution when the techniques stop (`#`).
-    Guess,
-}
-
-impl Technique {
-    /// The letter the history string records, `None` for a naked single.
-    pub fn letter(self) -> Option<char> {
-        match self {
-            Technique::NakedSingle => None,
-            Technique::HiddenSingle => Some('i'),
-            Technique::LockedCandidates => Some('!'),
-            Technique::HiddenPair => Some('*'),
-            Technique::HiddenTriple => Some('^'),
-            Technique::Guess => Some('#'),
-        }
-    }
-
-    /// The technique's name in words, as `explain` prints it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Technique::NakedSingle => "naked single",
-            Technique::HiddenSingle => "hidden single",
-            Technique::LockedCandidates => "locked candidates",
-            Technique::HiddenPair => "hidden pair",
-            Technique::HiddenTriple => "hidden triple",
-            Technique::Guess => "guess",
-        }
-    }
-}
 
 /// One deduction: what was seen and what it changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,6 +88,7 @@ pub struct Board {
     cell_units: Vec<[usize; 3]>,
     steps: Vec<Step>,
     contradiction: bool,
+    ladder: Ladder,
 }
 
 fn bit(d: u8) -> u64 {
@@ -137,9 +109,16 @@ fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
 }
 
 impl Board {
-    /// The starting position for a puzzle: every blank gets all candidates
-    /// the givens allow. `None` when two givens clash.
+    /// The starting position for a puzzle, solved with every technique
+    /// ([`Ladder::all`]): every blank gets all candidates the givens allow.
+    /// `None` when two givens clash.
     pub fn new(puzzle: &Grid) -> Option<Board> {
+        Board::with_ladder(puzzle, Ladder::all())
+    }
+
+    /// The starting position for a puzzle, solved with the techniques of
+    /// `ladder`. `None` when two givens clash.
+    pub fn with_ladder(puzzle: &Grid, ladder: Ladder) -> Option<Board> {
         if !puzzle.conflicts().is_empty() {
             return None;
         }
@@ -164,6 +143,7 @@ impl Board {
             cell_units,
             steps: Vec::new(),
             contradiction: false,
+            ladder,
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -256,59 +236,6 @@ impl Board {
         });
     }
 
-    /// Fills every cell left with one candidate; true if any.
-    fn naked_singles(&mut self) -> bool {
-        let mut any = false;
-        loop {
-            let mut found = false;
-            for i in 0..self.cands.len() {
-                let m = self.cands[i];
-                if m != 0 && m & (m - 1) == 0 {
-                    let d = m.trailing_zeros() as u8 + 1;
-                    self.place(Technique::NakedSingle, None, i, d);
-                    found = true;
-                }
-            }
-            if !found {
-                return any;
-            }
-            any = true;
-        }
-    }
-
-    /// Places every digit found with one place in a unit, in one pass over
-    /// the units (columns, rows, then boxes: the seed's group order); each
-    /// placement is one `i`. True if any.
-    fn hidden_singles(&mut self) -> bool {
-        let n = self.side;
-        let mut any = false;
-        for k in (n..2 * n).chain(0..n).chain(2 * n..3 * n) {
-            let mut once = 0u64;
-            let mut twice = 0u64;
-            for &c in &self.units[k] {
-                let m = self.cands[c];
-                twice |= once & m;
-                once |= m;
-            }
-            let mut single = once & !twice;
-            while single != 0 {
-                let d = single.trailing_zeros() as u8 + 1;
-                single &= single - 1;
-                // An earlier placement of this pass may have taken the place.
-                let place = self.units[k]
-                    .iter()
-                    .copied()
-                    .find(|&c| self.cands[c] & bit(d) != 0);
-                if let Some(cell) = place {
-                    let unit = self.unit_of(k);
-                    self.place(Technique::HiddenSingle, Some(unit), cell, d);
-                    any = true;
-                }
-            }
-        }
-        any
-    }
-
     /// The positions (bit `i` for the unit's `i`-th cell) where digit `d`
     /// may go in unit `k`.
     fn places(&self, k: usize, d: u8) -> u64 {
@@ -320,137 +247,35 @@ impl Board {
             .fold(0u64, |acc, (i, _)| acc | (1u64 << i))
     }
 
-    /// One pointing or claiming deduction that strikes something.
-    fn locked_candidates(&mut self) -> bool {
-        let n = self.side;
-        for k in 0..3 * n {
-            for d in 1..=n as u8 {
-                let cells: Vec<usize> = self.units[k]
-                    .iter()
-                    .copied()
-                    .filter(|&c| self.cands[c] & bit(d) != 0)
-                    .collect();
-                if cells.len() < 2 {
-                    continue;
-                }
-                // The other units all these cells share.
-                for slot in 0..3 {
-                    let other = self.cell_units[cells[0]][slot];
-                    if other == k || !cells.iter().all(|&c| self.cell_units[c][slot] == other) {
-                        continue;
-                    }
-                    let eliminated: Vec<(usize, u8)> = self.units[other]
-                        .iter()
-                        .copied()
-                        .filter(|c| !cells.contains(c) && self.cands[*c] & bit(d) != 0)
-                        .map(|c| (c, d))
-                        .collect();
-                    if eliminated.is_empty() {
-                        continue;
-                    }
-                    for &(c, _) in &eliminated {
-                        self.cands[c] &= !bit(d);
-                    }
-                    self.steps.push(Step {
-                        technique: Technique::LockedCandidates,
-                        unit: Some(self.unit_of(k)),
-                        digits: vec![d],
-                        cells,
-                        placed: None,
-                        eliminated,
-                    });
-                    return true;
-                }
-            }
+    /// Records a deduction that strikes candidates.
+    fn apply(&mut self, step: Step) {
+        for &(c, d) in &step.eliminated {
+            self.cands[c] &= !bit(d);
         }
-        false
+        self.steps.push(step);
     }
 
-    /// One hidden pair (`size` 2) or triple (`size` 3) that strikes something.
-    fn hidden_subset(&mut self, size: usize) -> bool {
-        let n = self.side;
-        for k in 0..3 * n {
-            let places: Vec<(u8, u64)> = (1..=n as u8)
-                .map(|d| (d, self.places(k, d)))
-                .filter(|&(_, p)| p.count_ones() >= 2 && p.count_ones() as usize <= size)
-                .collect();
-            if places.len() < size {
-                continue;
-            }
-            let mut pick = Vec::with_capacity(size);
-            if let Some(found) = self.subset_search(k, &places, size, 0, 0, &mut pick) {
-                let technique = if size == 2 {
-                    Technique::HiddenPair
-                } else {
-                    Technique::HiddenTriple
-                };
-                let (digits, cells, eliminated) = found;
-                for &(c, d) in &eliminated {
-                    self.cands[c] &= !bit(d);
-                }
-                self.steps.push(Step {
-                    technique,
-                    unit: Some(self.unit_of(k)),
-                    digits,
-                    cells,
-                    placed: None,
-                    eliminated,
-                });
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Depth-first choice of `size` digits whose places cover exactly
-    /// `size` cells and whose cells hold other candidates to strike.
-    #[allow(clippy::type_complexity)]
-    fn subset_search(
-        &self,
-        k: usize,
-        places: &[(u8, u64)],
-        size: usize,
-        from: usize,
-        union: u64,
-        pick: &mut Vec<u8>,
-    ) -> Option<(Vec<u8>, Vec<usize>, Vec<(usize, u8)>)> {
-        if pick.len() == size {
-            if union.count_ones() as usize != size {
-                return None;
-            }
-            let keep: u64 = pick.iter().map(|&d| bit(d)).fold(0, |a, b| a | b);
-            let cells: Vec<usize> = digits_of(union)
-                .map(|i| self.units[k][i as usize - 1])
-                .collect();
-            let eliminated: Vec<(usize, u8)> = cells
-                .iter()
-                .flat_map(|&c| digits_of(self.cands[c] & !keep).map(move |d| (c, d)))
-                .collect();
-            return (!eliminated.is_empty()).then(|| (pick.clone(), cells, eliminated));
-        }
-        for j in from..places.len() {
-            let (d, p) = places[j];
-            let u = union | p;
-            if u.count_ones() as usize > size {
-                continue;
-            }
-            pick.push(d);
-            let found = self.subset_search(k, places, size, j + 1, u, pick);
-            pick.pop();
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
-    }
-
-    /// One step of the ladder; false when no technique applies.
+    /// One step of the ladder: the first technique, in table order, that
+    /// finds something; false when none does.
     fn step(&mut self) -> bool {
-        self.naked_singles()
-            || self.hidden_singles()
-            || self.locked_candidates()
-            || self.hidden_subset(2)
-            || self.hidden_subset(3)
+        let used: Vec<Technique> = self.ladder.techniques().collect();
+        used.into_iter().any(|t| match t {
+            Technique::NakedSingle => self.naked_singles(),
+            Technique::HiddenSingle => self.hidden_singles(),
+            Technique::LockedPair => self.naked_subset(2, true),
+            Technique::LockedTriple => self.naked_subset(3, true),
+            Technique::LockedCandidates => self.locked_candidates(),
+            Technique::NakedPair => self.naked_subset(2, false),
+            Technique::NakedTriple => self.naked_subset(3, false),
+            Technique::HiddenPair => self.hidden_subset(2),
+            Technique::HiddenTriple => self.hidden_subset(3),
+            Technique::NakedQuad => self.naked_subset(4, false),
+            Technique::HiddenQuad => self.hidden_subset(4),
+            Technique::XWing => self.basic_fish(2),
+            Technique::Swordfish => self.basic_fish(3),
+            Technique::Jellyfish => self.basic_fish(4),
+            Technique::Guess => false,
+        })
     }
 
     /// Runs the ladder to the end. When it stops short and `solution` is
@@ -541,13 +366,14 @@ mod tests {
 
     #[test]
     fn every_step_agrees_with_the_solution() {
-        // Hard puzzles (forum hardest, magictour) whose ladders use every
-        // technique, guesses included.
+        // Hard puzzles (forum hardest, magictour) whose seed ladders use
+        // every seed technique, guesses included (the whole ladder is
+        // checked over the benchmark sets in tests/logic_props.rs).
         let mut seen = std::collections::BTreeSet::new();
         for line in [HARD, HARDER, PAIRS] {
             let p: Grid = line.parse().unwrap();
             let sol = brute_force(&p).unwrap();
-            let mut b = Board::new(&p).unwrap();
+            let mut b = Board::with_ladder(&p, Ladder::seed()).unwrap();
             assert_eq!(b.run(Some(&sol)), Stop::Solved);
             for s in b.steps() {
                 seen.insert(s.technique);

@@ -1,0 +1,153 @@
+//! Basic fish: X-wing, swordfish, jellyfish (`x` `s` `j`). A digit whose
+//! places in `size` rows lie in `size` columns between them is struck from
+//! the rest of those columns, and the same with rows and columns swapped.
+
+use super::{Board, Step, Technique};
+
+impl Board {
+    /// One basic fish of `size` lines (2 to 4) that strikes something.
+    pub(super) fn basic_fish(&mut self, size: usize) -> bool {
+        let n = self.side;
+        for d in 1..=n as u8 {
+            // Base rows (units 0..n) then base columns (units n..2n): the
+            // cover units are the other kind, at the same positions.
+            for (base, cover) in [(0, n), (n, 0)] {
+                let lines: Vec<(usize, u64)> = (base..base + n)
+                    .map(|k| (k, self.places(k, d)))
+                    .filter(|&(_, p)| (2..=size).contains(&(p.count_ones() as usize)))
+                    .collect();
+                if lines.len() < size {
+                    continue;
+                }
+                let mut pick = Vec::with_capacity(size);
+                if let Some(step) = self.fish_search(d, cover, &lines, size, 0, 0, &mut pick) {
+                    self.apply(step);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fish_search(
+        &self,
+        d: u8,
+        cover: usize,
+        lines: &[(usize, u64)],
+        size: usize,
+        from: usize,
+        union: u64,
+        pick: &mut Vec<usize>,
+    ) -> Option<Step> {
+        if pick.len() == size {
+            if union.count_ones() as usize != size {
+                return None;
+            }
+            let b = super::bit(d);
+            let mut eliminated = Vec::new();
+            let mut i = union;
+            while i != 0 {
+                let pos = i.trailing_zeros() as usize;
+                i &= i - 1;
+                for &c in &self.units[cover + pos] {
+                    // Base rows are struck from through their columns, and
+                    // base columns through their rows: a cell is in the
+                    // pattern when its unit of the base kind was picked.
+                    let base_slot = if cover == 0 { 1 } else { 0 };
+                    if !pick.contains(&self.cell_units[c][base_slot]) && self.cands[c] & b != 0 {
+                        eliminated.push((c, d));
+                    }
+                }
+            }
+            if eliminated.is_empty() {
+                return None;
+            }
+            eliminated.sort_unstable();
+            let cells: Vec<usize> = pick
+                .iter()
+                .flat_map(|&k| self.units[k].iter().copied())
+                .filter(|&c| self.cands[c] & b != 0)
+                .collect();
+            let technique = match size {
+                2 => Technique::XWing,
+                3 => Technique::Swordfish,
+                _ => Technique::Jellyfish,
+            };
+            return Some(Step {
+                technique,
+                unit: Some(self.unit_of(pick[0])),
+                digits: vec![d],
+                cells,
+                placed: None,
+                eliminated,
+            });
+        }
+        for j in from..lines.len() {
+            let (k, p) = lines[j];
+            let u = union | p;
+            if u.count_ones() as usize > size {
+                continue;
+            }
+            pick.push(k);
+            let found = self.fish_search(d, cover, lines, size, j + 1, u, pick);
+            pick.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder, Technique};
+    use crate::grid::{BoxShape, Grid};
+
+    #[test]
+    fn x_wing_in_rows_strikes_its_columns() {
+        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        // 1 in rows 1 and 6 only at columns A and E.
+        for row in [0, 5] {
+            for col in (0..9).filter(|&c| c != 0 && c != 4) {
+                b.cands[row * 9 + col] &= !1;
+            }
+        }
+        assert!(b.basic_fish(2));
+        let s = b.steps().last().unwrap().clone();
+        assert_eq!(s.technique, Technique::XWing);
+        assert_eq!(s.cells, vec![0, 4, 45, 49]);
+        let mut want: Vec<(usize, u8)> = (0..9)
+            .filter(|&r| r != 0 && r != 5)
+            .flat_map(|r| [(r * 9, 1), (r * 9 + 4, 1)])
+            .collect();
+        want.sort_unstable();
+        assert_eq!(s.eliminated, want);
+    }
+
+    #[test]
+    fn swordfish_in_columns_on_a_6x6() {
+        let p = Grid::empty(BoxShape::new(3, 2).unwrap());
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        // 2 in columns 1, 3 and 5 only in rows 1, 3 and 5 (two each).
+        let keep = [(0, 0), (2, 0), (2, 2), (4, 2), (0, 4), (4, 4)];
+        for col in [0, 2, 4] {
+            for row in 0..6 {
+                if !keep.contains(&(row, col)) {
+                    b.cands[row * 6 + col] &= !0b10;
+                }
+            }
+        }
+        assert!(!b.basic_fish(2));
+        assert!(b.basic_fish(3));
+        let s = b.steps().last().unwrap().clone();
+        assert_eq!(s.technique, Technique::Swordfish);
+        assert!(s
+            .eliminated
+            .iter()
+            .all(|&(c, d)| d == 2 && [0, 2, 4].contains(&(c / 6)) && c % 2 == 1));
+        assert_eq!(s.eliminated.len(), 9);
+    }
+}

@@ -1,0 +1,471 @@
+//! The technique table: every technique of the ladder with its history
+//! letter, its name, its Sudoku Explainer rating and its HoDoKu level and
+//! score, in the order the ladder tries them. Adding a technique means one
+//! row here and one solver file beside this one.
+//!
+//! ```
+//! use xlsudoku::logic::{Ladder, Technique};
+//!
+//! let info = Technique::XWing.info();
+//! assert_eq!(info.letter, Some('x'));
+//! assert_eq!(info.name, "X-wing");
+//! assert_eq!(info.hodoku_score, 140);
+//! // `seed` is the old macro's ladder; `all` is every technique.
+//! assert!(!Ladder::seed().contains(Technique::XWing));
+//! assert!(Ladder::all().contains(Technique::XWing));
+//! let only: Ladder = "i,!,x".parse().unwrap();
+//! assert!(only.contains(Technique::XWing) && !only.contains(Technique::HiddenPair));
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A technique of the ladder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Technique {
+    /// A cell with one candidate left (filled without a letter).
+    NakedSingle,
+    /// A digit with one place in a unit (`i`).
+    HiddenSingle,
+    /// A naked pair whose two cells share a box and a line: strikes in both (`2`).
+    LockedPair,
+    /// A naked triple whose cells share a box and a line: strikes in both (`3`).
+    LockedTriple,
+    /// A digit of a box confined to one line, or of a line to one box (`!`).
+    LockedCandidates,
+    /// Two cells of a unit holding the same two candidates (`2`).
+    NakedPair,
+    /// Three cells of a unit holding three candidates between them (`3`).
+    NakedTriple,
+    /// Two digits confined to the same two cells of a unit (`*`).
+    HiddenPair,
+    /// Three digits confined to the same three cells of a unit (`^`).
+    HiddenTriple,
+    /// Four cells of a unit holding four candidates between them (`4`).
+    NakedQuad,
+    /// Four digits confined to the same four cells of a unit (`&`).
+    HiddenQuad,
+    /// A digit confined to two columns in two rows, or the transpose (`x`).
+    XWing,
+    /// The same on three lines (`s`).
+    Swordfish,
+    /// The same on four lines (`j`).
+    Jellyfish,
+    /// A value taken from the known solution when the techniques stop (`#`).
+    Guess,
+}
+
+/// HoDoKu's difficulty levels: a puzzle's level is the highest level of
+/// the techniques its solution needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    /// Singles only.
+    Easy,
+    /// Locked candidates, pairs and triples.
+    Medium,
+    /// Quads, basic fish, wings, single-digit patterns, uniqueness.
+    Hard,
+    /// Finned fish, chains, almost locked sets.
+    Unfair,
+    /// Forcing chains and nets, guessing.
+    Extreme,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Unfair => "unfair",
+            Level::Extreme => "extreme",
+        })
+    }
+}
+
+/// One row of the technique table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TechniqueInfo {
+    /// The technique.
+    pub technique: Technique,
+    /// The letter the history records (`None`: silent, as naked singles).
+    pub letter: Option<char>,
+    /// The name in words, as `explain` prints it.
+    pub name: &'static str,
+    /// Short names accepted by `--techniques` besides the letter.
+    pub key: &'static str,
+    /// Sudoku Explainer's rating of one such step (the line variant where
+    /// SE rates a box and a line differently: hidden single 1.2 in a box,
+    /// 1.5 in a line; pointing 2.6, claiming 2.8).
+    pub se_rating: f32,
+    /// HoDoKu's level for the technique.
+    pub level: Level,
+    /// HoDoKu's score for one application.
+    pub hodoku_score: u32,
+}
+
+macro_rules! row {
+    ($t:ident, $letter:expr, $name:expr, $key:expr, $se:expr, $level:ident, $score:expr) => {
+        TechniqueInfo {
+            technique: Technique::$t,
+            letter: $letter,
+            name: $name,
+            key: $key,
+            se_rating: $se,
+            level: Level::$level,
+            hodoku_score: $score,
+        }
+    };
+}
+
+/// Every technique, in the order the ladder tries them (HoDoKu 2.2's
+/// default order; SE ratings from Sudoku Explainer 1.2.1; HoDoKu levels and
+/// scores from HoDoKu 2.2's defaults). The guess closes the table.
+pub const TABLE: &[TechniqueInfo] = &[
+    row!(
+        NakedSingle,
+        None,
+        "naked single",
+        "naked-single",
+        2.3,
+        Easy,
+        4
+    ),
+    row!(
+        HiddenSingle,
+        Some('i'),
+        "hidden single",
+        "hidden-single",
+        1.5,
+        Easy,
+        14
+    ),
+    row!(
+        LockedPair,
+        Some('2'),
+        "locked pair",
+        "locked-pair",
+        3.0,
+        Medium,
+        40
+    ),
+    row!(
+        LockedTriple,
+        Some('3'),
+        "locked triple",
+        "locked-triple",
+        3.6,
+        Medium,
+        60
+    ),
+    row!(
+        LockedCandidates,
+        Some('!'),
+        "locked candidates",
+        "locked-candidates",
+        2.6,
+        Medium,
+        50
+    ),
+    row!(
+        NakedPair,
+        Some('2'),
+        "naked pair",
+        "naked-pair",
+        3.0,
+        Medium,
+        60
+    ),
+    row!(
+        NakedTriple,
+        Some('3'),
+        "naked triple",
+        "naked-triple",
+        3.6,
+        Medium,
+        80
+    ),
+    row!(
+        HiddenPair,
+        Some('*'),
+        "hidden pair",
+        "hidden-pair",
+        3.4,
+        Medium,
+        70
+    ),
+    row!(
+        HiddenTriple,
+        Some('^'),
+        "hidden triple",
+        "hidden-triple",
+        4.0,
+        Medium,
+        100
+    ),
+    row!(
+        NakedQuad,
+        Some('4'),
+        "naked quad",
+        "naked-quad",
+        5.0,
+        Hard,
+        120
+    ),
+    row!(
+        HiddenQuad,
+        Some('&'),
+        "hidden quad",
+        "hidden-quad",
+        5.4,
+        Hard,
+        150
+    ),
+    row!(XWing, Some('x'), "X-wing", "x-wing", 3.2, Hard, 140),
+    row!(
+        Swordfish,
+        Some('s'),
+        "swordfish",
+        "swordfish",
+        3.8,
+        Hard,
+        150
+    ),
+    row!(
+        Jellyfish,
+        Some('j'),
+        "jellyfish",
+        "jellyfish",
+        5.2,
+        Hard,
+        160
+    ),
+    row!(Guess, Some('#'), "guess", "guess", 11.0, Extreme, 20000),
+];
+
+impl Technique {
+    /// The technique's row of [`TABLE`].
+    pub fn info(self) -> &'static TechniqueInfo {
+        // Every technique has exactly one row (a unit test checks it).
+        TABLE
+            .iter()
+            .find(|i| i.technique == self)
+            .unwrap_or(&TABLE[TABLE.len() - 1])
+    }
+
+    /// The letter the history string records, `None` for a naked single.
+    pub fn letter(self) -> Option<char> {
+        self.info().letter
+    }
+
+    /// The technique's name in words, as `explain` prints it.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which techniques the ladder may use, tried in [`TABLE`] order. Naked
+/// singles are always on (they are how a placement spreads); the guess is
+/// not a technique here: whether to guess is the caller's choice.
+///
+/// Parsed from `seed` (the old VBA macro's four techniques: hidden single,
+/// locked candidates, hidden pair, hidden triple — its exact history),
+/// `all` (every technique, the default) or a comma-separated list of
+/// letters and names (`i,!,2,x` or `hidden-single,x-wing`; a letter names
+/// every technique that records it, so `2` is naked and locked pairs).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Ladder {
+    /// Bit `k` set: `TABLE[k]` is used.
+    used: u64,
+}
+
+impl Ladder {
+    /// The seed macro's ladder.
+    pub fn seed() -> Ladder {
+        Ladder::of(&[
+            Technique::HiddenSingle,
+            Technique::LockedCandidates,
+            Technique::HiddenPair,
+            Technique::HiddenTriple,
+        ])
+    }
+
+    /// Every technique.
+    pub fn all() -> Ladder {
+        Ladder::of(
+            &TABLE
+                .iter()
+                .map(|i| i.technique)
+                .filter(|&t| t != Technique::Guess)
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// A ladder of these techniques (naked singles added).
+    pub fn of(techniques: &[Technique]) -> Ladder {
+        let mut used = 0u64;
+        for (k, info) in TABLE.iter().enumerate() {
+            if info.technique == Technique::NakedSingle
+                || (info.technique != Technique::Guess && techniques.contains(&info.technique))
+            {
+                used |= 1 << k;
+            }
+        }
+        Ladder { used }
+    }
+
+    /// Whether the ladder uses this technique.
+    pub fn contains(&self, t: Technique) -> bool {
+        self.techniques().any(|u| u == t)
+    }
+
+    /// The techniques used, in the order they are tried.
+    pub fn techniques(&self) -> impl Iterator<Item = Technique> + '_ {
+        TABLE
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| self.used & (1 << k) != 0)
+            .map(|(_, i)| i.technique)
+    }
+
+    /// The canonical spelling: `seed`, `all`, or the letters in table order
+    /// (`i!x`), as the up-to-date stamp records it.
+    pub fn spelling(&self) -> String {
+        if *self == Ladder::seed() {
+            return "seed".to_string();
+        }
+        if *self == Ladder::all() {
+            return "all".to_string();
+        }
+        let mut s = String::new();
+        for t in self.techniques() {
+            if let Some(l) = t.letter() {
+                if !s.contains(l) {
+                    s.push(l);
+                }
+            }
+        }
+        s
+    }
+}
+
+impl Default for Ladder {
+    fn default() -> Self {
+        Ladder::all()
+    }
+}
+
+impl fmt::Display for Ladder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.spelling())
+    }
+}
+
+/// A `--techniques` value that names no technique.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table (i, !, 2, 3, 4, *, ^, &, x, s, j; hidden-single, x-wing, ...)")]
+pub struct UnknownTechnique(pub String);
+
+/// The rows `--techniques` may name: all but the guess.
+fn pickable() -> impl Iterator<Item = &'static TechniqueInfo> {
+    TABLE.iter().filter(|i| i.technique != Technique::Guess)
+}
+
+impl FromStr for Ladder {
+    type Err = UnknownTechnique;
+
+    fn from_str(s: &str) -> Result<Ladder, UnknownTechnique> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "seed" => return Ok(Ladder::seed()),
+            "all" => return Ok(Ladder::all()),
+            _ => {}
+        }
+        let mut picked = Vec::new();
+        for word in s.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            let lower = word.to_ascii_lowercase();
+            let by_name: Vec<Technique> = pickable()
+                .filter(|i| i.key == lower || i.name.eq_ignore_ascii_case(word))
+                .map(|i| i.technique)
+                .collect();
+            if !by_name.is_empty() {
+                picked.extend(by_name);
+                continue;
+            }
+            // A run of letters, as the stamp spells a ladder: `i!x`.
+            for c in word.chars() {
+                let by_letter: Vec<Technique> = pickable()
+                    .filter(|i| i.letter == Some(c))
+                    .map(|i| i.technique)
+                    .collect();
+                if by_letter.is_empty() {
+                    return Err(UnknownTechnique(word.to_string()));
+                }
+                picked.extend(by_letter);
+            }
+        }
+        if picked.is_empty() {
+            return Err(UnknownTechnique(s.to_string()));
+        }
+        Ok(Ladder::of(&picked))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_technique_has_one_row_and_keys_are_unique() {
+        for (k, a) in TABLE.iter().enumerate() {
+            assert_eq!(a.technique.info().technique, a.technique);
+            for b in &TABLE[k + 1..] {
+                assert_ne!(a.technique, b.technique);
+                assert_ne!(a.key, b.key);
+            }
+        }
+        assert_eq!(TABLE.last().map(|i| i.technique), Some(Technique::Guess));
+        assert!(TABLE.len() <= 64);
+    }
+
+    #[test]
+    fn seed_letters_are_kept() {
+        assert_eq!(Technique::HiddenSingle.letter(), Some('i'));
+        assert_eq!(Technique::LockedCandidates.letter(), Some('!'));
+        assert_eq!(Technique::HiddenPair.letter(), Some('*'));
+        assert_eq!(Technique::HiddenTriple.letter(), Some('^'));
+        assert_eq!(Technique::Guess.letter(), Some('#'));
+        assert_eq!(Technique::NakedSingle.letter(), None);
+    }
+
+    #[test]
+    fn ladders_parse_and_spell() {
+        assert_eq!("seed".parse::<Ladder>().unwrap(), Ladder::seed());
+        assert_eq!("ALL".parse::<Ladder>().unwrap(), Ladder::all());
+        let l: Ladder = "i, x-wing,2".parse().unwrap();
+        assert!(l.contains(Technique::NakedPair) && l.contains(Technique::LockedPair));
+        assert!(l.contains(Technique::XWing) && l.contains(Technique::NakedSingle));
+        assert!(!l.contains(Technique::Swordfish));
+        assert_eq!(l.spelling(), "i2x");
+        assert_eq!(
+            l.spelling().parse::<Ladder>().unwrap(),
+            l,
+            "a spelling reads back"
+        );
+        assert_eq!("i,2,x".parse::<Ladder>().unwrap(), l);
+        assert_eq!(Ladder::seed().spelling(), "seed");
+        assert!("i,q".parse::<Ladder>().unwrap_err().0 == "q");
+        assert!("".parse::<Ladder>().is_err());
+        assert!(
+            "#".parse::<Ladder>().is_err(),
+            "the guess is not a technique to pick"
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! Soundness of the technique ladder: on puzzles from the benchmark sets
+//! (9x9, 16x16) and on random 6x6 and 8x8 puzzles, every step of every
+//! technique agrees with the unique solution: no placement is wrong and no
+//! elimination strikes the true digit. Also pins that each technique of the
+//! table is actually used somewhere, so a finder that silently stops
+//! finding fails here.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use xlsudoku::grid::{BoxShape, Grid};
+use xlsudoku::logic::{Board, Ladder, Stop, Technique};
+use xlsudoku::search::{search, SearchOptions};
+
+fn data(rel: &str) -> Vec<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/data")
+        .join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (benchmark data is part of the repository)",
+            path.display()
+        )
+    });
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// The unique solution, or `None` for a puzzle with none or several.
+fn unique_solution(p: &Grid) -> Option<Grid> {
+    let found = search(p, &SearchOptions::default()).ok()?;
+    (found.solutions.len() == 1).then(|| found.solutions[0].clone())
+}
+
+/// Runs the whole ladder with guesses from the solution and checks every
+/// step; returns the techniques used.
+fn check_steps(p: &Grid, ladder: Ladder) -> BTreeSet<Technique> {
+    let sol = unique_solution(p).expect("a puzzle with one solution");
+    let mut b = Board::with_ladder(p, ladder).expect("no clash");
+    assert_eq!(b.run(Some(&sol)), Stop::Solved, "{p}");
+    assert_eq!(b.grid(), &sol);
+    let mut used = BTreeSet::new();
+    for s in b.steps() {
+        used.insert(s.technique);
+        if let Some((c, d)) = s.placed {
+            assert_eq!(sol.cells()[c], d, "wrong placement in {p}: {s:?}");
+        }
+        for &(c, d) in &s.eliminated {
+            assert_ne!(sol.cells()[c], d, "true digit struck in {p}: {s:?}");
+        }
+        assert!(
+            s.placed.is_some() || !s.eliminated.is_empty(),
+            "a step that changes nothing: {s:?}"
+        );
+    }
+    used
+}
+
+#[test]
+fn every_step_agrees_with_the_solution_on_9x9_benchmark_puzzles() {
+    let mut lines = data("9x9/puzzles3_magictour_top1465");
+    lines.truncate(600);
+    lines.extend(
+        data("9x9/puzzles6_forum_hardest_1106")
+            .into_iter()
+            .take(100),
+    );
+    lines.extend(data("9x9/puzzles2_17_clue").into_iter().take(300));
+    let mut used = BTreeSet::new();
+    for line in &lines {
+        let p: Grid = line.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+        used.extend(check_steps(&p, Ladder::all()));
+    }
+    println!("{} 9x9 puzzles checked", lines.len());
+    for t in [
+        Technique::HiddenSingle,
+        Technique::LockedPair,
+        Technique::LockedTriple,
+        Technique::LockedCandidates,
+        Technique::NakedPair,
+        Technique::NakedTriple,
+        Technique::HiddenPair,
+        Technique::HiddenTriple,
+        Technique::NakedQuad,
+        Technique::XWing,
+        Technique::Swordfish,
+        Technique::Guess,
+    ] {
+        assert!(used.contains(&t), "{t:?} never used: {used:?}");
+    }
+}
+
+#[test]
+fn every_step_agrees_with_the_solution_on_16x16_puzzles() {
+    let lines = data("16x16/gecode_16x16.txt");
+    assert!(!lines.is_empty());
+    for line in &lines {
+        let p: Grid = line.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+        check_steps(&p, Ladder::all());
+    }
+}
+
+#[test]
+fn the_seed_ladder_uses_only_the_seed_letters() {
+    for line in data("9x9/puzzles3_magictour_top1465").iter().take(50) {
+        let p: Grid = line.parse().unwrap();
+        let used = check_steps(&p, Ladder::seed());
+        assert!(used.iter().all(|t| [
+            Technique::NakedSingle,
+            Technique::HiddenSingle,
+            Technique::LockedCandidates,
+            Technique::HiddenPair,
+            Technique::HiddenTriple,
+            Technique::Guess
+        ]
+        .contains(t)));
+    }
+}
+
+/// A complete grid of the shape: the standard pattern, digits relabelled,
+/// rows shuffled within bands and columns within stacks.
+fn solved_grid(shape: BoxShape, seed: u64) -> Grid {
+    let (w, h, n) = (shape.width(), shape.height(), shape.side());
+    let mut rng = seed | 1;
+    let mut next = move |m: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % m as u64) as usize
+    };
+    let mut perm: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        perm.swap(i, next(i + 1));
+    }
+    let mut rows: Vec<usize> = (0..n).collect();
+    for band in 0..n / h {
+        for i in (1..h).rev() {
+            rows.swap(band * h + i, band * h + next(i + 1));
+        }
+    }
+    let mut g = Grid::empty(shape);
+    for (r, &rr) in rows.iter().enumerate() {
+        for c in 0..n {
+            let v = (rr % h * w + rr / h + c) % n;
+            g.set(r, c, perm[v] as u8 + 1);
+        }
+    }
+    g
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Random 6x6 (3x2 and 2x3) and 8x8 puzzles with one solution.
+    #[test]
+    fn every_step_agrees_on_small_grids(seed in any::<u64>(), mask in any::<u64>(), kind in 0usize..3) {
+        let (w, h) = [(3, 2), (2, 3), (4, 2)][kind];
+        let shape = BoxShape::new(w, h).unwrap();
+        let full = solved_grid(shape, seed);
+        prop_assert!(full.conflicts().is_empty());
+        let n = shape.side();
+        let mut p = full.clone();
+        let mut m = mask;
+        for i in 0..n * n {
+            // Keep roughly a third of the cells.
+            if !(m.rotate_left(i as u32 % 64) ^ (i as u64 * 0x9e37_79b9)).is_multiple_of(3) {
+                p.set(i / n, i % n, 0);
+            }
+            m = m.wrapping_mul(6364136223846793005).wrapping_add(1);
+        }
+        if unique_solution(&p).is_some() {
+            check_steps(&p, Ladder::all());
+        }
+    }
+}
