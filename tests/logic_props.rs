@@ -88,6 +88,12 @@ fn every_step_agrees_with_the_solution_on_9x9_benchmark_puzzles() {
         Technique::NakedQuad,
         Technique::XWing,
         Technique::Swordfish,
+        Technique::Skyscraper,
+        Technique::TwoStringKite,
+        Technique::TurbotFish,
+        Technique::WWing,
+        Technique::XyWing,
+        Technique::XyzWing,
         Technique::Guess,
     ] {
         assert!(used.contains(&t), "{t:?} never used: {used:?}");

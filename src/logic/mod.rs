@@ -8,7 +8,8 @@
 //! [`TABLE`] (the default). The layout follows HoDoKu's: this file holds
 //! the position ([`Board`]) and the loop, [`techniques`] the one table of
 //! order, letter, name and ratings, and one file per technique family
-//! (`singles`, `intersections`, `subsets`, `fish`) the finders.
+//! (`singles`, `intersections`, `subsets`, `fish`, `single_digit`,
+//! `wings`) the finders.
 //!
 //! | letter | technique |
 //! |---|---|
@@ -18,6 +19,8 @@
 //! | `2` `3` `4` | naked pair, triple, quad (locked pair/triple when the cells also share a box and a line) |
 //! | `*` `^` `&` | hidden pair, triple, quad |
 //! | `x` `s` `j` | X-wing, swordfish, jellyfish |
+//! | `k` `t` `o` | skyscraper, 2-string kite, turbot fish |
+//! | `w` `y` `z` | W-wing, XY-wing, XYZ-wing |
 //! | `#` | a guess, taken from a known solution when the ladder stops |
 //!
 //! ```
@@ -36,9 +39,11 @@
 
 mod fish;
 mod intersections;
+mod single_digit;
 mod singles;
 mod subsets;
 pub mod techniques;
+mod wings;
 
 pub use techniques::{Ladder, Level, Technique, TechniqueInfo, UnknownTechnique, TABLE};
 
@@ -274,6 +279,12 @@ impl Board {
             Technique::XWing => self.basic_fish(2),
             Technique::Swordfish => self.basic_fish(3),
             Technique::Jellyfish => self.basic_fish(4),
+            Technique::Skyscraper => self.single_digit(single_digit::Pattern::Skyscraper),
+            Technique::TwoStringKite => self.single_digit(single_digit::Pattern::Kite),
+            Technique::TurbotFish => self.single_digit(single_digit::Pattern::Turbot),
+            Technique::WWing => self.w_wing(),
+            Technique::XyWing => self.xy_wing(false),
+            Technique::XyzWing => self.xy_wing(true),
             Technique::Guess => false,
         })
     }

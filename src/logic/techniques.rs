@@ -52,6 +52,19 @@ pub enum Technique {
     Swordfish,
     /// The same on four lines (`j`).
     Jellyfish,
+    /// Two strong links on a digit, both in rows or both in columns,
+    /// joined across (`k`).
+    Skyscraper,
+    /// A strong link in a row and one in a column, joined in a box (`t`).
+    TwoStringKite,
+    /// Two strong links joined otherwise, a box link among them (`o`).
+    TurbotFish,
+    /// Two equal pairs joined by a strong link on one of their digits (`w`).
+    WWing,
+    /// A pair pivot with two pair pincers (`y`).
+    XyWing,
+    /// A three-candidate pivot with two pair pincers (`z`).
+    XyzWing,
     /// A value taken from the known solution when the techniques stop (`#`).
     Guess,
 }
@@ -123,126 +136,30 @@ macro_rules! row {
 /// Every technique, in the order the ladder tries them (HoDoKu 2.2's
 /// default order; SE ratings from Sudoku Explainer 1.2.1; HoDoKu levels and
 /// scores from HoDoKu 2.2's defaults). The guess closes the table.
+#[rustfmt::skip]
 pub const TABLE: &[TechniqueInfo] = &[
-    row!(
-        NakedSingle,
-        None,
-        "naked single",
-        "naked-single",
-        2.3,
-        Easy,
-        4
-    ),
-    row!(
-        HiddenSingle,
-        Some('i'),
-        "hidden single",
-        "hidden-single",
-        1.5,
-        Easy,
-        14
-    ),
-    row!(
-        LockedPair,
-        Some('2'),
-        "locked pair",
-        "locked-pair",
-        3.0,
-        Medium,
-        40
-    ),
-    row!(
-        LockedTriple,
-        Some('3'),
-        "locked triple",
-        "locked-triple",
-        3.6,
-        Medium,
-        60
-    ),
-    row!(
-        LockedCandidates,
-        Some('!'),
-        "locked candidates",
-        "locked-candidates",
-        2.6,
-        Medium,
-        50
-    ),
-    row!(
-        NakedPair,
-        Some('2'),
-        "naked pair",
-        "naked-pair",
-        3.0,
-        Medium,
-        60
-    ),
-    row!(
-        NakedTriple,
-        Some('3'),
-        "naked triple",
-        "naked-triple",
-        3.6,
-        Medium,
-        80
-    ),
-    row!(
-        HiddenPair,
-        Some('*'),
-        "hidden pair",
-        "hidden-pair",
-        3.4,
-        Medium,
-        70
-    ),
-    row!(
-        HiddenTriple,
-        Some('^'),
-        "hidden triple",
-        "hidden-triple",
-        4.0,
-        Medium,
-        100
-    ),
-    row!(
-        NakedQuad,
-        Some('4'),
-        "naked quad",
-        "naked-quad",
-        5.0,
-        Hard,
-        120
-    ),
-    row!(
-        HiddenQuad,
-        Some('&'),
-        "hidden quad",
-        "hidden-quad",
-        5.4,
-        Hard,
-        150
-    ),
-    row!(XWing, Some('x'), "X-wing", "x-wing", 3.2, Hard, 140),
-    row!(
-        Swordfish,
-        Some('s'),
-        "swordfish",
-        "swordfish",
-        3.8,
-        Hard,
-        150
-    ),
-    row!(
-        Jellyfish,
-        Some('j'),
-        "jellyfish",
-        "jellyfish",
-        5.2,
-        Hard,
-        160
-    ),
-    row!(Guess, Some('#'), "guess", "guess", 11.0, Extreme, 20000),
+    //   technique         letter     name                 key                  SE   level    score
+    row!(NakedSingle,      None,      "naked single",      "naked-single",      2.3, Easy,    4),
+    row!(HiddenSingle,     Some('i'), "hidden single",     "hidden-single",     1.5, Easy,    14),
+    row!(LockedPair,       Some('2'), "locked pair",       "locked-pair",       3.0, Medium,  40),
+    row!(LockedTriple,     Some('3'), "locked triple",     "locked-triple",     3.6, Medium,  60),
+    row!(LockedCandidates, Some('!'), "locked candidates", "locked-candidates", 2.6, Medium,  50),
+    row!(NakedPair,        Some('2'), "naked pair",        "naked-pair",        3.0, Medium,  60),
+    row!(NakedTriple,      Some('3'), "naked triple",      "naked-triple",      3.6, Medium,  80),
+    row!(HiddenPair,       Some('*'), "hidden pair",       "hidden-pair",       3.4, Medium,  70),
+    row!(HiddenTriple,     Some('^'), "hidden triple",     "hidden-triple",     4.0, Medium,  100),
+    row!(NakedQuad,        Some('4'), "naked quad",        "naked-quad",        5.0, Hard,    120),
+    row!(HiddenQuad,       Some('&'), "hidden quad",       "hidden-quad",       5.4, Hard,    150),
+    row!(XWing,            Some('x'), "X-wing",            "x-wing",            3.2, Hard,    140),
+    row!(Swordfish,        Some('s'), "swordfish",         "swordfish",         3.8, Hard,    150),
+    row!(Jellyfish,        Some('j'), "jellyfish",         "jellyfish",         5.2, Hard,    160),
+    row!(Skyscraper,       Some('k'), "skyscraper",        "skyscraper",        6.6, Hard,    130),
+    row!(TwoStringKite,    Some('t'), "2-string kite",     "2-string-kite",     6.6, Hard,    150),
+    row!(TurbotFish,       Some('o'), "turbot fish",       "turbot-fish",       6.6, Hard,    120),
+    row!(WWing,            Some('w'), "W-wing",            "w-wing",            6.6, Hard,    150),
+    row!(XyWing,           Some('y'), "XY-wing",           "xy-wing",           4.2, Hard,    160),
+    row!(XyzWing,          Some('z'), "XYZ-wing",          "xyz-wing",          4.4, Hard,    180),
+    row!(Guess,            Some('#'), "guess",             "guess",             11.0, Extreme, 20000),
 ];
 
 impl Technique {
@@ -371,7 +288,7 @@ impl fmt::Display for Ladder {
 
 /// A `--techniques` value that names no technique.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table (i, !, 2, 3, 4, *, ^, &, x, s, j; hidden-single, x-wing, ...)")]
+#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table (i ! 2 3 4 * ^ & x s j k t o w y z; hidden-single, x-wing, ...)")]
 pub struct UnknownTechnique(pub String);
 
 /// The rows `--techniques` may name: all but the guess.

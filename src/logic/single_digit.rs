@@ -1,0 +1,161 @@
+//! Single-digit patterns: two strong links on one digit joined by a weak
+//! one (HoDoKu's turbot fish family). A strong link is a unit where the
+//! digit has exactly two places; if the ends `B` and `C` of two strong
+//! links `A=B` and `C=D` see each other, one of `A` and `D` holds the
+//! digit, so every other cell seeing both loses it.
+//!
+//! - skyscraper (`k`): both strong links in rows, or both in columns;
+//! - 2-string kite (`t`): one in a row, one in a column, joined in a box;
+//! - turbot fish (`o`): any other pairing (a box link among them).
+
+use super::{bit, Board, Step, Technique};
+
+/// The kind of single-digit pattern a pair of strong links makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pattern {
+    Skyscraper,
+    Kite,
+    Turbot,
+}
+
+impl Board {
+    /// True when two distinct cells share a row, column or box.
+    pub(super) fn sees(&self, a: usize, b: usize) -> bool {
+        a != b && (0..3).any(|s| self.cell_units[a][s] == self.cell_units[b][s])
+    }
+
+    /// The strong links of digit `d`: `(unit, cell, cell)` for every unit
+    /// where `d` has exactly two places.
+    pub(super) fn strong_links(&self, d: u8) -> Vec<(usize, usize, usize)> {
+        let b = bit(d);
+        (0..self.units.len())
+            .filter_map(|k| {
+                let mut it = self.units[k]
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.cands[c] & b != 0);
+                match (it.next(), it.next(), it.next()) {
+                    (Some(x), Some(y), None) => Some((k, x, y)),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// One single-digit pattern of this kind that strikes something.
+    pub(super) fn single_digit(&mut self, kind: Pattern) -> bool {
+        let n = self.side;
+        let kind_of = |k: usize| k / n; // 0 row, 1 column, 2 box
+        for d in 1..=n as u8 {
+            let links = self.strong_links(d);
+            for (i, &(k1, a1, b1)) in links.iter().enumerate() {
+                for &(k2, a2, b2) in &links[i + 1..] {
+                    let this = match (kind_of(k1), kind_of(k2)) {
+                        (0, 0) | (1, 1) => Pattern::Skyscraper,
+                        (0, 1) | (1, 0) => Pattern::Kite,
+                        _ => Pattern::Turbot,
+                    };
+                    if this != kind && kind != Pattern::Turbot {
+                        continue;
+                    }
+                    for (a, b) in [(a1, b1), (b1, a1)] {
+                        for (c, e) in [(a2, b2), (b2, a2)] {
+                            if [a, b].contains(&c) || [a, b].contains(&e) || !self.sees(b, c) {
+                                continue;
+                            }
+                            // A skyscraper's inner ends share the line
+                            // across its links (a column for row links);
+                            // a kite's share a box. Other joins are turbots.
+                            let joined_by =
+                                |slot: usize| self.cell_units[b][slot] == self.cell_units[c][slot];
+                            let shape = match this {
+                                Pattern::Skyscraper if joined_by(1 - kind_of(k1)) => {
+                                    Pattern::Skyscraper
+                                }
+                                Pattern::Kite if joined_by(2) => Pattern::Kite,
+                                _ => Pattern::Turbot,
+                            };
+                            if shape != kind {
+                                continue;
+                            }
+                            if let Some(step) = self.turbot_step(kind, d, [a, b, c, e], k1) {
+                                self.apply(step);
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The step for the chain `a=b-c=e` on `d`, if it strikes something.
+    fn turbot_step(&self, kind: Pattern, d: u8, chain: [usize; 4], unit: usize) -> Option<Step> {
+        let [a, _, _, e] = chain;
+        let b = bit(d);
+        let eliminated: Vec<(usize, u8)> = (0..self.cands.len())
+            .filter(|&x| {
+                !chain.contains(&x) && self.cands[x] & b != 0 && self.sees(x, a) && self.sees(x, e)
+            })
+            .map(|x| (x, d))
+            .collect();
+        if eliminated.is_empty() {
+            return None;
+        }
+        Some(Step {
+            technique: match kind {
+                Pattern::Skyscraper => Technique::Skyscraper,
+                Pattern::Kite => Technique::TwoStringKite,
+                Pattern::Turbot => Technique::TurbotFish,
+            },
+            unit: Some(self.unit_of(unit)),
+            digits: vec![d],
+            cells: chain.to_vec(),
+            placed: None,
+            eliminated,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder, Technique};
+    use super::Pattern;
+    use crate::grid::{BoxShape, Grid};
+
+    fn board_with_only(d: u8, keep: &[usize]) -> Board {
+        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        for c in 0..81 {
+            if !keep.contains(&c) {
+                b.cands[c] &= !(1 << (d - 1));
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn skyscraper_strikes_a_cell_seeing_both_tops() {
+        // Digit 1 only at r1c1 r1c4, r2c2 r2c5, r7c1 r7c5. Rows 1 and 7
+        // are strong links joined in column 1; their tops r1c4 and r7c5
+        // both see r2c5 (its box, its column), which loses 1.
+        let mut b = board_with_only(1, &[0, 3, 10, 13, 54, 58]);
+        assert!(b.single_digit(Pattern::Skyscraper));
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::Skyscraper);
+        assert_eq!(s.cells, vec![3, 0, 54, 58]);
+        assert_eq!(s.eliminated, vec![(13, 1)]);
+    }
+
+    #[test]
+    fn kite_is_joined_in_a_box() {
+        // 1 in row 1 only at r1c2 and r1c7; in column 1 only at r2c1 and
+        // r8c1: r1c2 and r2c1 share box 1, so r8c7 loses 1.
+        let mut b = board_with_only(1, &[1, 6, 9, 63, 69]);
+        assert!(b.single_digit(Pattern::Kite));
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::TwoStringKite);
+        assert_eq!(s.eliminated, vec![(69, 1)]);
+    }
+}

@@ -1,0 +1,204 @@
+//! Wings: XY-wing (`y`), XYZ-wing (`z`) and W-wing (`w`).
+//!
+//! - XY-wing: a pivot `{x,y}` sees two pincers `{x,z}` and `{y,z}`; one
+//!   pincer holds `z`, so cells seeing both pincers lose `z`.
+//! - XYZ-wing: the pivot is `{x,y,z}`; cells seeing all three lose `z`.
+//! - W-wing: two cells `{x,y}` that do not see each other, joined by a
+//!   strong link on `x` (each end seen by one of them); one of them holds
+//!   `y`, so cells seeing both lose `y`.
+
+use super::{bit, digits_of, Board, Step, Technique};
+
+impl Board {
+    fn with_count(&self, k: u32) -> Vec<usize> {
+        (0..self.cands.len())
+            .filter(|&c| self.cands[c].count_ones() == k)
+            .collect()
+    }
+
+    /// Cells outside `pattern` holding `d` and seeing every cell of `seen`.
+    fn seeing_all(&self, d: u8, seen: &[usize], pattern: &[usize]) -> Vec<(usize, u8)> {
+        (0..self.cands.len())
+            .filter(|&x| {
+                self.cands[x] & bit(d) != 0
+                    && !pattern.contains(&x)
+                    && seen.iter().all(|&s| self.sees(x, s))
+            })
+            .map(|x| (x, d))
+            .collect()
+    }
+
+    fn wing_step(
+        &self,
+        technique: Technique,
+        d: u8,
+        cells: Vec<usize>,
+        eliminated: Vec<(usize, u8)>,
+    ) -> Option<Step> {
+        (!eliminated.is_empty()).then(|| Step {
+            technique,
+            unit: None,
+            digits: vec![d],
+            cells,
+            placed: None,
+            eliminated,
+        })
+    }
+
+    /// One XY-wing (`three` false) or XYZ-wing (`three` true) that strikes
+    /// something.
+    pub(super) fn xy_wing(&mut self, three: bool) -> bool {
+        let pairs = self.with_count(2);
+        let pivots = if three {
+            self.with_count(3)
+        } else {
+            pairs.clone()
+        };
+        for &p in &pivots {
+            let pm = self.cands[p];
+            let wings: Vec<usize> = pairs
+                .iter()
+                .copied()
+                .filter(|&w| w != p && self.sees(p, w))
+                .filter(|&w| {
+                    let common = (self.cands[w] & pm).count_ones();
+                    if three {
+                        self.cands[w] & !pm == 0
+                    } else {
+                        common == 1
+                    }
+                })
+                .collect();
+            for (i, &a) in wings.iter().enumerate() {
+                for &b in &wings[i + 1..] {
+                    let (am, bm) = (self.cands[a], self.cands[b]);
+                    let z = am & bm;
+                    if am == bm || z.count_ones() != 1 {
+                        continue;
+                    }
+                    let Some(d) = digits_of(z).next() else {
+                        continue;
+                    };
+                    let step = if three {
+                        if (am | bm) != pm {
+                            continue;
+                        }
+                        let elim = self.seeing_all(d, &[p, a, b], &[p, a, b]);
+                        self.wing_step(Technique::XyzWing, d, vec![p, a, b], elim)
+                    } else {
+                        // Pincers {x,z} and {y,z} with the pivot {x,y}.
+                        if pm & z != 0 || (am | bm) & !z != pm {
+                            continue;
+                        }
+                        let elim = self.seeing_all(d, &[a, b], &[p, a, b]);
+                        self.wing_step(Technique::XyWing, d, vec![p, a, b], elim)
+                    };
+                    if let Some(step) = step {
+                        self.apply(step);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// One W-wing that strikes something.
+    pub(super) fn w_wing(&mut self) -> bool {
+        let pairs = self.with_count(2);
+        for (i, &a) in pairs.iter().enumerate() {
+            for &b in &pairs[i + 1..] {
+                let m = self.cands[a];
+                if self.cands[b] != m || self.sees(a, b) {
+                    continue;
+                }
+                for x in digits_of(m) {
+                    let Some(y) = digits_of(m & !bit(x)).next() else {
+                        continue;
+                    };
+                    for (_, e1, e2) in self.strong_links(x) {
+                        let joined = [(e1, e2), (e2, e1)].into_iter().any(|(s, t)| {
+                            ![a, b].contains(&s)
+                                && ![a, b].contains(&t)
+                                && self.sees(a, s)
+                                && self.sees(b, t)
+                        });
+                        if !joined {
+                            continue;
+                        }
+                        let elim = self.seeing_all(y, &[a, b], &[a, b, e1, e2]);
+                        if let Some(step) =
+                            self.wing_step(Technique::WWing, y, vec![a, b, e1, e2], elim)
+                        {
+                            self.apply(step);
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder, Technique};
+    use crate::grid::{BoxShape, Grid};
+
+    fn empty() -> Board {
+        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
+        Board::with_ladder(&p, Ladder::all()).unwrap()
+    }
+
+    #[test]
+    fn xy_wing_strikes_z_from_cells_seeing_both_pincers() {
+        let mut b = empty();
+        // Pivot r1c1 {1,2}; pincers r1c5 {1,3} and r5c1 {2,3}: r5c5 sees
+        // both and loses 3.
+        b.cands[0] = 0b011;
+        b.cands[4] = 0b101;
+        b.cands[36] = 0b110;
+        assert!(b.xy_wing(false));
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::XyWing);
+        assert_eq!(s.digits, vec![3]);
+        assert_eq!(s.eliminated, vec![(40, 3)]);
+    }
+
+    #[test]
+    fn xyz_wing_strikes_z_from_cells_seeing_all_three() {
+        let mut b = empty();
+        // Pivot r1c1 {1,2,3}; pincers r1c2 {1,3} (row, box) and r3c1
+        // {2,3} (box): cells of box 1 lose 3.
+        b.cands[0] = 0b111;
+        b.cands[1] = 0b101;
+        b.cands[18] = 0b110;
+        assert!(b.xy_wing(true));
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::XyzWing);
+        assert_eq!(
+            s.eliminated.iter().map(|e| e.0).collect::<Vec<_>>(),
+            vec![2, 9, 10, 11, 19, 20]
+        );
+    }
+
+    #[test]
+    fn w_wing_needs_a_strong_link() {
+        let mut b = empty();
+        // r1c1 and r5c5 {1,2}; 1 in column 9 only at r1c9 and r5c9.
+        b.cands[0] = 0b11;
+        b.cands[40] = 0b11;
+        for r in 0..9 {
+            if r != 0 && r != 4 {
+                b.cands[r * 9 + 8] &= !1;
+            }
+        }
+        assert!(b.w_wing());
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::WWing);
+        assert_eq!(s.digits, vec![2]);
+        // Cells seeing r1c1 and r5c5: r1c5 and r5c1.
+        assert_eq!(s.eliminated, vec![(4, 2), (36, 2)]);
+    }
+}
