@@ -20,7 +20,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{Board, Ladder, Step, Stop};
+use crate::logic::{rate, Board, Ladder, Rating, Step, Stop};
 use crate::search::{search, SearchError, SearchOptions};
 
 /// How to solve.
@@ -119,6 +119,10 @@ pub struct Outcome {
     pub unique: Option<bool>,
     /// Guesses the exact search made.
     pub search_guesses: u64,
+    /// The puzzle's difficulty on SE's and HoDoKu's scales (with every
+    /// technique, whatever [`SolveOptions::techniques`] says), for a
+    /// solved grid with one solution; `None` otherwise.
+    pub rating: Option<Rating>,
     /// Wall time taken.
     pub elapsed: Duration,
 }
@@ -134,6 +138,7 @@ impl Outcome {
             conflicts: Vec::new(),
             unique: None,
             search_guesses: 0,
+            rating: None,
             elapsed: started.elapsed(),
         }
     }
@@ -194,6 +199,7 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
         let mut board = board;
         let stop = board.run(Some(solution));
         out = out.with_board(board);
+        out.rating = rate(puzzle);
         if stop != Stop::Solved {
             // The ladder is sound, so this cannot happen on a proven unique
             // solution; keep the search's answer whatever the ladder did.
@@ -261,6 +267,8 @@ mod tests {
         assert_eq!(out.unique, Some(true));
         assert!(out.grid.solves(&p));
         assert!(out.history.contains('#'), "{}", out.history);
+        let rating = out.rating.expect("a unique puzzle is rated");
+        assert!(!rating.complete && rating.level == crate::logic::Level::Extreme);
     }
 
     #[test]

@@ -39,12 +39,14 @@
 
 mod fish;
 mod intersections;
+pub mod rating;
 mod single_digit;
 mod singles;
 mod subsets;
 pub mod techniques;
 mod wings;
 
+pub use rating::{rate, Rating};
 pub use techniques::{Ladder, Level, Technique, TechniqueInfo, UnknownTechnique, TABLE};
 
 use crate::grid::{Grid, Unit};
@@ -93,7 +95,8 @@ pub struct Board {
     cell_units: Vec<[usize; 3]>,
     steps: Vec<Step>,
     contradiction: bool,
-    ladder: Ladder,
+    /// The ladder's techniques in the order they are tried.
+    order: Vec<Technique>,
 }
 
 fn bit(d: u8) -> u64 {
@@ -148,7 +151,7 @@ impl Board {
             cell_units,
             steps: Vec::new(),
             contradiction: false,
-            ladder,
+            order: ladder.techniques().collect(),
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -263,8 +266,7 @@ impl Board {
     /// One step of the ladder: the first technique, in table order, that
     /// finds something; false when none does.
     fn step(&mut self) -> bool {
-        let used: Vec<Technique> = self.ladder.techniques().collect();
-        used.into_iter().any(|t| match t {
+        (0..self.order.len()).any(|k| match self.order[k] {
             Technique::NakedSingle => self.naked_singles(),
             Technique::HiddenSingle => self.hidden_singles(),
             Technique::LockedPair => self.naked_subset(2, true),
