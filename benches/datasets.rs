@@ -2,8 +2,8 @@
 //!
 //! `cargo bench --bench datasets -- [--first] [--timeout SECS] FILE...`
 //! (unique check by default; `--timeout` is per puzzle). Without files,
-//! every collection under `$XLSUDOKU_BENCH_DIR` (default
-//! `/work/shared/bench`) is run. Diagnostics: `--guesses` prints the mean
+//! every collection under `$XLSUDOKU_BENCH_DIR` (default: the repository's
+//! `benches/data`) is run. Diagnostics: `--guesses` prints the mean
 //! guesses per puzzle, `--each SECS` solves each puzzle alone with that
 //! deadline and prints its time and guesses.
 
@@ -14,7 +14,7 @@ use xlsudoku::bench::{bench_file_with, BenchMode, FileReport};
 fn default_files() -> Vec<PathBuf> {
     let root = std::env::var_os("XLSUDOKU_BENCH_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/bench"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data"));
     let mut files = Vec::new();
     for sub in ["9x9", "16x16", "25x25"] {
         let Ok(entries) = std::fs::read_dir(root.join(sub)) else {

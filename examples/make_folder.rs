@@ -6,8 +6,8 @@
 //!
 //! Workbook `k` holds 1 to 3 sheets, mixed sizes: 9x9 puzzles from the
 //! magictour top1465 set, 16x16 from the Gecode set and easy 25x25 from the
-//! liamjdavis set in `../shared/bench/` (read from there, never copied into
-//! the repository). The same arguments always make the same files.
+//! liamjdavis set in the repository's `benches/data/` (`XLSUDOKU_BENCH_DIR`
+//! names another folder). The same arguments always make the same files.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +16,7 @@ use xlsudoku::grid::Grid;
 
 fn puzzles(path: &Path) -> Vec<Grid> {
     let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e} (is ../shared/bench there?)", path.display()));
+        .unwrap_or_else(|e| panic!("{}: {e} (benches/data of the repository)", path.display()));
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_whitespace().next())
@@ -30,7 +30,9 @@ fn main() {
     let count: usize = args
         .next()
         .map_or(1000, |n| n.parse().expect("COUNT is a number"));
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
+    let bench = std::env::var_os("XLSUDOKU_BENCH_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data"));
     let nine = puzzles(&bench.join("9x9/puzzles3_magictour_top1465"));
     let sixteen = puzzles(&bench.join("16x16/gecode_16x16.txt"));
     let twenty_five = puzzles(&bench.join("25x25/liamjdavis_25x25_valid.txt"));

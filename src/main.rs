@@ -30,7 +30,7 @@ use xlsudoku::workbook::ReadOptions;
 ///
 /// Exit status: 0 every grid solved, 1 some grid failed, 2 usage or file error.
 #[derive(Parser, Debug)]
-#[command(name = "xlsudoku", version, about, long_about)]
+#[command(name = "xlsudoku", version, long_version = long_version(), about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,6 +46,11 @@ enum Command {
     /// Solve text puzzle files (one puzzle per line) and report puzzles per
     /// second.
     Bench(BenchArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell,
+    /// elvish) on stdout.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on stdout.
+    Man,
 }
 
 /// Flags shared by `solve` and `check`.
@@ -137,7 +142,7 @@ struct BenchArgs {
 }
 
 /// Subcommand names, and the flags that answer without one.
-const SUBCOMMANDS: [&str; 4] = ["solve", "check", "bench", "help"];
+const SUBCOMMANDS: [&str; 6] = ["solve", "check", "bench", "completions", "man", "help"];
 const TOP_FLAGS: [&str; 4] = ["-h", "--help", "-V", "--version"];
 /// Options that take the next argument as their value.
 const VALUE_OPTIONS: [&str; 12] = [
@@ -195,6 +200,8 @@ fn main() -> ExitCode {
         Command::Solve(a) => run_solve(a),
         Command::Check(a) => run_check(a),
         Command::Bench(a) => run_bench(a),
+        Command::Completions(a) => run_completions(a),
+        Command::Man => run_man(),
     };
     ExitCode::from(code)
 }
@@ -539,6 +546,110 @@ fn run_bench(a: BenchArgs) -> u8 {
         }
     }
     code
+}
+
+#[derive(Args, Debug)]
+struct CompletionsArgs {
+    /// The shell to write the script for.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+/// `--version`'s text after the name: the version, then the instruction set
+/// the 9x9 engine picked on this processor.
+fn long_version() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        format!(
+            "{}\n9x9 engine: {}",
+            env!("CARGO_PKG_VERSION"),
+            xlsudoku::search::engine_isa_name()
+        )
+    })
+}
+
+/// Writes what `render` makes to stdout: 0, or 2 with a message when stdout
+/// fails (a closed pipe is not an error).
+fn print_generated(render: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> u8 {
+    let mut text = Vec::new();
+    if let Err(e) = render(&mut text) {
+        return usage_error(format!("cannot generate the text: {e}"));
+    }
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&text).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => usage_error(format!("cannot write to stdout: {e}")),
+    }
+}
+
+/// `xlsudoku completions SHELL`: the completion script, made from the same
+/// definitions as the parser.
+fn run_completions(a: CompletionsArgs) -> u8 {
+    use clap::CommandFactory;
+    print_generated(|out| {
+        clap_complete::generate(a.shell, &mut Cli::command(), "xlsudoku", out);
+        Ok(())
+    })
+}
+
+/// `xlsudoku man`: the manual page in roff, made from the same definitions
+/// as the parser. One page for the whole tool: the top-level sections, then
+/// one section per command with its synopsis, description and options.
+fn run_man() -> u8 {
+    use clap::CommandFactory;
+    print_generated(|out| {
+        let mut cmd = Cli::command().disable_help_subcommand(true);
+        cmd.build();
+        let man = clap_mangen::Man::new(cmd.clone());
+        let mut page = Vec::new();
+        man.render_title(&mut page)?;
+        man.render_name_section(&mut page)?;
+        man.render_synopsis_section(&mut page)?;
+        man.render_description_section(&mut page)?;
+        man.render_options_section(&mut page)?;
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            writeln!(page, ".SH \"XLSUDOKU {}\"", sub.get_name().to_uppercase())?;
+            let part = clap_mangen::Man::new(sub.clone());
+            part.render_synopsis_section(&mut page)?;
+            part.render_description_section(&mut page)?;
+            part.render_options_section(&mut page)?;
+        }
+        man.render_version_section(&mut page)?;
+        // Each rendered piece repeats the page's preamble (two lines) and
+        // a command's own headings become paragraphs of its section.
+        let mut in_command = false;
+        let mut preamble_seen = 0;
+        for line in String::from_utf8_lossy(&page).lines() {
+            let preamble = line.starts_with(".ie \\n(.g .ds Aq") || line.starts_with(".el .ds Aq");
+            if preamble {
+                preamble_seen += 1;
+                if preamble_seen > 2 {
+                    continue;
+                }
+            }
+            if line.starts_with(".SH \"XLSUDOKU ") {
+                in_command = true;
+            } else if line == ".SH VERSION" {
+                in_command = false;
+            } else if in_command {
+                match line {
+                    ".SH SYNOPSIS" => continue,
+                    ".SH DESCRIPTION" => {
+                        writeln!(out, ".PP")?;
+                        continue;
+                    }
+                    ".SH OPTIONS" => {
+                        writeln!(out, ".SS Options")?;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]

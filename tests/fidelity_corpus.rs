@@ -1,7 +1,9 @@
-//! Fidelity over the shared corpus of Excel-written workbooks: annotating a
-//! few cells of the first worksheet changes only that sheet, the style
-//! sheet and the workbook part; the copy opens with calamine and reads the
-//! edits back; with no edits every part comes out unchanged.
+//! Fidelity over the corpus of Excel-written workbooks (`tests/corpus`,
+//! origin and licence in its README; `XLSUDOKU_CORPUS` names another
+//! folder): annotating a few cells of the first worksheet changes only that
+//! sheet, the style sheet and the workbook part; the copy opens with
+//! calamine and reads the edits back; with no edits every part comes out
+//! unchanged.
 
 mod common;
 
@@ -204,9 +206,7 @@ fn check_file(path: &Path) -> Result<bool, String> {
 
 #[test]
 fn every_corpus_workbook_keeps_its_untouched_parts_and_reads_back_its_edits() {
-    let Some(files) = corpus_files() else {
-        return;
-    };
+    let files = corpus_files();
     let started = Instant::now();
     let mut edited = 0usize;
     let mut failures = Vec::new();
@@ -218,7 +218,7 @@ fn every_corpus_workbook_keeps_its_untouched_parts_and_reads_back_its_edits() {
         }
     }
     println!(
-        "fidelity corpus: {} workbooks ({} with a worksheet edited) in {:.1?}",
+        "fidelity corpus: {} workbooks checked ({} with a worksheet edited) in {:.1?}",
         files.len(),
         edited,
         started.elapsed()
@@ -320,9 +320,7 @@ fn check_chain(path: &Path) -> Result<bool, String> {
 
 #[test]
 fn overwritten_formula_cells_leave_the_calculation_chain() {
-    let Some(files) = corpus_files() else {
-        return;
-    };
+    let files = corpus_files();
     let mut checked = 0;
     let mut failures = Vec::new();
     for path in &files {
@@ -332,7 +330,10 @@ fn overwritten_formula_cells_leave_the_calculation_chain() {
             Err(e) => failures.push(format!("{}: {e}", path.display())),
         }
     }
-    println!("calcChain: {checked} workbooks with a formula cell overwritten");
+    println!(
+        "calcChain: {} workbooks checked, {checked} with a formula cell overwritten",
+        files.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked > 0, "no corpus workbook has a calculation chain");
 }

@@ -327,11 +327,9 @@ fn a_killed_run_leaves_no_partial_output_and_the_next_run_finishes() {
 
 #[test]
 fn timeout_is_a_status_and_the_run_goes_on() {
-    // A minimal 25x25 puzzle (Gecode's #18, from the shared benchmark
-    // sets): far more than a millisecond.
-    let bench =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/25x25/gecode_25x25.txt");
-    let text = std::fs::read_to_string(&bench).expect("../shared/bench beside the repository");
+    // A minimal 25x25 puzzle (Gecode's #18, from the repository's
+    // benchmark sets): far more than a millisecond.
+    let text = common::bench_text("25x25/gecode_25x25.txt");
     let hard_25 = text
         .lines()
         .find(|l| !l.starts_with('#'))

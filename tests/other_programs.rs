@@ -5,8 +5,9 @@
 //!
 //! openpyxl (`pip install -r fixtures/requirements.txt`) and LibreOffice
 //! (`apt-get install libreoffice-calc-nogui`) are installed by `.ci/run`.
-//! Where one is missing, its test says so and passes, except under CI
-//! (`CI=true`), where a missing openpyxl fails.
+//! Where one is missing, its test says so (a `SKIPPED:` line that `cargo
+//! test` shows) and passes, except under CI (`CI=true`), where a missing
+//! openpyxl fails.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -44,6 +45,14 @@ fn solve_all(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
         .collect()
 }
 
+/// Says on the real stderr, past the test harness's capture, that a test
+/// skipped itself and why: `cargo test` shows the line without
+/// `--nocapture`.
+fn skipped(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
+}
+
 fn has_python_module(module: &str) -> bool {
     Command::new("python3")
         .args(["-c", &format!("import {module}")])
@@ -58,9 +67,7 @@ fn openpyxl_finds_everything_of_the_input_kept() {
             std::env::var("CI").is_err(),
             "openpyxl is missing under CI: .ci/run installs fixtures/requirements.txt"
         );
-        eprintln!(
-            "SKIPPED: python3 with openpyxl not found (pip install -r fixtures/requirements.txt)"
-        );
+        skipped("python3 with openpyxl not found (pip install -r fixtures/requirements.txt)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -84,7 +91,7 @@ fn openpyxl_finds_everything_of_the_input_kept() {
 fn libreoffice_opens_the_copy_and_shows_the_solved_grids() {
     let found = Command::new("soffice").arg("--version").output();
     if !found.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: soffice not found (apt-get install libreoffice-calc-nogui)");
+        skipped("soffice not found (apt-get install libreoffice-calc-nogui)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

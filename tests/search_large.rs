@@ -3,32 +3,28 @@
 //! the solver cannot finish quickly.
 //!
 //! The puzzles are entries of Gecode's `examples/sudoku-instances.hh`
-//! (MIT) in the shared benchmark set: #90 (entry 19 with extra givens, 276
-//! givens; solved well under a second in release builds), #20 (a minimal
+//! (MIT) in the repository's benchmark sets (`benches/data/25x25`): #90
+//! (entry 19 with extra givens, 276 givens; solved well under a second in
+//! release builds), #20 (a minimal
 //! puzzle the depth-first search alone does not settle in minutes; the SAT
 //! hand-over proves it unique in under a second) and #18 (a minimal puzzle,
 //! 274 givens, exactly one solution, several seconds).
+
+mod common;
 
 use std::time::{Duration, Instant};
 
 use xlsudoku::grid::Grid;
 use xlsudoku::search::{search, search_into, SearchError, SearchOptions};
 
-/// A puzzle of the shared benchmark set (read from `../shared/bench`
-/// beside the repository, never copied into it), by its Gecode tag.
+/// A puzzle of the repository's 25x25 benchmark set
+/// (`benches/data/25x25/gecode_25x25.txt`), by its Gecode tag.
 fn gecode(tag: &str) -> Grid {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/bench/25x25/gecode_25x25.txt");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (../shared/bench beside the repository)",
-            path.display()
-        )
-    });
+    let text = common::bench_text("25x25/gecode_25x25.txt");
     let line = text
         .lines()
         .find(|l| l.ends_with(&format!("#gecode:{tag}")))
-        .unwrap_or_else(|| panic!("no #gecode:{tag} in {}", path.display()));
+        .unwrap_or_else(|| panic!("no #gecode:{tag} in 25x25/gecode_25x25.txt"));
     line.split_whitespace()
         .next()
         .and_then(|p| p.parse().ok())

@@ -3,6 +3,8 @@
 //! reference backtracking search on small grids, through each engine
 //! (the 9x9 fast path, the generic engine, its SAT hand-over).
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
@@ -403,28 +405,14 @@ fn sparse_large_grids_are_filled_by_the_search_not_handed_over() {
     }
 }
 
-/// The benchmark collections in the shared bench folder (skipped when it is
-/// absent; `XLSUDOKU_BENCH_DIR` overrides its place): a sample of each 9x9
-/// file agrees between the two engines, every 16x16 and easy 25x25 puzzle is
+/// The benchmark collections of the repository (`benches/data`;
+/// `XLSUDOKU_BENCH_DIR` names another folder): a sample of each 9x9 file
+/// agrees between the two engines, every 16x16 and easy 25x25 puzzle is
 /// unique, and every invalid 25x25 puzzle has no solution.
 #[test]
 fn benchmark_collections_are_answered_correctly() {
-    let root = std::env::var("XLSUDOKU_BENCH_DIR").unwrap_or_else(|_| "/work/shared/bench".into());
-    let root = std::path::Path::new(&root);
-    if !root.is_dir() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI needs the benchmark folder at {}",
-            root.display()
-        );
-        eprintln!("skipped: no benchmark folder at {}", root.display());
-        return;
-    }
     let read = |rel: &str| -> Vec<Grid> {
-        let path = root.join(rel);
-        let text =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        xlsudoku::bench::parse_puzzles(&text)
+        xlsudoku::bench::parse_puzzles(&common::bench_text(rel))
             .expect("collection parses")
             .into_iter()
             .map(|(_, g)| g)

@@ -6,7 +6,7 @@
 #   peers.sh run SCRATCH [R]    R repetitions (default 3), median per set
 #
 # Env: XLSUDOKU (default: target/release/xlsudoku of this repository),
-#      BENCH_DIR (default: ../shared/bench/9x9 next to the repository).
+#      BENCH_DIR (default: benches/data/9x9 of this repository).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -49,7 +49,7 @@ TOML
 run() {
     local reps=${3:-3}
     local xl=${XLSUDOKU:-$repo/target/release/xlsudoku}
-    local dir=${BENCH_DIR:-$repo/../shared/bench/9x9}
+    local dir=${BENCH_DIR:-$repo/benches/data/9x9}
     local sets=(puzzles2_17_clue puzzles3_magictour_top1465 "puzzles5_forum_hardest_1905_11+"
                 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark gen_random_minimal_10k.txt)
     declare -A bin=([xlsudoku]="$xl bench" [sudoku]="$scratch/sudoku-peer/target/release/peer"

@@ -99,6 +99,20 @@ thread_local! {
     static GEOMETRY: RefCell<Option<(BoxShape, generic::Geometry)>> = const { RefCell::new(None) };
 }
 
+/// The instruction set the 9x9 engine picked for this processor, detected
+/// once per process: `"bmi2+pext"` (BMI1/BMI2, `popcnt`, `lzcnt`, and a
+/// `pext` that runs in hardware), `"bmi2"` (the same extensions, `pext`
+/// left alone) or `"baseline"` (plain x86-64, or another architecture).
+/// Every level gives the same answers; only the speed differs.
+///
+/// ```
+/// let isa = xlsudoku::search::engine_isa_name();
+/// assert!(["baseline", "bmi2", "bmi2+pext"].contains(&isa));
+/// ```
+pub fn engine_isa_name() -> &'static str {
+    nine::isa_name()
+}
+
 /// Solves `puzzle`, returning up to `opts.limit` solutions.
 ///
 /// Clashing givens give `Ok` with no solutions. Never panics, whatever the

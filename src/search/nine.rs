@@ -474,6 +474,21 @@ impl Isa {
     fn baseline() -> Isa {
         Isa(BASELINE)
     }
+
+    /// The level's short name, as `xlsudoku --version` prints it.
+    fn name(self) -> &'static str {
+        match self.0 {
+            BMI_PEXT => "bmi2+pext",
+            BMI => "bmi2",
+            _ => "baseline",
+        }
+    }
+}
+
+/// The name of the instruction set the search runs on this processor
+/// (see [`Isa`]): `baseline`, `bmi2` or `bmi2+pext`.
+pub(super) fn isa_name() -> &'static str {
+    Isa::detect().name()
 }
 
 /// Whether the processor runs the copy for `isa` (the extensions and,
@@ -1018,6 +1033,17 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_isa_level_has_its_own_name_and_the_detected_one_is_reported() {
+        let names = [BASELINE, BMI, BMI_PEXT].map(|level| Isa(level).name());
+        assert_eq!(names, ["baseline", "bmi2", "bmi2+pext"]);
+        assert_eq!(isa_name(), Isa::detect().name());
+        #[cfg(target_arch = "x86_64")]
+        if Isa::detect() != Isa::baseline() {
+            assert!(runs(Isa::detect().0));
+        }
+    }
 
     #[test]
     fn complex_keeps_only_pairs_on_a_perfect_matching() {

@@ -21,22 +21,47 @@ pub fn read(name: &str) -> Vec<Sheet> {
     read_workbook(&fixture(name), &ReadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// The Excel-written workbooks of `../shared/corpus/excel` (or the folder
-/// `XLSUDOKU_CORPUS` names), sorted. `None` when the folder is missing on a
-/// developer's machine; under CI (`CI` set) a missing corpus fails.
-pub fn corpus_files() -> Option<Vec<PathBuf>> {
-    let dir = std::env::var("XLSUDOKU_CORPUS")
+/// The repository's benchmark puzzle sets (`benches/data`, its README
+/// names each file's source and licence), or the folder
+/// `XLSUDOKU_BENCH_DIR` names.
+pub fn bench_dir() -> PathBuf {
+    std::env::var_os("XLSUDOKU_BENCH_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/excel"));
-    let Ok(listing) = std::fs::read_dir(&dir) else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "the workbook corpus is missing at {} (shared/ beside the repository)",
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data"))
+}
+
+/// The text of a benchmark puzzle file, `rel` inside [`bench_dir`]. A
+/// missing file fails the test: the sets are part of the repository.
+pub fn bench_text(rel: &str) -> String {
+    let path = bench_dir().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "benchmark puzzles missing: {}: {e} (the repository keeps them in benches/data; \
+             XLSUDOKU_BENCH_DIR names another folder)",
+            path.display()
+        )
+    })
+}
+
+/// How many workbooks the repository's corpus holds at least (1,037 when
+/// copied); fewer means files went missing.
+pub const CORPUS_MIN: usize = 1_000;
+
+/// The Excel-written workbooks of `tests/corpus` (origin and licence in its
+/// README), or of the folder `XLSUDOKU_CORPUS` names, sorted. A missing or
+/// short corpus fails the test: the corpus is part of the repository.
+pub fn corpus_files() -> Vec<PathBuf> {
+    let own = std::env::var_os("XLSUDOKU_CORPUS").is_none();
+    let dir = std::env::var_os("XLSUDOKU_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"));
+    let listing = std::fs::read_dir(&dir).unwrap_or_else(|e| {
+        panic!(
+            "the workbook corpus is missing: {}: {e} (the repository keeps it in tests/corpus; \
+             XLSUDOKU_CORPUS names another folder)",
             dir.display()
-        );
-        println!("corpus not found at {}: skipped", dir.display());
-        return None;
-    };
+        )
+    });
     let mut files: Vec<PathBuf> = listing
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -47,5 +72,11 @@ pub fn corpus_files() -> Option<Vec<PathBuf>> {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no workbooks in {}", dir.display());
-    Some(files)
+    assert!(
+        !own || files.len() >= CORPUS_MIN,
+        "only {} workbooks in {}, expected at least {CORPUS_MIN}",
+        files.len(),
+        dir.display()
+    );
+    files
 }
