@@ -1401,6 +1401,78 @@ mod tests {
     }
 
     #[test]
+    fn a_stamp_line_gives_back_its_grids_for_the_same_key_only() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("a.xlsx");
+        fs::write(&f, b"x").unwrap();
+        let opts = RunOptions::default();
+        let key = stamp(&f, &opts).unwrap();
+        let record = SheetRecord {
+            sheet: Some("S \"1\" grids=[".into()),
+            status: SheetStatus::Multiple,
+            error: Some("more than one solution".into()),
+            ..Default::default()
+        };
+        let line = stamp_line(&key, std::slice::from_ref(&record));
+        assert_eq!(recorded_digest(&line), Some(Some(NO_DIGEST)));
+        let grids = stamped_grids(&line, &key).unwrap();
+        let back = grids[0].clone().record("a.xlsx", "out/a.xlsx");
+        assert_eq!(back.sheet, record.sheet);
+        assert_eq!(back.status, SheetStatus::Multiple);
+        assert!(back.skipped);
+        let other = RunOptions {
+            sheets: vec!["S".into()],
+            ..RunOptions::default()
+        };
+        assert!(stamped_grids(&line, &stamp(&f, &other).unwrap()).is_none());
+        // A line from before digests is still taken for xlsudoku's.
+        assert_eq!(
+            recorded_digest("xlsudoku 0.1.0 input=\"a\" ok=true"),
+            Some(None)
+        );
+        assert_eq!(recorded_digest("xlsudoku 0.1.0 cd=12"), None);
+    }
+
+    #[test]
+    fn grids_too_many_for_a_stamp_are_left_out() {
+        let record = SheetRecord {
+            history: Some("#".repeat(MAX_STAMPED_GRIDS)),
+            ..Default::default()
+        };
+        let line = stamp_line("xlsudoku 0.1.0 input=x", &[record.clone()]);
+        assert!(line.len() < MAX_STAMPED_GRIDS, "history dropped first");
+        let many = vec![record; MAX_STAMPED_GRIDS / 16];
+        let line = stamp_line("xlsudoku 0.1.0 input=x", &many);
+        assert!(line.ends_with(" grids=-"), "{}", &line[..80]);
+    }
+
+    #[test]
+    fn temporary_names_stay_short_and_sweeps_spare_live_runs() {
+        let d = tempfile::tempdir().unwrap();
+        let target = d.path().join(format!("{}.xlsx", "n".repeat(250)));
+        let tmp = TempCopy::beside(&target).unwrap();
+        let name = tmp.path.file_name().unwrap().len();
+        assert!(name <= 255, "{name}");
+        let live = d.path().join(format!(
+            ".a.xlsx.{}.Ab12Cd.xlsudoku-tmp",
+            std::process::id()
+        ));
+        let dead = d.path().join(".a.xlsx.4194999.Ab12Cd.xlsudoku-tmp");
+        let other = d.path().join(".notes.4194999.txt");
+        for p in [&live, &dead, &other] {
+            fs::write(p, b"x").unwrap();
+        }
+        sweep_leftovers([d.path()]);
+        assert!(live.exists() && other.exists() && tmp.path.exists());
+        assert!(!dead.exists());
+        // Dropped, the temporary file is gone and forgotten.
+        let path = tmp.path.clone();
+        drop(tmp);
+        assert!(!path.exists());
+        assert!(!own_temps().contains(&path));
+    }
+
+    #[test]
     fn output_equal_to_input_is_refused() {
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("a.xlsx");
