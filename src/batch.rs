@@ -1439,7 +1439,7 @@ mod tests {
             history: Some("#".repeat(MAX_STAMPED_GRIDS)),
             ..Default::default()
         };
-        let line = stamp_line("xlsudoku 0.1.0 input=x", &[record.clone()]);
+        let line = stamp_line("xlsudoku 0.1.0 input=x", std::slice::from_ref(&record));
         assert!(line.len() < MAX_STAMPED_GRIDS, "history dropped first");
         let many = vec![record; MAX_STAMPED_GRIDS / 16];
         let line = stamp_line("xlsudoku 0.1.0 input=x", &many);
