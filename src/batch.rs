@@ -896,20 +896,51 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
 }
 
 /// A writer that, after its first error, takes everything without writing
-/// it: the zip writer, dropped after an error, tries once more to finish
-/// the archive and would print its own debug text about that failure too.
-/// The first error still reaches the caller.
+/// it (keeping track of positions as a file would): the zip writer,
+/// dropped after an error, tries once more to finish the archive and would
+/// print its own debug text about that failure too. The first error still
+/// reaches the caller.
 struct StopAfterError<W> {
     inner: W,
     failed: bool,
+    /// The position, and the end, as the writes and seeks so far make them.
+    pos: u64,
+    len: u64,
+}
+
+impl<W> StopAfterError<W> {
+    fn new(inner: W) -> Self {
+        StopAfterError {
+            inner,
+            failed: false,
+            pos: 0,
+            len: 0,
+        }
+    }
+
+    fn moved(&mut self, pos: u64) -> u64 {
+        self.pos = pos;
+        self.len = self.len.max(pos);
+        pos
+    }
 }
 
 impl<W: std::io::Write> std::io::Write for StopAfterError<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.failed {
-            return Ok(buf.len());
+        if !self.failed {
+            match self.inner.write(buf) {
+                Ok(n) => {
+                    self.moved(self.pos.saturating_add(n as u64));
+                    return Ok(n);
+                }
+                Err(e) => {
+                    self.failed = true;
+                    return Err(e);
+                }
+            }
         }
-        self.inner.write(buf).inspect_err(|_| self.failed = true)
+        self.moved(self.pos.saturating_add(buf.len() as u64));
+        Ok(buf.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
@@ -922,10 +953,22 @@ impl<W: std::io::Write> std::io::Write for StopAfterError<W> {
 
 impl<W: std::io::Seek> std::io::Seek for StopAfterError<W> {
     fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
-        if self.failed {
-            return Ok(0);
+        use std::io::SeekFrom;
+        if !self.failed {
+            match self.inner.seek(pos) {
+                Ok(p) => return Ok(self.moved(p)),
+                Err(e) => {
+                    self.failed = true;
+                    return Err(e);
+                }
+            }
         }
-        self.inner.seek(pos).inspect_err(|_| self.failed = true)
+        let to = match pos {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+            SeekFrom::End(d) => self.len.checked_add_signed(d),
+        };
+        Ok(self.moved(to.unwrap_or(self.pos)))
     }
 }
 
@@ -965,10 +1008,7 @@ fn write_atomic(
         .map_err(|e| format!("{}: cannot create a temporary file: {e}", dir.display()))?;
     let failed = |e: &dyn std::fmt::Display| format!("{}: cannot write: {e}", output.display());
     {
-        let mut sink = StopAfterError {
-            inner: std::io::BufWriter::with_capacity(1 << 16, tmp.file()),
-            failed: false,
-        };
+        let mut sink = StopAfterError::new(std::io::BufWriter::with_capacity(1 << 16, tmp.file()));
         let options = AnnotateOptions {
             stamp,
             ..AnnotateOptions::default()
@@ -1470,6 +1510,39 @@ mod tests {
         drop(tmp);
         assert!(!path.exists());
         assert!(!own_temps().contains(&path));
+    }
+
+    #[test]
+    fn after_an_error_writes_and_seeks_go_nowhere_but_add_up() {
+        use std::io::{Seek, SeekFrom, Write};
+        /// A disk with room for four bytes.
+        struct Disk(std::io::Cursor<Vec<u8>>);
+        impl Write for Disk {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                if self.0.get_ref().len() + buf.len() > 4 {
+                    return Err(std::io::Error::other("no space left"));
+                }
+                self.0.write(buf)
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        impl Seek for Disk {
+            fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+                self.0.seek(pos)
+            }
+        }
+        let mut full = StopAfterError::new(Disk(std::io::Cursor::new(Vec::new())));
+        assert_eq!(full.write(b"abc").unwrap(), 3);
+        assert!(full.write_all(b"defgh").is_err());
+        assert!(full.failed);
+        full.write_all(b"ijkl").unwrap();
+        assert_eq!(full.stream_position().unwrap(), full.pos);
+        assert_eq!(full.seek(SeekFrom::Start(1)).unwrap(), 1);
+        assert_eq!(full.seek(SeekFrom::End(-1)).unwrap(), full.len - 1);
+        assert_eq!(full.seek(SeekFrom::Current(-100)).unwrap(), full.len - 1);
+        full.flush().unwrap();
     }
 
     #[test]
