@@ -371,6 +371,16 @@ fn a_rerun_writes_nothing_and_reports_the_last_statuses() {
             assert_eq!(a[key], b[key], "{key}: {a} / {b}");
         }
     }
+    // The human lines say so too.
+    let human = xlsudoku(&args[..3]);
+    assert_eq!(human.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&human.stdout).into_owned();
+    assert!(
+        text.lines()
+            .any(|l| l.contains("multiple") && l.ends_with("[up to date]")),
+        "{text}"
+    );
+    assert_eq!(mtimes(&out), before);
 }
 
 /// A folder big enough for a run to be interrupted in the middle.
