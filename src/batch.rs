@@ -82,6 +82,21 @@ pub enum BatchError {
         /// The extension it needs.
         ext: &'static str,
     },
+    /// `-o` is (after links) one of the inputs, or a folder holding one
+    /// that the run would write into.
+    #[error("-o {output} is the input {input}; xlsudoku never writes over an input: choose another output")]
+    OutputIsAnInput {
+        /// The output asked for.
+        output: PathBuf,
+        /// The input it is.
+        input: PathBuf,
+    },
+    /// `-o` names a workbook file but the run has several files to write.
+    #[error("-o {0}: several inputs (or a folder) need -o to be a folder, not a workbook")]
+    OutputNamesAWorkbook(PathBuf),
+    /// `-` (standard input or output) used where it cannot be.
+    #[error("{0}")]
+    Dash(&'static str),
     /// `--shard` is not `K/N` with `1 <= K <= N`.
     #[error("--shard '{0}' is not K/N with 1 <= K <= N, e.g. 2/4")]
     BadShard(String),
@@ -148,28 +163,51 @@ impl Shard {
     }
 }
 
+/// The bytes of a file name (any encoding: a name that is not UTF-8 is
+/// still a name).
+fn name_bytes(p: &Path) -> &[u8] {
+    p.file_name().map_or(&[][..], |n| n.as_encoded_bytes())
+}
+
 fn is_workbook_name(p: &Path) -> bool {
-    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let name = name_bytes(p);
     let lower = name.to_ascii_lowercase();
-    (lower.ends_with(".xlsx") || lower.ends_with(".xlsm"))
-        && !name.starts_with("~$")
-        && !name.starts_with('.')
-        && !lower.ends_with(".solved.xlsx")
-        && !lower.ends_with(".solved.xlsm")
+    (lower.ends_with(b".xlsx") || lower.ends_with(b".xlsm"))
+        && !name.starts_with(b"~$")
+        && !name.starts_with(b".")
+        && !lower.ends_with(b".solved.xlsx")
+        && !lower.ends_with(b".solved.xlsm")
+}
+
+/// The path standing for standard input (as an input) or standard output
+/// (as `-o`).
+pub const DASH: &str = "-";
+
+/// Whether a path is `-`: standard input as an input, standard output as
+/// `-o`.
+pub fn is_dash(p: &Path) -> bool {
+    p.as_os_str() == DASH
 }
 
 /// The default output beside an input: `NAME.solved.xlsx` (`.xlsm` kept).
+/// Names that are not UTF-8 keep their stem.
 pub fn default_output(input: &Path) -> PathBuf {
     let ext = input
         .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("xlsx")
-        .to_string();
-    let stem = input
+        .unwrap_or_else(|| std::ffi::OsStr::new("xlsx"));
+    let mut name = input
         .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("workbook");
-    input.with_file_name(format!("{stem}.solved.{ext}"))
+        .unwrap_or_else(|| std::ffi::OsStr::new("workbook"))
+        .to_os_string();
+    name.push(".solved.");
+    name.push(ext);
+    input.with_file_name(name)
+}
+
+fn is_workbook_extension(p: &Path) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("xlsx") || e.eq_ignore_ascii_case("xlsm"))
 }
 
 fn is_macro_name(p: &Path) -> bool {
@@ -221,11 +259,7 @@ fn walk(
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for p in paths {
-        let hidden = p
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with('.'));
-        if hidden {
+        if name_bytes(&p).starts_with(b".") {
             continue;
         }
         // Follows links; a dangling link is passed over.
@@ -276,25 +310,66 @@ fn is_xlsudoku_output(p: &Path) -> bool {
 /// output directory). With `-o` a directory, each directory input's files
 /// keep their path relative to it, and file inputs go in at the top.
 pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
-    let out_canon = p.output.as_ref().and_then(|o| fs::canonicalize(o).ok());
+    let dash_in = p.inputs.iter().any(|i| is_dash(i));
+    let dash_out = p.write && p.output.as_deref().is_some_and(is_dash);
+    if dash_in && p.inputs.len() > 1 {
+        return Err(BatchError::Dash(
+            "- (a workbook on standard input) must be the only input",
+        ));
+    }
+    if dash_in && p.write && p.output.is_none() {
+        return Err(BatchError::Dash(
+            "a workbook read from standard input needs -o FILE, or -o - for standard output",
+        ));
+    }
+    let single_file = p.inputs.len() == 1 && (dash_in || p.inputs[0].is_file());
+    if dash_out && !single_file {
+        return Err(BatchError::Dash(
+            "-o - (standard output) takes one workbook: give one input file",
+        ));
+    }
+    let output = p.output.as_ref().filter(|_| p.write && !dash_out);
+    let out_canon = output.and_then(|o| fs::canonicalize(o).ok());
+    // No output may be an input: a folder given as both, or through a link.
+    if let Some(oc) = &out_canon {
+        for input in p.inputs.iter().filter(|i| !is_dash(i)) {
+            if fs::canonicalize(input).ok().as_ref() == Some(oc) {
+                return Err(BatchError::OutputIsAnInput {
+                    output: p.output.clone().unwrap_or_default(),
+                    input: input.clone(),
+                });
+            }
+        }
+    }
     let mut pairs: Vec<(PathBuf, Option<PathBuf>, bool)> = Vec::new();
-    let single_file = p.inputs.len() == 1 && p.inputs[0].is_file();
-    let out_is_file = match &p.output {
+    let out_is_file = match output {
         Some(o) => {
             let dir_like = o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']);
             if !single_file && o.is_file() {
                 return Err(BatchError::OutputNotDir(o.clone()));
+            }
+            if !single_file && !o.exists() && !dir_like && is_workbook_extension(o) {
+                return Err(BatchError::OutputNamesAWorkbook(o.clone()));
             }
             single_file && !dir_like
         }
         None => false,
     };
     for input in &p.inputs {
-        if input.is_dir() {
+        if is_dash(input) {
+            let out = match (&p.output, p.write) {
+                (_, false) => None,
+                (Some(o), true) if is_dash(o) => Some(o.clone()),
+                (Some(o), true) if out_is_file => Some(o.clone()),
+                (Some(o), true) => Some(o.join("stdin.xlsx")),
+                (None, true) => None,
+            };
+            pairs.push((input.clone(), out, false));
+        } else if input.is_dir() {
             let mut files = Vec::new();
             walk(input, out_canon.as_deref(), &mut HashSet::new(), &mut files)?;
             for f in files {
-                let out = match (&p.output, p.write) {
+                let out = match (output, p.write) {
                     (_, false) => None,
                     (Some(o), true) => Some(o.join(f.strip_prefix(input).unwrap_or(&f))),
                     (None, true) => Some(default_output(&f)),
@@ -304,6 +379,7 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
         } else if input.exists() {
             let out = match (&p.output, p.write) {
                 (_, false) => None,
+                (Some(o), true) if is_dash(o) => Some(o.clone()),
                 (Some(o), true) if out_is_file => {
                     check_extension(input, o)?;
                     Some(o.clone())
@@ -325,12 +401,19 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
     // over; anything else is refused rather than overwritten.
     let writers: HashMap<PathBuf, PathBuf> = pairs
         .iter()
-        .filter_map(|(i, o, _)| o.as_ref().map(|o| (canonical(o), i.clone())))
+        .filter_map(|(i, o, _)| {
+            o.as_ref()
+                .filter(|o| !is_dash(o))
+                .map(|o| (canonical(o), i.clone()))
+        })
         .collect();
     let mut passed_over = Vec::new();
     let mut jobs = Vec::with_capacity(pairs.len());
     for (input, output, incremental) in pairs {
-        match writers.get(&canonical(&input)) {
+        let writer = (!is_dash(&input))
+            .then(|| writers.get(&canonical(&input)))
+            .flatten();
+        match writer {
             Some(writer) if writer != &input && is_xlsudoku_output(&input) => {
                 passed_over.push((input, writer.clone()));
             }
@@ -349,7 +432,7 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
     }
     let mut outputs: HashMap<PathBuf, PathBuf> = HashMap::new();
     for job in &jobs {
-        if let Some(o) = &job.output {
+        if let Some(o) = job.output.as_ref().filter(|o| !is_dash(o)) {
             if let Some(a) = outputs.insert(canonical(o), job.input.clone()) {
                 return Err(BatchError::Collision {
                     output: o.clone(),
@@ -395,14 +478,18 @@ pub struct FileOutcome {
     pub skipped: bool,
     /// The file could not be read or written.
     pub failed: bool,
+    /// The names of the workbook's sheets, when it was read.
+    pub sheet_names: Vec<String>,
 }
 
 /// What an annotated copy is made from: the xlsudoku version, the input's
 /// file name, size and modification time (rsync's quick check), and every
-/// option that changes the copy. Recorded in the copy's zip comment
-/// ([`crate::annotate::AnnotateOptions::stamp`]) followed by ` ok=true`
-/// when every grid passed, so that failures are looked at again on the
-/// next run. `None` when the input cannot be looked at.
+/// option that changes the copy (`--logic-only`, `--range`, `--box`,
+/// `--timeout`, `--sheet`). The copy's zip comment records this line with,
+/// after the version, a digest of the copy's entries (to tell a copy
+/// xlsudoku wrote from one changed since) and, at the end, every grid's
+/// report (given again when a rerun finds the copy up to date). `None`
+/// when the input cannot be looked at.
 pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
     let meta = fs::metadata(input).ok()?;
     let mtime = meta
@@ -412,8 +499,11 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
         .ok()?;
     let name = input.file_name()?.to_string_lossy();
     let show = |o: Option<String>| o.unwrap_or_else(|| "-".to_string());
+    let mut sheets: Vec<String> = opts.sheets.iter().map(|s| s.to_lowercase()).collect();
+    sheets.sort();
+    sheets.dedup();
     Some(format!(
-        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={} techniques={}",
+        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={} sheets={} techniques={}",
         crate::annotate::STAMP_PREFIX,
         env!("CARGO_PKG_VERSION"),
         name,
@@ -424,39 +514,261 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
         show(opts.read.range.map(|r| r.to_string())),
         show(opts.read.shape.map(|b| b.to_string())),
         show(opts.solve.timeout.map(|t| format!("{}", t.as_secs_f64()))),
+        if sheets.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{sheets:?}")
+        },
         opts.solve.techniques,
     ))
 }
 
-/// True when `output` is an annotated copy made by this version from this
-/// input as it is now, with the same options, and every grid in it passed.
-pub fn up_to_date(input: &Path, output: &Path, opts: &RunOptions) -> bool {
-    stamp(input, opts).is_some_and(|s| is_stamped(output, &s))
+/// Hex digits of the entry digest in a stamp line.
+const DIGEST_LEN: usize = 16;
+/// The stamp's digest before it is known (also: never checked).
+const NO_DIGEST: &str = "0000000000000000";
+/// The most bytes of grid reports a stamp line carries.
+const MAX_STAMPED_GRIDS: usize = 16 * 1024;
+
+/// One grid's report as a stamp line keeps it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct StampedGrid {
+    sheet: Option<String>,
+    range: Option<String>,
+    size: Option<String>,
+    #[serde(rename = "box")]
+    box_shape: Option<String>,
+    givens: Option<usize>,
+    status: SheetStatus,
+    unique: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    history: Option<String>,
+    elapsed_ms: f64,
+    error: Option<String>,
 }
 
-fn is_stamped(output: &Path, stamp: &str) -> bool {
-    let Ok(file) = fs::File::open(output) else {
-        return false;
+impl StampedGrid {
+    fn of(r: &SheetRecord, history: bool) -> StampedGrid {
+        StampedGrid {
+            sheet: r.sheet.clone(),
+            range: r.range.clone(),
+            size: r.size.clone(),
+            box_shape: r.box_shape.clone(),
+            givens: r.givens,
+            status: r.status,
+            unique: r.unique,
+            history: r.history.clone().filter(|_| history),
+            elapsed_ms: r.elapsed_ms,
+            error: r.error.clone(),
+        }
+    }
+
+    fn record(self, file: &str, output: &str) -> SheetRecord {
+        SheetRecord {
+            file: file.to_string(),
+            sheet: self.sheet,
+            range: self.range,
+            size: self.size,
+            box_shape: self.box_shape,
+            givens: self.givens,
+            status: self.status,
+            unique: self.unique,
+            history: self.history,
+            elapsed_ms: self.elapsed_ms,
+            output: Some(output.to_string()),
+            error: self.error,
+            skipped: true,
+        }
+    }
+}
+
+/// The stamp line written into a copy: `key` ([`stamp`]) with the digest
+/// placeholder after the version, and the grid reports at the end (`-`
+/// when they do not fit, and the copy is then never up to date).
+fn stamp_line(key: &str, records: &[SheetRecord]) -> String {
+    let grids = [true, false].iter().find_map(|&history| {
+        let list: Vec<StampedGrid> = records
+            .iter()
+            .map(|r| StampedGrid::of(r, history))
+            .collect();
+        serde_json::to_string(&list)
+            .ok()
+            .filter(|j| j.len() <= MAX_STAMPED_GRIDS)
+    });
+    let (head, rest) = split_version(key).unwrap_or((key, ""));
+    format!(
+        "{head} cd={NO_DIGEST} {rest} grids={}",
+        grids.as_deref().unwrap_or("-")
+    )
+}
+
+/// `xlsudoku VERSION` and the rest of a stamp line.
+fn split_version(line: &str) -> Option<(&str, &str)> {
+    let after = line.strip_prefix(crate::annotate::STAMP_PREFIX)?;
+    let space = after.find(' ')?;
+    let cut = crate::annotate::STAMP_PREFIX.len() + space;
+    Some((&line[..cut], &line[cut + 1..]))
+}
+
+/// The digest recorded in a stamp line: `Some(None)` for a line from
+/// before digests, `None` for a line this version cannot read.
+fn recorded_digest(line: &str) -> Option<Option<&str>> {
+    let (_, rest) = split_version(line)?;
+    match rest.strip_prefix("cd=") {
+        Some(d) if d.len() > DIGEST_LEN && d.as_bytes()[DIGEST_LEN] == b' ' => {
+            Some(Some(&d[..DIGEST_LEN]))
+        }
+        Some(_) => None,
+        None => Some(None),
+    }
+}
+
+/// A digest of every entry of a zip archive as its central directory
+/// lists it (name, checksum, sizes, place): any change to a part changes
+/// it; the archive comment is not in it.
+fn entries_digest<R: std::io::Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
+) -> Option<String> {
+    // FNV-1a, 64 bits.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
     };
-    crate::annotate::read_stamp(std::io::BufReader::new(file))
-        .is_some_and(|have| have.strip_suffix(" ok=true") == Some(stamp))
+    for i in 0..archive.len() {
+        let f = archive.by_index_raw(i).ok()?;
+        eat(f.name_raw());
+        eat(&[0]);
+        eat(&f.crc32().to_le_bytes());
+        eat(&f.compressed_size().to_le_bytes());
+        eat(&f.size().to_le_bytes());
+        eat(&f.header_start().to_le_bytes());
+    }
+    Some(format!("{h:016x}"))
+}
+
+/// What is at an output's place before it is written.
+#[derive(Debug)]
+enum Existing {
+    /// Nothing.
+    Missing,
+    /// A copy xlsudoku wrote, unchanged since: its stamp line.
+    Ours(String),
+    /// Something else; why it is not taken for xlsudoku's.
+    Foreign(&'static str),
+}
+
+fn existing_output(output: &Path) -> Existing {
+    let file = match fs::File::open(output) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return match fs::symlink_metadata(output) {
+                Ok(_) => Existing::Foreign("is a link to nothing"),
+                Err(_) => Existing::Missing,
+            }
+        }
+        Err(_) if output.is_dir() => return Existing::Foreign("is a folder"),
+        Err(_) => return Existing::Foreign("cannot be read"),
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Existing::Foreign("is not a regular file");
+    }
+    let Ok(mut archive) = zip::ZipArchive::new(std::io::BufReader::new(file)) else {
+        return Existing::Foreign("is not a workbook xlsudoku wrote");
+    };
+    let line = archive
+        .comment()
+        .split(|&b| b == b'\n')
+        .find(|l| l.starts_with(crate::annotate::STAMP_PREFIX.as_bytes()))
+        .map(|l| String::from_utf8_lossy(l).into_owned());
+    let Some(line) = line else {
+        return Existing::Foreign(
+            "has no xlsudoku stamp (saved since by another program, or not a copy xlsudoku wrote)",
+        );
+    };
+    match recorded_digest(&line) {
+        // Written before copies carried a digest, or the digest could not
+        // be recorded: the stamp is all there is to go by.
+        Some(None) | Some(Some(NO_DIGEST)) => Existing::Ours(line),
+        Some(Some(d)) if entries_digest(&mut archive).as_deref() == Some(d) => Existing::Ours(line),
+        _ => Existing::Foreign("was changed since xlsudoku wrote it"),
+    }
+}
+
+/// The grid reports of an up-to-date copy: its stamp line matches `key`
+/// (same version, input and options) and holds them.
+fn stamped_grids(line: &str, key: &str) -> Option<Vec<StampedGrid>> {
+    let (head, key_rest) = split_version(key)?;
+    let rest = line.strip_prefix(head)?.strip_prefix(" cd=")?;
+    let rest = rest.get(DIGEST_LEN..)?.strip_prefix(' ')?;
+    let grids = rest.strip_prefix(key_rest)?.strip_prefix(" grids=")?;
+    serde_json::from_str(grids).ok()
+}
+
+/// True when `output` is an annotated copy made by this version from this
+/// input as it is now, with the same options, unchanged since.
+pub fn up_to_date(input: &Path, output: &Path, opts: &RunOptions) -> bool {
+    match (stamp(input, opts), existing_output(output)) {
+        (Some(key), Existing::Ours(line)) => stamped_grids(&line, &key).is_some(),
+        _ => false,
+    }
+}
+
+/// Reads the input of a job: standard input for `-`, else the file. A
+/// file that does not start as a workbook does is not read further (its
+/// first bytes make the error), so a device such as `/dev/zero` is refused
+/// at once.
+fn read_input(path: &Path) -> Result<Vec<u8>, crate::workbook::ReadError> {
+    use std::io::Read as _;
+    let io = |source| crate::workbook::ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    // The reader's limit for a workbook file.
+    let limit: u64 = 1 << 30;
+    let mut source: Box<dyn std::io::Read> = if is_dash(path) {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = fs::File::open(path).map_err(io)?;
+        if file.metadata().is_ok_and(|m| m.is_file()) {
+            // Size checks and the usual read.
+            drop(file);
+            return read_file(path);
+        }
+        Box::new(file)
+    };
+    let mut bytes = Vec::new();
+    (&mut source).take(8).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.starts_with(b"PK") || bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
+        source.take(limit).read_to_end(&mut bytes).map_err(io)?;
+        if bytes.len() as u64 > limit {
+            return Err(crate::workbook::ReadError::TooLarge {
+                path: path.to_path_buf(),
+                part: "the file".into(),
+                size: bytes.len() as u64,
+                limit,
+            });
+        }
+    }
+    Ok(bytes)
 }
 
 /// Reads, solves and (for a job with an output) writes one file. Never
 /// panics on bad input: problems come back as records.
+///
+/// An output that exists is replaced only when xlsudoku wrote it and it
+/// has not changed since (its stamp and digest say so), or with
+/// [`RunOptions::force`]; anything else, such as a copy opened and saved by
+/// a person, is left as it is and the file gets an error record.
 pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
-    let file = job.input.display().to_string();
-    // Taken before reading: should the input change while it is processed,
-    // the copy carries the older time and the next run redoes it.
-    let stamp = job.output.as_ref().and_then(|_| stamp(&job.input, opts));
-    if let (Some(out), Some(s)) = (&job.output, &stamp) {
-        if job.incremental && !opts.force && is_stamped(out, s) {
-            return FileOutcome {
-                skipped: true,
-                ..Default::default()
-            };
-        }
-    }
+    let shown_input = if is_dash(&job.input) {
+        PathBuf::from("<stdin>")
+    } else {
+        job.input.clone()
+    };
+    let file = shown_input.display().to_string();
     let error = |message: String| FileOutcome {
         records: vec![SheetRecord {
             file: file.clone(),
@@ -464,23 +776,50 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
             error: Some(message),
             ..Default::default()
         }],
-        skipped: false,
         failed: true,
+        ..Default::default()
     };
+    let to_file = job.output.as_ref().filter(|o| !is_dash(o));
+    // Taken before reading: should the input change while it is processed,
+    // the copy carries the older time and the next run redoes it.
+    let key = to_file.and_then(|_| stamp(&job.input, opts));
+    if let Some(out) = to_file {
+        match existing_output(out) {
+            Existing::Foreign(why) if !opts.force => {
+                return error(format!(
+                    "{}: {why}; left as it is (move it away, or --force replaces it)",
+                    out.display()
+                ))
+            }
+            Existing::Ours(line) if job.incremental && !opts.force => {
+                if let Some(grids) = key.as_deref().and_then(|k| stamped_grids(&line, k)) {
+                    let shown = out.display().to_string();
+                    return FileOutcome {
+                        records: grids.into_iter().map(|g| g.record(&file, &shown)).collect(),
+                        skipped: true,
+                        ..Default::default()
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
     // One read serves detection and the copy.
-    let bytes = match read_file(&job.input) {
+    let bytes = match read_input(&job.input) {
         Ok(b) => b,
         Err(e) => return error(e.to_string()),
     };
-    let sheets = match read_workbook_bytes(&job.input, &bytes, &opts.read) {
+    let sheets = match read_workbook_bytes(&shown_input, &bytes, &opts.read) {
         Ok(s) => s,
         Err(e) => return error(e.to_string()),
     };
+    let sheet_names: Vec<String> = sheets.iter().map(|s| s.name.clone()).collect();
+    let wanted: Vec<String> = opts.sheets.iter().map(|s| s.to_lowercase()).collect();
     // Every grid of every sheet, solved in parallel.
     let tasks: Vec<(usize, &str, Option<&FoundGrid>)> = sheets
         .iter()
         .enumerate()
-        .filter(|(_, s)| opts.sheets.is_empty() || opts.sheets.contains(&s.name))
+        .filter(|(_, s)| wanted.is_empty() || wanted.contains(&s.name.to_lowercase()))
         .flat_map(|(i, s)| {
             let grids: Vec<Option<&FoundGrid>> = if s.grids.is_empty() {
                 vec![None]
@@ -490,6 +829,13 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
             grids.into_iter().map(move |g| (i, s.name.as_str(), g))
         })
         .collect();
+    if tasks.is_empty() && !wanted.is_empty() {
+        // None of the sheets asked for: nothing to report or write.
+        return FileOutcome {
+            sheet_names,
+            ..Default::default()
+        };
+    }
     let solved: Vec<(usize, SheetRecord, Vec<CellEdit>)> = tasks
         .par_iter()
         .map(|&(i, name, grid)| {
@@ -525,28 +871,131 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
         }
     }
     if let Some(out) = &job.output {
-        let ok = records.iter().all(|r| r.passes(true));
-        let stamp = stamp.map(|s| format!("{s} ok={ok}"));
-        if let Err(e) = write_atomic(&job.input, &bytes, out, &edits, stamp) {
+        let line = key.map(|k| stamp_line(&k, &records));
+        let written = if is_dash(out) {
+            write_stdout(&shown_input, &bytes, &edits)
+        } else {
+            write_atomic(&shown_input, &bytes, out, &edits, line)
+        };
+        if let Err(e) = written {
             return error(e);
         }
-        let shown = out.display().to_string();
+        let shown = if is_dash(out) {
+            "<stdout>".to_string()
+        } else {
+            out.display().to_string()
+        };
         for r in &mut records {
             r.output = Some(shown.clone());
         }
     }
     FileOutcome {
         records,
-        skipped: false,
-        failed: false,
+        sheet_names,
+        ..Default::default()
     }
+}
+
+/// A writer that, after its first error, takes everything without writing
+/// it (keeping track of positions as a file would): the zip writer,
+/// dropped after an error, tries once more to finish the archive and would
+/// print its own debug text about that failure too. The first error still
+/// reaches the caller.
+struct StopAfterError<W> {
+    inner: W,
+    failed: bool,
+    /// The position, and the end, as the writes and seeks so far make them.
+    pos: u64,
+    len: u64,
+}
+
+impl<W> StopAfterError<W> {
+    fn new(inner: W) -> Self {
+        StopAfterError {
+            inner,
+            failed: false,
+            pos: 0,
+            len: 0,
+        }
+    }
+
+    fn moved(&mut self, pos: u64) -> u64 {
+        self.pos = pos;
+        self.len = self.len.max(pos);
+        pos
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for StopAfterError<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.failed {
+            match self.inner.write(buf) {
+                Ok(n) => {
+                    self.moved(self.pos.saturating_add(n as u64));
+                    return Ok(n);
+                }
+                Err(e) => {
+                    self.failed = true;
+                    return Err(e);
+                }
+            }
+        }
+        self.moved(self.pos.saturating_add(buf.len() as u64));
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.failed {
+            return Ok(());
+        }
+        self.inner.flush().inspect_err(|_| self.failed = true)
+    }
+}
+
+impl<W: std::io::Seek> std::io::Seek for StopAfterError<W> {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        use std::io::SeekFrom;
+        if !self.failed {
+            match self.inner.seek(pos) {
+                Ok(p) => return Ok(self.moved(p)),
+                Err(e) => {
+                    self.failed = true;
+                    return Err(e);
+                }
+            }
+        }
+        let to = match pos {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+            SeekFrom::End(d) => self.len.checked_add_signed(d),
+        };
+        Ok(self.moved(to.unwrap_or(self.pos)))
+    }
+}
+
+/// Writes the annotated copy to standard output (built in memory first:
+/// a zip archive is written with seeks).
+fn write_stdout(input: &Path, bytes: &[u8], edits: &[SheetEdits]) -> Result<(), String> {
+    let mut copy = std::io::Cursor::new(Vec::with_capacity(bytes.len() + bytes.len() / 8));
+    annotate_with(
+        std::io::Cursor::new(bytes),
+        edits,
+        &mut copy,
+        AnnotateOptions::default(),
+    )
+    .map_err(|e| format!("{}: {e}", input.display()))?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(copy.get_ref())
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("standard output: cannot write the copy: {e}"))
 }
 
 /// Writes the annotated copy of `bytes` (read from `input`): a temporary
 /// file in the target directory, flushed to disk, then renamed over the
 /// target and the directory flushed, so no reader ever sees a half-written
 /// file. The copy gets the usual permissions of a new file (or those of
-/// the file it replaces), not the temporary file's private ones.
+/// the file it replaces), not the temporary file's private ones. The
+/// stamp line's digest is filled in once the entries are written.
 fn write_atomic(
     input: &Path,
     bytes: &[u8],
@@ -554,33 +1003,31 @@ fn write_atomic(
     edits: &[SheetEdits],
     stamp: Option<String>,
 ) -> Result<(), String> {
-    let dir = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = parent_dir(output);
     fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-    let name = output
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    remove_leftovers(&dir, &name);
-    let mut tmp = temp_file_in(&dir, &name, output)
+    let mut tmp = TempCopy::beside(output)
         .map_err(|e| format!("{}: cannot create a temporary file: {e}", dir.display()))?;
-    let mut sink = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
-    let options = AnnotateOptions {
-        stamp,
-        ..AnnotateOptions::default()
-    };
-    annotate_with(std::io::Cursor::new(bytes), edits, &mut sink, options)
-        .map_err(|e| format!("{}: {e}", input.display()))?;
-    sink.flush()
-        .map_err(|e| format!("{}: {e}", output.display()))?;
-    drop(sink);
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| format!("{}: {e}", output.display()))?;
-    tmp.persist(output)
-        .map_err(|e| format!("{}: cannot write: {}", output.display(), e.error))?;
+    let failed = |e: &dyn std::fmt::Display| format!("{}: cannot write: {e}", output.display());
+    {
+        let mut sink = StopAfterError::new(std::io::BufWriter::with_capacity(1 << 16, tmp.file()));
+        let options = AnnotateOptions {
+            stamp,
+            ..AnnotateOptions::default()
+        };
+        annotate_with(std::io::Cursor::new(bytes), edits, &mut sink, options).map_err(
+            |e| match e {
+                crate::annotate::AnnotateError::Io(e) => failed(&e),
+                e => format!("{}: {e}", input.display()),
+            },
+        )?;
+        std::io::Write::flush(&mut sink).map_err(|e| failed(&e))?;
+        if sink.failed {
+            return Err(failed(&"the copy could not be written"));
+        }
+    }
+    fill_in_digest(tmp.file()).map_err(|e| failed(&e))?;
+    tmp.file().sync_all().map_err(|e| failed(&e))?;
+    tmp.persist(output).map_err(|e| failed(&e))?;
     // The rename itself reaches the disk with the directory.
     if let Ok(d) = fs::File::open(&dir) {
         let _ = d.sync_all();
@@ -588,57 +1035,207 @@ fn write_atomic(
     Ok(())
 }
 
-/// A temporary file beside `output`, named `.NAME.PID.XXXXXX.xlsudoku-tmp`
-/// so that a later run can tell an abandoned one from one in progress.
-pub(crate) fn temp_file_in(
-    dir: &Path,
-    name: &str,
-    output: &Path,
-) -> std::io::Result<tempfile::NamedTempFile> {
-    let mut builder = tempfile::Builder::new();
-    let prefix = format!(".{name}.{}.", std::process::id());
-    builder.prefix(&prefix).suffix(TEMP_SUFFIX);
+/// Writes the digest of the entries just written into the stamp line of
+/// the archive comment at the end of `file` (in place: the comment keeps
+/// its length). A copy without a stamp line is left as it is.
+fn fill_in_digest(file: &mut fs::File) -> std::io::Result<()> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    file.seek(SeekFrom::Start(0))?;
+    let mut archive =
+        zip::ZipArchive::new(std::io::BufReader::new(&mut *file)).map_err(std::io::Error::other)?;
+    let comment = archive.comment().to_vec();
+    let Some(digest) = entries_digest(&mut archive) else {
+        return Ok(());
+    };
+    drop(archive);
+    let mut at = 0usize;
+    let mut place = None;
+    for line in comment.split(|&b| b == b'\n') {
+        if line.starts_with(crate::annotate::STAMP_PREFIX.as_bytes()) {
+            let text = String::from_utf8_lossy(line);
+            if let Some((head, rest)) = split_version(&text) {
+                if rest.starts_with(&format!("cd={NO_DIGEST} ")) {
+                    place = Some(at + head.len() + " cd=".len());
+                }
+            }
+            break;
+        }
+        at += line.len() + 1;
+    }
+    let Some(place) = place else {
+        return Ok(());
+    };
+    let len = file.seek(SeekFrom::End(0))?;
+    let start = len
+        .checked_sub(comment.len() as u64)
+        .ok_or_else(|| std::io::Error::other("the archive comment is not at the end"))?;
+    let mut tail = Vec::with_capacity(comment.len());
+    file.seek(SeekFrom::Start(start))?;
+    file.read_to_end(&mut tail)?;
+    if tail != comment {
+        // The comment is not where a fresh archive keeps it: keep the
+        // placeholder (such a copy is then recognised by its stamp alone).
+        return Ok(());
+    }
+    file.seek(SeekFrom::Start(start + place as u64))?;
+    std::io::Write::write_all(file, digest.as_bytes())?;
+    Ok(())
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Temporary files of this process not yet renamed or removed: what an
+/// interrupted run removes ([`remove_own_temporary_files`]).
+static OWN_TEMPS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn own_temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    OWN_TEMPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A temporary file beside its target, named
+/// `.NAME.PID.XXXXXX.xlsudoku-tmp` (NAME shortened when long) so that a
+/// later run can tell an abandoned one from one in progress, and known to
+/// [`remove_own_temporary_files`] until it is renamed or dropped (dropping
+/// removes it).
+#[derive(Debug)]
+pub struct TempCopy {
+    file: Option<tempfile::NamedTempFile>,
+    path: PathBuf,
+}
+
+impl TempCopy {
+    /// Creates the temporary file in `target`'s folder, with the usual
+    /// permissions of a new file (the umask applies), or those of the
+    /// file it will replace.
+    pub fn beside(target: &Path) -> std::io::Result<TempCopy> {
+        let dir = parent_dir(target);
+        let mut prefix = std::ffi::OsString::from(".");
+        prefix.push(short_name(target.file_name().unwrap_or_default()));
+        prefix.push(format!(".{}.", std::process::id()));
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(TEMP_SUFFIX);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(target)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.permissions().mode() & 0o7777)
+                .unwrap_or(0o666);
+            builder.permissions(fs::Permissions::from_mode(mode));
+        }
+        // Created and registered at once: an interrupted run knows every
+        // temporary file it made.
+        let mut temps = own_temps();
+        let file = builder.tempfile_in(dir)?;
+        let path = file.path().to_path_buf();
+        temps.push(path.clone());
+        Ok(TempCopy {
+            file: Some(file),
+            path,
+        })
+    }
+
+    /// The open file.
+    pub fn file(&mut self) -> &mut fs::File {
+        self.file
+            .as_mut()
+            .map(|f| f.as_file_mut())
+            .expect("a TempCopy holds its file until persisted")
+    }
+
+    /// Renames the temporary file over `target`.
+    pub fn persist(mut self, target: &Path) -> std::io::Result<()> {
+        match self.file.take() {
+            Some(f) => f.persist(target).map(|_| ()).map_err(|e| e.error),
+            None => Err(std::io::Error::other("already persisted")),
+        }
+    }
+}
+
+impl Drop for TempCopy {
+    fn drop(&mut self) {
+        // The file first (dropping removes it), then the register.
+        self.file = None;
+        own_temps().retain(|p| p != &self.path);
+    }
+}
+
+/// Removes every temporary file this process has open ([`TempCopy`]) and
+/// keeps any more from being made: for a run stopped by a signal, just
+/// before it exits.
+pub fn remove_own_temporary_files() {
+    let temps = own_temps();
+    for p in temps.iter() {
+        let _ = fs::remove_file(p);
+    }
+    // Held until the process exits: no worker makes another.
+    std::mem::forget(temps);
+}
+
+/// A file name cut to leave room for the temporary name's additions.
+fn short_name(name: &std::ffi::OsStr) -> std::ffi::OsString {
+    const KEEP: usize = 180;
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
-        // A new file's usual mode (the umask applies), or the replaced
-        // file's.
-        let mode = fs::metadata(output)
-            .map(|m| m.permissions().mode() & 0o7777)
-            .unwrap_or(0o666);
-        builder.permissions(fs::Permissions::from_mode(mode));
+        use std::os::unix::ffi::OsStrExt;
+        let b = name.as_bytes();
+        std::ffi::OsStr::from_bytes(&b[..b.len().min(KEEP)]).to_os_string()
     }
     #[cfg(not(unix))]
-    let _ = output;
-    builder.tempfile_in(dir)
+    {
+        name.to_string_lossy()
+            .chars()
+            .take(KEEP / 4)
+            .collect::<String>()
+            .into()
+    }
 }
 
 const TEMP_SUFFIX: &str = ".xlsudoku-tmp";
 
-/// Removes temporary files that an interrupted run left for this output
-/// (`.NAME.PID.XXXXXX.xlsudoku-tmp`): those of a process that no longer
-/// runs (or, where that cannot be told, older than an hour). They were
-/// never renamed, so they hold no finished work; a run still in progress
-/// keeps its own.
-fn remove_leftovers(dir: &Path, name: &str) {
-    let prefix = format!(".{name}.");
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let file = e.file_name();
-        let file = file.to_string_lossy();
-        let Some(rest) = file
-            .strip_prefix(&prefix)
-            .and_then(|r| r.strip_suffix(TEMP_SUFFIX))
-        else {
+/// Removes the temporary files that interrupted runs left in these folders
+/// (`.NAME.PID.XXXXXX.xlsudoku-tmp`, and `.xlsudoku-report.XXXXXX` of older
+/// versions): those of a process that no longer runs (or, where that
+/// cannot be told, older than an hour). They were never renamed, so they
+/// hold no finished work; a run still in progress keeps its own. Called at
+/// the start of every run over its output and report folders.
+pub fn sweep_leftovers<'a>(dirs: impl IntoIterator<Item = &'a Path>) {
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    for dir in dirs {
+        if !seen.insert(dir.to_path_buf()) {
+            continue;
+        }
+        let Ok(entries) = fs::read_dir(dir) else {
             continue;
         };
-        let pid = rest.split('.').next().and_then(|p| p.parse::<u32>().ok());
-        if pid.is_some_and(|p| p != std::process::id() && !process_alive(p))
-            || is_older_than_an_hour(&e.path())
-        {
-            let _ = fs::remove_file(e.path());
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            let pid = if let Some(rest) = name
+                .strip_suffix(TEMP_SUFFIX)
+                .filter(|_| name.starts_with('.'))
+            {
+                let mut parts = rest.rsplitn(3, '.');
+                let _random = parts.next();
+                match parts.next().and_then(|p| p.parse::<u32>().ok()) {
+                    Some(pid) => Some(pid),
+                    None => continue,
+                }
+            } else if name.starts_with(".xlsudoku-report.") {
+                None
+            } else {
+                continue;
+            };
+            let dead = pid.is_some_and(|p| p != std::process::id() && !process_alive(p));
+            if dead || is_older_than_an_hour(&e.path()) {
+                let _ = fs::remove_file(e.path());
+            }
         }
     }
 }
@@ -764,6 +1361,7 @@ pub fn solve_grid(
         elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
         output: None,
         error,
+        skipped: false,
     };
     (record, edits)
 }
@@ -844,6 +1442,111 @@ mod tests {
     }
 
     #[test]
+    fn a_stamp_line_gives_back_its_grids_for_the_same_key_only() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("a.xlsx");
+        fs::write(&f, b"x").unwrap();
+        let opts = RunOptions::default();
+        let key = stamp(&f, &opts).unwrap();
+        let record = SheetRecord {
+            sheet: Some("S \"1\" grids=[".into()),
+            status: SheetStatus::Multiple,
+            error: Some("more than one solution".into()),
+            ..Default::default()
+        };
+        let line = stamp_line(&key, std::slice::from_ref(&record));
+        assert_eq!(recorded_digest(&line), Some(Some(NO_DIGEST)));
+        let grids = stamped_grids(&line, &key).unwrap();
+        let back = grids[0].clone().record("a.xlsx", "out/a.xlsx");
+        assert_eq!(back.sheet, record.sheet);
+        assert_eq!(back.status, SheetStatus::Multiple);
+        assert!(back.skipped);
+        let other = RunOptions {
+            sheets: vec!["S".into()],
+            ..RunOptions::default()
+        };
+        assert!(stamped_grids(&line, &stamp(&f, &other).unwrap()).is_none());
+        // A line from before digests is still taken for xlsudoku's.
+        assert_eq!(
+            recorded_digest("xlsudoku 0.1.0 input=\"a\" ok=true"),
+            Some(None)
+        );
+        assert_eq!(recorded_digest("xlsudoku 0.1.0 cd=12"), None);
+    }
+
+    #[test]
+    fn grids_too_many_for_a_stamp_are_left_out() {
+        let record = SheetRecord {
+            history: Some("#".repeat(MAX_STAMPED_GRIDS)),
+            ..Default::default()
+        };
+        let line = stamp_line("xlsudoku 0.1.0 input=x", std::slice::from_ref(&record));
+        assert!(line.len() < MAX_STAMPED_GRIDS, "history dropped first");
+        let many = vec![record; MAX_STAMPED_GRIDS / 16];
+        let line = stamp_line("xlsudoku 0.1.0 input=x", &many);
+        assert!(line.ends_with(" grids=-"), "{}", &line[..80]);
+    }
+
+    #[test]
+    fn temporary_names_stay_short_and_sweeps_spare_live_runs() {
+        let d = tempfile::tempdir().unwrap();
+        let target = d.path().join(format!("{}.xlsx", "n".repeat(250)));
+        let tmp = TempCopy::beside(&target).unwrap();
+        let name = tmp.path.file_name().unwrap().len();
+        assert!(name <= 255, "{name}");
+        let live = d.path().join(format!(
+            ".a.xlsx.{}.Ab12Cd.xlsudoku-tmp",
+            std::process::id()
+        ));
+        let dead = d.path().join(".a.xlsx.4194999.Ab12Cd.xlsudoku-tmp");
+        let other = d.path().join(".notes.4194999.txt");
+        for p in [&live, &dead, &other] {
+            fs::write(p, b"x").unwrap();
+        }
+        sweep_leftovers([d.path()]);
+        assert!(live.exists() && other.exists() && tmp.path.exists());
+        assert!(!dead.exists());
+        // Dropped, the temporary file is gone and forgotten.
+        let path = tmp.path.clone();
+        drop(tmp);
+        assert!(!path.exists());
+        assert!(!own_temps().contains(&path));
+    }
+
+    #[test]
+    fn after_an_error_writes_and_seeks_go_nowhere_but_add_up() {
+        use std::io::{Seek, SeekFrom, Write};
+        /// A disk with room for four bytes.
+        struct Disk(std::io::Cursor<Vec<u8>>);
+        impl Write for Disk {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                if self.0.get_ref().len() + buf.len() > 4 {
+                    return Err(std::io::Error::other("no space left"));
+                }
+                self.0.write(buf)
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        impl Seek for Disk {
+            fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+                self.0.seek(pos)
+            }
+        }
+        let mut full = StopAfterError::new(Disk(std::io::Cursor::new(Vec::new())));
+        assert_eq!(full.write(b"abc").unwrap(), 3);
+        assert!(full.write_all(b"defgh").is_err());
+        assert!(full.failed);
+        full.write_all(b"ijkl").unwrap();
+        assert_eq!(full.stream_position().unwrap(), full.pos);
+        assert_eq!(full.seek(SeekFrom::Start(1)).unwrap(), 1);
+        assert_eq!(full.seek(SeekFrom::End(-1)).unwrap(), full.len - 1);
+        assert_eq!(full.seek(SeekFrom::Current(-100)).unwrap(), full.len - 1);
+        full.flush().unwrap();
+    }
+
+    #[test]
     fn output_equal_to_input_is_refused() {
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("a.xlsx");
@@ -854,6 +1557,6 @@ mod tests {
             write: true,
         })
         .unwrap_err();
-        assert!(matches!(err, BatchError::OutputIsInput { .. }));
+        assert!(matches!(err, BatchError::OutputIsAnInput { .. }), "{err}");
     }
 }

@@ -103,6 +103,17 @@ pub enum BenchError {
         /// What is wrong with it.
         source: GridError,
     },
+    /// The file is not a puzzle collection at all (binary data, endless
+    /// lines, too large).
+    #[error("{}:{line}: {reason}", path.display())]
+    NotPuzzles {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number where that became clear.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
     /// The solver reported a grid that does not solve the puzzle, or the
     /// same solution twice (an engine bug, never expected).
     #[error("{}:{line}: the solver returned an invalid or repeated solution", path.display())]
@@ -131,17 +142,138 @@ pub enum BenchError {
 /// assert_eq!(mixed.iter().map(|(_, g)| g.side()).collect::<Vec<_>>(), [4, 9]);
 /// ```
 pub fn parse_puzzles(text: &str) -> Result<Vec<(usize, Grid)>, (usize, GridError)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line_no = index + 1;
-        let Some(token) = line.split_whitespace().next() else {
-            continue;
-        };
-        if token.starts_with('#') {
-            continue;
+    for (index, line) in split_lines(text).enumerate() {
+        if let Some(grid) = parse_puzzle_line(line).map_err(|e| (index + 1, e))? {
+            out.push((index + 1, grid));
         }
-        let grid = Grid::parse_line(token, None).map_err(|e| (line_no, e))?;
-        out.push((line_no, grid));
+    }
+    Ok(out)
+}
+
+/// Lines ending in `\n`, `\r\n` or a lone `\r` (old Mac files).
+fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.find(['\r', '\n']).unwrap_or(rest.len());
+        let line = &rest[..end];
+        let skip = match rest.as_bytes().get(end) {
+            Some(b'\r') if rest.as_bytes().get(end + 1) == Some(&b'\n') => 2,
+            Some(_) => 1,
+            None => 0,
+        };
+        rest = &rest[end + skip..];
+        Some(line)
+    })
+}
+
+/// The smallest side a puzzle line may have (a 4x4 grid).
+pub const MIN_SIDE: usize = 4;
+
+/// One line: `None` for a comment or a blank line.
+fn parse_puzzle_line(line: &str) -> Result<Option<Grid>, GridError> {
+    let Some(token) = line.split_whitespace().next() else {
+        return Ok(None);
+    };
+    if token.starts_with('#') {
+        return Ok(None);
+    }
+    let cells = token.chars().count();
+    if cells < MIN_SIDE * MIN_SIDE {
+        return Err(GridError::BadLength(cells));
+    }
+    Grid::parse_line(token, None).map(Some)
+}
+
+/// The longest line a puzzle file may have: a 64x64 puzzle and a comment.
+const MAX_LINE: usize = 64 * 1024;
+/// The largest puzzle file read.
+const MAX_FILE: u64 = 2 << 30;
+
+/// Reads a puzzle file (or a pipe or device) a line at a time, so that a
+/// file without line ends (`/dev/zero`) or a huge one is refused early
+/// rather than read into memory whole.
+fn read_puzzles(path: &Path) -> Result<Vec<(usize, Grid)>, BenchError> {
+    use std::io::{BufRead, Read};
+    let io = |source| BenchError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let bad = |line: usize, reason: String| BenchError::NotPuzzles {
+        path: path.to_path_buf(),
+        line,
+        reason,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file.take(MAX_FILE + 1));
+    let mut out = Vec::new();
+    let mut buf: Vec<u8> = Vec::new();
+    let mut line_no = 0usize;
+    let mut total: u64 = 0;
+    loop {
+        // One line, ended by \n, \r\n or \r, at most MAX_LINE bytes.
+        buf.clear();
+        let mut ended = false;
+        loop {
+            let chunk = reader.fill_buf().map_err(io)?;
+            if chunk.is_empty() {
+                break;
+            }
+            match chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => {
+                    let cr = chunk[i] == b'\r';
+                    buf.extend_from_slice(&chunk[..i]);
+                    reader.consume(i + 1);
+                    total += i as u64 + 1;
+                    if cr && reader.fill_buf().map_err(io)?.first() == Some(&b'\n') {
+                        reader.consume(1);
+                        total += 1;
+                    }
+                    ended = true;
+                }
+                None => {
+                    let n = chunk.len();
+                    buf.extend_from_slice(chunk);
+                    reader.consume(n);
+                    total += n as u64;
+                }
+            }
+            if ended || buf.len() > MAX_LINE {
+                break;
+            }
+        }
+        if buf.is_empty() && !ended {
+            break;
+        }
+        line_no += 1;
+        if buf.len() > MAX_LINE {
+            return Err(bad(
+                line_no,
+                format!("a line over {MAX_LINE} bytes: not a puzzle file"),
+            ));
+        }
+        if total > MAX_FILE {
+            return Err(bad(
+                line_no,
+                format!("over {MAX_FILE} bytes: too large a puzzle file"),
+            ));
+        }
+        let mut text = std::str::from_utf8(&buf)
+            .map_err(|_| bad(line_no, "not UTF-8 text: not a puzzle file".to_string()))?;
+        if line_no == 1 {
+            text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        }
+        if let Some(grid) = parse_puzzle_line(text).map_err(|source| BenchError::BadLine {
+            path: path.to_path_buf(),
+            line: line_no,
+            source,
+        })? {
+            out.push((line_no, grid));
+        }
     }
     Ok(out)
 }
@@ -160,15 +292,7 @@ pub fn bench_file_with(
     mode: BenchMode,
     per_puzzle: Option<Duration>,
 ) -> Result<FileReport, BenchError> {
-    let text = std::fs::read_to_string(path).map_err(|source| BenchError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let puzzles = parse_puzzles(&text).map_err(|(line, source)| BenchError::BadLine {
-        path: path.to_path_buf(),
-        line,
-        source,
-    })?;
+    let puzzles = read_puzzles(path)?;
     // The timed loop appends each solution's cells to one flat buffer, its
     // pages touched beforehand: keeping every outcome would time the
     // allocator's fresh memory too (measured: 7% of a run over puzzles with
@@ -490,6 +614,33 @@ mod tests {
         let r = bench_file(&full_only, BenchMode::Unique).expect("bench");
         let json = serde_json::to_value(&r).expect("serialisable");
         assert!(json.get("timed_out").is_none(), "{json}");
+    }
+
+    #[test]
+    fn any_line_end_a_byte_order_mark_and_no_tiny_puzzles() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let four = "1.3..2.4....1..3";
+        for (name, text) in [
+            ("cr.txt", format!("{four}\r# c\r{four}\r")),
+            ("crlf.txt", format!("{four}\r\n\r\n{four}")),
+            ("bom.txt", format!("\u{feff}{four}\n{four}\n")),
+        ] {
+            let path = write(&dir, name, &text);
+            let r = bench_file(&path, BenchMode::Unique).expect(name);
+            assert_eq!(r.puzzles, 2, "{name}");
+            assert_eq!(parse_puzzles(&text).expect(name).len(), 2, "{name}");
+        }
+        let path = write(&dir, "one.txt", &format!("{four}\n5\n"));
+        assert!(matches!(
+            bench_file(&path, BenchMode::Unique),
+            Err(BenchError::BadLine { line: 2, .. })
+        ));
+        assert!(parse_puzzles("5\n").is_err());
+        let path = write(&dir, "long.txt", &"1".repeat(MAX_LINE + 10));
+        assert!(matches!(
+            bench_file(&path, BenchMode::Unique),
+            Err(BenchError::NotPuzzles { line: 1, .. })
+        ));
     }
 
     #[test]

@@ -28,7 +28,10 @@ use xlsudoku::workbook::ReadOptions;
 /// history (i hidden single, ! locked candidates, * hidden pair, ^ hidden
 /// triple, # guess) and the time taken. The input is never modified.
 ///
-/// Exit status: 0 every grid solved, 1 some grid failed, 2 usage or file error.
+/// Exit status: 0 every grid solved, 1 some grid failed, 2 usage or file
+/// error (an existing output that xlsudoku did not write, or that was
+/// changed since, is left as it is and counts as a file error: see
+/// --force). Ctrl-C removes the run's temporary files and exits with 130.
 #[derive(Parser, Debug)]
 #[command(name = "xlsudoku", version, long_version = long_version(), about, long_about)]
 struct Cli {
@@ -56,7 +59,8 @@ enum Command {
 /// Flags shared by `solve` and `check`.
 #[derive(Args, Debug)]
 struct Common {
-    /// Workbooks (.xlsx, .xlsm) and directories (searched recursively).
+    /// Workbooks (.xlsx, .xlsm) and directories (searched recursively);
+    /// `-` reads one workbook from standard input.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
     /// Threads for files and sheets [default: the number of cores].
@@ -78,13 +82,14 @@ struct Common {
     #[arg(long = "box", value_name = "WxH")]
     box_shape: Option<BoxShape>,
     /// Give up on a grid after this many seconds (status `timeout`).
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
     /// Process only the K-th of N deterministic slices of the sorted inputs.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
-    /// Only the sheets with this name (repeat for several); the others are
-    /// left alone and not reported.
+    /// Only the sheets with this name (repeat for several; case does not
+    /// matter); the others are left alone and not reported. A name no
+    /// workbook has is a usage error.
     #[arg(long, value_name = "NAME")]
     sheet: Vec<String>,
     /// Techniques the ladder may use: `seed` (the old macro's four: i ! * ^,
@@ -97,11 +102,15 @@ struct Common {
 struct SolveArgs {
     #[command(flatten)]
     common: Common,
-    /// Output: a file for one input file, else a directory mirroring the
-    /// inputs' relative paths [default: NAME.solved.xlsx beside each input].
+    /// Output: a file for one input file (`-`: standard output), else a
+    /// directory mirroring the inputs' relative paths [default:
+    /// NAME.solved.xlsx beside each input]. Never an input, nor a folder
+    /// the run reads.
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
-    /// Redo outputs that are up to date.
+    /// Redo outputs that are up to date, and replace outputs that xlsudoku
+    /// did not write or that were changed since (by default such a file is
+    /// left as it is, with an error naming it: exit 2).
     #[arg(long)]
     force: bool,
     /// No guessing: stop when the techniques stop, keep what was deduced and
@@ -137,8 +146,8 @@ struct BenchArgs {
     #[arg(long)]
     json: bool,
     /// Give up on a puzzle after this many seconds (counted as timed out).
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
 }
 
 /// Subcommand names, and the flags that answer without one.
@@ -207,26 +216,29 @@ fn main() -> ExitCode {
 }
 
 fn usage_error(message: impl std::fmt::Display) -> u8 {
-    eprintln!("xlsudoku: {message}");
+    say(&format!("xlsudoku: {message}"));
     2
 }
 
 /// The most threads `-j` may ask for.
 const MAX_JOBS: usize = 256;
 
+/// `--timeout SECONDS`: a positive number of seconds (clap names the
+/// value as typed in the error).
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let t: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "not a number of seconds".to_string())?;
+    if t.is_nan() || t <= 0.0 {
+        return Err("must be a positive number of seconds".to_string());
+    }
+    Duration::try_from_secs_f64(t).map_err(|_| "too large".to_string())
+}
+
 /// Options from the shared flags, or the usage error they make.
 fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptions, String> {
-    let timeout = match c.timeout {
-        None => None,
-        Some(t) if t > 0.0 => {
-            Some(Duration::try_from_secs_f64(t).map_err(|_| format!("--timeout {t}: too large"))?)
-        }
-        Some(t) => {
-            return Err(format!(
-                "--timeout {t}: must be a positive number of seconds"
-            ))
-        }
-    };
+    let timeout = c.timeout;
     if let Some(j) = c.jobs {
         if j == 0 || j > MAX_JOBS {
             return Err(format!("--jobs {j}: must be 1 to {MAX_JOBS}"));
@@ -273,6 +285,15 @@ fn run_solve(a: SolveArgs) -> u8 {
         output: a.output.clone(),
         write: true,
     };
+    let to_stdout = a.output.as_deref().is_some_and(batch::is_dash);
+    if to_stdout && a.common.json {
+        return usage_error(
+            "-o - writes the workbook to standard output, where --json would go too: use --report FILE",
+        );
+    }
+    if to_stdout && std::io::stdout().is_terminal() {
+        return usage_error("-o -: standard output is a terminal; redirect it to a file or a pipe");
+    }
     match run_options(&a.common, a.logic_only, a.force) {
         // A sheet without a grid is reported, not an error.
         Ok(opts) => run_jobs(&a.common, &plan, &opts, None, true),
@@ -292,19 +313,127 @@ fn run_check(a: CheckArgs) -> u8 {
     }
 }
 
+/// Prints a line on stderr; a stderr that cannot be written is no reason
+/// to stop.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// A report file (`--report`, `--junit`) being written. A regular file (a
+/// link to one: its target) is written to a temporary file beside it and
+/// renamed over it at the end; anything else (a pipe, a device such as
+/// `/dev/stdout`, a link to nothing) is written directly. The first write
+/// error is kept, and [`ReportFile::finish`] reports it.
+struct ReportFile {
+    /// As given, for messages.
+    path: PathBuf,
+    /// The regular file to rename the temporary one over.
+    target: Option<PathBuf>,
+    temp: Option<batch::TempCopy>,
+    direct: Option<std::io::BufWriter<std::fs::File>>,
+    buffered: Option<std::io::BufWriter<std::fs::File>>,
+    error: Option<std::io::Error>,
+}
+
+impl ReportFile {
+    fn create(path: &Path) -> std::io::Result<ReportFile> {
+        let mut report = ReportFile {
+            path: path.to_path_buf(),
+            target: None,
+            temp: None,
+            direct: None,
+            buffered: None,
+            error: None,
+        };
+        let regular = std::fs::metadata(path).map(|m| m.is_file());
+        let special = path.starts_with("/dev") || path.starts_with("/proc");
+        match regular {
+            Ok(true) if !special => {
+                let target = std::fs::canonicalize(path)?;
+                let mut temp = batch::TempCopy::beside(&target)?;
+                report.buffered = Some(std::io::BufWriter::new(temp.file().try_clone()?));
+                report.temp = Some(temp);
+                report.target = Some(target);
+            }
+            Ok(_) => {
+                let f = std::fs::OpenOptions::new().append(true).open(path)?;
+                report.direct = Some(std::io::BufWriter::new(f));
+            }
+            Err(_) if std::fs::symlink_metadata(path).is_ok() => {
+                // A link to nothing yet: written through.
+                let f = std::fs::File::create(path)?;
+                report.direct = Some(std::io::BufWriter::new(f));
+            }
+            Err(_) => {
+                let mut temp = batch::TempCopy::beside(path)?;
+                report.buffered = Some(std::io::BufWriter::new(temp.file().try_clone()?));
+                report.temp = Some(temp);
+                report.target = Some(path.to_path_buf());
+            }
+        }
+        Ok(report)
+    }
+
+    fn write(&mut self, text: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        let w = match (&mut self.direct, &mut self.buffered) {
+            (Some(w), _) | (None, Some(w)) => w,
+            (None, None) => return,
+        };
+        if let Err(e) = w.write_all(text.as_bytes()) {
+            self.error = Some(e);
+        }
+    }
+
+    /// Flushes and puts the report in place; the error names the file.
+    fn finish(mut self) -> Result<(), String> {
+        let fail = |e: &dyn std::fmt::Display| {
+            format!("{}: cannot write the report: {e}", self.path.display())
+        };
+        for w in [self.direct.as_mut(), self.buffered.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if self.error.is_none() {
+                if let Err(e) = w.flush().and_then(|()| w.get_ref().sync_all().or(Ok(()))) {
+                    self.error = Some(e);
+                }
+            }
+        }
+        if let Some(e) = self.error.take() {
+            return Err(fail(&e));
+        }
+        self.buffered = None;
+        if let (Some(temp), Some(target)) = (self.temp.take(), &self.target) {
+            temp.persist(target).map_err(|e| fail(&e))?;
+        }
+        Ok(())
+    }
+}
+
 /// Where records go, in input order, as files finish.
 struct Sink {
     json: bool,
     quiet: bool,
-    report: Option<tempfile::NamedTempFile>,
+    report: Option<ReportFile>,
     keep: bool,
     records: Vec<SheetRecord>,
     summary: Summary,
     failed: bool,
     allow_no_grid: bool,
     progress: Option<ProgressBar>,
+    /// Human lines go to stderr (stdout carries the workbook).
+    human_to_stderr: bool,
     /// False once stdout is closed (`| head`): stop printing, finish the work.
     stdout_open: bool,
+    /// The first error writing stdout other than its reader going away.
+    stdout_error: Option<std::io::Error>,
+    /// Sheet names met in the workbooks read (for `--sheet` errors).
+    sheet_names: std::collections::BTreeSet<String>,
+    /// Sheet names reported, lower case.
+    reported_sheets: std::collections::HashSet<String>,
 }
 
 impl Sink {
@@ -312,6 +441,9 @@ impl Sink {
         self.summary.files += 1;
         self.summary.skipped += usize::from(done.skipped);
         self.summary.failed_files += usize::from(done.failed);
+        if self.sheet_names.len() < 1000 {
+            self.sheet_names.extend(done.sheet_names.iter().cloned());
+        }
         for r in &done.records {
             self.emit(r);
         }
@@ -324,6 +456,9 @@ impl Sink {
 
     fn emit(&mut self, r: &SheetRecord) {
         self.summary.add(r);
+        if let Some(sheet) = &r.sheet {
+            self.reported_sheets.insert(sheet.to_lowercase());
+        }
         if r.sheet.is_some() && !r.passes(self.allow_no_grid) {
             self.failed = true;
         }
@@ -337,10 +472,14 @@ impl Sink {
         if self.json {
             self.print(&r.to_json_line());
         } else if !self.quiet && r.sheet.is_some() {
-            self.print(&r.to_human_line());
+            if self.human_to_stderr {
+                self.print_err(&r.to_human_line());
+            } else {
+                self.print(&r.to_human_line());
+            }
         }
         if let Some(f) = &mut self.report {
-            let _ = writeln!(f, "{}", r.to_json_line());
+            f.write(&format!("{}\n", r.to_json_line()));
         }
         if self.keep {
             self.records.push(r.clone());
@@ -356,28 +495,42 @@ impl Sink {
             Some(pb) => pb.suspend(write),
             None => write(),
         };
-        if written.is_err() {
+        if let Err(e) = written {
             self.stdout_open = false;
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                self.stdout_error = Some(e);
+            }
         }
     }
 
     fn print_err(&self, line: &str) {
         match &self.progress {
-            Some(pb) => pb.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
+            Some(pb) => pb.suspend(|| say(line)),
+            None => say(line),
         }
     }
 }
 
-fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
+/// On SIGINT, SIGTERM or SIGHUP: remove this run's temporary files and
+/// exit with 128 + the signal's number (130, 143, 129), as a shell does.
+/// signal-hook, not ctrlc: the exit status must say which signal came,
+/// and ctrlc's handler is not told.
+#[cfg(unix)]
+fn clean_up_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
     };
-    tempfile::Builder::new()
-        .prefix(".xlsudoku-report.")
-        .tempfile_in(dir)
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            batch::remove_own_temporary_files();
+            std::process::exit(128 + signal);
+        }
+    });
 }
+
+#[cfg(not(unix))]
+fn clean_up_on_signals() {}
 
 fn run_jobs(
     c: &Common,
@@ -393,11 +546,11 @@ fn run_jobs(
     };
     if !c.quiet {
         for (input, writer) in &planned.passed_over {
-            eprintln!(
+            say(&format!(
                 "xlsudoku: passing over {}: an earlier copy of {}, rewritten by this run",
                 input.display(),
                 writer.display()
-            );
+            ));
         }
     }
     let mut jobs = planned.jobs;
@@ -408,6 +561,36 @@ fn run_jobs(
     if let Some(shard) = c.shard {
         jobs = shard.select(jobs);
     }
+    clean_up_on_signals();
+    // Temporary files that killed runs left where this one writes.
+    let report_dirs: Vec<PathBuf> = [c.report.as_deref(), junit]
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            std::fs::canonicalize(p)
+                .unwrap_or_else(|_| p.to_path_buf())
+                .parent()
+                .map(|d| {
+                    if d.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        d
+                    }
+                    .to_path_buf()
+                })
+                .unwrap_or_else(|| PathBuf::from("."))
+        })
+        .collect();
+    let output_dirs: Vec<PathBuf> = jobs
+        .iter()
+        .filter_map(|j| j.output.as_deref())
+        .filter(|o| !batch::is_dash(o))
+        .map(|o| match o.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        })
+        .collect();
+    batch::sweep_leftovers(report_dirs.iter().chain(&output_dirs).map(PathBuf::as_path));
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(c.jobs.unwrap_or(0))
         .build()
@@ -416,9 +599,9 @@ fn run_jobs(
         Err(e) => return usage_error(format!("cannot start the worker threads: {e}")),
     };
     let report = match &c.report {
-        Some(p) => match temp_beside(p) {
+        Some(p) => match ReportFile::create(p) {
             Ok(f) => Some(f),
-            Err(e) => return usage_error(format!("{}: {e}", p.display())),
+            Err(e) => return usage_error(format!("{}: cannot write the report: {e}", p.display())),
         },
         None => None,
     };
@@ -443,7 +626,11 @@ fn run_jobs(
         failed: false,
         allow_no_grid,
         progress: progress.clone(),
+        human_to_stderr: plan.write && plan.output.as_deref().is_some_and(batch::is_dash),
         stdout_open: true,
+        stdout_error: None,
+        sheet_names: Default::default(),
+        reported_sheets: Default::default(),
     };
     // Workers finish in any order; records are emitted in input order, each
     // file as soon as every file before it is done.
@@ -477,33 +664,59 @@ fn run_jobs(
         let line = sink.summary.to_json_line();
         sink.print(&line);
     } else if !c.quiet {
-        eprintln!("{}", sink.summary.to_human_line());
+        say(&sink.summary.to_human_line());
     }
     let mut code = 0u8;
-    if let (Some(mut f), Some(path)) = (sink.report.take(), c.report.as_ref()) {
-        let _ = writeln!(f, "{}", sink.summary.to_json_line());
-        if let Err(e) = f.persist(path) {
-            eprintln!(
-                "xlsudoku: {}: cannot write the report: {}",
-                path.display(),
-                e.error
-            );
+    if sink.stdout_open {
+        if let Err(e) = std::io::stdout().lock().flush() {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                sink.stdout_error = Some(e);
+            }
+        }
+    }
+    if let Some(e) = &sink.stdout_error {
+        say(&format!("xlsudoku: stdout: cannot write the report: {e}"));
+        code = 2;
+    }
+    if let Some(mut f) = sink.report.take() {
+        f.write(&format!("{}\n", sink.summary.to_json_line()));
+        if let Err(e) = f.finish() {
+            say(&format!("xlsudoku: {e}"));
             code = 2;
         }
     }
     if let Some(path) = junit {
         let xml = junit_xml(&sink.records, &sink.summary, allow_no_grid);
-        let written = temp_beside(path).and_then(|mut f| {
-            f.write_all(xml.as_bytes())?;
-            f.persist(path).map(|_| ()).map_err(|e| e.error)
-        });
+        let written = ReportFile::create(path)
+            .map_err(|e| format!("{}: cannot write the report: {e}", path.display()))
+            .and_then(|mut f| {
+                f.write(&xml);
+                f.finish()
+            });
         if let Err(e) = written {
-            eprintln!(
-                "xlsudoku: {}: cannot write the JUnit report: {e}",
-                path.display()
-            );
+            say(&format!("xlsudoku: {e} (JUnit)"));
             code = 2;
         }
+    }
+    // A --sheet name that no workbook has is a typing error, not a pass.
+    let unknown: Vec<&String> = c
+        .sheet
+        .iter()
+        .filter(|n| !sink.reported_sheets.contains(&n.to_lowercase()))
+        .collect();
+    if !unknown.is_empty() && sink.summary.failed_files == 0 {
+        let there: Vec<&str> = sink.sheet_names.iter().map(String::as_str).collect();
+        for name in unknown {
+            say(&format!(
+                "xlsudoku: --sheet {name}: no such sheet{}",
+                if there.is_empty() {
+                    String::new()
+                } else {
+                    format!("; the sheets are: {}", there.join(", "))
+                }
+            ));
+        }
+        code = 2;
     }
     if sink.summary.failed_files > 0 {
         code = 2;
@@ -519,30 +732,32 @@ fn run_bench(a: BenchArgs) -> u8 {
     } else {
         BenchMode::Unique
     };
-    let limit = match a.timeout {
-        None => None,
-        Some(t) if t > 0.0 => match Duration::try_from_secs_f64(t) {
-            Ok(d) => Some(d),
-            Err(_) => return usage_error(format!("--timeout {t}: too large")),
-        },
-        Some(t) => {
-            return usage_error(format!(
-                "--timeout {t}: must be a positive number of seconds"
-            ))
-        }
-    };
-    if !a.json {
-        println!("{}", FileReport::table_header());
-    }
+    let limit = a.timeout;
+    let mut out = std::io::stdout().lock();
     let mut code = 0;
+    let mut written = if a.json {
+        Ok(())
+    } else {
+        writeln!(out, "{}", FileReport::table_header())
+    };
     for f in &a.files {
         match bench::bench_file_with(f, mode, limit) {
-            Ok(r) if a.json => println!("{}", serde_json::to_string(&r).unwrap_or_default()),
-            Ok(r) => println!("{}", r.table_row()),
+            Ok(r) if a.json => {
+                written = written.and_then(|()| {
+                    writeln!(out, "{}", serde_json::to_string(&r).unwrap_or_default())
+                })
+            }
+            Ok(r) => written = written.and_then(|()| writeln!(out, "{}", r.table_row())),
             Err(e) => {
-                eprintln!("xlsudoku: {e}");
+                say(&format!("xlsudoku: {e}"));
                 code = 2;
             }
+        }
+    }
+    if let Err(e) = written.and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            say(&format!("xlsudoku: stdout: cannot write the report: {e}"));
+            code = 2;
         }
     }
     code
