@@ -665,6 +665,18 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
         .into_iter()
         .map(|(at, raw)| format!("{at} holds \"{raw}\", not a digit 1-{side}"))
         .collect();
+    let formulas = grid.formula_cells();
+    if !formulas.is_empty() {
+        let cells: Vec<String> = formulas.iter().map(|(at, _)| at.to_string()).collect();
+        let (hold, what) = match formulas.len() {
+            1 => ("holds", "a formula"),
+            _ => ("hold", "formulas"),
+        };
+        parts.push(format!(
+            "{} {hold} {what} without a value (open and save the file in Excel or LibreOffice first)",
+            cells.join(", ")
+        ));
+    }
     for c in &outcome.conflicts {
         let times = match c.cells.len() {
             2 => "twice".to_string(),
@@ -697,7 +709,7 @@ pub fn solve_grid(
     let puzzle = grid.puzzle();
     let side = grid.shape.side();
     let bad = grid.bad_cells();
-    let outcome = if bad.is_empty() {
+    let outcome = if bad.is_empty() && grid.formula_cells().is_empty() {
         solve(&puzzle, opts)
     } else {
         // Bad values make the grid invalid whatever the rest holds: no
