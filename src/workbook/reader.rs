@@ -386,17 +386,36 @@ fn attr(e: &BytesStart<'_>, key: &str) -> Result<Option<String>, String> {
     Ok(found)
 }
 
+/// The values of the attributes whose local names are `keys`, in one pass
+/// that checks every attribute (see [`attr`]).
+fn attrs<const N: usize>(
+    e: &BytesStart<'_>,
+    keys: [&str; N],
+) -> Result<[Option<String>; N], String> {
+    let mut found: [Option<String>; N] = std::array::from_fn(|_| None);
+    for a in e.attributes() {
+        let a =
+            a.map_err(|err| format!("malformed attribute in <{}>: {err}", e.name().as_ref()))?;
+        let local = a.key.local_name();
+        if let Some(i) = keys.iter().position(|k| *k == local.as_ref()) {
+            if found[i].is_none() {
+                let v = a
+                    .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                    .map_err(|err| format!("attribute {}: {err}", keys[i]))?;
+                found[i] = Some(v.into_owned());
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// Checks every attribute of an element (see [`attr`]).
 fn check_attrs(e: &BytesStart<'_>) -> Result<(), String> {
-    attr(e, "\u{0}").map(|_| ())
+    attrs(e, []).map(|_| ())
 }
 
 fn attr_u32(e: &BytesStart<'_>, key: &str) -> Result<Option<u32>, String> {
     Ok(attr(e, key)?.and_then(|v| v.trim().parse().ok()))
-}
-
-fn attr_bool(e: &BytesStart<'_>, key: &str) -> Result<bool, String> {
-    Ok(attr(e, key)?.is_some_and(|v| matches!(v.trim(), "1" | "true")))
 }
 
 /// The package-level facts this module needs.
@@ -679,9 +698,12 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
         let event = reader.read_event().map_err(|e| format!("sheet XML: {e}"))?;
         match &event {
             Event::Start(e) | Event::Empty(e) => {
-                check_attrs(e)?;
                 let empty = matches!(event, Event::Empty(_));
-                match e.local_name().as_ref() {
+                let name = e.local_name();
+                if !matches!(name.as_ref(), "c" | "row") {
+                    check_attrs(e)?;
+                }
+                match name.as_ref() {
                     "col" => {
                         let min = attr_u32(e, "min")?.unwrap_or(1).clamp(1, MAX_COL + 1);
                         let max = attr_u32(e, "max")?.unwrap_or(min).clamp(min, MAX_COL + 1);
@@ -690,30 +712,33 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                         }
                     }
                     "row" => {
-                        row =
-                            match attr(e, "r")? {
-                                Some(r) => match r.trim().parse::<u32>() {
-                                    Ok(n) if (1..=MAX_ROW + 1).contains(&n) => n - 1,
-                                    _ => return Err(format!(
+                        let [r, custom, style] = attrs(e, ["r", "customFormat", "s"])?;
+                        row = match r {
+                            Some(r) => match r.trim().parse::<u32>() {
+                                Ok(n) if (1..=MAX_ROW + 1).contains(&n) => n - 1,
+                                _ => {
+                                    return Err(format!(
                                         "row number '{r}' is outside the sheet (rows 1 to 1048576)"
-                                    )),
-                                },
-                                None if seen_row => row
-                                    .checked_add(1)
-                                    .filter(|&r| r <= MAX_ROW)
-                                    .ok_or_else(|| outside("a row after row 1048576"))?,
-                                None => 0,
-                            };
+                                    ))
+                                }
+                            },
+                            None if seen_row => row
+                                .checked_add(1)
+                                .filter(|&r| r <= MAX_ROW)
+                                .ok_or_else(|| outside("a row after row 1048576"))?,
+                            None => 0,
+                        };
                         seen_row = true;
                         next_col = 0;
-                        if attr_bool(e, "customFormat")? {
-                            if let Some(xf) = attr_u32(e, "s")? {
-                                out.styles.rows.insert(row, xf as usize);
+                        if custom.is_some_and(|v| matches!(v.trim(), "1" | "true")) {
+                            if let Some(xf) = style.and_then(|v| v.trim().parse().ok()) {
+                                out.styles.rows.insert(row, xf);
                             }
                         }
                     }
                     "c" => {
-                        let (r, c) = match attr(e, "r")? {
+                        let [r, style, kind] = attrs(e, ["r", "s", "t"])?;
+                        let (r, c) = match r {
                             Some(a) => match a.parse::<CellRef>() {
                                 Ok(at) => (at.row, at.col),
                                 Err(_) => return Err(outside(&a)),
@@ -727,14 +752,13 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                             None => (row, next_col),
                         };
                         next_col = c + 1;
-                        out.styles
-                            .cells
-                            .push((r, c, attr_u32(e, "s")?.unwrap_or(0) as usize));
+                        let xf = style.and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+                        out.styles.cells.push((r, c, xf));
                         if !empty {
                             cell = Some(CellXml {
                                 row: r,
                                 col: c,
-                                kind: attr(e, "t")?,
+                                kind,
                                 ..CellXml::default()
                             });
                         }
