@@ -533,11 +533,54 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
         for r in &mut records {
             r.output = Some(shown.clone());
         }
+    } else if let Err(e) = annotate_with(
+        std::io::Cursor::new(&bytes),
+        &edits,
+        &mut Discard::default(),
+        AnnotateOptions::default(),
+    ) {
+        // `check` makes the copy too, into nothing: it refuses exactly
+        // what writing the copy would refuse.
+        return error(format!("{}: {e}", job.input.display()));
     }
     FileOutcome {
         records,
         skipped: false,
         failed: false,
+    }
+}
+
+/// A writer that keeps nothing but its length: where `check` writes the
+/// copy it makes.
+#[derive(Debug, Default)]
+struct Discard {
+    pos: u64,
+    len: u64,
+}
+
+impl std::io::Write for Discard {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pos = self.pos.saturating_add(buf.len() as u64);
+        self.len = self.len.max(self.pos);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for Discard {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::End(d) => self.len.checked_add_signed(d),
+            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = target.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        Ok(self.pos)
     }
 }
 

@@ -49,9 +49,14 @@ fn pack(parts: &[(String, Vec<u8>)], comment: &[u8]) -> Vec<u8> {
 /// `status_logic_easy.xlsx` (EASY at C3:K11 on sheet `Easy`) with its sheet
 /// XML passed through `edit`, written into `dir` as `name`.
 fn easy_with(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    easy_with_part(dir, name, SHEET, edit)
+}
+
+/// The same with any one part passed through `edit`.
+fn easy_with_part(dir: &Path, name: &str, part: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let mut parts = parts_of("status_logic_easy.xlsx");
     for (n, data) in parts.iter_mut() {
-        if n == SHEET {
+        if n == part {
             *data = edit(String::from_utf8(data.clone()).unwrap()).into_bytes();
         }
     }
@@ -416,15 +421,30 @@ fn check_and_solve_agree_on_a_grid_in_the_last_rows() {
 #[test]
 fn check_and_solve_agree_on_a_duplicated_attribute() {
     let t = tempfile::tempdir().unwrap();
-    for (name, from, to) in [
-        ("row.xlsx", "<row r=\"3\" ", "<row r=\"3\" r=\"3\" "),
+    // In a sheet (read by both), in the workbook part and in the style sheet
+    // (read only to make the copy: `check` makes it too, into nothing).
+    for (name, part, from, to) in [
+        ("row.xlsx", SHEET, "<row r=\"3\" ", "<row r=\"3\" r=\"3\" "),
         (
             "cell.xlsx",
+            SHEET,
             "<c r=\"C3\" s=\"1\">",
             "<c r=\"C3\" s=\"1\" s=\"1\">",
         ),
+        (
+            "book.xlsx",
+            "xl/workbook.xml",
+            "<calcPr calcId=\"124519\"",
+            "<calcPr calcId=\"124519\" calcId=\"124519\"",
+        ),
+        (
+            "styles.xlsx",
+            "xl/styles.xml",
+            "<cellXfs",
+            "<cellXfs a=\"1\" a=\"1\"",
+        ),
     ] {
-        let p = easy_with(t.path(), name, |xml| swap(xml, from, to));
+        let p = easy_with_part(t.path(), name, part, |xml| swap(xml, from, to));
         let out = t.path().join(format!("out-{name}"));
         let (check, solve) = check_and_solve(&p, &out);
         for o in [&check, &solve] {
