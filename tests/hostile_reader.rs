@@ -458,3 +458,28 @@ fn check_and_solve_agree_on_a_duplicated_attribute() {
         assert!(!out.exists());
     }
 }
+
+#[test]
+fn a_grid_far_down_is_found_beside_a_far_bordered_cell() {
+    let t = tempfile::tempdir().unwrap();
+    // One bordered cell at XFD1 made the border map 16,385 columns wide and
+    // cut it after 512 rows: the grid at row 2003 was never looked for.
+    let p = easy_with(t.path(), "far_down.xlsx", |xml| {
+        let mut xml = xml.replace("<dimension ref=\"C3:K11\"/>", "");
+        for row in (3..=11).rev() {
+            let to = row + 2000;
+            xml = xml.replace(&format!("<row r=\"{row}\""), &format!("<row r=\"{to}\""));
+            for col in 'C'..='K' {
+                xml = xml.replace(&format!("r=\"{col}{row}\""), &format!("r=\"{col}{to}\""));
+            }
+        }
+        swap(
+            xml,
+            "<sheetData>",
+            "<sheetData><row r=\"1\"><c r=\"XFD1\" s=\"1\"/></row>",
+        )
+    });
+    let o = check_within(&p, Duration::from_secs(5));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("C2003:K2011 9x9: solved"), "{}", text(&o));
+}
