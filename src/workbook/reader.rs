@@ -1175,12 +1175,21 @@ impl Rect {
 /// and every column it spans, so no grid straddles two groups, and the
 /// boxes never overlap.
 fn split_regions(rects: Vec<Rect>) -> Vec<Rect> {
+    // Splitting sorts each group again; a crafted nesting could make that
+    // quadratic, so past a budget the groups left are kept whole (still
+    // disjoint, only larger).
+    let mut budget: usize = 64 << 20;
     let mut done = Vec::new();
     let mut work = vec![rects];
     while let Some(mut group) = work.pop() {
         if group.is_empty() {
             continue;
         }
+        if budget < group.len() {
+            done.extend(bounding_box(&group));
+            continue;
+        }
+        budget -= group.len();
         let parts = split_on(&mut group, |r| (r.r0, r.r1));
         if parts.len() > 1 {
             work.extend(parts);
@@ -1192,21 +1201,25 @@ fn split_regions(rects: Vec<Rect>) -> Vec<Rect> {
             work.extend(parts);
             continue;
         }
-        let bbox = parts.iter().flatten().fold(None::<Rect>, |acc, r| {
-            Some(match acc {
-                None => *r,
-                Some(a) => Rect {
-                    r0: a.r0.min(r.r0),
-                    r1: a.r1.max(r.r1),
-                    c0: a.c0.min(r.c0),
-                    c1: a.c1.max(r.c1),
-                },
-            })
-        });
-        done.extend(bbox);
+        done.extend(parts.first().and_then(|g| bounding_box(g)));
     }
     done.sort_by_key(|r| (r.r0, r.c0));
     done
+}
+
+/// The smallest rectangle holding them all.
+fn bounding_box(rects: &[Rect]) -> Option<Rect> {
+    rects.iter().fold(None, |acc, r| {
+        Some(match acc {
+            None => *r,
+            Some(a) => Rect {
+                r0: a.r0.min(r.r0),
+                r1: a.r1.max(r.r1),
+                c0: a.c0.min(r.c0),
+                c1: a.c1.max(r.c1),
+            },
+        })
+    })
 }
 
 /// Groups rectangles whose spans on one axis (`span`) overlap or touch.
