@@ -854,6 +854,9 @@ fn cell_value(c: CellXml, strings: &[Option<String>]) -> Result<Option<Data>, Un
             Some(t) => {
                 let v = t.text.trim_matches(|c: char| c.is_ascii_whitespace());
                 match kind {
+                    "str" => Some(Data::String(t.text.clone())),
+                    // An empty `<v/>` holds nothing, whatever the type.
+                    _ if v.is_empty() => None,
                     "s" => {
                         let i: usize = v.parse().map_err(|_| raw(t))?;
                         match strings.get(i) {
@@ -870,8 +873,6 @@ fn cell_value(c: CellXml, strings: &[Option<String>]) -> Result<Option<Data>, Un
                             }
                         }
                     }
-                    "str" => Some(Data::String(t.text.clone())),
-                    _ if v.is_empty() => None,
                     "b" => match v {
                         "0" | "false" => Some(Data::Bool(false)),
                         "1" | "true" => Some(Data::Bool(true)),
@@ -1427,6 +1428,8 @@ mod tests {
             Some(Data::Error(CellErrorType::NA))
         );
         assert_eq!(value("<c r=\"A1\" s=\"3\"/>", &[]), (None, None));
+        assert_eq!(value("<c r=\"A1\" t=\"s\"><v/></c>", &[]), (None, None));
+        assert_eq!(value("<c r=\"A1\" t=\"s\"><v> </v></c>", &[]), (None, None));
         // What cannot be read is never blank.
         for (cell, shown) in [
             ("<c r=\"A1\"><v>&bogus;</v></c>", "&bogus;"),
@@ -1516,6 +1519,66 @@ mod tests {
             assert_eq!(eval_constant(bad), None, "{bad}");
         }
         assert_eq!(eval_constant(&"(".repeat(10_000)), None);
+    }
+
+    #[test]
+    fn mutated_sheets_and_strings_give_results_or_errors_never_panics() {
+        let base = sheet(concat!(
+            r#"<row r="1" s="2" customFormat="1"><c r="A1" s="1" t="s"><v> 1 </v></c>"#,
+            r#"<c r="B1" t="inlineStr"><is><r><t>x&amp;</t></r><rPh><t>y</t></rPh></is></c>"#,
+            r#"<c r="C1"><f>(1+2)*3</f><v>0</v></c><c r="D1" t="b"><v>1</v></c></row>"#,
+            r#"<row r="3"><c r="XFD3" s="2"><v>&#51;</v></c><c t="e"><v>#N/A</v></c></row>"#,
+        ));
+        let sst = r#"<sst uniqueCount="9"><si><t>a</t></si><si><r><t>7</t></r></si></sst>"#;
+        let strings = parse_shared_strings(sst).unwrap();
+        let pieces = [
+            "<",
+            ">",
+            "/",
+            "\"",
+            "&",
+            "&#",
+            ";",
+            "r=\"",
+            "ZZZZ99",
+            "0",
+            "4294967296",
+            "<c>",
+            "<v>",
+            "</v>",
+            "<f>",
+            "<is>",
+            "<row>",
+            "</sheetData>",
+            " ",
+            "s=\"1\"",
+        ];
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n.max(1)
+        };
+        for _ in 0..3000 {
+            let mut text = base.clone();
+            for _ in 0..1 + next(3) {
+                let at = next(text.len());
+                let at = (0..=at)
+                    .rev()
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap_or(0);
+                let end = (at + next(6)).min(text.len());
+                let end = (end..=text.len())
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap_or(text.len());
+                text.replace_range(at..end, pieces[next(pieces.len())]);
+            }
+            if let Ok(scan) = scan_sheet(&text, &strings) {
+                let _ = scan.styles.resolve(&xfs());
+            }
+            let _ = parse_shared_strings(&text.replace("worksheet", "sst"));
+        }
     }
 
     #[test]
