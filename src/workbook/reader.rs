@@ -534,6 +534,52 @@ impl XmlText {
     }
 }
 
+/// Text with OOXML's `_xHHHH_` escapes (`_x000D_` for a carriage return,
+/// `_x005F_` for `_`) resolved, as Excel reads strings; a lone surrogate
+/// becomes U+FFFD.
+fn unescape_ooxml(text: String) -> String {
+    if !text.contains("_x") {
+        return text;
+    }
+    let unit = |s: &str, at: usize| -> Option<u32> {
+        let esc = s.get(at..at + 7)?;
+        let hex = esc.strip_prefix("_x")?.strip_suffix('_')?;
+        (hex.len() == 4 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u32::from_str_radix(hex, 16).ok())
+            .flatten()
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        match unit(&text, i) {
+            Some(hi @ 0xD800..=0xDBFF) => match unit(&text, i + 7) {
+                Some(lo @ 0xDC00..=0xDFFF) => {
+                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                    out.push(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
+                    i += 14;
+                }
+                _ => {
+                    out.push(char::REPLACEMENT_CHARACTER);
+                    i += 7;
+                }
+            },
+            Some(u) => {
+                out.push(char::from_u32(u).unwrap_or(char::REPLACEMENT_CHARACTER));
+                i += 7;
+            }
+            None => {
+                let c = text[i..]
+                    .chars()
+                    .next()
+                    .unwrap_or(char::REPLACEMENT_CHARACTER);
+                out.push(c);
+                i += c.len_utf8().max(1);
+            }
+        }
+    }
+    out
+}
+
 /// The shared strings, in order; `None` for one that cannot be read. The
 /// declared `count`/`uniqueCount` are not used.
 fn parse_shared_strings(xml: &str) -> Result<Vec<Option<String>>, String> {
@@ -558,7 +604,7 @@ fn parse_shared_strings(xml: &str) -> Result<Vec<Option<String>>, String> {
             Event::End(e) => match e.local_name().as_ref() {
                 "si" => {
                     if let Some(t) = current.take() {
-                        out.push((!t.unreadable).then_some(t.text));
+                        out.push((!t.unreadable).then(|| unescape_ooxml(t.text)));
                     }
                 }
                 "rPh" => in_phonetic = false,
@@ -845,7 +891,7 @@ fn cell_value(c: CellXml, strings: &[Option<String>]) -> Result<Option<Data>, Un
     let cached: Option<Data> = match kind {
         "inlineStr" => match c.inline.as_ref().or(c.value.as_ref()) {
             Some(t) if t.unreadable => return Err(raw(t)),
-            Some(t) => Some(Data::String(t.text.clone())),
+            Some(t) => Some(Data::String(unescape_ooxml(t.text.clone()))),
             None => None,
         },
         _ => match c.value.as_ref() {
@@ -854,7 +900,7 @@ fn cell_value(c: CellXml, strings: &[Option<String>]) -> Result<Option<Data>, Un
             Some(t) => {
                 let v = t.text.trim_matches(|c: char| c.is_ascii_whitespace());
                 match kind {
-                    "str" => Some(Data::String(t.text.clone())),
+                    "str" => Some(Data::String(unescape_ooxml(t.text.clone()))),
                     // An empty `<v/>` holds nothing, whatever the type.
                     _ if v.is_empty() => None,
                     "s" => {
@@ -1450,6 +1496,19 @@ mod tests {
             assert_eq!(u, Some(Unread::Value(shown.into())), "{cell}");
             assert_eq!(v, Some(Data::String(shown.into())), "{cell}");
         }
+    }
+
+    #[test]
+    fn ooxml_escapes_are_resolved_in_strings() {
+        assert_eq!(unescape_ooxml("5_x000D_".into()), "5\r");
+        assert_eq!(unescape_ooxml("a_x005F_x0041_b".into()), "a_x0041_b");
+        assert_eq!(unescape_ooxml("_xD83D__xDE00_".into()), "\u{1F600}");
+        assert_eq!(unescape_ooxml("_xD83D_x".into()), "\u{FFFD}x");
+        assert_eq!(unescape_ooxml("_x12_ é _xZZZZ_".into()), "_x12_ é _xZZZZ_");
+        assert_eq!(
+            value("<c r=\"A1\" t=\"str\"><f>A2</f><v>7_x000D_</v></c>", &[]).0,
+            Some(Data::String("7\r".into()))
+        );
     }
 
     #[test]
