@@ -888,11 +888,54 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
         for r in &mut records {
             r.output = Some(shown.clone());
         }
+    } else if let Err(e) = annotate_with(
+        std::io::Cursor::new(&bytes),
+        &edits,
+        &mut Discard::default(),
+        AnnotateOptions::default(),
+    ) {
+        // `check` makes the copy too, into nothing: it refuses exactly
+        // what writing the copy would refuse.
+        return error(format!("{}: {e}", job.input.display()));
     }
     FileOutcome {
         records,
         sheet_names,
         ..Default::default()
+    }
+}
+
+/// A writer that keeps nothing but its length: where `check` writes the
+/// copy it makes.
+#[derive(Debug, Default)]
+struct Discard {
+    pos: u64,
+    len: u64,
+}
+
+impl std::io::Write for Discard {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pos = self.pos.saturating_add(buf.len() as u64);
+        self.len = self.len.max(self.pos);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for Discard {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::End(d) => self.len.checked_add_signed(d),
+            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = target.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        Ok(self.pos)
     }
 }
 
@@ -1263,6 +1306,18 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
         .into_iter()
         .map(|(at, raw)| format!("{at} holds \"{raw}\", not a digit 1-{side}"))
         .collect();
+    let formulas = grid.formula_cells();
+    if !formulas.is_empty() {
+        let cells: Vec<String> = formulas.iter().map(|(at, _)| at.to_string()).collect();
+        let (hold, what) = match formulas.len() {
+            1 => ("holds", "a formula"),
+            _ => ("hold", "formulas"),
+        };
+        parts.push(format!(
+            "{} {hold} {what} without a value (open and save the file in Excel or LibreOffice first)",
+            cells.join(", ")
+        ));
+    }
     for c in &outcome.conflicts {
         let times = match c.cells.len() {
             2 => "twice".to_string(),
@@ -1295,7 +1350,7 @@ pub fn solve_grid(
     let puzzle = grid.puzzle();
     let side = grid.shape.side();
     let bad = grid.bad_cells();
-    let outcome = if bad.is_empty() {
+    let outcome = if bad.is_empty() && grid.formula_cells().is_empty() {
         solve(&puzzle, opts)
     } else {
         // Bad values make the grid invalid whatever the rest holds: no

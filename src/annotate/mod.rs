@@ -209,20 +209,31 @@ impl Default for AnnotateOptions {
     }
 }
 
+/// The longest archive comment a zip file can hold.
+const MAX_COMMENT: usize = u16::MAX as usize;
+
 /// The archive comment with `stamp` in place of any earlier stamp line.
+/// A zip comment holds at most 65,535 bytes: the earlier lines that do not
+/// fit beside the stamp are dropped (Excel ignores the comment and does not
+/// keep it either), so a full comment never stops the copy.
 fn stamped_comment(comment: &[u8], stamp: Option<&str>) -> Vec<u8> {
     let Some(stamp) = stamp else {
         return comment.to_vec();
     };
-    let mut out: Vec<u8> = Vec::with_capacity(comment.len() + stamp.len() + 1);
+    let stamp = &stamp.as_bytes()[..stamp.len().min(MAX_COMMENT)];
+    let room = MAX_COMMENT - stamp.len();
+    let mut out: Vec<u8> = Vec::with_capacity(comment.len().min(room) + stamp.len());
     for line in comment.split(|&b| b == b'\n') {
         if line.is_empty() || line.starts_with(STAMP_PREFIX.as_bytes()) {
             continue;
         }
+        if out.len() + line.len() + 1 > room {
+            break;
+        }
         out.extend_from_slice(line);
         out.push(b'\n');
     }
-    out.extend_from_slice(stamp.as_bytes());
+    out.extend_from_slice(stamp);
     out
 }
 

@@ -36,7 +36,13 @@
 //!
 //! A number that is a whole `1..=side`, or text holding one (spaces,
 //! including non-breaking ones, trimmed), is a [`Cell::Given`]; a formula
-//! counts by its cached value. A cell whose font is blue (`FF0000FF`) italic
+//! counts by its cached value. A formula without one (written by a program
+//! that does not calculate, such as openpyxl; XlsxWriter caches 0) counts by
+//! its value when it is a constant (`=5`, `=2+3`), else it is a
+//! [`Cell::Formula`], which makes the grid invalid until the file is opened
+//! and saved in Excel or LibreOffice. A value that cannot be read at all
+//! (an unknown XML entity, a number that is none, a missing shared string)
+//! is a [`Cell::Bad`]: never taken for blank, never written over. A cell whose font is blue (`FF0000FF`) italic
 //! is what an earlier xlsudoku run wrote: [`Cell::Filled`] for a digit,
 //! [`Cell::FilledText`] for candidate letters. Those count as blank in
 //! [`FoundGrid::puzzle`], so a run over its own output replaces them rather
@@ -76,8 +82,12 @@ pub enum Cell {
     /// Candidate letters an earlier `--logic-only` run wrote (blue italics):
     /// blank for the puzzle, to be replaced.
     FilledText(String),
-    /// Anything that is not a digit `1..=side`, as the cell shows it.
+    /// Anything that is not a digit `1..=side`, as the cell shows it (or,
+    /// for a value that cannot be read, as the file holds it).
     Bad(String),
+    /// A formula without a cached value that is not a constant: its text
+    /// (without `=`). Never blank, never written over.
+    Formula(String),
 }
 
 /// One grid found on a sheet.
@@ -128,6 +138,19 @@ impl FoundGrid {
             .enumerate()
             .filter_map(|(i, c)| match c {
                 Cell::Bad(text) => Some((self.cell_ref(i), text.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every [`Cell::Formula`] cell with its address and formula, in reading
+    /// order: cells whose value is unknown until the file is calculated.
+    pub fn formula_cells(&self) -> Vec<(CellRef, String)> {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                Cell::Formula(f) => Some((self.cell_ref(i), f.clone())),
                 _ => None,
             })
             .collect()
@@ -370,6 +393,18 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
                 // counts as blank.
                 continue;
             }
+            match sheet.unread.get(&(r, c)) {
+                // Most likely a given whose value is not known yet.
+                Some(reader::Unread::Formula(_)) => {
+                    digits += 1;
+                    continue;
+                }
+                Some(reader::Unread::Value(_)) => {
+                    others += 1;
+                    continue;
+                }
+                None => {}
+            }
             match classify(sheet.values.get_value((r, c))) {
                 Value::Empty => {}
                 v if is_digit(&v, side).is_some() => digits += 1,
@@ -407,7 +442,7 @@ fn note_cell(
 ) -> (CellRef, bool) {
     let col = range.start.col;
     let mut row = range.end.row + 1;
-    while row < crate::address::MAX_ROW {
+    while row <= crate::address::MAX_ROW {
         let at = CellRef::new(row, col);
         if notes.contains(&at) {
             // Another grid's note (grids stacked in one column).
@@ -423,7 +458,38 @@ fn note_cell(
         }
         row += 1;
     }
-    (CellRef::new(row, col), false)
+    // A grid in the sheet's last rows: the first free cell above it.
+    note_cell_above(sheet, range, taken, notes)
+}
+
+/// The note's cell for a grid with no row below it: the first empty cell
+/// above the grid's first column, else the first right of its first row.
+fn note_cell_above(
+    sheet: &reader::RawSheet,
+    range: CellRange,
+    taken: &[CellRange],
+    notes: &[CellRef],
+) -> (CellRef, bool) {
+    let free = |at: CellRef| {
+        !notes.contains(&at)
+            && !taken.iter().any(|t| t.contains(at))
+            && classify(sheet.values.get_value((at.row, at.col))) == Value::Empty
+    };
+    let col = range.start.col;
+    (0..range.start.row)
+        .rev()
+        .map(|row| CellRef::new(row, col))
+        .chain(
+            (range.end.col + 1..=crate::address::MAX_COL).map(|c| CellRef::new(range.start.row, c)),
+        )
+        .find_map(|at| {
+            if free(at) {
+                Some((at, false))
+            } else {
+                is_earlier_note(sheet, at).then_some((at, true))
+            }
+        })
+        .unwrap_or((range.start, false))
 }
 
 fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec<Cell> {
@@ -433,11 +499,15 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec
         for c in range.start.col..=range.end.col {
             let raw = sheet.values.get_value((r, c));
             let blue_italic = sheet.blue_italic.contains(&(r, c));
-            cells.push(match raw {
-                Some(Data::String(text)) if blue_italic && is_candidate_text(text) => {
-                    Cell::FilledText(text.clone())
-                }
-                _ => grid_cell(classify(raw), blue_italic, side),
+            cells.push(match (sheet.unread.get(&(r, c)), raw) {
+                (Some(reader::Unread::Formula(f)), _) => Cell::Formula(f.clone()),
+                (Some(reader::Unread::Value(v)), _) => Cell::Bad(v.clone()),
+                (None, raw) => match raw {
+                    Some(Data::String(text)) if blue_italic && is_candidate_text(text) => {
+                        Cell::FilledText(text.clone())
+                    }
+                    _ => grid_cell(classify(raw), blue_italic, side),
+                },
             });
         }
     }
@@ -457,12 +527,11 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
                 .map(|s| vec![(range, s)])
                 .unwrap_or_default()
         }
-        None => detect::detect(&sheet.borders, opts.shape, |range, side| {
-            judge_values(sheet, range, side)
-        })
-        .into_iter()
-        .map(|d| (d.range, d.shape))
-        .collect(),
+        None => sheet
+            .detect(opts.shape, |range, side| judge_values(sheet, range, side))
+            .into_iter()
+            .map(|d| (d.range, d.shape))
+            .collect(),
     };
     let taken: Vec<CellRange> = detected.iter().map(|d| d.0).collect();
     let mut notes: Vec<CellRef> = Vec::with_capacity(detected.len());
