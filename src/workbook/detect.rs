@@ -23,7 +23,15 @@
 //!    puzzle test, wins. This covers all three of the seed's frame styles:
 //!    grid lines on every cell, an outer frame only, and a thick outer frame
 //!    with thick box lines.
-//! 4. **Box shape.** A forced shape wins (and then only squares of its side
+//! 4. **Framed grids first.** Before the search of rule 3, a square with a
+//!    thick frame whose thick inner lines draw boxes (every `w` columns and
+//!    every `h` rows, `w` and `h` at least 2) and whose values pass the
+//!    puzzle test is a grid, the largest at each corner. So a framed grid
+//!    inside an "All Borders" table, with bordered coordinates (`A`-`I`
+//!    above, `1`-`9` at the left) or bordered row and column sums around
+//!    it, is found at its own square, not as the larger square around it;
+//!    rule 3 then leaves alone every square that overlaps it.
+//! 5. **Box shape.** A forced shape wins (and then only squares of its side
 //!    are grids); otherwise inner lines drawn thick over their full length
 //!    that fall exactly every `w` columns and every `h` rows give a `w`x`h`
 //!    box; otherwise the usual shape for the side ([`BoxShape::for_side`]).
@@ -292,7 +300,8 @@ struct Runs {
 }
 
 impl Runs {
-    fn new(map: &BorderMap) -> Self {
+    /// The runs of edges that `counts` (drawn edges, or thick ones only).
+    fn new(map: &BorderMap, counts: impl Fn(Line) -> bool) -> Self {
         let (rows, cols) = (map.rows() as usize, map.cols() as usize);
         let n = rows * cols;
         let mut runs = Runs {
@@ -315,14 +324,11 @@ impl Runs {
                 let (rr, cc) = (r as u32, c as u32);
                 let below = |v: &Vec<u8>| (r + 1 < rows).then(|| v[i + cols]);
                 let right = |v: &Vec<u8>| (c + 1 < cols).then(|| v[i + 1]);
-                runs.left_down[i] = step(below(&runs.left_down), map.left_edge(rr, cc).is_drawn());
-                runs.right_down[i] =
-                    step(below(&runs.right_down), map.right_edge(rr, cc).is_drawn());
-                runs.top_right[i] = step(right(&runs.top_right), map.top_edge(rr, cc).is_drawn());
-                runs.bottom_right[i] = step(
-                    right(&runs.bottom_right),
-                    map.bottom_edge(rr, cc).is_drawn(),
-                );
+                runs.left_down[i] = step(below(&runs.left_down), counts(map.left_edge(rr, cc)));
+                runs.right_down[i] = step(below(&runs.right_down), counts(map.right_edge(rr, cc)));
+                runs.top_right[i] = step(right(&runs.top_right), counts(map.top_edge(rr, cc)));
+                runs.bottom_right[i] =
+                    step(right(&runs.bottom_right), counts(map.bottom_edge(rr, cc)));
             }
         }
         runs
@@ -377,13 +383,49 @@ fn overlaps(a: &CellRange, b: &CellRange) -> bool {
 /// row above a grid drawn with grid lines makes the left run one longer than
 /// the grid), the same-sized squares shifted down or right along the runs
 /// are judged too, and the best score wins (the first on a tie).
+///
+/// Before all that, framed grids are looked for: squares with a thick frame
+/// whose thick inner lines draw boxes (see [`detect_all`]). They win over
+/// any larger bordered square around them.
 pub fn detect(
     map: &BorderMap,
     forced: Option<BoxShape>,
-    mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
+    judge: impl FnMut(CellRange, usize) -> Option<i64>,
 ) -> Vec<Detected> {
-    let mut found: Vec<Detected> = Vec::new();
-    let runs = Runs::new(map);
+    detect_all(map, forced, judge).grids
+}
+
+/// What [`detect_all`] found on a map.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Detection {
+    /// The grids, in reading order of their corners.
+    pub grids: Vec<Detected>,
+    /// Squares whose frame closes and whose side has a box shape (or the
+    /// forced one) but whose values the judge turned down, in the order
+    /// they were tried: what a sheet without a grid came close to.
+    pub turned_down: Vec<CellRange>,
+}
+
+/// [`detect`], also telling which squares were turned down for their
+/// values.
+///
+/// The search runs in two passes. First, **framed grids**: every square
+/// with a thick ([`Line::Thick`]) frame whose thick inner lines, drawn over
+/// their full length, fall exactly every `w` columns and every `h` rows
+/// (both `w` and `h` above 1, or the forced shape) and whose values pass the
+/// judge is a grid, the largest at each corner. Such a square is a grid
+/// even inside a larger bordered table, next to bordered coordinates or
+/// sums, where the largest closing square would be the table. Then the
+/// largest-closing-square search of [`detect`] runs over the rest of the
+/// map, leaving alone every square that overlaps a grid already found.
+pub fn detect_all(
+    map: &BorderMap,
+    forced: Option<BoxShape>,
+    mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
+) -> Detection {
+    let mut turned_down: Vec<CellRange> = Vec::new();
+    let runs = Runs::new(map, Line::is_drawn);
+    let mut found = framed_grids(map, forced, &mut judge);
     // Squares left alone, and for each corner cell the one it fell in: a
     // corner's square is inside a rejected square when it is inside the one
     // its left, upper or upper-left neighbour fell in (the corners of a
@@ -438,7 +480,11 @@ pub fn detect(
                 Some(s) => s.side() == side as usize,
                 None => usual.is_some(),
             };
-            if let Some(score) = fits.then(|| judge(range, side as usize)).flatten() {
+            let score = fits.then(|| judge(range, side as usize)).flatten();
+            if fits && score.is_none() {
+                turned_down.push(range);
+            }
+            if let Some(score) = score {
                 let (mut range, mut best) = (range, score);
                 let extra_down = runs.get(&runs.left_down, row, col).saturating_sub(side);
                 let extra_right = runs.get(&runs.top_right, row, col).saturating_sub(side);
@@ -470,7 +516,83 @@ pub fn detect(
             }
         }
     }
+    found.sort_by_key(|d| (d.range.start.row, d.range.start.col));
+    Detection {
+        grids: found,
+        turned_down,
+    }
+}
+
+/// The first pass of [`detect_all`]: squares with a thick frame and thick
+/// inner lines in a box pattern, the largest at each corner, in reading
+/// order of their corners.
+fn framed_grids(
+    map: &BorderMap,
+    forced: Option<BoxShape>,
+    judge: &mut impl FnMut(CellRange, usize) -> Option<i64>,
+) -> Vec<Detected> {
+    let thick = Runs::new(map, |line| line == Line::Thick);
+    let mut found: Vec<Detected> = Vec::new();
+    let min = MIN_SIDE as u32;
+    for row in 0..map.rows() {
+        for col in 0..map.cols() {
+            let max_side = thick.max_side(row, col).min(MAX_SIDE as u32);
+            if max_side < min {
+                continue;
+            }
+            let here = CellRef::new(row, col);
+            if found.iter().any(|g| g.range.contains(here)) {
+                continue;
+            }
+            for side in (min..=max_side).rev() {
+                if !thick.closes(row, col, side) {
+                    continue;
+                }
+                let Some(shape) = box_pattern(&thick, row, col, side, forced) else {
+                    continue;
+                };
+                let range = CellRange::square(here, side);
+                if found.iter().any(|g| overlaps(&g.range, &range)) {
+                    continue;
+                }
+                if judge(range, side as usize).is_some() {
+                    found.push(Detected { range, shape });
+                    break;
+                }
+            }
+        }
+    }
     found
+}
+
+/// The box shape the thick inner lines of the `side`-square at `row`, `col`
+/// draw, both ways (boxes at least 2 wide and 2 high), from the runs of
+/// thick edges; with `forced`, only that shape.
+fn box_pattern(
+    thick: &Runs,
+    row: u32,
+    col: u32,
+    side: u32,
+    forced: Option<BoxShape>,
+) -> Option<BoxShape> {
+    // An inner line is thick over its full length when the run of thick
+    // left (top) edges from its first cell covers the side.
+    let thick_col = |k: u32| thick.get(&thick.left_down, row, col + k) >= side;
+    let thick_row = |k: u32| thick.get(&thick.top_right, row + k, col) >= side;
+    let fits = |w: u32, h: u32| {
+        (1..side).all(|k| thick_col(k) == k.is_multiple_of(w))
+            && (1..side).all(|k| thick_row(k) == k.is_multiple_of(h))
+    };
+    match forced {
+        Some(s) if s.side() as u32 == side => {
+            fits(s.width() as u32, s.height() as u32).then_some(s)
+        }
+        Some(_) => None,
+        None => (2..side)
+            .filter(|w| side.is_multiple_of(*w) && side / w >= 2)
+            .find(|&w| fits(w, side / w))
+            .and_then(|w| BoxShape::new(w as usize, (side / w) as usize).ok()),
+    }
 }
 
 fn contains_range(outer: &CellRange, inner: &CellRange) -> bool {
@@ -694,6 +816,73 @@ mod tests {
         let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["A1:J10"]);
         assert_eq!(found[0].shape, shape(5, 2));
+    }
+
+    #[test]
+    fn framed_grid_inside_a_larger_table_wins_over_the_table() {
+        // An "All Borders" 15x15 table with a framed 9x9 (thick frame and
+        // box lines) at D4: the table's 15x15 (5x3) square closes too.
+        let mut map = BorderMap::new(16, 16);
+        map.draw_box(0, 0, 15, 15, Line::Thin, true);
+        boxed_grid(&mut map, 3, 3, 3, 3);
+        let found = detect(&map, None, |_, _| Some(0));
+        assert_eq!(ranges(&found), ["D4:L12"]);
+        assert_eq!(found[0].shape, shape(3, 3));
+    }
+
+    #[test]
+    fn framed_grids_come_back_in_reading_order_with_the_others() {
+        let mut map = BorderMap::new(24, 24);
+        map.draw_box(0, 12, 9, 9, Line::Thin, true); // grid lines only: pass 2
+        map.draw_box(12, 0, 11, 11, Line::Thin, true);
+        boxed_grid(&mut map, 13, 1, 3, 3); // framed, inside a table: pass 1
+        let found = detect(&map, None, |_, _| Some(0));
+        assert_eq!(ranges(&found), ["M1:U9", "B14:J22"]);
+    }
+
+    #[test]
+    fn thick_lines_everywhere_draw_no_boxes() {
+        // Every line thick: no box pattern, and the table's own square (side
+        // 10) is the only candidate.
+        let mut map = BorderMap::new(12, 12);
+        map.draw_box(0, 0, 10, 10, Line::Thick, true);
+        let mut asked = Vec::new();
+        detect(&map, None, |r, _| {
+            asked.push(r.to_string());
+            None
+        });
+        assert_eq!(asked, ["A1:J10"]);
+    }
+
+    #[test]
+    fn framed_grid_with_values_that_are_no_puzzle_is_turned_down_and_named() {
+        let mut map = BorderMap::new(12, 12);
+        boxed_grid(&mut map, 1, 1, 3, 3);
+        let d = detect_all(&map, None, |_, _| None);
+        assert!(d.grids.is_empty());
+        assert_eq!(d.turned_down, ["B2:J10".parse::<CellRange>().unwrap()]);
+    }
+
+    #[test]
+    fn forced_shape_takes_only_framed_grids_of_its_pattern() {
+        let mut map = BorderMap::new(12, 12);
+        map.draw_box(0, 0, 11, 11, Line::Thin, true);
+        boxed_grid(&mut map, 1, 1, 2, 3);
+        let found = detect(&map, Some(shape(2, 3)), |_, _| Some(0));
+        assert_eq!(ranges(&found), ["B2:G7"]);
+        assert_eq!(found[0].shape, shape(2, 3));
+        // A 3x2 forced: the thick lines draw 2x3 boxes, so the framed pass
+        // leaves the square; the 11x11 table has another side.
+        assert!(detect(&map, Some(shape(3, 2)), |_, _| Some(0)).is_empty());
+    }
+
+    #[test]
+    fn long_thick_bordered_table_is_scanned_quickly() {
+        let mut map = BorderMap::new(20_002, 22);
+        map.draw_box(0, 0, 20_000, 20, Line::Thick, true);
+        let start = std::time::Instant::now();
+        assert!(detect(&map, None, |_, _| None).is_empty());
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
     }
 
     #[test]
