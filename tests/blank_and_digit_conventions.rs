@@ -307,3 +307,30 @@ fn lettered_sixteen_solved_again_from_its_own_copy_keeps_its_alphabet() {
     assert_eq!(recs[0].status, "solved", "{recs:?}");
     assert_eq!(copy_values(&again, 16), first);
 }
+
+#[test]
+fn no_grid_names_a_long_bordered_table_once_not_once_per_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.xlsx");
+    let mut wb = Workbook::new();
+    let ws = wb.add_worksheet().set_name("Table").unwrap();
+    let thin = Format::new().set_border(FormatBorder::Thin);
+    for r in 0..30u32 {
+        for c in 0..9u16 {
+            ws.write_string_with_format(r, c, format!("w{r}"), &thin)
+                .unwrap();
+        }
+    }
+    wb.save(&input).unwrap();
+    let o = run(&["check", "--json", input.to_str().unwrap()]);
+    let recs = records(&o);
+    assert_eq!(recs[0].status, "no-grid", "{recs:?}");
+    let error = recs[0].error.as_deref().unwrap_or_default();
+    assert!(
+        error.starts_with("bordered 9x9 at A1:I9 not taken: none of its 81 filled cells"),
+        "{error}"
+    );
+    assert!(error.contains("A1 holds \"w0\""), "{error}");
+    assert!(!error.contains("A2:I10"), "{error}");
+    assert!(error.contains("A10:I18"), "the next table square: {error}");
+}

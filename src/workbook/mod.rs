@@ -334,6 +334,13 @@ impl std::fmt::Display for TurnedDown {
 /// How many turned-down squares a sheet without grids names.
 const TURNED_DOWN_NAMED: usize = 3;
 
+fn overlaps(a: &CellRange, b: &CellRange) -> bool {
+    a.start.row <= b.end.row
+        && b.start.row <= a.end.row
+        && a.start.col <= b.end.col
+        && b.start.col <= a.end.col
+}
+
 /// Why a workbook could not be read. Every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
@@ -637,6 +644,29 @@ fn tally(values: &[(CellRef, Value)], side: usize) -> Tally {
 /// that overlap: digits count one, anything else minus two; blanks and
 /// blank marks (`0`, `.`, pencil marks) count nothing.
 fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Option<i64> {
+    // A quick look first: values that are no digit in any alphabet and no
+    // blank mark; more than a quarter of the square of them ends the test
+    // early (a large table of words or amounts).
+    let mut certain_others = 0usize;
+    for r in range.start.row..=range.end.row {
+        for c in range.start.col..=range.end.col {
+            if sheet.blue_italic.contains(&(r, c)) {
+                continue;
+            }
+            let v = classify(sheet.values.get_value((r, c)));
+            let maybe_digit = match &v {
+                Value::Empty => true,
+                Value::Whole(n, _) => (0..=side as i64).contains(n),
+                Value::Other(_) => letter_index(&v).is_some(),
+            };
+            if !maybe_digit && !is_blank_mark(&v, side) {
+                certain_others += 1;
+                if certain_others * 4 > side * side {
+                    return None;
+                }
+            }
+        }
+    }
     let t = tally(&square_values(sheet, range), side);
     let others = t.others.len();
     (t.digits > 0 && others * 4 <= t.digits + others).then(|| t.digits as i64 - 2 * others as i64)
@@ -764,18 +794,23 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
             )
         }
     };
-    let turned_down = if detected.is_empty() {
-        turned_down
-            .into_iter()
-            .take(TURNED_DOWN_NAMED)
-            .map(|range| TurnedDown {
+    let mut named: Vec<TurnedDown> = Vec::new();
+    if detected.is_empty() {
+        // The first few, each apart from those named before it (the rows
+        // of one long table are one square, not one per row).
+        for range in turned_down {
+            if named.len() == TURNED_DOWN_NAMED {
+                break;
+            }
+            if named.iter().any(|t| overlaps(&t.range, &range)) {
+                continue;
+            }
+            named.push(TurnedDown {
                 range,
                 reason: why_not_a_puzzle(sheet, range, range.rows() as usize),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+            });
+        }
+    }
     let taken: Vec<CellRange> = detected.iter().map(|d| d.0).collect();
     let mut notes: Vec<CellRef> = Vec::with_capacity(detected.len());
     let grids = detected
@@ -797,7 +832,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
     Sheet {
         name: sheet.name.clone(),
         grids,
-        turned_down,
+        turned_down: named,
     }
 }
 
