@@ -33,6 +33,8 @@ struct Around {
     /// Column letters above the grid, row numbers at its left, bordered
     /// (the corner cell between them too).
     coordinates: bool,
+    /// The givens written as words (`n5`): values that are no puzzle.
+    words: bool,
     /// Row sums beside the grid, column sums below it and the total in the
     /// corner (formulas with their cached values), bordered.
     sums: bool,
@@ -52,7 +54,7 @@ fn build(path: &Path, text: &str, shape: BoxShape, at: (u32, u16), around: Aroun
             }
         }
     }
-    put_grid(ws, &grid, at);
+    put_grid(ws, &grid, at, around.words);
     let n = grid.side();
     let (row, col) = at;
     if around.coordinates {
@@ -114,7 +116,7 @@ fn cell_name(row: u32, col: u16) -> String {
     xlsudoku::address::CellRef::new(row, u32::from(col)).to_string()
 }
 
-fn put_grid(ws: &mut Worksheet, grid: &Grid, (row, col): (u32, u16)) {
+fn put_grid(ws: &mut Worksheet, grid: &Grid, (row, col): (u32, u16), words: bool) {
     let n = grid.side();
     let (w, h) = (grid.shape().width(), grid.shape().height());
     let line = |outer: bool, boxes: bool| {
@@ -135,6 +137,9 @@ fn put_grid(ws: &mut Worksheet, grid: &Grid, (row, col): (u32, u16)) {
             let (rr, cc) = (row + r as u32, col + c as u16);
             match grid.get(r, c) {
                 0 => ws.write_blank(rr, cc, &fmt).unwrap(),
+                v if words => ws
+                    .write_string_with_format(rr, cc, format!("n{v}"), &fmt)
+                    .unwrap(),
                 v => ws
                     .write_number_with_format(rr, cc, f64::from(v), &fmt)
                     .unwrap(),
@@ -233,6 +238,7 @@ fn sums_and_coordinates_inside_a_table_leave_the_framed_grid() {
         table: Some((13, 13)),
         coordinates: true,
         sums: true,
+        words: false,
     };
     assert_found(EASY, "3x3", (2, 2), around, "C3:K11");
 }
@@ -253,4 +259,28 @@ fn thick_framed_6x6_inside_an_all_borders_table_is_found() {
         ..Default::default()
     };
     assert_found(SIX, "3x2", (2, 2), around, "C3:H8");
+}
+
+#[test]
+fn framed_square_of_words_inside_a_table_is_named_in_the_no_grid_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("puzzle.xlsx");
+    let around = Around {
+        table: Some((15, 15)),
+        words: true,
+        ..Default::default()
+    };
+    build(&path, EASY, "3x3".parse().unwrap(), (3, 3), around);
+    let recs = check(&path);
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    assert_eq!(recs[0].status, "no-grid", "{recs:?}");
+    let error = recs[0].error.as_deref().unwrap_or_default();
+    assert!(
+        error.starts_with(
+            "bordered 9x9 at D4:L12 not taken: none of its 30 filled cells holds a digit 1-9 \
+             (D4 holds \"n5\", E4 holds \"n3\", H4 holds \"n7\", …)"
+        ),
+        "{error}"
+    );
+    assert!(!error.contains("A1:O15"), "{error}");
 }

@@ -423,9 +423,12 @@ pub fn detect_all(
     forced: Option<BoxShape>,
     mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
 ) -> Detection {
-    let mut turned_down: Vec<CellRange> = Vec::new();
+    let mut framed_down: Vec<CellRange> = Vec::new();
     let runs = Runs::new(map, Line::is_drawn);
-    let mut found = framed_grids(map, forced, &mut judge);
+    let mut found = framed_grids(map, forced, &mut judge, &mut framed_down);
+    // Framed squares turned down come first; the second pass judges them
+    // again (their lines are drawn lines too) and does not repeat them.
+    let mut turned_down = framed_down.clone();
     // Squares left alone, and for each corner cell the one it fell in: a
     // corner's square is inside a rejected square when it is inside the one
     // its left, upper or upper-left neighbour fell in (the corners of a
@@ -481,7 +484,7 @@ pub fn detect_all(
                 None => usual.is_some(),
             };
             let score = fits.then(|| judge(range, side as usize)).flatten();
-            if fits && score.is_none() {
+            if fits && score.is_none() && !framed_down.contains(&range) {
                 turned_down.push(range);
             }
             if let Some(score) = score {
@@ -525,11 +528,13 @@ pub fn detect_all(
 
 /// The first pass of [`detect_all`]: squares with a thick frame and thick
 /// inner lines in a box pattern, the largest at each corner, in reading
-/// order of their corners.
+/// order of their corners. Those whose values the judge turns down go to
+/// `turned_down`.
 fn framed_grids(
     map: &BorderMap,
     forced: Option<BoxShape>,
     judge: &mut impl FnMut(CellRange, usize) -> Option<i64>,
+    turned_down: &mut Vec<CellRange>,
 ) -> Vec<Detected> {
     let thick = Runs::new(map, |line| line == Line::Thick);
     let mut found: Vec<Detected> = Vec::new();
@@ -559,6 +564,7 @@ fn framed_grids(
                     found.push(Detected { range, shape });
                     break;
                 }
+                turned_down.push(range);
             }
         }
     }
@@ -861,6 +867,17 @@ mod tests {
         let d = detect_all(&map, None, |_, _| None);
         assert!(d.grids.is_empty());
         assert_eq!(d.turned_down, ["B2:J10".parse::<CellRange>().unwrap()]);
+    }
+
+    #[test]
+    fn framed_square_turned_down_inside_a_table_is_named_first() {
+        let mut map = BorderMap::new(16, 16);
+        map.draw_box(0, 0, 15, 15, Line::Thin, true);
+        boxed_grid(&mut map, 3, 3, 3, 3);
+        let d = detect_all(&map, None, |_, _| None);
+        assert!(d.grids.is_empty());
+        assert_eq!(d.turned_down[0], "D4:L12".parse::<CellRange>().unwrap());
+        assert_eq!(d.turned_down[1], "A1:O15".parse::<CellRange>().unwrap());
     }
 
     #[test]
