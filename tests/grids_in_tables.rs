@@ -35,6 +35,8 @@ struct Around {
     coordinates: bool,
     /// The givens written as words (`n5`): values that are no puzzle.
     words: bool,
+    /// The grid drawn with thin lines only (no thick frame or box lines).
+    thin_only: bool,
     /// Row sums beside the grid, column sums below it and the total in the
     /// corner (formulas with their cached values), bordered.
     sums: bool,
@@ -54,7 +56,7 @@ fn build(path: &Path, text: &str, shape: BoxShape, at: (u32, u16), around: Aroun
             }
         }
     }
-    put_grid(ws, &grid, at, around.words);
+    put_grid(ws, &grid, at, around);
     let n = grid.side();
     let (row, col) = at;
     if around.coordinates {
@@ -116,11 +118,11 @@ fn cell_name(row: u32, col: u16) -> String {
     xlsudoku::address::CellRef::new(row, u32::from(col)).to_string()
 }
 
-fn put_grid(ws: &mut Worksheet, grid: &Grid, (row, col): (u32, u16), words: bool) {
+fn put_grid(ws: &mut Worksheet, grid: &Grid, (row, col): (u32, u16), around: Around) {
     let n = grid.side();
     let (w, h) = (grid.shape().width(), grid.shape().height());
     let line = |outer: bool, boxes: bool| {
-        if outer || boxes {
+        if (outer || boxes) && !around.thin_only {
             FormatBorder::Medium
         } else {
             FormatBorder::Thin
@@ -137,7 +139,7 @@ fn put_grid(ws: &mut Worksheet, grid: &Grid, (row, col): (u32, u16), words: bool
             let (rr, cc) = (row + r as u32, col + c as u16);
             match grid.get(r, c) {
                 0 => ws.write_blank(rr, cc, &fmt).unwrap(),
-                v if words => ws
+                v if around.words => ws
                     .write_string_with_format(rr, cc, format!("n{v}"), &fmt)
                     .unwrap(),
                 v => ws
@@ -238,7 +240,7 @@ fn sums_and_coordinates_inside_a_table_leave_the_framed_grid() {
         table: Some((13, 13)),
         coordinates: true,
         sums: true,
-        words: false,
+        ..Default::default()
     };
     assert_found(EASY, "3x3", (2, 2), around, "C3:K11");
 }
@@ -283,4 +285,49 @@ fn framed_square_of_words_inside_a_table_is_named_in_the_no_grid_record() {
         "{error}"
     );
     assert!(!error.contains("A1:O15"), "{error}");
+}
+
+#[test]
+fn thin_lined_grid_with_bordered_coordinates_is_found_inside_the_labels() {
+    // No thick lines at all: the 10x10 (5x2) square round labels and grid
+    // closes; its top row (letters) and left column (1-9 in order) are
+    // labels, so the 9x9 inside is the grid.
+    let around = Around {
+        coordinates: true,
+        thin_only: true,
+        ..Default::default()
+    };
+    assert_found(EASY, "3x3", (2, 2), around, "C3:K11");
+}
+
+#[test]
+fn thin_lined_grid_with_bordered_sums_is_found_beside_them() {
+    let around = Around {
+        sums: true,
+        thin_only: true,
+        ..Default::default()
+    };
+    assert_found(EASY, "3x3", (1, 1), around, "B2:J10");
+}
+
+#[test]
+fn thin_lined_grid_with_coordinates_and_sums_is_found_between_them() {
+    // An 11x11 square closes (no box shape): two strips each way.
+    let around = Around {
+        coordinates: true,
+        sums: true,
+        thin_only: true,
+        ..Default::default()
+    };
+    assert_found(EASY, "3x3", (2, 2), around, "C3:K11");
+}
+
+#[test]
+fn thin_lined_6x6_with_coordinates_is_found_inside_the_labels() {
+    let around = Around {
+        coordinates: true,
+        thin_only: true,
+        ..Default::default()
+    };
+    assert_found(SIX, "3x2", (2, 2), around, "C3:H8");
 }

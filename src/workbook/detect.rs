@@ -31,7 +31,12 @@
 //!    above, `1`-`9` at the left) or bordered row and column sums around
 //!    it, is found at its own square, not as the larger square around it;
 //!    rule 3 then leaves alone every square that overlaps it.
-//! 5. **Box shape.** A forced shape wins (and then only squares of its side
+//! 5. **Labels beside a grid.** When the largest closing square at a corner
+//!    takes in bordered coordinates or sums (no thick lines to go by), a
+//!    square one or two cells smaller inside it is the grid when the
+//!    caller's test says its values are a puzzle and the rows and columns
+//!    beside it are labels ([`detect_all`]).
+//! 6. **Box shape.** A forced shape wins (and then only squares of its side
 //!    are grids); otherwise inner lines drawn thick over their full length
 //!    that fall exactly every `w` columns and every `h` rows give a `w`x`h`
 //!    box; otherwise the usual shape for the side ([`BoxShape::for_side`]).
@@ -392,7 +397,7 @@ pub fn detect(
     forced: Option<BoxShape>,
     judge: impl FnMut(CellRange, usize) -> Option<i64>,
 ) -> Vec<Detected> {
-    detect_all(map, forced, judge).grids
+    detect_all(map, forced, judge, |_, _, _| None).grids
 }
 
 /// What [`detect_all`] found on a map.
@@ -418,10 +423,18 @@ pub struct Detection {
 /// sums, where the largest closing square would be the table. Then the
 /// largest-closing-square search of [`detect`] runs over the rest of the
 /// map, leaving alone every square that overlaps a grid already found.
+///
+/// In that search, before the largest closing square at a corner is
+/// judged, the squares one or two cells smaller inside it (closing, with a
+/// box-shaped side) are offered to `labelled(inner, strips, side)` with the
+/// rows and columns of the larger square beside them: a score means "a
+/// puzzle, and the strips are its labels" (coordinates, sums), and the
+/// best such square is the grid. `|_, _, _| None` turns this off.
 pub fn detect_all(
     map: &BorderMap,
     forced: Option<BoxShape>,
     mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
+    mut labelled: impl FnMut(CellRange, &[CellRange], usize) -> Option<i64>,
 ) -> Detection {
     let mut framed_down: Vec<CellRange> = Vec::new();
     let runs = Runs::new(map, Line::is_drawn);
@@ -478,6 +491,19 @@ pub fn detect_all(
             if found.iter().any(|g| overlaps(&g.range, &range)) {
                 continue;
             }
+            if let Some(inner) = labelled_inner(&runs, range, forced, &mut labelled) {
+                let inner_side = inner.rows() as usize;
+                let shape = forced
+                    .or_else(|| shape_from_lines(map, inner))
+                    .or_else(|| BoxShape::for_side(inner_side));
+                if let Some(shape) = shape {
+                    found.push(Detected {
+                        range: inner,
+                        shape,
+                    });
+                    continue;
+                }
+            }
             let usual = BoxShape::for_side(side as usize).filter(|_| side as usize >= MIN_SIDE);
             let fits = match forced {
                 Some(s) => s.side() == side as usize,
@@ -524,6 +550,67 @@ pub fn detect_all(
         grids: found,
         turned_down,
     }
+}
+
+/// A square one or two cells smaller inside the largest closing square
+/// `outer` whose frame closes, whose side has a box shape (or the forced
+/// one), and that `labelled(inner, strips, side)` takes as a puzzle with
+/// labels (coordinates, sums) in the strips of `outer` beside it; the
+/// best-scoring such square, the smaller shrink first.
+fn labelled_inner(
+    runs: &Runs,
+    outer: CellRange,
+    forced: Option<BoxShape>,
+    labelled: &mut impl FnMut(CellRange, &[CellRange], usize) -> Option<i64>,
+) -> Option<CellRange> {
+    let side = outer.rows();
+    let (row, col) = (outer.start.row, outer.start.col);
+    for shrink in 1..=2u32 {
+        let Some(inner_side) = side.checked_sub(shrink) else {
+            break;
+        };
+        let fits = match forced {
+            Some(s) => s.side() == inner_side as usize,
+            None => {
+                inner_side as usize >= MIN_SIDE && BoxShape::for_side(inner_side as usize).is_some()
+            }
+        };
+        if !fits {
+            continue;
+        }
+        let mut best: Option<(CellRange, i64)> = None;
+        for dr in 0..=shrink {
+            for dc in 0..=shrink {
+                let (r, c) = (row + dr, col + dc);
+                if !runs.closes(r, c, inner_side) {
+                    continue;
+                }
+                let inner = CellRange::square(CellRef::new(r, c), inner_side);
+                let n = inner_side as usize;
+                // The strips of `outer` beside the inner square, each as
+                // long as the inner square's side.
+                let (r_end, c_end) = (r + inner_side - 1, c + inner_side - 1);
+                let strip = |r0: u32, c0: u32, r1: u32, c1: u32| {
+                    CellRange::new(CellRef::new(r0, c0), CellRef::new(r1, c1))
+                };
+                let strips = (row..r)
+                    .map(|k| strip(k, c, k, c_end))
+                    .chain((r_end + 1..=outer.end.row).map(|k| strip(k, c, k, c_end)))
+                    .chain((col..c).map(|k| strip(r, k, r_end, k)))
+                    .chain((c_end + 1..=outer.end.col).map(|k| strip(r, k, r_end, k)))
+                    .collect::<Vec<_>>();
+                if let Some(score) = labelled(inner, &strips, n) {
+                    if best.is_none_or(|(_, b)| score > b) {
+                        best = Some((inner, score));
+                    }
+                }
+            }
+        }
+        if let Some((inner, _)) = best {
+            return Some(inner);
+        }
+    }
+    None
 }
 
 /// The first pass of [`detect_all`]: squares with a thick frame and thick
@@ -864,7 +951,7 @@ mod tests {
     fn framed_grid_with_values_that_are_no_puzzle_is_turned_down_and_named() {
         let mut map = BorderMap::new(12, 12);
         boxed_grid(&mut map, 1, 1, 3, 3);
-        let d = detect_all(&map, None, |_, _| None);
+        let d = detect_all(&map, None, |_, _| None, |_, _, _| None);
         assert!(d.grids.is_empty());
         assert_eq!(d.turned_down, ["B2:J10".parse::<CellRange>().unwrap()]);
     }
@@ -874,10 +961,39 @@ mod tests {
         let mut map = BorderMap::new(16, 16);
         map.draw_box(0, 0, 15, 15, Line::Thin, true);
         boxed_grid(&mut map, 3, 3, 3, 3);
-        let d = detect_all(&map, None, |_, _| None);
+        let d = detect_all(&map, None, |_, _| None, |_, _, _| None);
         assert!(d.grids.is_empty());
         assert_eq!(d.turned_down[0], "D4:L12".parse::<CellRange>().unwrap());
         assert_eq!(d.turned_down[1], "A1:O15".parse::<CellRange>().unwrap());
+    }
+
+    #[test]
+    fn labelled_square_inside_the_closing_square_is_the_grid() {
+        // Grid lines over 10x10 at A1: the 9x9 at B2 with its top row and
+        // left column as labels.
+        let mut map = BorderMap::new(12, 12);
+        map.draw_box(0, 0, 10, 10, Line::Thin, true);
+        let mut offered = Vec::new();
+        let d = detect_all(
+            &map,
+            None,
+            |_, _| Some(0),
+            |inner, strips, side| {
+                offered.push(inner.to_string());
+                let want = inner.to_string() == "B2:J10";
+                if want {
+                    let s: Vec<String> = strips.iter().map(|s| s.to_string()).collect();
+                    assert_eq!(s, ["B1:J1", "A2:A10"]);
+                    assert_eq!(side, 9);
+                }
+                want.then_some(1)
+            },
+        );
+        assert_eq!(ranges(&d.grids), ["B2:J10"]);
+        // Side 9: four placements; side 8 not tried once 9 gave a grid.
+        assert_eq!(offered, ["A1:I9", "B1:J9", "A2:I10", "B2:J10"]);
+        // Without labels the 10x10 (5x2) is the grid, as before.
+        assert_eq!(ranges(&detect(&map, None, |_, _| Some(0))), ["A1:J10"]);
     }
 
     #[test]

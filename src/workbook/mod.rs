@@ -176,9 +176,10 @@ impl Symbols {
     /// `1-9, A-G`, `0-9, A-F`.
     pub fn describe(self, side: usize) -> String {
         let digit = side.min(255) as u8;
-        match self {
-            Symbols::Numbers => format!("1-{side}"),
-            _ => format!("{}-9, A-{}", self.symbol(1), self.symbol(digit)),
+        match (self, self.symbol(digit)) {
+            (Symbols::Numbers, _) => format!("1-{side}"),
+            (_, Symbol::Letter('A')) => format!("{}-9, A", self.symbol(1)),
+            (_, last) => format!("{}-9, A-{last}", self.symbol(1)),
         }
     }
 
@@ -672,6 +673,57 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
     (t.digits > 0 && others * 4 <= t.digits + others).then(|| t.digits as i64 - 2 * others as i64)
 }
 
+/// True when a row or column of cells beside a grid of side `side` holds
+/// labels rather than puzzle cells: every cell filled, and either the
+/// numbers `1..=side` in order (coordinates) or at most a quarter of them
+/// digits of the grid (letters `A`-`I`, words, row or column sums).
+fn is_label_strip(sheet: &reader::RawSheet, strip: CellRange, side: usize) -> bool {
+    let values = square_values(sheet, strip);
+    if values.iter().any(|(_, v)| *v == Value::Empty) {
+        return false;
+    }
+    let in_order = values
+        .iter()
+        .enumerate()
+        .all(|(k, (_, v))| matches!(v, Value::Whole(n, _) if *n == k as i64 + 1));
+    let symbols = Symbols::of(values.iter().map(|(_, v)| v), side);
+    let digits = values
+        .iter()
+        .filter(|(_, v)| symbols.digit(v, side).is_some())
+        .count();
+    in_order || digits * 4 <= values.len()
+}
+
+/// The test for a square with labels beside it (see
+/// [`detect::detect_all`]): its values are a clean puzzle (digits, blanks
+/// and blank marks only, no clash) and every strip beside it holds labels.
+fn judge_labelled(
+    sheet: &reader::RawSheet,
+    inner: CellRange,
+    strips: &[CellRange],
+    side: usize,
+) -> Option<i64> {
+    if !strips.iter().all(|s| is_label_strip(sheet, *s, side)) {
+        return None;
+    }
+    let t = tally(&square_values(sheet, inner), side);
+    if t.digits == 0 || !t.others.is_empty() {
+        return None;
+    }
+    // A puzzle's givens do not clash (a table of small numbers does).
+    let shape = BoxShape::for_side(side)?;
+    let cells = read_grid(sheet, inner, shape).1;
+    let digits: Vec<u8> = cells
+        .iter()
+        .map(|c| match c {
+            Cell::Given(d) => *d,
+            _ => 0,
+        })
+        .collect();
+    let grid = Grid::from_cells(shape, digits).ok()?;
+    grid.conflicts().is_empty().then_some(t.digits as i64)
+}
+
 /// Why the values of a square turned down by [`judge_values`] are no
 /// puzzle, naming the first cells that are not digits.
 fn why_not_a_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> String {
@@ -785,9 +837,12 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
             }
         }
         None => {
-            let found = detect::detect_all(&sheet.borders, opts.shape, |range, side| {
-                judge_values(sheet, range, side)
-            });
+            let found = detect::detect_all(
+                &sheet.borders,
+                opts.shape,
+                |range, side| judge_values(sheet, range, side),
+                |inner, strips, side| judge_labelled(sheet, inner, strips, side),
+            );
             (
                 found.grids.iter().map(|d| (d.range, d.shape)).collect(),
                 found.turned_down,
@@ -999,6 +1054,7 @@ mod tests {
         assert_eq!(DigitsThenLetters.describe(16), "1-9, A-G");
         assert_eq!(ZeroThenLetters.describe(16), "0-9, A-F");
         assert_eq!(Numbers.describe(9), "1-9");
+        assert_eq!(DigitsThenLetters.describe(10), "1-9, A");
         for d in 1..=16 {
             for s in [Numbers, DigitsThenLetters, ZeroThenLetters] {
                 let shown = match s.symbol(d) {
