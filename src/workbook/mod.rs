@@ -640,6 +640,16 @@ fn tally(values: &[(CellRef, Value)], side: usize) -> Tally {
     t
 }
 
+/// True for a value that is empty or may be a digit in some alphabet of
+/// the side (a whole `0..=side` or a letter).
+fn maybe_digit(v: &Value, side: usize) -> bool {
+    match v {
+        Value::Empty => true,
+        Value::Whole(n, _) => (0..=side as i64).contains(n),
+        Value::Other(_) => letter_index(v).is_some(),
+    }
+}
+
 /// The puzzle test for a candidate square (see the module docs): `None`
 /// when its values cannot be a puzzle, else a score for comparing squares
 /// that overlap: digits count one, anything else minus two; blanks and
@@ -655,12 +665,7 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
                 continue;
             }
             let v = classify(sheet.values.get_value((r, c)));
-            let maybe_digit = match &v {
-                Value::Empty => true,
-                Value::Whole(n, _) => (0..=side as i64).contains(n),
-                Value::Other(_) => letter_index(&v).is_some(),
-            };
-            if !maybe_digit && !is_blank_mark(&v, side) {
+            if !maybe_digit(&v, side) && !is_blank_mark(&v, side) {
                 certain_others += 1;
                 if certain_others * 4 > side * side {
                     return None;
@@ -676,22 +681,37 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
 /// True when a row or column of cells beside a grid of side `side` holds
 /// labels rather than puzzle cells: every cell filled, and either the
 /// numbers `1..=side` in order (coordinates) or at most a quarter of them
-/// digits of the grid (letters `A`-`I`, words, row or column sums).
+/// digits of the grid (letters `A`-`I`, words, row or column sums). Reads
+/// the cells one by one and stops as soon as the answer is no.
 fn is_label_strip(sheet: &reader::RawSheet, strip: CellRange, side: usize) -> bool {
-    let values = square_values(sheet, strip);
-    if values.iter().any(|(_, v)| *v == Value::Empty) {
-        return false;
+    let len = (strip.rows() * strip.cols()) as usize;
+    let (mut in_order, mut digits) = (true, 0usize);
+    let mut k = 0i64;
+    for r in strip.start.row..=strip.end.row {
+        for c in strip.start.col..=strip.end.col {
+            k += 1;
+            if sheet.blue_italic.contains(&(r, c)) {
+                return false;
+            }
+            let v = classify(sheet.values.get_value((r, c)));
+            match &v {
+                Value::Empty => return false,
+                Value::Whole(n, _) => {
+                    in_order &= *n == k;
+                    // Letters and words are labels; numbers of the grid's
+                    // range are its digits unless they count 1, 2, 3, ….
+                    if (1..=side as i64).contains(n) {
+                        digits += 1;
+                    }
+                }
+                Value::Other(_) => in_order = false,
+            }
+            if !in_order && digits * 4 > len {
+                return false;
+            }
+        }
     }
-    let in_order = values
-        .iter()
-        .enumerate()
-        .all(|(k, (_, v))| matches!(v, Value::Whole(n, _) if *n == k as i64 + 1));
-    let symbols = Symbols::of(values.iter().map(|(_, v)| v), side);
-    let digits = values
-        .iter()
-        .filter(|(_, v)| symbols.digit(v, side).is_some())
-        .count();
-    in_order || digits * 4 <= values.len()
+    true
 }
 
 /// The test for a square with labels beside it (see
@@ -705,6 +725,19 @@ fn judge_labelled(
 ) -> Option<i64> {
     if !strips.iter().all(|s| is_label_strip(sheet, *s, side)) {
         return None;
+    }
+    // The first value that is no digit in any alphabet and no blank mark
+    // ends the test (a table of words or amounts with a header row).
+    for r in inner.start.row..=inner.end.row {
+        for c in inner.start.col..=inner.end.col {
+            if sheet.blue_italic.contains(&(r, c)) {
+                continue;
+            }
+            let v = classify(sheet.values.get_value((r, c)));
+            if !maybe_digit(&v, side) && !is_blank_mark(&v, side) {
+                return None;
+            }
+        }
     }
     let t = tally(&square_values(sheet, inner), side);
     if t.digits == 0 || !t.others.is_empty() {
