@@ -443,7 +443,8 @@ fn statuses(out: &Path) -> Res {
         lay,
     )?;
 
-    // Bad values: "x" at E4 and 12 at F5; then 0 at D6 and 3.5 at G7.
+    // Bad values: "x" at E4 and 12 at F5; then 3.5 at G7 (with a 0 at D6,
+    // which reads as a blank written as 0).
     let easy = parse(EASY, 3, 3)?;
     let mut wb = new_workbook()?;
     let ws = wb.add_worksheet().set_name("Letters")?;

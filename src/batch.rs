@@ -32,7 +32,7 @@ use crate::address::CellRef;
 use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, SheetEdits};
 use crate::report::{SheetRecord, SheetStatus};
 use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
-use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions};
+use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions, Symbol};
 
 /// A usage problem with the inputs or outputs of a run (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -846,6 +846,8 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
                         file: file.clone(),
                         sheet: Some(name.to_string()),
                         status: SheetStatus::NoGrid,
+                        // Why the bordered squares there are not grids.
+                        error: no_grid_reason(&sheets[i]),
                         ..Default::default()
                     },
                     Vec::new(),
@@ -1304,7 +1306,12 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
     let mut parts: Vec<String> = grid
         .bad_cells()
         .into_iter()
-        .map(|(at, raw)| format!("{at} holds \"{raw}\", not a digit 1-{side}"))
+        .map(|(at, raw)| {
+            format!(
+                "{at} holds \"{raw}\", not a digit {}",
+                grid.symbols.describe(side)
+            )
+        })
         .collect();
     let formulas = grid.formula_cells();
     if !formulas.is_empty() {
@@ -1337,6 +1344,13 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
         ));
     }
     parts.join("; ")
+}
+
+/// Why a sheet without grids has none, when it has bordered squares that
+/// were turned down for their values.
+fn no_grid_reason(sheet: &crate::workbook::Sheet) -> Option<String> {
+    let reasons: Vec<String> = sheet.turned_down.iter().map(|t| t.to_string()).collect();
+    (!reasons.is_empty()).then(|| reasons.join("; "))
 }
 
 /// Solves one found grid: its report record and the cell edits for the
@@ -1380,7 +1394,8 @@ pub fn solve_grid(
     for (i, cell) in grid.cells.iter().enumerate() {
         let at: CellRef = grid.cell_ref(i);
         let earlier = matches!(cell, Cell::Filled(_) | Cell::FilledText(_));
-        if !matches!(cell, Cell::Blank) && !earlier {
+        // A blank written as `0`, `.` or pencil marks is filled like a blank.
+        if !matches!(cell, Cell::Blank | Cell::Marked(_)) && !earlier {
             continue;
         }
         let value = if filled {
@@ -1389,7 +1404,11 @@ pub fn solve_grid(
                     Some(&m) if m != 0 => CellValue::Text(candidate_letters(m)),
                     _ => CellValue::Clear,
                 },
-                d => CellValue::Number(d as f64),
+                // In the grid's own alphabet: a letter as text.
+                d => match grid.symbols.symbol(d) {
+                    Symbol::Number(n) => CellValue::Number(f64::from(n)),
+                    Symbol::Letter(c) => CellValue::Text(c.to_string()),
+                },
             }
         } else {
             CellValue::Clear

@@ -23,7 +23,20 @@
 //!    puzzle test, wins. This covers all three of the seed's frame styles:
 //!    grid lines on every cell, an outer frame only, and a thick outer frame
 //!    with thick box lines.
-//! 4. **Box shape.** A forced shape wins (and then only squares of its side
+//! 4. **Framed grids first.** Before the search of rule 3, a square with a
+//!    thick frame whose thick inner lines draw boxes (every `w` columns and
+//!    every `h` rows, `w` and `h` at least 2) and whose values pass the
+//!    puzzle test is a grid, the largest at each corner. So a framed grid
+//!    inside an "All Borders" table, with bordered coordinates (`A`-`I`
+//!    above, `1`-`9` at the left) or bordered row and column sums around
+//!    it, is found at its own square, not as the larger square around it;
+//!    rule 3 then leaves alone every square that overlaps it.
+//! 5. **Labels beside a grid.** When the largest closing square at a corner
+//!    takes in bordered coordinates or sums (no thick lines to go by), a
+//!    square one or two cells smaller inside it is the grid when the
+//!    caller's test says its values are a puzzle and the rows and columns
+//!    beside it are labels ([`detect_all`]).
+//! 6. **Box shape.** A forced shape wins (and then only squares of its side
 //!    are grids); otherwise inner lines drawn thick over their full length
 //!    that fall exactly every `w` columns and every `h` rows give a `w`x`h`
 //!    box; otherwise the usual shape for the side ([`BoxShape::for_side`]).
@@ -292,7 +305,8 @@ struct Runs {
 }
 
 impl Runs {
-    fn new(map: &BorderMap) -> Self {
+    /// The runs of edges that `counts` (drawn edges, or thick ones only).
+    fn new(map: &BorderMap, counts: impl Fn(Line) -> bool) -> Self {
         let (rows, cols) = (map.rows() as usize, map.cols() as usize);
         let n = rows * cols;
         let mut runs = Runs {
@@ -315,14 +329,11 @@ impl Runs {
                 let (rr, cc) = (r as u32, c as u32);
                 let below = |v: &Vec<u8>| (r + 1 < rows).then(|| v[i + cols]);
                 let right = |v: &Vec<u8>| (c + 1 < cols).then(|| v[i + 1]);
-                runs.left_down[i] = step(below(&runs.left_down), map.left_edge(rr, cc).is_drawn());
-                runs.right_down[i] =
-                    step(below(&runs.right_down), map.right_edge(rr, cc).is_drawn());
-                runs.top_right[i] = step(right(&runs.top_right), map.top_edge(rr, cc).is_drawn());
-                runs.bottom_right[i] = step(
-                    right(&runs.bottom_right),
-                    map.bottom_edge(rr, cc).is_drawn(),
-                );
+                runs.left_down[i] = step(below(&runs.left_down), counts(map.left_edge(rr, cc)));
+                runs.right_down[i] = step(below(&runs.right_down), counts(map.right_edge(rr, cc)));
+                runs.top_right[i] = step(right(&runs.top_right), counts(map.top_edge(rr, cc)));
+                runs.bottom_right[i] =
+                    step(right(&runs.bottom_right), counts(map.bottom_edge(rr, cc)));
             }
         }
         runs
@@ -377,13 +388,60 @@ fn overlaps(a: &CellRange, b: &CellRange) -> bool {
 /// row above a grid drawn with grid lines makes the left run one longer than
 /// the grid), the same-sized squares shifted down or right along the runs
 /// are judged too, and the best score wins (the first on a tie).
+///
+/// Before all that, framed grids are looked for: squares with a thick frame
+/// whose thick inner lines draw boxes (see [`detect_all`]). They win over
+/// any larger bordered square around them.
 pub fn detect(
     map: &BorderMap,
     forced: Option<BoxShape>,
-    mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
+    judge: impl FnMut(CellRange, usize) -> Option<i64>,
 ) -> Vec<Detected> {
-    let mut found: Vec<Detected> = Vec::new();
-    let runs = Runs::new(map);
+    detect_all(map, forced, judge, |_, _, _| None).grids
+}
+
+/// What [`detect_all`] found on a map.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Detection {
+    /// The grids, in reading order of their corners.
+    pub grids: Vec<Detected>,
+    /// Squares whose frame closes and whose side has a box shape (or the
+    /// forced one) but whose values the judge turned down, in the order
+    /// they were tried: what a sheet without a grid came close to.
+    pub turned_down: Vec<CellRange>,
+}
+
+/// [`detect`], also telling which squares were turned down for their
+/// values.
+///
+/// The search runs in two passes. First, **framed grids**: every square
+/// with a thick ([`Line::Thick`]) frame whose thick inner lines, drawn over
+/// their full length, fall exactly every `w` columns and every `h` rows
+/// (both `w` and `h` above 1, or the forced shape) and whose values pass the
+/// judge is a grid, the largest at each corner. Such a square is a grid
+/// even inside a larger bordered table, next to bordered coordinates or
+/// sums, where the largest closing square would be the table. Then the
+/// largest-closing-square search of [`detect`] runs over the rest of the
+/// map, leaving alone every square that overlaps a grid already found.
+///
+/// In that search, before the largest closing square at a corner is
+/// judged, the squares one or two cells smaller inside it (closing, with a
+/// box-shaped side) are offered to `labelled(inner, strips, side)` with the
+/// rows and columns of the larger square beside them: a score means "a
+/// puzzle, and the strips are its labels" (coordinates, sums), and the
+/// best such square is the grid. `|_, _, _| None` turns this off.
+pub fn detect_all(
+    map: &BorderMap,
+    forced: Option<BoxShape>,
+    mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
+    mut labelled: impl FnMut(CellRange, &[CellRange], usize) -> Option<i64>,
+) -> Detection {
+    let mut framed_down: Vec<CellRange> = Vec::new();
+    let runs = Runs::new(map, Line::is_drawn);
+    let mut found = framed_grids(map, forced, &mut judge, &mut framed_down);
+    // Framed squares turned down come first; the second pass judges them
+    // again (their lines are drawn lines too) and does not repeat them.
+    let mut turned_down = framed_down.clone();
     // Squares left alone, and for each corner cell the one it fell in: a
     // corner's square is inside a rejected square when it is inside the one
     // its left, upper or upper-left neighbour fell in (the corners of a
@@ -433,12 +491,29 @@ pub fn detect(
             if found.iter().any(|g| overlaps(&g.range, &range)) {
                 continue;
             }
+            if let Some(inner) = labelled_inner(&runs, range, forced, &mut labelled) {
+                let inner_side = inner.rows() as usize;
+                let shape = forced
+                    .or_else(|| shape_from_lines(map, inner))
+                    .or_else(|| BoxShape::for_side(inner_side));
+                if let Some(shape) = shape {
+                    found.push(Detected {
+                        range: inner,
+                        shape,
+                    });
+                    continue;
+                }
+            }
             let usual = BoxShape::for_side(side as usize).filter(|_| side as usize >= MIN_SIDE);
             let fits = match forced {
                 Some(s) => s.side() == side as usize,
                 None => usual.is_some(),
             };
-            if let Some(score) = fits.then(|| judge(range, side as usize)).flatten() {
+            let score = fits.then(|| judge(range, side as usize)).flatten();
+            if fits && score.is_none() && !framed_down.contains(&range) {
+                turned_down.push(range);
+            }
+            if let Some(score) = score {
                 let (mut range, mut best) = (range, score);
                 let extra_down = runs.get(&runs.left_down, row, col).saturating_sub(side);
                 let extra_right = runs.get(&runs.top_right, row, col).saturating_sub(side);
@@ -470,7 +545,147 @@ pub fn detect(
             }
         }
     }
+    found.sort_by_key(|d| (d.range.start.row, d.range.start.col));
+    Detection {
+        grids: found,
+        turned_down,
+    }
+}
+
+/// A square one or two cells smaller inside the largest closing square
+/// `outer` whose frame closes, whose side has a box shape (or the forced
+/// one), and that `labelled(inner, strips, side)` takes as a puzzle with
+/// labels (coordinates, sums) in the strips of `outer` beside it; the
+/// best-scoring such square, the smaller shrink first.
+fn labelled_inner(
+    runs: &Runs,
+    outer: CellRange,
+    forced: Option<BoxShape>,
+    labelled: &mut impl FnMut(CellRange, &[CellRange], usize) -> Option<i64>,
+) -> Option<CellRange> {
+    let side = outer.rows();
+    let (row, col) = (outer.start.row, outer.start.col);
+    for shrink in 1..=2u32 {
+        let Some(inner_side) = side.checked_sub(shrink) else {
+            break;
+        };
+        let fits = match forced {
+            Some(s) => s.side() == inner_side as usize,
+            None => {
+                inner_side as usize >= MIN_SIDE && BoxShape::for_side(inner_side as usize).is_some()
+            }
+        };
+        if !fits {
+            continue;
+        }
+        let mut best: Option<(CellRange, i64)> = None;
+        for dr in 0..=shrink {
+            for dc in 0..=shrink {
+                let (r, c) = (row + dr, col + dc);
+                if !runs.closes(r, c, inner_side) {
+                    continue;
+                }
+                let inner = CellRange::square(CellRef::new(r, c), inner_side);
+                let n = inner_side as usize;
+                // The strips of `outer` beside the inner square, each as
+                // long as the inner square's side.
+                let (r_end, c_end) = (r + inner_side - 1, c + inner_side - 1);
+                let strip = |r0: u32, c0: u32, r1: u32, c1: u32| {
+                    CellRange::new(CellRef::new(r0, c0), CellRef::new(r1, c1))
+                };
+                let strips = (row..r)
+                    .map(|k| strip(k, c, k, c_end))
+                    .chain((r_end + 1..=outer.end.row).map(|k| strip(k, c, k, c_end)))
+                    .chain((col..c).map(|k| strip(r, k, r_end, k)))
+                    .chain((c_end + 1..=outer.end.col).map(|k| strip(r, k, r_end, k)))
+                    .collect::<Vec<_>>();
+                if let Some(score) = labelled(inner, &strips, n) {
+                    if best.is_none_or(|(_, b)| score > b) {
+                        best = Some((inner, score));
+                    }
+                }
+            }
+        }
+        if let Some((inner, _)) = best {
+            return Some(inner);
+        }
+    }
+    None
+}
+
+/// The first pass of [`detect_all`]: squares with a thick frame and thick
+/// inner lines in a box pattern, the largest at each corner, in reading
+/// order of their corners. Those whose values the judge turns down go to
+/// `turned_down`.
+fn framed_grids(
+    map: &BorderMap,
+    forced: Option<BoxShape>,
+    judge: &mut impl FnMut(CellRange, usize) -> Option<i64>,
+    turned_down: &mut Vec<CellRange>,
+) -> Vec<Detected> {
+    let thick = Runs::new(map, |line| line == Line::Thick);
+    let mut found: Vec<Detected> = Vec::new();
+    let min = MIN_SIDE as u32;
+    for row in 0..map.rows() {
+        for col in 0..map.cols() {
+            let max_side = thick.max_side(row, col).min(MAX_SIDE as u32);
+            if max_side < min {
+                continue;
+            }
+            let here = CellRef::new(row, col);
+            if found.iter().any(|g| g.range.contains(here)) {
+                continue;
+            }
+            for side in (min..=max_side).rev() {
+                if !thick.closes(row, col, side) {
+                    continue;
+                }
+                let Some(shape) = box_pattern(&thick, row, col, side, forced) else {
+                    continue;
+                };
+                let range = CellRange::square(here, side);
+                if found.iter().any(|g| overlaps(&g.range, &range)) {
+                    continue;
+                }
+                if judge(range, side as usize).is_some() {
+                    found.push(Detected { range, shape });
+                    break;
+                }
+                turned_down.push(range);
+            }
+        }
+    }
     found
+}
+
+/// The box shape the thick inner lines of the `side`-square at `row`, `col`
+/// draw, both ways (boxes at least 2 wide and 2 high), from the runs of
+/// thick edges; with `forced`, only that shape.
+fn box_pattern(
+    thick: &Runs,
+    row: u32,
+    col: u32,
+    side: u32,
+    forced: Option<BoxShape>,
+) -> Option<BoxShape> {
+    // An inner line is thick over its full length when the run of thick
+    // left (top) edges from its first cell covers the side.
+    let thick_col = |k: u32| thick.get(&thick.left_down, row, col + k) >= side;
+    let thick_row = |k: u32| thick.get(&thick.top_right, row + k, col) >= side;
+    let fits = |w: u32, h: u32| {
+        (1..side).all(|k| thick_col(k) == k.is_multiple_of(w))
+            && (1..side).all(|k| thick_row(k) == k.is_multiple_of(h))
+    };
+    match forced {
+        Some(s) if s.side() as u32 == side => {
+            fits(s.width() as u32, s.height() as u32).then_some(s)
+        }
+        Some(_) => None,
+        None => (2..side)
+            .filter(|w| side.is_multiple_of(*w) && side / w >= 2)
+            .find(|&w| fits(w, side / w))
+            .and_then(|w| BoxShape::new(w as usize, (side / w) as usize).ok()),
+    }
 }
 
 fn contains_range(outer: &CellRange, inner: &CellRange) -> bool {
@@ -694,6 +909,113 @@ mod tests {
         let found = detect(&map, None, |_, _| Some(0));
         assert_eq!(ranges(&found), ["A1:J10"]);
         assert_eq!(found[0].shape, shape(5, 2));
+    }
+
+    #[test]
+    fn framed_grid_inside_a_larger_table_wins_over_the_table() {
+        // An "All Borders" 15x15 table with a framed 9x9 (thick frame and
+        // box lines) at D4: the table's 15x15 (5x3) square closes too.
+        let mut map = BorderMap::new(16, 16);
+        map.draw_box(0, 0, 15, 15, Line::Thin, true);
+        boxed_grid(&mut map, 3, 3, 3, 3);
+        let found = detect(&map, None, |_, _| Some(0));
+        assert_eq!(ranges(&found), ["D4:L12"]);
+        assert_eq!(found[0].shape, shape(3, 3));
+    }
+
+    #[test]
+    fn framed_grids_come_back_in_reading_order_with_the_others() {
+        let mut map = BorderMap::new(24, 24);
+        map.draw_box(0, 12, 9, 9, Line::Thin, true); // grid lines only: pass 2
+        map.draw_box(12, 0, 11, 11, Line::Thin, true);
+        boxed_grid(&mut map, 13, 1, 3, 3); // framed, inside a table: pass 1
+        let found = detect(&map, None, |_, _| Some(0));
+        assert_eq!(ranges(&found), ["M1:U9", "B14:J22"]);
+    }
+
+    #[test]
+    fn thick_lines_everywhere_draw_no_boxes() {
+        // Every line thick: no box pattern, and the table's own square (side
+        // 10) is the only candidate.
+        let mut map = BorderMap::new(12, 12);
+        map.draw_box(0, 0, 10, 10, Line::Thick, true);
+        let mut asked = Vec::new();
+        detect(&map, None, |r, _| {
+            asked.push(r.to_string());
+            None
+        });
+        assert_eq!(asked, ["A1:J10"]);
+    }
+
+    #[test]
+    fn framed_grid_with_values_that_are_no_puzzle_is_turned_down_and_named() {
+        let mut map = BorderMap::new(12, 12);
+        boxed_grid(&mut map, 1, 1, 3, 3);
+        let d = detect_all(&map, None, |_, _| None, |_, _, _| None);
+        assert!(d.grids.is_empty());
+        assert_eq!(d.turned_down, ["B2:J10".parse::<CellRange>().unwrap()]);
+    }
+
+    #[test]
+    fn framed_square_turned_down_inside_a_table_is_named_first() {
+        let mut map = BorderMap::new(16, 16);
+        map.draw_box(0, 0, 15, 15, Line::Thin, true);
+        boxed_grid(&mut map, 3, 3, 3, 3);
+        let d = detect_all(&map, None, |_, _| None, |_, _, _| None);
+        assert!(d.grids.is_empty());
+        assert_eq!(d.turned_down[0], "D4:L12".parse::<CellRange>().unwrap());
+        assert_eq!(d.turned_down[1], "A1:O15".parse::<CellRange>().unwrap());
+    }
+
+    #[test]
+    fn labelled_square_inside_the_closing_square_is_the_grid() {
+        // Grid lines over 10x10 at A1: the 9x9 at B2 with its top row and
+        // left column as labels.
+        let mut map = BorderMap::new(12, 12);
+        map.draw_box(0, 0, 10, 10, Line::Thin, true);
+        let mut offered = Vec::new();
+        let d = detect_all(
+            &map,
+            None,
+            |_, _| Some(0),
+            |inner, strips, side| {
+                offered.push(inner.to_string());
+                let want = inner.to_string() == "B2:J10";
+                if want {
+                    let s: Vec<String> = strips.iter().map(|s| s.to_string()).collect();
+                    assert_eq!(s, ["B1:J1", "A2:A10"]);
+                    assert_eq!(side, 9);
+                }
+                want.then_some(1)
+            },
+        );
+        assert_eq!(ranges(&d.grids), ["B2:J10"]);
+        // Side 9: four placements; side 8 not tried once 9 gave a grid.
+        assert_eq!(offered, ["A1:I9", "B1:J9", "A2:I10", "B2:J10"]);
+        // Without labels the 10x10 (5x2) is the grid, as before.
+        assert_eq!(ranges(&detect(&map, None, |_, _| Some(0))), ["A1:J10"]);
+    }
+
+    #[test]
+    fn forced_shape_takes_only_framed_grids_of_its_pattern() {
+        let mut map = BorderMap::new(12, 12);
+        map.draw_box(0, 0, 11, 11, Line::Thin, true);
+        boxed_grid(&mut map, 1, 1, 2, 3);
+        let found = detect(&map, Some(shape(2, 3)), |_, _| Some(0));
+        assert_eq!(ranges(&found), ["B2:G7"]);
+        assert_eq!(found[0].shape, shape(2, 3));
+        // A 3x2 forced: the thick lines draw 2x3 boxes, so the framed pass
+        // leaves the square; the 11x11 table has another side.
+        assert!(detect(&map, Some(shape(3, 2)), |_, _| Some(0)).is_empty());
+    }
+
+    #[test]
+    fn long_thick_bordered_table_is_scanned_quickly() {
+        let mut map = BorderMap::new(20_002, 22);
+        map.draw_box(0, 0, 20_000, 20, Line::Thick, true);
+        let start = std::time::Instant::now();
+        assert!(detect(&map, None, |_, _| None).is_empty());
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
     }
 
     #[test]

@@ -19,18 +19,21 @@
 //! # How a grid is found
 //!
 //! Borders decide where a grid is ([`detect`] has the rules: shared edges,
-//! corners in reading order, the largest closing frame, the box shape from
-//! thick inner lines or the side). A bordered square is a grid only when its
-//! values can be a puzzle, by this rule:
+//! framed grids first, corners in reading order, the largest closing frame,
+//! the box shape from thick inner lines or the side). A bordered square is a
+//! grid only when its values can be a puzzle, by this rule:
 //!
-//! > at least one cell holds a digit `1..=side`, and at most a quarter of the
-//! > non-empty cells hold anything else (cells in blue italics, an earlier
-//! > run's writing, count as blank).
+//! > at least one cell holds a digit of the grid, and at most a quarter of
+//! > the non-empty cells hold anything else (blank marks — `0`, `.`, pencil
+//! > marks — and cells in blue italics, an earlier run's writing, count as
+//! > blank).
 //!
 //! So a bordered table of names or prices is left alone, while a puzzle with
-//! one or two stray values (`x`, `12` in a 9x9, `0`, `3.5`) is a grid whose
-//! stray cells are reported as [`Cell::Bad`]. With [`ReadOptions::range`] no
-//! detection happens at all: the square given is the grid, whatever it holds.
+//! one or two stray values (`x`, `12` in a 9x9, `3.5`) is a grid whose
+//! stray cells are reported as [`Cell::Bad`]. On a sheet without grids,
+//! [`Sheet::turned_down`] names the bordered squares left alone for their
+//! values and why. With [`ReadOptions::range`] no detection happens at all:
+//! the square given is the grid when its values can be a puzzle.
 //!
 //! # What a cell holds
 //!
@@ -47,6 +50,32 @@
 //! [`Cell::FilledText`] for candidate letters. Those count as blank in
 //! [`FoundGrid::puzzle`], so a run over its own output replaces them rather
 //! than stacking on them.
+//!
+//! Blanks may be written: `0` (as a number, whatever its number format —
+//! also one that hides zeros — or as text) and `.` are blanks, and so are
+//! pencil marks in a grid of side 9 or less: digits of the grid in
+//! increasing order, two or more separated by spaces or commas (`1 2 3`,
+//! `4,6`) or three or more together (`123`). Each is a [`Cell::Marked`]:
+//! blank for the puzzle, and the solution's digit replaces it in the
+//! annotated copy. Two digits together (`12` in a 9x9) stay a bad value, as
+//! they may be a mistyped digit.
+//!
+//! # Letters for digits above 9
+//!
+//! A grid larger than 9x9 may write its digits with letters; the alphabet
+//! ([`Symbols`]) is decided per grid from the symbols in it:
+//!
+//! - letters and a `0`, no letter past the `0`-based alphabet's last (`F` in
+//!   a 16x16) and no number above 9: **`0`-`9` then `A`…** — `0` is the
+//!   digit 1, `9` the digit 10, `A` 11, `F` 16 (hexadecimal 16x16);
+//! - other letters (up to the side: `G` in a 16x16, `P` in a 25x25):
+//!   **`1`-`9` then `A`…** — `A` is 10, `G` 16; numbers `10..=side` are read
+//!   too, and `0` is a blank;
+//! - no letters: numbers `1..=side`, `0` a blank.
+//!
+//! Letters in a 9x9 (or past the alphabet's reach) are bad values. The
+//! annotated copy writes solved cells in the grid's own alphabet: digits as
+//! numbers, letters as text ([`Symbols::symbol`]).
 
 pub mod detect;
 mod reader;
@@ -82,12 +111,139 @@ pub enum Cell {
     /// Candidate letters an earlier `--logic-only` run wrote (blue italics):
     /// blank for the puzzle, to be replaced.
     FilledText(String),
-    /// Anything that is not a digit `1..=side`, as the cell shows it (or,
+    /// A blank written as something, as the cell shows it: `0` (also when
+    /// a number format hides it), `.`, or pencil marks (candidates such as
+    /// `"123"`, `"1 2 3"` or `"1,2,3"`). Blank for the puzzle; the
+    /// solution's digit replaces it.
+    Marked(String),
+    /// Anything that is not a digit of the grid, as the cell shows it (or,
     /// for a value that cannot be read, as the file holds it).
     Bad(String),
     /// A formula without a cached value that is not a constant: its text
     /// (without `=`). Never blank, never written over.
     Formula(String),
+}
+
+/// How a grid writes its digits, decided per grid from the symbols in it
+/// (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Symbols {
+    /// Numbers `1..=side`, as numbers or as text.
+    #[default]
+    Numbers,
+    /// `1`-`9`, then the letters `A`, `B`, … for 10, 11, … (a 16x16's
+    /// `1`-`9`, `A`-`G`); numbers `10..=side` are read too. Sides 10 to 35.
+    DigitsThenLetters,
+    /// `0`-`9`, then the letters `A`, `B`, … as the grid's symbols in order
+    /// (a 16x16's `0`-`9`, `A`-`F`): `0` is the digit 1, `F` the digit 16.
+    /// Sides 11 to 35.
+    ZeroThenLetters,
+}
+
+/// How one digit is written in a grid's [`Symbols`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Symbol {
+    /// As this number.
+    Number(u32),
+    /// As this letter (text).
+    Letter(char),
+}
+
+impl std::fmt::Display for Symbol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Symbol::Number(n) => write!(f, "{n}"),
+            Symbol::Letter(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+impl Symbols {
+    /// How the digit `digit` (`1..=side`) is written in this alphabet.
+    ///
+    /// ```
+    /// use xlsudoku::workbook::{Symbol, Symbols};
+    /// assert_eq!(Symbols::Numbers.symbol(12), Symbol::Number(12));
+    /// assert_eq!(Symbols::DigitsThenLetters.symbol(9), Symbol::Number(9));
+    /// assert_eq!(Symbols::DigitsThenLetters.symbol(16), Symbol::Letter('G'));
+    /// assert_eq!(Symbols::ZeroThenLetters.symbol(1), Symbol::Number(0));
+    /// assert_eq!(Symbols::ZeroThenLetters.symbol(16), Symbol::Letter('F'));
+    /// ```
+    pub fn symbol(self, digit: u8) -> Symbol {
+        let letter = |k: u8| Symbol::Letter(char::from(b'A' + k));
+        match self {
+            Symbols::Numbers => Symbol::Number(u32::from(digit)),
+            Symbols::DigitsThenLetters if digit <= 9 => Symbol::Number(u32::from(digit)),
+            Symbols::DigitsThenLetters => letter(digit.saturating_sub(10).min(25)),
+            Symbols::ZeroThenLetters if digit <= 10 => {
+                Symbol::Number(u32::from(digit.saturating_sub(1)))
+            }
+            Symbols::ZeroThenLetters => letter(digit.saturating_sub(11).min(25)),
+        }
+    }
+
+    /// The symbols of a grid of side `side`, in words: `1-9`, `1-16`,
+    /// `1-9, A-G`, `0-9, A-F`.
+    pub fn describe(self, side: usize) -> String {
+        let digit = side.min(255) as u8;
+        match (self, self.symbol(digit)) {
+            (Symbols::Numbers, _) => format!("1-{side}"),
+            (_, Symbol::Letter('A')) => format!("{}-9, A", self.symbol(1)),
+            (_, last) => format!("{}-9, A-{last}", self.symbol(1)),
+        }
+    }
+
+    /// The digit a value stands for in this alphabet, if any.
+    fn digit(self, v: &Value, side: usize) -> Option<u8> {
+        let letters = |first: usize| {
+            letter_index(v)
+                .map(|k| first + usize::from(k))
+                .filter(|&d| d <= side)
+                .map(|d| d as u8)
+        };
+        match self {
+            Symbols::Numbers => is_digit(v, side),
+            Symbols::DigitsThenLetters => is_digit(v, side).or_else(|| letters(10)),
+            Symbols::ZeroThenLetters => match v {
+                Value::Whole(n, _) if (0..=9).contains(n) => Some(*n as u8 + 1),
+                Value::Whole(..) => None,
+                _ => letters(11),
+            },
+        }
+    }
+
+    /// The alphabet the values of one grid are written in (blue-italic
+    /// cells, an earlier run's writing, left out). Letters count only in a
+    /// grid larger than 9x9, and only those the `1`-`9`, `A`… alphabet
+    /// reaches (up to `G` in a 16x16; others are bad values). With such
+    /// letters: `0` together with letters no further than the `0`-based
+    /// alphabet reaches (`F` in a 16x16) and no number above 9 means
+    /// [`Symbols::ZeroThenLetters`], anything else
+    /// [`Symbols::DigitsThenLetters`]. Without: [`Symbols::Numbers`].
+    fn of<'a>(values: impl Iterator<Item = &'a Value>, side: usize) -> Symbols {
+        if !(10..=35).contains(&side) {
+            return Symbols::Numbers;
+        }
+        let (mut zero, mut above_nine, mut last_letter) = (false, false, None::<usize>);
+        for v in values {
+            match v {
+                Value::Whole(0, _) => zero = true,
+                Value::Whole(n, _) if *n > 9 => above_nine = true,
+                _ => {
+                    if let Some(k) = letter_index(v).map(usize::from) {
+                        if 10 + k <= side {
+                            last_letter = last_letter.max(Some(k));
+                        }
+                    }
+                }
+            }
+        }
+        match last_letter {
+            None => Symbols::Numbers,
+            Some(last) if zero && !above_nine && 11 + last <= side => Symbols::ZeroThenLetters,
+            Some(_) => Symbols::DigitsThenLetters,
+        }
+    }
 }
 
 /// One grid found on a sheet.
@@ -97,6 +253,8 @@ pub struct FoundGrid {
     pub range: CellRange,
     /// Its box shape.
     pub shape: BoxShape,
+    /// How its digits are written (numbers, or letters after 9).
+    pub symbols: Symbols,
     /// Every cell, row-major, `side * side` of them.
     pub cells: Vec<Cell>,
     /// Where the note goes: an earlier run's note cell if there is one just
@@ -171,6 +329,40 @@ pub struct Sheet {
     pub name: String,
     /// The grids found, in reading order of their top-left corners.
     pub grids: Vec<FoundGrid>,
+    /// On a sheet without grids: the first few bordered squares that could
+    /// have been grids but whose values are no puzzle, with the reason.
+    pub turned_down: Vec<TurnedDown>,
+}
+
+/// A bordered square that was not taken as a grid because of its values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnedDown {
+    /// The square.
+    pub range: CellRange,
+    /// Why its values are no puzzle, e.g. `30 of 40 filled cells are not
+    /// digits 1-9 (C3 holds "x", D3 holds "y", …)`.
+    pub reason: String,
+}
+
+impl std::fmt::Display for TurnedDown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = self.range.rows();
+        write!(
+            f,
+            "bordered {side}x{side} at {} not taken: {}",
+            self.range, self.reason
+        )
+    }
+}
+
+/// How many turned-down squares a sheet without grids names.
+const TURNED_DOWN_NAMED: usize = 3;
+
+fn overlaps(a: &CellRange, b: &CellRange) -> bool {
+    a.start.row <= b.end.row
+        && b.start.row <= a.end.row
+        && a.start.col <= b.end.col
+        && b.start.col <= a.end.col
 }
 
 /// Why a workbook could not be read. Every message names the file.
@@ -364,10 +556,52 @@ fn is_candidate_text(text: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '@' || c == '$')
 }
 
-/// The cell a grid position holds, given its value and whether its font is
-/// blue italic (an earlier run's writing).
-fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
-    if let Some(d) = is_digit(&value, side) {
+/// The letter a value is, `A` (or `a`) being 0: text holding one ASCII
+/// letter, spaces trimmed.
+fn letter_index(v: &Value) -> Option<u8> {
+    let Value::Other(text) = v else {
+        return None;
+    };
+    let mut chars = text
+        .trim_matches(|c: char| c.is_whitespace() || c == '\u{a0}')
+        .chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => Some(c.to_ascii_uppercase() as u8 - b'A'),
+        _ => None,
+    }
+}
+
+/// True for a blank written as something: `0`, `.`, or pencil marks (in a
+/// grid of side 9 or less: digits `1..=side` in increasing order, two or
+/// more separated by spaces or commas, or three or more written together
+/// as in `123`; two digits together such as `12` stay a bad value, as they
+/// may be a mistyped digit).
+fn is_blank_mark(v: &Value, side: usize) -> bool {
+    let text = match v {
+        Value::Whole(0, _) => return true,
+        Value::Whole(_, text) | Value::Other(text) => text,
+        Value::Empty => return false,
+    };
+    let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{a0}');
+    if text == "." {
+        return true;
+    }
+    if side > 9 {
+        return false;
+    }
+    let is_separator = |c: char| c.is_whitespace() || c == '\u{a0}' || c == ',';
+    let marks: Vec<char> = text.chars().filter(|&c| !is_separator(c)).collect();
+    let separated = marks.len() < text.chars().count();
+    let top = char::from(b'0' + side as u8);
+    marks.len() >= if separated { 2 } else { 3 }
+        && marks.iter().all(|&c| ('1'..=top).contains(&c))
+        && marks.windows(2).all(|w| w[0] < w[1])
+}
+
+/// The cell a grid position holds, given its value, whether its font is
+/// blue italic (an earlier run's writing) and the grid's alphabet.
+fn grid_cell(value: Value, blue_italic: bool, side: usize, symbols: Symbols) -> Cell {
+    if let Some(d) = symbols.digit(&value, side) {
         return if blue_italic {
             Cell::Filled(d)
         } else {
@@ -377,45 +611,214 @@ fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
     match value {
         Value::Empty => Cell::Blank,
         Value::Other(text) if blue_italic && is_candidate_text(&text) => Cell::FilledText(text),
+        v if is_blank_mark(&v, side) => match v {
+            Value::Whole(_, text) | Value::Other(text) => Cell::Marked(text),
+            Value::Empty => Cell::Blank,
+        },
         Value::Whole(_, text) | Value::Other(text) => Cell::Bad(text),
+    }
+}
+
+/// The values of a square in reading order with their addresses; cells in
+/// blue italics (an earlier run's writing) read as empty.
+fn square_values(sheet: &reader::RawSheet, range: CellRange) -> Vec<(CellRef, Value)> {
+    let mut values = Vec::with_capacity((range.rows() * range.cols()) as usize);
+    for r in range.start.row..=range.end.row {
+        for c in range.start.col..=range.end.col {
+            let value = if sheet.blue_italic.contains(&(r, c)) {
+                Value::Empty
+            } else if let Some(reader::Unread::Formula(f)) = sheet.unread.get(&(r, c)) {
+                // A formula without a value is most likely a given whose
+                // value is not known yet: it counts as a digit.
+                Value::Whole(1, f.clone())
+            } else {
+                classify(sheet.values.get_value((r, c)))
+            };
+            values.push((CellRef::new(r, c), value));
+        }
+    }
+    values
+}
+
+/// What the puzzle test counts in a square.
+struct Tally {
+    symbols: Symbols,
+    /// Digits of the grid's alphabet.
+    digits: usize,
+    /// Values that are neither digits nor blank marks, with their cells.
+    others: Vec<(CellRef, String)>,
+}
+
+fn tally(values: &[(CellRef, Value)], side: usize) -> Tally {
+    let symbols = Symbols::of(values.iter().map(|(_, v)| v), side);
+    let mut t = Tally {
+        symbols,
+        digits: 0,
+        others: Vec::new(),
+    };
+    for (at, v) in values {
+        match v {
+            Value::Empty => {}
+            v if symbols.digit(v, side).is_some() => t.digits += 1,
+            v if is_blank_mark(v, side) => {}
+            Value::Whole(_, text) | Value::Other(text) => t.others.push((*at, text.clone())),
+        }
+    }
+    t
+}
+
+/// True for a value that is empty or may be a digit in some alphabet of
+/// the side (a whole `0..=side` or a letter).
+fn maybe_digit(v: &Value, side: usize) -> bool {
+    match v {
+        Value::Empty => true,
+        Value::Whole(n, _) => (0..=side as i64).contains(n),
+        Value::Other(_) => letter_index(v).is_some(),
     }
 }
 
 /// The puzzle test for a candidate square (see the module docs): `None`
 /// when its values cannot be a puzzle, else a score for comparing squares
-/// that overlap: digits count one, anything else minus two.
+/// that overlap: digits count one, anything else minus two; blanks and
+/// blank marks (`0`, `.`, pencil marks) count nothing.
 fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Option<i64> {
-    let (mut digits, mut others) = (0usize, 0usize);
+    // A quick look first: values that are no digit in any alphabet and no
+    // blank mark; more than a quarter of the square of them ends the test
+    // early (a large table of words or amounts).
+    let mut certain_others = 0usize;
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
             if sheet.blue_italic.contains(&(r, c)) {
-                // An earlier run's writing (digits or candidate letters)
-                // counts as blank.
                 continue;
             }
-            match sheet.unread.get(&(r, c)) {
-                // Most likely a given whose value is not known yet.
-                Some(reader::Unread::Formula(_)) => {
-                    digits += 1;
-                    continue;
-                }
-                Some(reader::Unread::Value(_)) => {
-                    others += 1;
-                    continue;
-                }
-                None => {}
+            if let Some(reader::Unread::Formula(_)) = sheet.unread.get(&(r, c)) {
+                continue; // most likely a given whose value is not known yet
             }
-            match classify(sheet.values.get_value((r, c))) {
-                Value::Empty => {}
-                v if is_digit(&v, side).is_some() => digits += 1,
-                _ => others += 1,
-            }
-            if others * 4 > side * side {
-                return None; // more than a quarter of the square is not digits
+            let v = classify(sheet.values.get_value((r, c)));
+            if !maybe_digit(&v, side) && !is_blank_mark(&v, side) {
+                certain_others += 1;
+                if certain_others * 4 > side * side {
+                    return None;
+                }
             }
         }
     }
-    (digits > 0 && others * 4 <= digits + others).then(|| digits as i64 - 2 * others as i64)
+    let t = tally(&square_values(sheet, range), side);
+    let others = t.others.len();
+    (t.digits > 0 && others * 4 <= t.digits + others).then(|| t.digits as i64 - 2 * others as i64)
+}
+
+/// True when a row or column of cells beside a grid of side `side` holds
+/// labels rather than puzzle cells: every cell filled, and either the
+/// numbers `1..=side` in order (coordinates) or at most a quarter of them
+/// digits of the grid (letters `A`-`I`, words, row or column sums). Reads
+/// the cells one by one and stops as soon as the answer is no.
+fn is_label_strip(sheet: &reader::RawSheet, strip: CellRange, side: usize) -> bool {
+    let len = (strip.rows() * strip.cols()) as usize;
+    let (mut in_order, mut digits) = (true, 0usize);
+    let mut k = 0i64;
+    for r in strip.start.row..=strip.end.row {
+        for c in strip.start.col..=strip.end.col {
+            k += 1;
+            if sheet.blue_italic.contains(&(r, c)) {
+                return false;
+            }
+            let v = classify(sheet.values.get_value((r, c)));
+            match &v {
+                Value::Empty => return false,
+                Value::Whole(n, _) => {
+                    in_order &= *n == k;
+                    // Letters and words are labels; numbers of the grid's
+                    // range are its digits unless they count 1, 2, 3, ….
+                    if (1..=side as i64).contains(n) {
+                        digits += 1;
+                    }
+                }
+                Value::Other(_) => in_order = false,
+            }
+            if !in_order && digits * 4 > len {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The test for a square with labels beside it (see
+/// [`detect::detect_all`]): its values are a clean puzzle (digits, blanks
+/// and blank marks only, no clash) and every strip beside it holds labels.
+fn judge_labelled(
+    sheet: &reader::RawSheet,
+    inner: CellRange,
+    strips: &[CellRange],
+    side: usize,
+) -> Option<i64> {
+    if !strips.iter().all(|s| is_label_strip(sheet, *s, side)) {
+        return None;
+    }
+    // The first value that is no digit in any alphabet and no blank mark
+    // ends the test (a table of words or amounts with a header row).
+    for r in inner.start.row..=inner.end.row {
+        for c in inner.start.col..=inner.end.col {
+            if sheet.blue_italic.contains(&(r, c)) {
+                continue;
+            }
+            let v = classify(sheet.values.get_value((r, c)));
+            if !maybe_digit(&v, side) && !is_blank_mark(&v, side) {
+                return None;
+            }
+        }
+    }
+    let t = tally(&square_values(sheet, inner), side);
+    if t.digits == 0 || !t.others.is_empty() {
+        return None;
+    }
+    // A puzzle's givens do not clash (a table of small numbers does).
+    let shape = BoxShape::for_side(side)?;
+    let cells = read_grid(sheet, inner, shape).1;
+    let digits: Vec<u8> = cells
+        .iter()
+        .map(|c| match c {
+            Cell::Given(d) => *d,
+            _ => 0,
+        })
+        .collect();
+    let grid = Grid::from_cells(shape, digits).ok()?;
+    grid.conflicts().is_empty().then_some(t.digits as i64)
+}
+
+/// Why the values of a square turned down by [`judge_values`] are no
+/// puzzle, naming the first cells that are not digits.
+fn why_not_a_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> String {
+    let t = tally(&square_values(sheet, range), side);
+    let alphabet = t.symbols.describe(side);
+    if t.digits == 0 && t.others.is_empty() {
+        return "it is empty (or holds only blank marks)".to_string();
+    }
+    let filled = t.digits + t.others.len();
+    let shown: Vec<String> = t
+        .others
+        .iter()
+        .take(3)
+        .map(|(at, text)| format!("{at} holds \"{text}\""))
+        .collect();
+    let more = if t.others.len() > shown.len() {
+        ", …"
+    } else {
+        ""
+    };
+    if t.digits == 0 {
+        format!(
+            "none of its {filled} filled cells holds a digit {alphabet} ({}{more})",
+            shown.join(", ")
+        )
+    } else {
+        format!(
+            "{} of {filled} filled cells are not digits {alphabet}, more than a quarter ({}{more})",
+            t.others.len(),
+            shown.join(", ")
+        )
+    }
 }
 
 fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
@@ -492,8 +895,9 @@ fn note_cell_above(
         .unwrap_or((range.start, false))
 }
 
-fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec<Cell> {
+fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> (Symbols, Vec<Cell>) {
     let side = shape.side();
+    let symbols = tally(&square_values(sheet, range), side).symbols;
     let mut cells = Vec::with_capacity(side * side);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
@@ -506,33 +910,59 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec
                     Some(Data::String(text)) if blue_italic && is_candidate_text(text) => {
                         Cell::FilledText(text.clone())
                     }
-                    _ => grid_cell(classify(raw), blue_italic, side),
+                    _ => grid_cell(classify(raw), blue_italic, side, symbols),
                 },
             });
         }
     }
-    cells
+    (symbols, cells)
 }
 
 fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
-    let detected: Vec<(CellRange, BoxShape)> = match opts.range {
+    let (detected, turned_down): (Vec<(CellRange, BoxShape)>, Vec<CellRange>) = match opts.range {
         Some(range) => {
             // The shape was checked before reading. The square is this
             // sheet's grid when its values can be a puzzle, so that a range
             // meant for one sheet leaves the workbook's other sheets alone.
             let side = range.rows() as usize;
-            opts.shape
-                .or_else(|| BoxShape::for_side(side))
-                .filter(|_| judge_values(sheet, range, side).is_some())
-                .map(|s| vec![(range, s)])
-                .unwrap_or_default()
+            let shape = opts.shape.or_else(|| BoxShape::for_side(side));
+            match shape {
+                Some(s) if judge_values(sheet, range, side).is_some() => {
+                    (vec![(range, s)], Vec::new())
+                }
+                Some(_) => (Vec::new(), vec![range]),
+                None => (Vec::new(), Vec::new()),
+            }
         }
-        None => sheet
-            .detect(opts.shape, |range, side| judge_values(sheet, range, side))
-            .into_iter()
-            .map(|d| (d.range, d.shape))
-            .collect(),
+        None => {
+            let found = sheet.detect(
+                opts.shape,
+                |range, side| judge_values(sheet, range, side),
+                |inner, strips, side| judge_labelled(sheet, inner, strips, side),
+            );
+            (
+                found.grids.iter().map(|d| (d.range, d.shape)).collect(),
+                found.turned_down,
+            )
+        }
     };
+    let mut named: Vec<TurnedDown> = Vec::new();
+    if detected.is_empty() {
+        // The first few, each apart from those named before it (the rows
+        // of one long table are one square, not one per row).
+        for range in turned_down {
+            if named.len() == TURNED_DOWN_NAMED {
+                break;
+            }
+            if named.iter().any(|t| overlaps(&t.range, &range)) {
+                continue;
+            }
+            named.push(TurnedDown {
+                range,
+                reason: why_not_a_puzzle(sheet, range, range.rows() as usize),
+            });
+        }
+    }
     let taken: Vec<CellRange> = detected.iter().map(|d| d.0).collect();
     let mut notes: Vec<CellRef> = Vec::with_capacity(detected.len());
     let grids = detected
@@ -540,10 +970,12 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
         .map(|(range, shape)| {
             let (note_at, earlier_note) = note_cell(sheet, range, &taken, &notes);
             notes.push(note_at);
+            let (symbols, cells) = read_grid(sheet, range, shape);
             FoundGrid {
                 range,
                 shape,
-                cells: read_grid(sheet, range, shape),
+                symbols,
+                cells,
                 note_at,
                 earlier_note,
             }
@@ -552,6 +984,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
     Sheet {
         name: sheet.name.clone(),
         grids,
+        turned_down: named,
     }
 }
 
@@ -605,26 +1038,136 @@ mod tests {
     #[test]
     fn grid_cells_by_side_and_font() {
         let v = |n: i64| Value::Whole(n, n.to_string());
-        assert_eq!(grid_cell(v(9), false, 9), Cell::Given(9));
-        assert_eq!(grid_cell(v(12), false, 9), Cell::Bad("12".into()));
-        assert_eq!(grid_cell(v(12), false, 16), Cell::Given(12));
-        assert_eq!(grid_cell(v(0), false, 9), Cell::Bad("0".into()));
-        assert_eq!(grid_cell(v(4), true, 9), Cell::Filled(4));
+        assert_eq!(grid_cell(v(9), false, 9, Symbols::Numbers), Cell::Given(9));
         assert_eq!(
-            grid_cell(Value::Other("abd".into()), true, 9),
+            grid_cell(v(12), false, 9, Symbols::Numbers),
+            Cell::Bad("12".into())
+        );
+        assert_eq!(
+            grid_cell(v(12), false, 16, Symbols::Numbers),
+            Cell::Given(12)
+        );
+        // `0` is a blank written as a digit, not a bad value.
+        assert_eq!(
+            grid_cell(v(0), false, 9, Symbols::Numbers),
+            Cell::Marked("0".into())
+        );
+        assert_eq!(grid_cell(v(4), true, 9, Symbols::Numbers), Cell::Filled(4));
+        assert_eq!(
+            grid_cell(Value::Other("abd".into()), true, 9, Symbols::Numbers),
             Cell::FilledText("abd".into())
         );
         assert_eq!(
-            grid_cell(Value::Other("x".into()), false, 9),
+            grid_cell(Value::Other("x".into()), false, 9, Symbols::Numbers),
             Cell::Bad("x".into())
         );
-        assert_eq!(grid_cell(Value::Empty, true, 9), Cell::Blank);
+        assert_eq!(
+            grid_cell(Value::Empty, true, 9, Symbols::Numbers),
+            Cell::Blank
+        );
+    }
+
+    fn text(t: &str) -> Value {
+        classify(Some(&Data::String(t.into())))
+    }
+
+    #[test]
+    fn blanks_written_as_zero_dot_or_pencil_marks() {
+        let cell = |v: Value| grid_cell(v, false, 9, Symbols::Numbers);
+        let marked = |t: &str| Cell::Marked(t.into());
+        assert_eq!(cell(classify(Some(&Data::Float(0.0)))), marked("0"));
+        assert_eq!(cell(text(" . ")), marked(" . "));
+        assert_eq!(cell(text("0")), marked("0"));
+        for marks in ["123", "1 2 3", "1,2,3", "2\n5 9", "1 9", "1, 2"] {
+            assert_eq!(cell(text(marks)), marked(marks), "{marks:?}");
+        }
+        // Three or more increasing digits together are marks, two are not
+        // (numbers or text alike).
+        assert_eq!(cell(classify(Some(&Data::Float(123.0)))), marked("123"));
+        assert_eq!(cell(classify(Some(&Data::Int(12)))), Cell::Bad("12".into()));
+        // Not increasing, repeated, out of range, other characters: bad.
+        for bad in ["12", "2 1", "1 1", "10", "1a", "1-3", "..", "-", "1 0"] {
+            assert_eq!(cell(text(bad)), Cell::Bad(bad.into()), "{bad:?}");
+        }
+        // Pencil marks only up to side 9: in a 16x16 "12" is a digit.
+        assert_eq!(
+            grid_cell(text("12"), false, 16, Symbols::Numbers),
+            Cell::Given(12)
+        );
+        assert_eq!(
+            grid_cell(text("1 2"), false, 16, Symbols::Numbers),
+            Cell::Bad("1 2".into())
+        );
+        // Letters in a 9x9 stay bad.
+        assert_eq!(cell(text("A")), Cell::Bad("A".into()));
+    }
+
+    fn symbols_of(values: &[Value], side: usize) -> Symbols {
+        Symbols::of(values.iter(), side)
+    }
+
+    #[test]
+    fn alphabet_is_decided_per_grid_from_its_symbols() {
+        let n = |k: i64| Value::Whole(k, k.to_string());
+        let (a, f, g) = (text("A"), text("f"), text("G"));
+        use Symbols::*;
+        assert_eq!(symbols_of(&[n(1), n(16)], 16), Numbers);
+        assert_eq!(symbols_of(&[n(1), a.clone()], 16), DigitsThenLetters);
+        assert_eq!(symbols_of(&[n(1), g.clone()], 16), DigitsThenLetters);
+        assert_eq!(symbols_of(&[n(0), f.clone()], 16), ZeroThenLetters);
+        // `0` with a `G`: letters go on after 9 and `0` is a blank.
+        assert_eq!(
+            symbols_of(&[n(0), f.clone(), g.clone()], 16),
+            DigitsThenLetters
+        );
+        // `0` with a number above 9: not the 0-based alphabet.
+        assert_eq!(symbols_of(&[n(0), n(12), a.clone()], 16), DigitsThenLetters);
+        // Without letters `0` is a blank in numbers.
+        assert_eq!(symbols_of(&[n(0), n(5)], 16), Numbers);
+        // Letters beyond reach, or in a 9x9: numbers (the letters are bad).
+        assert_eq!(symbols_of(&[n(1), text("Z")], 16), Numbers);
+        assert_eq!(
+            symbols_of(&[n(1), a.clone(), text("Z")], 16),
+            DigitsThenLetters
+        );
+        assert_eq!(
+            symbols_of(&[n(0), a.clone(), text("Z")], 16),
+            ZeroThenLetters
+        );
+        assert_eq!(symbols_of(&[n(0), a.clone()], 9), Numbers);
+        // 12x12: `1`-`9`, `A`-`C`; 25x25: `1`-`9`, `A`-`P`.
+        assert_eq!(symbols_of(&[text("C")], 12), DigitsThenLetters);
+        assert_eq!(symbols_of(&[text("P")], 25), DigitsThenLetters);
+
+        let cell = |v: &Value, s: Symbols| grid_cell(v.clone(), false, 16, s);
+        assert_eq!(cell(&g, DigitsThenLetters), Cell::Given(16));
+        assert_eq!(cell(&a, DigitsThenLetters), Cell::Given(10));
+        assert_eq!(cell(&n(0), DigitsThenLetters), Cell::Marked("0".into()));
+        assert_eq!(cell(&n(0), ZeroThenLetters), Cell::Given(1));
+        assert_eq!(cell(&n(9), ZeroThenLetters), Cell::Given(10));
+        assert_eq!(cell(&f, ZeroThenLetters), Cell::Given(16));
+        assert_eq!(cell(&g, ZeroThenLetters), Cell::Bad("G".into()));
+        assert_eq!(cell(&n(12), ZeroThenLetters), Cell::Bad("12".into()));
+        assert_eq!(DigitsThenLetters.describe(16), "1-9, A-G");
+        assert_eq!(ZeroThenLetters.describe(16), "0-9, A-F");
+        assert_eq!(Numbers.describe(9), "1-9");
+        assert_eq!(DigitsThenLetters.describe(10), "1-9, A");
+        for d in 1..=16 {
+            for s in [Numbers, DigitsThenLetters, ZeroThenLetters] {
+                let shown = match s.symbol(d) {
+                    Symbol::Number(k) => n(i64::from(k)),
+                    Symbol::Letter(c) => text(&c.to_string()),
+                };
+                assert_eq!(s.digit(&shown, 16), Some(d), "{s:?} {d}");
+            }
+        }
     }
 
     fn found(cells: Vec<Cell>) -> FoundGrid {
         FoundGrid {
             range: "B2:E5".parse().unwrap(),
             shape: BoxShape::new(2, 2).unwrap(),
+            symbols: Symbols::Numbers,
             cells,
             note_at: CellRef::new(5, 1),
             earlier_note: false,

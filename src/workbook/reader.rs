@@ -107,30 +107,39 @@ pub(crate) struct RawSheet {
 }
 
 impl RawSheet {
-    /// Grid detection ([`super::detect::detect`]) over every bordered region,
-    /// with ranges in sheet positions, in reading order of their corners.
+    /// Grid detection ([`super::detect::detect_all`]) over every bordered
+    /// region, with ranges in sheet positions: the grids in reading order
+    /// of their corners, and the squares turned down for their values.
     pub fn detect(
         &self,
         forced: Option<BoxShape>,
         mut judge: impl FnMut(CellRange, usize) -> Option<i64>,
-    ) -> Vec<Detected> {
-        let mut found = Vec::new();
+        mut labelled: impl FnMut(CellRange, &[CellRange], usize) -> Option<i64>,
+    ) -> super::detect::Detection {
+        let mut grids = Vec::new();
+        let mut turned_down = Vec::new();
         for region in &self.borders {
             let o = region.origin;
             let shift = |r: CellRange| {
                 CellRange::new(r.start.offset(o.row, o.col), r.end.offset(o.row, o.col))
             };
-            found.extend(
-                super::detect::detect(&region.map, forced, |range, side| judge(shift(range), side))
-                    .into_iter()
-                    .map(|d| Detected {
-                        range: shift(d.range),
-                        shape: d.shape,
-                    }),
+            let found = super::detect::detect_all(
+                &region.map,
+                forced,
+                |range, side| judge(shift(range), side),
+                |inner, strips, side| {
+                    let strips: Vec<CellRange> = strips.iter().map(|&s| shift(s)).collect();
+                    labelled(shift(inner), &strips, side)
+                },
             );
+            grids.extend(found.grids.into_iter().map(|d| Detected {
+                range: shift(d.range),
+                shape: d.shape,
+            }));
+            turned_down.extend(found.turned_down.into_iter().map(shift));
         }
-        found.sort_by_key(|d| (d.range.start.row, d.range.start.col));
-        found
+        grids.sort_by_key(|d| (d.range.start.row, d.range.start.col));
+        super::detect::Detection { grids, turned_down }
     }
 }
 
