@@ -29,7 +29,7 @@ use std::str::FromStr;
 use rayon::prelude::*;
 
 use crate::address::CellRef;
-use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, SheetEdits};
+use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, GridMark, SheetEdits};
 use crate::report::{SheetRecord, SheetStatus};
 use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
 use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions};
@@ -489,7 +489,8 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
             grids.into_iter().map(move |g| (i, s.name.as_str(), g))
         })
         .collect();
-    let solved: Vec<(usize, SheetRecord, Vec<CellEdit>)> = tasks
+    type Solved = (usize, SheetRecord, Vec<CellEdit>, Option<GridMark>);
+    let solved: Vec<Solved> = tasks
         .par_iter()
         .map(|&(i, name, grid)| {
             let (record, edits) = match grid {
@@ -504,13 +505,16 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
                     Vec::new(),
                 ),
             };
-            (i, record, edits)
+            let mark = grid.map(|g| grid_mark(name, g, &edits));
+            (i, record, edits, mark)
         })
         .collect();
     let mut records: Vec<SheetRecord> = Vec::with_capacity(solved.len());
     let mut edits: Vec<SheetEdits> = Vec::new();
-    for (i, record, cells) in solved {
+    let mut marks: Vec<GridMark> = Vec::new();
+    for (i, record, cells, mark) in solved {
         records.push(record);
+        marks.extend(mark);
         if cells.is_empty() {
             continue;
         }
@@ -526,7 +530,7 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
     if let Some(out) = &job.output {
         let ok = records.iter().all(|r| r.passes(true));
         let stamp = stamp.map(|s| format!("{s} ok={ok}"));
-        if let Err(e) = write_atomic(&job.input, &bytes, out, &edits, stamp) {
+        if let Err(e) = write_atomic(&job.input, &bytes, out, &edits, marks, stamp) {
             return error(e);
         }
         let shown = out.display().to_string();
@@ -551,6 +555,7 @@ fn write_atomic(
     bytes: &[u8],
     output: &Path,
     edits: &[SheetEdits],
+    grids: Vec<GridMark>,
     stamp: Option<String>,
 ) -> Result<(), String> {
     let dir = match output.parent() {
@@ -568,6 +573,7 @@ fn write_atomic(
     let mut sink = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
     let options = AnnotateOptions {
         stamp,
+        grids,
         ..AnnotateOptions::default()
     };
     annotate_with(std::io::Cursor::new(bytes), edits, &mut sink, options)
@@ -684,6 +690,24 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
         ));
     }
     parts.join("; ")
+}
+
+/// What the edits of one grid write, for the copy's record of them: the
+/// grid cells given a value and the note's cell.
+fn grid_mark(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> GridMark {
+    GridMark {
+        sheet: sheet.to_string(),
+        range: grid.range,
+        filled: edits
+            .iter()
+            .filter(|e| grid.range.contains(e.at) && e.value != CellValue::Clear)
+            .map(|e| e.at)
+            .collect(),
+        note: edits
+            .iter()
+            .any(|e| e.at == grid.note_at)
+            .then_some(grid.note_at),
+    }
 }
 
 /// Solves one found grid: its report record and the cell edits for the

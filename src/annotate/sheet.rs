@@ -8,7 +8,7 @@
 //! as it went in. Once the last edit is written, the rest of the part is
 //! copied without being parsed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
@@ -51,6 +51,10 @@ struct Patcher<'s, 'p, 'x> {
     prefix: String,
     cols: Vec<ColStyle>,
     dropped_formulas: Vec<CellRef>,
+    /// Cells whose [`CellValue::Clear`] gives back this style.
+    restore: &'p HashMap<CellRef, u32>,
+    /// The style each cell written with a value had before.
+    bases: Vec<(CellRef, u32)>,
 }
 
 /// A patched worksheet part.
@@ -61,14 +65,18 @@ pub(crate) struct SheetPatch {
     /// The cells whose formula the patch replaced or cleared (their
     /// calculation chain entries must go).
     pub dropped_formulas: Vec<CellRef>,
+    /// The style index each cell written with a value had before (its
+    /// own, or the row's or column's it inherited).
+    pub bases: Vec<(CellRef, u32)>,
 }
 
 /// Applies `plan` to the worksheet XML `src`, adding the styles it needs to
-/// `styles`.
+/// `styles`. A cleared cell named in `restore` gets that style back.
 pub(crate) fn patch_sheet(
     part: &str,
     src: &str,
     plan: &SheetPlan,
+    restore: &HashMap<CellRef, u32>,
     styles: &mut StylePool<'_>,
 ) -> Result<SheetPatch, AnnotateError> {
     let err = xml_err(part);
@@ -81,6 +89,8 @@ pub(crate) fn patch_sheet(
         prefix: String::new(),
         cols: Vec::new(),
         dropped_formulas: Vec::new(),
+        restore,
+        bases: Vec::new(),
     };
     let mut rows = plan
         .iter()
@@ -324,6 +334,7 @@ pub(crate) fn patch_sheet(
     }
     p.copy_to(src.len());
     let dropped_formulas = std::mem::take(&mut p.dropped_formulas);
+    let bases = std::mem::take(&mut p.bases);
     let mut out = p.out;
     if let Some((at, tag, empty, old)) = dimension {
         let old_range: Option<CellRange> = old.trim().parse().ok().or_else(|| {
@@ -347,6 +358,7 @@ pub(crate) fn patch_sheet(
     Ok(SheetPatch {
         xml: out,
         dropped_formulas,
+        bases,
     })
 }
 
@@ -589,8 +601,15 @@ impl Patcher<'_, '_, '_> {
     ) -> Result<(), AnnotateError> {
         let r = at.to_string();
         let p = self.prefix.clone();
+        let restored = match v {
+            CellValue::Clear => self.restore.get(&at).copied(),
+            _ => {
+                self.bases.push((at, style));
+                None
+            }
+        };
         let (s, t, body) = match v {
-            CellValue::Clear => (style, None, None),
+            CellValue::Clear => (restored.unwrap_or(style), None, None),
             CellValue::Number(n) => {
                 let text = format_number(*n).ok_or_else(|| AnnotateError::InvalidValue {
                     cell: at,
@@ -619,7 +638,7 @@ impl Patcher<'_, '_, '_> {
         let s = s.to_string();
         let mut set: Vec<(&str, &str)> = vec![("r", &r)];
         let keep_s = old.is_some() && matches!(v, CellValue::Clear);
-        if s != "0" || !keep_s {
+        if s != "0" || !keep_s || restored.is_some() {
             set.push(("s", &s));
         }
         if let Some(t) = t {
@@ -690,7 +709,7 @@ mod tests {
 
     fn run(src: &str, cells: &[(&str, CellValue)]) -> (String, Option<String>) {
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        let out = patch_sheet("sheet", src, &plan(cells), &mut pool).unwrap();
+        let out = patch_sheet("sheet", src, &plan(cells), &HashMap::new(), &mut pool).unwrap();
         (out.xml, pool.render().unwrap())
     }
 
@@ -876,6 +895,7 @@ mod tests {
             "sheet",
             src,
             &plan(&[("A1", CellValue::Number(1.0))]),
+            &HashMap::new(),
             &mut pool,
         )
         .unwrap_err();
@@ -894,12 +914,12 @@ mod tests {
             ("B4", CellValue::Text("solved".into())),
         ];
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        let once = patch_sheet("sheet", &src, &plan(&cells), &mut pool)
+        let once = patch_sheet("sheet", &src, &plan(&cells), &HashMap::new(), &mut pool)
             .unwrap()
             .xml;
         let styles = pool.render().unwrap().unwrap();
         let mut pool2 = StylePool::parse("styles", &styles).unwrap();
-        let twice = patch_sheet("sheet", &once, &plan(&cells), &mut pool2)
+        let twice = patch_sheet("sheet", &once, &plan(&cells), &HashMap::new(), &mut pool2)
             .unwrap()
             .xml;
         assert_eq!(once, twice);
@@ -913,6 +933,7 @@ mod tests {
             "sheet",
             "<worksheet/>",
             &plan(&[("A1", CellValue::Number(1.0))]),
+            &HashMap::new(),
             &mut pool,
         )
         .unwrap_err();
@@ -970,17 +991,23 @@ mod tests {
         ];
         for cut in 0..src.len() {
             let mut pool = StylePool::parse("styles", STYLES).unwrap();
-            let _ = patch_sheet("sheet", &src[..cut], &plan(&cells), &mut pool);
+            let _ = patch_sheet(
+                "sheet",
+                &src[..cut],
+                &plan(&cells),
+                &HashMap::new(),
+                &mut pool,
+            );
             // Swap two bytes to break tags in other ways.
             let mut bytes = src.clone().into_bytes();
             bytes.swap(cut, (cut * 7 + 3) % src.len());
             if let Ok(mangled) = String::from_utf8(bytes) {
                 let mut pool = StylePool::parse("styles", STYLES).unwrap();
-                let _ = patch_sheet("sheet", &mangled, &plan(&cells), &mut pool);
+                let _ = patch_sheet("sheet", &mangled, &plan(&cells), &HashMap::new(), &mut pool);
             }
         }
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        assert!(patch_sheet("sheet", &src, &plan(&cells), &mut pool).is_ok());
+        assert!(patch_sheet("sheet", &src, &plan(&cells), &HashMap::new(), &mut pool).is_ok());
     }
 
     #[test]

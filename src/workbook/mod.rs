@@ -24,8 +24,8 @@
 //! values can be a puzzle, by this rule:
 //!
 //! > at least one cell holds a digit `1..=side`, and at most a quarter of the
-//! > non-empty cells hold anything else (cells in blue italics, an earlier
-//! > run's writing, count as blank).
+//! > non-empty cells hold anything else (an earlier run's writing counts as
+//! > blank).
 //!
 //! So a bordered table of names or prices is left alone, while a puzzle with
 //! one or two stray values (`x`, `12` in a 9x9, `0`, `3.5`) is a grid whose
@@ -36,15 +36,20 @@
 //!
 //! A number that is a whole `1..=side`, or text holding one (spaces,
 //! including non-breaking ones, trimmed), is a [`Cell::Given`]; a formula
-//! counts by its cached value. A cell whose font is blue (`FF0000FF`) italic
-//! is what an earlier xlsudoku run wrote: [`Cell::Filled`] for a digit,
-//! [`Cell::FilledText`] for candidate letters. Those count as blank in
-//! [`FoundGrid::puzzle`], so a run over its own output replaces them rather
-//! than stacking on them.
+//! counts by its cached value. What an earlier xlsudoku run wrote is known
+//! from the grid records it left in the copy's zip comment
+//! ([`crate::annotate::GridRecord`]), never from the font alone: a cell the
+//! record lists that still holds a digit (or candidate letters) in blue
+//! italics is [`Cell::Filled`] ([`Cell::FilledText`]), and so is the note
+//! the record names. Those count as blank in [`FoundGrid::puzzle`], so a run
+//! over its own output replaces them rather than stacking on them. A digit
+//! typed over a fill (no longer blue italic) is a given; with no record (a
+//! file saved since by Excel loses it) every digit is a given.
 
 pub mod detect;
 mod reader;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use calamine::Data;
@@ -70,11 +75,11 @@ pub enum Cell {
     Blank,
     /// A digit of the puzzle.
     Given(u8),
-    /// A digit an earlier xlsudoku run wrote (blue italics): blank for the
-    /// puzzle, to be replaced.
+    /// A digit an earlier xlsudoku run recorded writing, still in its blue
+    /// italics: blank for the puzzle, to be replaced.
     Filled(u8),
-    /// Candidate letters an earlier `--logic-only` run wrote (blue italics):
-    /// blank for the puzzle, to be replaced.
+    /// Candidate letters an earlier `--logic-only` run recorded writing,
+    /// still in its blue italics: blank for the puzzle, to be replaced.
     FilledText(String),
     /// Anything that is not a digit `1..=side`, as the cell shows it.
     Bad(String),
@@ -228,7 +233,39 @@ pub fn read_workbook_bytes(
         check_range(path, range, opts.shape)?;
     }
     let raw = reader::read_raw(path, bytes)?;
-    Ok(raw.iter().map(|sheet| find_grids(sheet, opts)).collect())
+    let records = crate::annotate::read_grid_records(std::io::Cursor::new(bytes));
+    Ok(raw
+        .iter()
+        .map(|sheet| find_grids(sheet, opts, &Recorded::of(&records, &sheet.name)))
+        .collect())
+}
+
+/// What the grid records of an earlier xlsudoku copy (its zip comment)
+/// say about one sheet: the cells that run filled and where its notes are.
+/// Only these, still in blue italics, are an earlier run's writing; with
+/// no record (a file saved since by Excel drops it) every digit is a given.
+#[derive(Debug, Default)]
+struct Recorded {
+    fills: HashSet<(u32, u32)>,
+    notes: HashSet<(u32, u32)>,
+}
+
+impl Recorded {
+    fn of(records: &[crate::annotate::GridRecord], sheet: &str) -> Self {
+        let mut out = Recorded::default();
+        for r in records.iter().filter(|r| r.sheet == sheet) {
+            out.fills
+                .extend(r.fills.iter().map(|(at, _)| (at.row, at.col)));
+            out.notes
+                .extend(r.note.iter().map(|(at, _)| (at.row, at.col)));
+        }
+        out
+    }
+
+    /// True when `(row, col)` holds what an earlier run filled in.
+    fn is_fill(&self, sheet: &reader::RawSheet, row: u32, col: u32) -> bool {
+        self.fills.contains(&(row, col)) && sheet.blue_italic.contains(&(row, col))
+    }
 }
 
 /// Reads a workbook file into memory, with the same size limit and errors
@@ -341,11 +378,11 @@ fn is_candidate_text(text: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '@' || c == '$')
 }
 
-/// The cell a grid position holds, given its value and whether its font is
-/// blue italic (an earlier run's writing).
-fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
+/// The cell a grid position holds, given its value and whether it is an
+/// earlier run's writing (recorded in the copy and still blue italic).
+fn grid_cell(value: Value, earlier: bool, side: usize) -> Cell {
     if let Some(d) = is_digit(&value, side) {
-        return if blue_italic {
+        return if earlier {
             Cell::Filled(d)
         } else {
             Cell::Given(d)
@@ -353,7 +390,7 @@ fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
     }
     match value {
         Value::Empty => Cell::Blank,
-        Value::Other(text) if blue_italic && is_candidate_text(&text) => Cell::FilledText(text),
+        Value::Other(text) if earlier && is_candidate_text(&text) => Cell::FilledText(text),
         Value::Whole(_, text) | Value::Other(text) => Cell::Bad(text),
     }
 }
@@ -361,11 +398,16 @@ fn grid_cell(value: Value, blue_italic: bool, side: usize) -> Cell {
 /// The puzzle test for a candidate square (see the module docs): `None`
 /// when its values cannot be a puzzle, else a score for comparing squares
 /// that overlap: digits count one, anything else minus two.
-fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Option<i64> {
+fn judge_values(
+    sheet: &reader::RawSheet,
+    recorded: &Recorded,
+    range: CellRange,
+    side: usize,
+) -> Option<i64> {
     let (mut digits, mut others) = (0usize, 0usize);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
-            if sheet.blue_italic.contains(&(r, c)) {
+            if recorded.is_fill(sheet, r, c) {
                 // An earlier run's writing (digits or candidate letters)
                 // counts as blank.
                 continue;
@@ -383,24 +425,19 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
     (digits > 0 && others * 4 <= digits + others).then(|| digits as i64 - 2 * others as i64)
 }
 
-fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
-    if !sheet.blue_italic.contains(&(at.row, at.col)) {
-        return false;
-    }
-    match sheet.values.get_value((at.row, at.col)) {
-        Some(Data::String(s)) => {
-            let s = s.trim_start().to_lowercase();
-            crate::solve::Status::ALL
-                .iter()
-                .any(|w| s.starts_with(w.note_word()))
-        }
-        _ => false,
-    }
+/// True when `at` holds the note an earlier run recorded writing there,
+/// still as it wrote it (blue italic text).
+fn is_earlier_note(sheet: &reader::RawSheet, recorded: &Recorded, at: CellRef) -> bool {
+    let key = (at.row, at.col);
+    recorded.notes.contains(&key)
+        && sheet.blue_italic.contains(&key)
+        && matches!(sheet.values.get_value(key), Some(Data::String(_)))
 }
 
 /// Where the note of the grid at `range` goes (see [`FoundGrid::note_at`]).
 fn note_cell(
     sheet: &reader::RawSheet,
+    recorded: &Recorded,
     range: CellRange,
     taken: &[CellRange],
     notes: &[CellRef],
@@ -415,7 +452,7 @@ fn note_cell(
             continue;
         }
         let empty = classify(sheet.values.get_value((row, col))) == Value::Empty;
-        if !empty && is_earlier_note(sheet, at) {
+        if !empty && is_earlier_note(sheet, recorded, at) {
             return (at, true);
         }
         if empty && !taken.iter().any(|t| t.contains(at)) {
@@ -426,25 +463,30 @@ fn note_cell(
     (CellRef::new(row, col), false)
 }
 
-fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> Vec<Cell> {
+fn read_grid(
+    sheet: &reader::RawSheet,
+    recorded: &Recorded,
+    range: CellRange,
+    shape: BoxShape,
+) -> Vec<Cell> {
     let side = shape.side();
     let mut cells = Vec::with_capacity(side * side);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
             let raw = sheet.values.get_value((r, c));
-            let blue_italic = sheet.blue_italic.contains(&(r, c));
+            let earlier = recorded.is_fill(sheet, r, c);
             cells.push(match raw {
-                Some(Data::String(text)) if blue_italic && is_candidate_text(text) => {
+                Some(Data::String(text)) if earlier && is_candidate_text(text) => {
                     Cell::FilledText(text.clone())
                 }
-                _ => grid_cell(classify(raw), blue_italic, side),
+                _ => grid_cell(classify(raw), earlier, side),
             });
         }
     }
     cells
 }
 
-fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
+fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded) -> Sheet {
     let detected: Vec<(CellRange, BoxShape)> = match opts.range {
         Some(range) => {
             // The shape was checked before reading. The square is this
@@ -453,12 +495,12 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
             let side = range.rows() as usize;
             opts.shape
                 .or_else(|| BoxShape::for_side(side))
-                .filter(|_| judge_values(sheet, range, side).is_some())
+                .filter(|_| judge_values(sheet, recorded, range, side).is_some())
                 .map(|s| vec![(range, s)])
                 .unwrap_or_default()
         }
         None => detect::detect(&sheet.borders, opts.shape, |range, side| {
-            judge_values(sheet, range, side)
+            judge_values(sheet, recorded, range, side)
         })
         .into_iter()
         .map(|d| (d.range, d.shape))
@@ -469,12 +511,12 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
     let grids = detected
         .into_iter()
         .map(|(range, shape)| {
-            let (note_at, earlier_note) = note_cell(sheet, range, &taken, &notes);
+            let (note_at, earlier_note) = note_cell(sheet, recorded, range, &taken, &notes);
             notes.push(note_at);
             FoundGrid {
                 range,
                 shape,
-                cells: read_grid(sheet, range, shape),
+                cells: read_grid(sheet, recorded, range, shape),
                 note_at,
                 earlier_note,
             }
