@@ -741,15 +741,29 @@ pub fn solve_grid(
                 .unwrap_or_default()
         )),
     };
-    let note = match (&error, outcome.status) {
+    let mut note = match (&error, outcome.status) {
         (None, s) if outcome.history.is_empty() => format!("{}: {time}", s.note_word()),
         (None, s) => format!("{}: {}-{time}", s.note_word(), outcome.history),
         (Some(e), s) => format!("{}: {e} ({time})", s.note_word()),
     };
-    let mut edits: Vec<CellEdit> = Vec::new();
     let filled = matches!(outcome.status, Status::Solved | Status::GaveUp);
+    match grid.formulas.len() {
+        0 => {}
+        _ if !filled => {}
+        1 => note.push_str(&format!(
+            "; {} holds a formula: left as it is",
+            grid.formulas[0]
+        )),
+        n => note.push_str(&format!("; {n} cells hold formulas: left as they are")),
+    }
+    let mut edits: Vec<CellEdit> = Vec::new();
+    let formulas: std::collections::HashSet<CellRef> = grid.formulas.iter().copied().collect();
     for (i, cell) in grid.cells.iter().enumerate() {
         let at: CellRef = grid.cell_ref(i);
+        if formulas.contains(&at) {
+            // A formula is never written over.
+            continue;
+        }
         let earlier = matches!(cell, Cell::Filled(_) | Cell::FilledText(_));
         if !matches!(cell, Cell::Blank) && !earlier {
             continue;

@@ -326,3 +326,121 @@ fn grid_records_that_do_not_fit_the_zip_comment_are_left_out() {
     assert_eq!(grid.puzzle().to_line(), EASY);
     assert!(grid.earlier_note);
 }
+
+/// The workbook with every formula's cached value made the empty text, as
+/// Excel stores a formula that shows `""` (rust_xlsxwriter caches 0).
+fn showing_empty_text(bytes: &[u8]) -> Vec<u8> {
+    let (mut entries, comment) = unzip(bytes);
+    for (name, data) in &mut entries {
+        if name.starts_with("xl/worksheets/") {
+            let xml = String::from_utf8(data.clone()).unwrap();
+            let mut out = String::new();
+            let mut rest = xml.as_str();
+            while let Some(i) = rest.find("><f>") {
+                let end = i + rest[i..].find("</f><v>0</v>").unwrap();
+                out.push_str(&rest[..i]);
+                out.push_str(" t=\"str\"");
+                out.push_str(&rest[i..end]);
+                out.push_str("</f><v></v>");
+                rest = &rest[end + "</f><v>0</v>".len()..];
+            }
+            out.push_str(rest);
+            *data = out.into_bytes();
+        }
+    }
+    rezip(&entries, &comment)
+}
+
+/// The formulas of a sheet, by address.
+fn formulas(path: &Path, sheet: &str) -> std::collections::HashMap<String, String> {
+    let mut book: Xlsx<_> = calamine::open_workbook(path).unwrap();
+    let range = book.worksheet_formula(sheet).unwrap();
+    range
+        .cells()
+        .filter(|(_, _, f)| !f.is_empty())
+        .map(|(r, c, f)| {
+            let (sr, sc) = range.start().unwrap();
+            (
+                CellRef::new(sr + r as u32, sc + c as u32).to_string(),
+                f.clone(),
+            )
+        })
+        .collect()
+}
+
+fn note_text(path: &Path, sheet: &str, at: &str) -> String {
+    let at: CellRef = at.parse().unwrap();
+    match values(path, sheet).get_value((at.row, at.col)) {
+        Some(Data::String(s)) => s.clone(),
+        other => panic!("no note at {at}: {other:?}"),
+    }
+}
+
+#[test]
+fn a_status_formula_below_the_grid_is_not_replaced_by_the_note() {
+    let (_t, dir) = temp();
+    let easy: Grid = EASY.parse().unwrap();
+    let mut book = Workbook::new();
+    let ws = book.add_worksheet().set_name("Easy").unwrap();
+    put_grid(ws, &easy, |f| f);
+    ws.write_formula(
+        11,
+        2,
+        rust_xlsxwriter::Formula::new(r#"=IF(COUNT(C3:K11)=81,"Well done!","")"#).set_result(""),
+    )
+    .unwrap();
+    let input = dir.join("status.xlsx");
+    std::fs::write(&input, showing_empty_text(&book.save_to_buffer().unwrap())).unwrap();
+    let out = dir.join("out.xlsx");
+    let (code, _, o) = solve(&input, &out);
+    assert_eq!(code, 0, "{}", stderr(&o));
+    let f = formulas(&out, "Easy");
+    assert_eq!(
+        f.get("C12").map(String::as_str),
+        Some(r#"IF(COUNT(C3:K11)=81,"Well done!","")"#),
+        "{f:?}"
+    );
+    assert!(note_text(&out, "Easy", "C13").starts_with("solved"));
+}
+
+#[test]
+fn grid_cells_holding_formulas_are_never_overwritten() {
+    let (_t, dir) = temp();
+    let easy: Grid = EASY.parse().unwrap();
+    let mut book = Workbook::new();
+    // A display grid: the givens as numbers, every blank a formula that
+    // shows "" (as a sheet fed from another one does).
+    let ws = book.add_worksheet().set_name("Show").unwrap();
+    for r in 0..9 {
+        for c in 0..9 {
+            let (row, col) = (2 + r as u32, 2 + c as u16);
+            match easy.get(r, c) {
+                0 => ws
+                    .write_formula_with_format(
+                        row,
+                        col,
+                        rust_xlsxwriter::Formula::new(r#"=IF(TRUE,"","x")"#).set_result(""),
+                        &grid_format(r, c),
+                    )
+                    .unwrap(),
+                v => ws
+                    .write_number_with_format(row, col, f64::from(v), &grid_format(r, c))
+                    .unwrap(),
+            };
+        }
+    }
+    let input = dir.join("display.xlsx");
+    std::fs::write(&input, showing_empty_text(&book.save_to_buffer().unwrap())).unwrap();
+    let out = dir.join("out.xlsx");
+    let (code, recs, o) = solve(&input, &out);
+    assert_eq!(code, 0, "{}", stderr(&o));
+    assert_eq!(recs[0].status.to_string(), "solved");
+    let f = formulas(&out, "Show");
+    assert_eq!(f.len(), 51, "every formula kept: {f:?}");
+    let note = note_text(&out, "Show", "C12");
+    assert!(note.starts_with("solved"), "{note}");
+    assert!(
+        note.contains("51 cells hold formulas: left as they are"),
+        "{note}"
+    );
+}

@@ -99,6 +99,10 @@ pub struct FoundGrid {
     pub note_at: CellRef,
     /// True when `note_at` holds an earlier run's note (to be replaced).
     pub earlier_note: bool,
+    /// Grid cells that hold a formula showing no digit (often `""`): blank
+    /// for the puzzle, but never written over. A formula showing a digit
+    /// is a given like any other.
+    pub formulas: Vec<CellRef>,
 }
 
 impl FoundGrid {
@@ -451,7 +455,9 @@ fn note_cell(
             row += 1;
             continue;
         }
-        let empty = classify(sheet.values.get_value((row, col))) == Value::Empty;
+        // A formula is never empty, whatever it shows.
+        let empty = classify(sheet.values.get_value((row, col))) == Value::Empty
+            && !sheet.formulas.contains(&(row, col));
         if !empty && is_earlier_note(sheet, recorded, at) {
             return (at, true);
         }
@@ -513,12 +519,28 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
         .map(|(range, shape)| {
             let (note_at, earlier_note) = note_cell(sheet, recorded, range, &taken, &notes);
             notes.push(note_at);
+            let cells = read_grid(sheet, recorded, range, shape);
+            let formulas = cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    (
+                        c,
+                        range.cell((i / shape.side()) as u32, (i % shape.side()) as u32),
+                    )
+                })
+                .filter(|(c, at)| {
+                    matches!(c, Cell::Blank) && sheet.formulas.contains(&(at.row, at.col))
+                })
+                .map(|(_, at)| at)
+                .collect();
             FoundGrid {
                 range,
                 shape,
-                cells: read_grid(sheet, recorded, range, shape),
+                cells,
                 note_at,
                 earlier_note,
+                formulas,
             }
         })
         .collect();
@@ -601,6 +623,7 @@ mod tests {
             cells,
             note_at: CellRef::new(5, 1),
             earlier_note: false,
+            formulas: Vec::new(),
         }
     }
 

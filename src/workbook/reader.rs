@@ -51,6 +51,8 @@ pub(crate) struct RawSheet {
     pub values: calamine::Range<Data>,
     /// Cells (row, col) whose own format is blue italic.
     pub blue_italic: std::collections::HashSet<(u32, u32)>,
+    /// Cells (row, col) that hold a formula (an `<f>` element).
+    pub formulas: std::collections::HashSet<(u32, u32)>,
 }
 
 /// What one `cellXfs` entry says that matters here.
@@ -171,6 +173,7 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
             borders,
             values,
             blue_italic,
+            formulas: styles.formulas.iter().copied().collect(),
         });
     }
     Ok(out)
@@ -424,6 +427,8 @@ struct SheetStyles {
     rows: HashMap<u32, usize>,
     /// Every `<c>` element: (row, col, xf), 0-based.
     cells: Vec<(u32, u32, usize)>,
+    /// Every cell holding a formula (an `<f>` element): (row, col), 0-based.
+    formulas: Vec<(u32, u32)>,
 }
 
 /// Reads the style ids of a worksheet part.
@@ -432,6 +437,8 @@ fn scan_sheet_styles(xml: &str) -> Result<SheetStyles, String> {
     let mut out = SheetStyles::default();
     let (mut row, mut next_col) = (0u32, 0u32);
     let mut seen_row = false;
+    // The `<c>` element being read, if any.
+    let mut in_cell: Option<(u32, u32)> = None;
     loop {
         let event = reader.read_event().map_err(|e| format!("sheet XML: {e}"))?;
         match event {
@@ -467,9 +474,16 @@ fn scan_sheet_styles(xml: &str) -> Result<SheetStyles, String> {
                     next_col = c + 1;
                     out.cells
                         .push((r, c, attr_u32(e, "s").unwrap_or(0) as usize));
+                    in_cell = matches!(event, Event::Start(_)).then_some((r, c));
+                }
+                "f" => {
+                    if let Some(cell) = in_cell.take() {
+                        out.formulas.push(cell);
+                    }
                 }
                 _ => {}
             },
+            Event::End(ref e) if e.local_name().as_ref() == "c" => in_cell = None,
             Event::End(ref e) if e.local_name().as_ref() == "sheetData" => break,
             Event::Eof => break,
             _ => {}
@@ -613,6 +627,15 @@ mod tests {
         assert_eq!(map.get(4, 2).left, Line::Thick);
         // E6 got its position from the previous cell.
         assert_eq!(map.get(5, 4).bottom, Line::Thin);
+    }
+
+    #[test]
+    fn formula_cells_are_listed_whatever_their_value() {
+        let sheet = r#"<worksheet><sheetData><row r="1"><c r="A1"><f>1+1</f><v>2</v></c>
+<c r="B1" t="str"><f>IF(A1=2,"","x")</f><v></v></c><c r="C1"><v>3</v></c><c r="D1"/>
+<c r="E1"><f t="shared" si="0"/></c></row></sheetData></worksheet>"#;
+        let styles = scan_sheet_styles(sheet).unwrap();
+        assert_eq!(styles.formulas, vec![(0, 0), (0, 1), (0, 4)]);
     }
 
     #[test]
