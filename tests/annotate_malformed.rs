@@ -8,6 +8,7 @@ use common::EASY;
 
 use std::collections::HashSet;
 use std::io::{Cursor, Read, Write};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use calamine::{Data, Reader, Xlsx};
@@ -147,4 +148,63 @@ fn rows_and_cells_out_of_order_are_merged_not_duplicated() {
             "row {r} col {c}"
         );
     }
+}
+
+fn replace_bytes(bytes: &mut [u8], from: &[u8], to: &[u8]) -> usize {
+    let mut n = 0;
+    for i in 0..=bytes.len() - from.len() {
+        if &bytes[i..i + from.len()] == from {
+            bytes[i..i + from.len()].copy_from_slice(to);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// `solve` and `check` both refuse the file: exit 2, a message naming the
+/// file and the problem, no copy written.
+fn assert_refused(path: &Path, problem: &str) {
+    let dir = path.parent().unwrap();
+    let out = dir.join("out.xlsx");
+    let o = xlsudoku(&[path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "solve: {}", stderr(&o));
+    let name = path.file_name().unwrap().to_str().unwrap();
+    assert!(
+        stderr(&o).contains(name) && stderr(&o).contains(problem),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+    let o = xlsudoku(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "check: {}", stderr(&o));
+    assert!(stderr(&o).contains(problem), "{}", stderr(&o));
+}
+
+#[test]
+fn a_zip_with_two_entries_of_one_name_is_refused_not_copied_short() {
+    let t = tempfile::tempdir().unwrap();
+    let mut entries = unzip(&easy_workbook());
+    entries.push(("docProps/corX.xml".into(), b"<x/>".to_vec()));
+    let mut bytes = rezip(&entries);
+    assert_eq!(
+        replace_bytes(&mut bytes, b"docProps/corX.xml", b"docProps/core.xml"),
+        2
+    );
+    let path = t.path().join("twice.xlsx");
+    std::fs::write(&path, bytes).unwrap();
+    assert_refused(&path, "two entries are named docProps/core.xml");
+}
+
+#[test]
+fn a_zip_whose_end_record_counts_one_entry_too_few_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let mut bytes = rezip(&unzip(&easy_workbook()));
+    let eocd = bytes.len() - 22;
+    assert_eq!(&bytes[eocd..eocd + 4], b"PK\x05\x06");
+    let n = u16::from_le_bytes([bytes[eocd + 10], bytes[eocd + 11]]) - 1;
+    bytes[eocd + 8..eocd + 10].copy_from_slice(&n.to_le_bytes());
+    bytes[eocd + 10..eocd + 12].copy_from_slice(&n.to_le_bytes());
+    let path = t.path().join("short.xlsx");
+    std::fs::write(&path, bytes).unwrap();
+    assert_refused(&path, &format!("the end record counts {n} entries"));
 }

@@ -35,6 +35,8 @@
 //!
 //! Refused with a typed [`AnnotateError`]: encrypted workbooks and other
 //! OLE files, inputs that are not zip archives or have no workbook part,
+//! archives whose central directory names an entry twice or disagrees with
+//! its end record's count (a copy would lose entries),
 //! parts that inflate beyond [`MAX_PART_SIZE`] (zip bombs), unknown sheet
 //! names, chart sheets, and overwriting the master cell of a shared formula
 //! (the cells that share it would lose their formula).
@@ -309,6 +311,11 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     if n == magic.len() && magic == CFB_MAGIC {
         return Err(AnnotateError::Encrypted);
     }
+    crate::opc::check_central_directory(&mut input).map_err(|reason| {
+        AnnotateError::NotAWorkbook(format!(
+            "a damaged zip package ({reason}); refusing it rather than lose parts"
+        ))
+    })?;
     input.seek(SeekFrom::Start(0))?;
     let mut archive = ZipArchive::new(input)
         .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;

@@ -236,6 +236,12 @@ pub fn read_workbook_bytes(
     if let Some(range) = opts.range {
         check_range(path, range, opts.shape)?;
     }
+    crate::opc::check_central_directory(&mut std::io::Cursor::new(bytes)).map_err(|reason| {
+        ReadError::NotAWorkbook {
+            path: path.to_path_buf(),
+            reason: format!("a damaged zip package ({reason}); refusing it rather than lose parts"),
+        }
+    })?;
     let raw = reader::read_raw(path, bytes)?;
     let records = crate::annotate::read_grid_records(std::io::Cursor::new(bytes));
     Ok(raw
