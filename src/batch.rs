@@ -667,10 +667,15 @@ fn is_older_than_an_hour(p: &Path) -> bool {
 pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
     let side = grid.shape.side();
     let mut parts: Vec<String> = grid
-        .bad_cells()
-        .into_iter()
-        .map(|(at, raw)| format!("{at} holds \"{raw}\", not a digit 1-{side}"))
+        .merged
+        .iter()
+        .map(|m| format!("merged cells {m} inside the grid"))
         .collect();
+    parts.extend(
+        grid.bad_cells()
+            .into_iter()
+            .map(|(at, raw)| format!("{at} holds \"{raw}\", not a digit 1-{side}")),
+    );
     for c in &outcome.conflicts {
         let times = match c.cells.len() {
             2 => "twice".to_string(),
@@ -721,7 +726,7 @@ pub fn solve_grid(
     let puzzle = grid.puzzle();
     let side = grid.shape.side();
     let bad = grid.bad_cells();
-    let outcome = if bad.is_empty() {
+    let outcome = if bad.is_empty() && grid.merged.is_empty() {
         solve(&puzzle, opts)
     } else {
         // Bad values make the grid invalid whatever the rest holds: no
@@ -746,6 +751,9 @@ pub fn solve_grid(
         (None, s) => format!("{}: {}-{time}", s.note_word(), outcome.history),
         (Some(e), s) => format!("{}: {e} ({time})", s.note_word()),
     };
+    if grid.note_apart {
+        note.push_str(&format!(" [grid {}]", grid.range));
+    }
     let filled = matches!(outcome.status, Status::Solved | Status::GaveUp);
     match grid.formulas.len() {
         0 => {}

@@ -208,3 +208,53 @@ fn a_zip_whose_end_record_counts_one_entry_too_few_is_refused() {
     std::fs::write(&path, bytes).unwrap();
     assert_refused(&path, &format!("the end record counts {n} entries"));
 }
+
+#[test]
+fn merged_cells_inside_a_grid_make_it_invalid_and_nothing_is_written() {
+    let t = tempfile::tempdir().unwrap();
+    let easy: Grid = EASY.parse().unwrap();
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let ws = book.add_worksheet().set_name("Merged").unwrap();
+    write_grid(ws, &easy, "C3".parse().unwrap()).unwrap();
+    // D4:E4 (row 2 of the grid, both blank) merged, as a careless edit does.
+    let border = rust_xlsxwriter::Format::new().set_border(rust_xlsxwriter::FormatBorder::Thin);
+    ws.merge_range(3, 3, 3, 4, "", &border).unwrap();
+    let input = t.path().join("merged.xlsx");
+    book.save(&input).unwrap();
+    let out = t.path().join("out.xlsx");
+    let o = xlsudoku(&[
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let rec: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(rec["status"], "invalid", "{rec}");
+    let error = rec["error"].as_str().unwrap();
+    assert!(
+        error.contains("merged cells D4:E4 inside the grid"),
+        "{error}"
+    );
+
+    let mut book: Xlsx<_> = calamine::open_workbook(&out).unwrap();
+    let v = book.worksheet_range("Merged").unwrap();
+    for (i, ch) in EASY.chars().enumerate() {
+        let (r, c) = (2 + (i / 9) as u32, 2 + (i % 9) as u32);
+        let got = v.get_value((r, c));
+        if ch == '.' {
+            assert!(
+                matches!(got, None | Some(Data::Empty)),
+                "row {r} col {c}: {got:?}"
+            );
+        }
+    }
+    match v.get_value((11, 2)) {
+        Some(Data::String(note)) => assert!(
+            note.starts_with("invalid: merged cells D4:E4 inside the grid"),
+            "{note}"
+        ),
+        other => panic!("no note: {other:?}"),
+    }
+}

@@ -94,8 +94,10 @@ pub struct FoundGrid {
     pub shape: BoxShape,
     /// Every cell, row-major, `side * side` of them.
     pub cells: Vec<Cell>,
-    /// Where the note goes: an earlier run's note cell if there is one just
-    /// below the grid's first column, else the first empty cell there.
+    /// Where the note goes: the earlier run's note of this grid if its
+    /// record names one, else the first empty cell below the grid in its
+    /// first visible column, before the next grid (never a formula, a
+    /// hidden row or a merged range); see [`FoundGrid::note_apart`].
     pub note_at: CellRef,
     /// True when `note_at` holds an earlier run's note (to be replaced).
     pub earlier_note: bool,
@@ -103,6 +105,13 @@ pub struct FoundGrid {
     /// for the puzzle, but never written over. A formula showing a digit
     /// is a given like any other.
     pub formulas: Vec<CellRef>,
+    /// Merged ranges that reach into the grid: a grid with any is
+    /// unreadable (the merged cells hide all but the first), and nothing
+    /// is written into it.
+    pub merged: Vec<CellRange>,
+    /// True when the note could not sit between the grid and what follows
+    /// it (the next grid below): it is further down and names its grid.
+    pub note_apart: bool,
 }
 
 impl FoundGrid {
@@ -257,7 +266,8 @@ pub fn read_workbook_bytes(
 #[derive(Debug, Default)]
 struct Recorded {
     fills: HashSet<(u32, u32)>,
-    notes: HashSet<(u32, u32)>,
+    /// Note cell → the grid it belongs to.
+    notes: std::collections::HashMap<(u32, u32), CellRange>,
 }
 
 impl Recorded {
@@ -267,7 +277,7 @@ impl Recorded {
             out.fills
                 .extend(r.fills.iter().map(|(at, _)| (at.row, at.col)));
             out.notes
-                .extend(r.note.iter().map(|(at, _)| (at.row, at.col)));
+                .extend(r.note.iter().map(|(at, _)| ((at.row, at.col), r.range)));
         }
         out
     }
@@ -439,40 +449,87 @@ fn judge_values(
 /// still as it wrote it (blue italic text).
 fn is_earlier_note(sheet: &reader::RawSheet, recorded: &Recorded, at: CellRef) -> bool {
     let key = (at.row, at.col);
-    recorded.notes.contains(&key)
+    recorded.notes.contains_key(&key)
         && sheet.blue_italic.contains(&key)
         && matches!(sheet.values.get_value(key), Some(Data::String(_)))
 }
 
-/// Where the note of the grid at `range` goes (see [`FoundGrid::note_at`]).
-fn note_cell(
+/// The cell holding this grid's note from an earlier run, when the
+/// record names one and it is still as that run wrote it.
+fn earlier_note_of(
     sheet: &reader::RawSheet,
     recorded: &Recorded,
     range: CellRange,
+) -> Option<CellRef> {
+    recorded
+        .notes
+        .iter()
+        .filter(|(_, grid)| **grid == range)
+        .map(|(&(row, col), _)| CellRef::new(row, col))
+        .find(|&at| is_earlier_note(sheet, recorded, at))
+}
+
+/// Whether the note may go into `at`: an empty cell (a formula is never
+/// empty), in a visible row, under no merged range and in no grid.
+fn note_fits(sheet: &reader::RawSheet, at: CellRef, taken: &[CellRange]) -> bool {
+    let (row, col) = (at.row, at.col);
+    classify(sheet.values.get_value((row, col))) == Value::Empty
+        && !sheet.formulas.contains(&(row, col))
+        && !sheet.hidden_rows.contains(&row)
+        && !sheet
+            .merges
+            .iter()
+            .any(|m| m.start != m.end && m.contains(at))
+        && !taken.iter().any(|t| t.contains(at))
+}
+
+/// The column the note of the grid at `range` goes in: the grid's first
+/// visible column.
+fn note_column(sheet: &reader::RawSheet, range: CellRange) -> u32 {
+    (range.start.col..=range.end.col)
+        .find(|c| {
+            !sheet
+                .hidden_cols
+                .iter()
+                .any(|&(lo, hi)| (lo..=hi).contains(c))
+        })
+        .unwrap_or(range.start.col)
+}
+
+/// The note's cell between the grid at `range` and whatever grid comes
+/// next below it in its columns: the first cell that fits (see
+/// [`note_fits`]) in the note column; `None` when there is none.
+fn note_near(sheet: &reader::RawSheet, range: CellRange, taken: &[CellRange]) -> Option<CellRef> {
+    let col = note_column(sheet, range);
+    let next = taken
+        .iter()
+        .filter(|t| {
+            t.start.row > range.end.row
+                && t.start.col <= range.end.col
+                && range.start.col <= t.end.col
+        })
+        .map(|t| t.start.row)
+        .min()
+        .unwrap_or(crate::address::MAX_ROW);
+    (range.end.row + 1..next)
+        .map(|row| CellRef::new(row, col))
+        .find(|&at| note_fits(sheet, at, taken))
+}
+
+/// The note's cell when there is no room next to the grid: the first cell
+/// that fits further down the note column, past the grids below and the
+/// other notes.
+fn note_apart(
+    sheet: &reader::RawSheet,
+    range: CellRange,
     taken: &[CellRange],
     notes: &[CellRef],
-) -> (CellRef, bool) {
-    let col = range.start.col;
-    let mut row = range.end.row + 1;
-    while row < crate::address::MAX_ROW {
-        let at = CellRef::new(row, col);
-        if notes.contains(&at) {
-            // Another grid's note (grids stacked in one column).
-            row += 1;
-            continue;
-        }
-        // A formula is never empty, whatever it shows.
-        let empty = classify(sheet.values.get_value((row, col))) == Value::Empty
-            && !sheet.formulas.contains(&(row, col));
-        if !empty && is_earlier_note(sheet, recorded, at) {
-            return (at, true);
-        }
-        if empty && !taken.iter().any(|t| t.contains(at)) {
-            return (at, false);
-        }
-        row += 1;
-    }
-    (CellRef::new(row, col), false)
+) -> CellRef {
+    let col = note_column(sheet, range);
+    (range.end.row + 1..=crate::address::MAX_ROW)
+        .map(|row| CellRef::new(row, col))
+        .find(|at| !notes.contains(at) && note_fits(sheet, *at, taken))
+        .unwrap_or(CellRef::new(crate::address::MAX_ROW, col))
 }
 
 fn read_grid(
@@ -498,6 +555,14 @@ fn read_grid(
     cells
 }
 
+/// True when two ranges share a cell.
+fn overlaps(a: &CellRange, b: &CellRange) -> bool {
+    a.start.row <= b.end.row
+        && b.start.row <= a.end.row
+        && a.start.col <= b.end.col
+        && b.start.col <= a.end.col
+}
+
 fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded) -> Sheet {
     let detected: Vec<(CellRange, BoxShape)> = match opts.range {
         Some(range) => {
@@ -519,12 +584,32 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
         .collect(),
     };
     let taken: Vec<CellRange> = detected.iter().map(|d| d.0).collect();
-    let mut notes: Vec<CellRef> = Vec::with_capacity(detected.len());
+    // Notes: an earlier run's note of the grid where it is; else the first
+    // free cell below the grid, before the next grid; else (no room there)
+    // further down, and the note names its grid.
+    let mut places: Vec<Option<(CellRef, bool, bool)>> = taken
+        .iter()
+        .map(|&range| {
+            earlier_note_of(sheet, recorded, range)
+                .map(|at| (at, true, false))
+                .or_else(|| note_near(sheet, range, &taken).map(|at| (at, false, false)))
+        })
+        .collect();
+    for i in 0..places.len() {
+        if places[i].is_none() {
+            let notes: Vec<CellRef> = places.iter().flatten().map(|p| p.0).collect();
+            places[i] = Some((note_apart(sheet, taken[i], &taken, &notes), false, true));
+        }
+    }
     let grids = detected
         .into_iter()
-        .map(|(range, shape)| {
-            let (note_at, earlier_note) = note_cell(sheet, recorded, range, &taken, &notes);
-            notes.push(note_at);
+        .zip(places)
+        .map(|((range, shape), place)| {
+            let (note_at, earlier_note, note_apart) = place.unwrap_or((
+                CellRef::new(range.end.row + 1, range.start.col),
+                false,
+                true,
+            ));
             let cells = read_grid(sheet, recorded, range, shape);
             let formulas = cells
                 .iter()
@@ -540,6 +625,12 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
                 })
                 .map(|(_, at)| at)
                 .collect();
+            let merged = sheet
+                .merges
+                .iter()
+                .filter(|m| m.start != m.end && overlaps(m, &range))
+                .copied()
+                .collect();
             FoundGrid {
                 range,
                 shape,
@@ -547,6 +638,8 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
                 note_at,
                 earlier_note,
                 formulas,
+                merged,
+                note_apart,
             }
         })
         .collect();
@@ -630,6 +723,8 @@ mod tests {
             note_at: CellRef::new(5, 1),
             earlier_note: false,
             formulas: Vec::new(),
+            merged: Vec::new(),
+            note_apart: false,
         }
     }
 

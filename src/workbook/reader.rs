@@ -53,6 +53,12 @@ pub(crate) struct RawSheet {
     pub blue_italic: std::collections::HashSet<(u32, u32)>,
     /// Cells (row, col) that hold a formula (an `<f>` element).
     pub formulas: std::collections::HashSet<(u32, u32)>,
+    /// Merged ranges (`<mergeCell ref>`), as stored.
+    pub merges: Vec<crate::address::CellRange>,
+    /// Hidden rows (0-based).
+    pub hidden_rows: std::collections::HashSet<u32>,
+    /// Hidden columns: `(first, last)`, 0-based.
+    pub hidden_cols: Vec<(u32, u32)>,
 }
 
 /// What one `cellXfs` entry says that matters here.
@@ -174,6 +180,9 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
             values,
             blue_italic,
             formulas: styles.formulas.iter().copied().collect(),
+            merges: styles.merges,
+            hidden_rows: styles.hidden_rows,
+            hidden_cols: styles.hidden_cols,
         });
     }
     Ok(out)
@@ -429,6 +438,12 @@ struct SheetStyles {
     cells: Vec<(u32, u32, usize)>,
     /// Every cell holding a formula (an `<f>` element): (row, col), 0-based.
     formulas: Vec<(u32, u32)>,
+    /// Merged ranges.
+    merges: Vec<crate::address::CellRange>,
+    /// Hidden rows, 0-based.
+    hidden_rows: std::collections::HashSet<u32>,
+    /// Hidden columns `(first, last)`, 0-based.
+    hidden_cols: Vec<(u32, u32)>,
 }
 
 /// Reads the style ids of a worksheet part.
@@ -446,6 +461,9 @@ fn scan_sheet_styles(xml: &str) -> Result<SheetStyles, String> {
                 "col" => {
                     let min = attr_u32(e, "min").unwrap_or(1).max(1);
                     let max = attr_u32(e, "max").unwrap_or(min).max(min);
+                    if attr_bool(e, "hidden") {
+                        out.hidden_cols.push((min - 1, max - 1));
+                    }
                     if let Some(xf) = attr_u32(e, "style") {
                         out.cols.push((min - 1, max - 1, xf as usize));
                     }
@@ -458,6 +476,9 @@ fn scan_sheet_styles(xml: &str) -> Result<SheetStyles, String> {
                     };
                     seen_row = true;
                     next_col = 0;
+                    if attr_bool(e, "hidden") {
+                        out.hidden_rows.insert(row);
+                    }
                     if attr_bool(e, "customFormat") {
                         if let Some(xf) = attr_u32(e, "s") {
                             out.rows.insert(row, xf as usize);
@@ -481,10 +502,16 @@ fn scan_sheet_styles(xml: &str) -> Result<SheetStyles, String> {
                         out.formulas.push(cell);
                     }
                 }
+                "mergeCell" => {
+                    if let Some(range) = attr(e, "ref")
+                        .and_then(|r| r.trim().parse::<crate::address::CellRange>().ok())
+                    {
+                        out.merges.push(range);
+                    }
+                }
                 _ => {}
             },
             Event::End(ref e) if e.local_name().as_ref() == "c" => in_cell = None,
-            Event::End(ref e) if e.local_name().as_ref() == "sheetData" => break,
             Event::Eof => break,
             _ => {}
         }
