@@ -444,3 +444,34 @@ fn grid_cells_holding_formulas_are_never_overwritten() {
         "{note}"
     );
 }
+
+#[test]
+fn a_digit_typed_over_an_earlier_fill_in_its_blue_italics_is_a_given() {
+    let (_t, dir) = temp();
+    let easy: Grid = EASY.parse().unwrap();
+    let mut book = Workbook::new();
+    put_grid(book.add_worksheet().set_name("Easy").unwrap(), &easy, |f| f);
+    let input = dir.join("easy.xlsx");
+    book.save(&input).unwrap();
+    let first = dir.join("first.xlsx");
+    let (code, _, o) = solve(&input, &first);
+    assert_eq!(code, 0, "{}", stderr(&o));
+    // A person types 2 into E3 (filled with 4): the cell keeps its blue
+    // italics, as a cell does in Excel when typed into.
+    let (mut entries, comment) = unzip(&std::fs::read(&first).unwrap());
+    let sheet = part(&entries, "xl/worksheets/sheet1.xml").to_string();
+    let e3 = sheet.find("r=\"E3\"").unwrap();
+    let v = e3 + sheet[e3..].find("<v>4</v>").unwrap();
+    let edited = format!("{}<v>2</v>{}", &sheet[..v], &sheet[v + 8..]);
+    for (name, data) in &mut entries {
+        if name == "xl/worksheets/sheet1.xml" {
+            *data = edited.clone().into_bytes();
+        }
+    }
+    let typed = dir.join("typed.xlsx");
+    std::fs::write(&typed, rezip(&entries, &comment)).unwrap();
+    let second = dir.join("second.xlsx");
+    let (_, recs, o) = solve(&typed, &second);
+    assert_eq!(recs[0].givens, Some(31), "{}", stderr(&o));
+    assert_eq!(number(&values(&second, "Easy"), "E3"), Some(2.0));
+}

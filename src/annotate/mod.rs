@@ -440,13 +440,29 @@ fn grid_records(
                 .filter(|r| r.sheet == mark.sheet)
                 .find_map(|r| r.original_style(at))
         };
+        // The value each cell is given (the last edit wins).
+        let values: HashMap<CellRef, &CellValue> = edits
+            .iter()
+            .filter(|e| e.sheet == mark.sheet)
+            .flat_map(|e| e.cells.iter().map(|c| (c.at, &c.value)))
+            .collect();
         let mut fills = Vec::with_capacity(mark.filled.len());
+        let mut digits = Vec::with_capacity(mark.filled.len());
         for &at in &mark.filled {
             // A cell the edits did not write is no fill of this run.
-            if written.is_some_and(|w| w.contains_key(&at)) {
-                if let Some(s) = before(at, old(at)) {
-                    fills.push((at, s));
+            if !written.is_some_and(|w| w.contains_key(&at)) {
+                continue;
+            }
+            let digit = match values.get(&at) {
+                Some(CellValue::Number(n)) if n.fract() == 0.0 && (1.0..=64.0).contains(n) => {
+                    *n as u8
                 }
+                Some(CellValue::Text(_)) => 0,
+                _ => continue,
+            };
+            if let Some(s) = before(at, old(at)) {
+                fills.push((at, s));
+                digits.push(digit);
             }
         }
         let note = mark.note.and_then(|at| {
@@ -465,6 +481,7 @@ fn grid_records(
                 sheet: mark.sheet.clone(),
                 range: mark.range,
                 fills,
+                digits: Some(digits),
                 note,
             }
             .to_line(),

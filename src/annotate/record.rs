@@ -15,6 +15,9 @@
 //!   to a hex digit, the first cell in the digit's highest bit;
 //! - `styles`: the style index (`cellXfs` position) each filled cell had
 //!   before it was filled, in the same order, runs written `style*count`;
+//! - `digits`: what each filled cell was given, in the same order, one
+//!   character each: the digit in [`DIGITS`] (`1`–`9`, then `a`… for 10…),
+//!   `0` for candidate letters;
 //! - `note`: the note's cell and the style index it had before.
 //!
 //! A line that does not parse is ignored (its cells are then givens, the
@@ -23,6 +26,10 @@
 use std::fmt::Write as _;
 
 use crate::address::{CellRange, CellRef};
+
+/// The characters of the `digits` field: index = the digit written, `0`
+/// for candidate letters.
+pub const DIGITS: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@$#";
 
 /// How a grid record line ([`GridRecord`]) begins in the zip comment.
 pub const GRID_PREFIX: &str = "xlsudoku-grid ";
@@ -50,11 +57,22 @@ pub struct GridRecord {
     pub range: CellRange,
     /// Each cell xlsudoku filled, with the style index it had before.
     pub fills: Vec<(CellRef, u32)>,
+    /// What each of [`GridRecord::fills`] was given: the digit, or `0` for
+    /// candidate letters; `None` when the record does not say.
+    pub digits: Option<Vec<u8>>,
     /// The note's cell and the style index it had before.
     pub note: Option<(CellRef, u32)>,
 }
 
 impl GridRecord {
+    /// What the record says xlsudoku wrote into `at`: `Some(Some(d))` a
+    /// digit (`0`: candidate letters), `Some(None)` a fill of unrecorded
+    /// value, `None` no fill.
+    pub fn written(&self, at: CellRef) -> Option<Option<u8>> {
+        let k = self.fills.iter().position(|(c, _)| *c == at)?;
+        Some(self.digits.as_ref().and_then(|d| d.get(k).copied()))
+    }
+
     /// The style index `at` had before xlsudoku filled it, when the record
     /// lists it as a fill.
     pub fn original_style(&self, at: CellRef) -> Option<u32> {
@@ -73,15 +91,17 @@ impl GridRecord {
                 bits[i / 4] |= 8 >> (i % 4);
             }
         }
-        let mut fills: Vec<(usize, u32)> = self
+        let mut fills: Vec<(usize, u32, Option<u8>)> = self
             .fills
             .iter()
-            .filter(|(at, _)| self.range.contains(*at))
-            .map(|(at, s)| {
+            .enumerate()
+            .filter(|(_, (at, _))| self.range.contains(*at))
+            .map(|(k, (at, s))| {
                 (
                     (at.row - self.range.start.row) as usize * side
                         + (at.col - self.range.start.col) as usize,
                     *s,
+                    self.digits.as_ref().and_then(|d| d.get(k).copied()),
                 )
             })
             .collect();
@@ -96,8 +116,12 @@ impl GridRecord {
             let _ = write!(line, "{b:x}");
         }
         line.push_str(" styles=");
+        let digits: Option<String> = fills
+            .iter()
+            .map(|f| f.2.and_then(|d| DIGITS.chars().nth(usize::from(d))))
+            .collect();
         let mut runs: Vec<(u32, usize)> = Vec::new();
-        for (_, s) in fills {
+        for (_, s, _) in fills {
             match runs.last_mut() {
                 Some((last, n)) if *last == s => *n += 1,
                 _ => runs.push((s, 1)),
@@ -114,6 +138,9 @@ impl GridRecord {
             })
             .collect();
         line.push_str(&runs.join(","));
+        if let Some(d) = digits {
+            let _ = write!(line, " digits={d}");
+        }
         if let Some((at, s)) = self.note {
             let _ = write!(line, " note={at}:{s}");
         }
@@ -125,6 +152,7 @@ impl GridRecord {
         let rest = line.strip_prefix(GRID_PREFIX)?;
         let (mut sheet, mut range, mut fills, mut styles, mut note) =
             (None, None, None, None, None);
+        let mut digits: Option<Vec<u8>> = None;
         for field in rest.split(' ').filter(|f| !f.is_empty()) {
             let (key, value) = field.split_once('=')?;
             match key {
@@ -132,6 +160,14 @@ impl GridRecord {
                 "range" => range = Some(value.parse::<CellRange>().ok()?),
                 "fills" => fills = Some(value),
                 "styles" => styles = Some(value),
+                "digits" => {
+                    digits = Some(
+                        value
+                            .chars()
+                            .map(|c| DIGITS.find(c).and_then(|i| u8::try_from(i).ok()))
+                            .collect::<Option<Vec<u8>>>()?,
+                    )
+                }
                 "note" => {
                     let (at, s) = value.split_once(':')?;
                     note = Some((at.parse::<CellRef>().ok()?, s.parse::<u32>().ok()?));
@@ -170,13 +206,14 @@ impl GridRecord {
                 }
             }
         }
-        if out.len() != styles_list.len() {
+        if out.len() != styles_list.len() || digits.as_ref().is_some_and(|d| d.len() != out.len()) {
             return None;
         }
         Some(GridRecord {
             sheet,
             range,
             fills: out.into_iter().zip(styles_list).collect(),
+            digits,
             note,
         })
     }
@@ -244,13 +281,17 @@ mod tests {
                 (CellRef::new(2, 4), 5),
                 (CellRef::new(10, 10), 7),
             ],
+            digits: Some(vec![4, 0, 25]),
             note: Some((CellRef::new(11, 2), 0)),
         };
         let line = rec.to_line();
         assert!(
             line.starts_with("xlsudoku-grid sheet=My%20sheet%20%251%20%C3%A9 range=C3:K11 fills=6")
         );
-        assert!(line.contains(" styles=5*2,7 note=C12:0"), "{line}");
+        assert!(
+            line.contains(" styles=5*2,7 digits=40p note=C12:0"),
+            "{line}"
+        );
         assert!(!line.contains('\n'));
         assert_eq!(GridRecord::parse_line(&line), Some(rec.clone()));
         let comment = format!("made by hand\nxlsudoku 0.1 input=x\n{line}\n");
@@ -267,6 +308,8 @@ mod tests {
             "xlsudoku-grid sheet=%G1 range=A1:D4 fills=8000 styles=1",
             "xlsudoku-grid range=A1:D4 fills=8000 styles=1",
             "xlsudoku-grid sheet=A range=A1:D4 fills=8000 styles=1 note=Q:1",
+            "xlsudoku-grid sheet=A range=A1:D4 fills=8000 styles=1 digits=12",
+            "xlsudoku-grid sheet=A range=A1:D4 fills=8000 styles=1 digits=%",
         ] {
             assert_eq!(GridRecord::parse_line(bad), None, "{bad}");
         }

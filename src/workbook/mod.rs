@@ -49,7 +49,6 @@
 pub mod detect;
 mod reader;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use calamine::Data;
@@ -265,7 +264,8 @@ pub fn read_workbook_bytes(
 /// no record (a file saved since by Excel drops it) every digit is a given.
 #[derive(Debug, Default)]
 struct Recorded {
-    fills: HashSet<(u32, u32)>,
+    /// Filled cell → what was written (see [`crate::annotate::GridRecord::written`]).
+    fills: std::collections::HashMap<(u32, u32), Option<u8>>,
     /// Note cell → the grid it belongs to.
     notes: std::collections::HashMap<(u32, u32), CellRange>,
 }
@@ -274,17 +274,31 @@ impl Recorded {
     fn of(records: &[crate::annotate::GridRecord], sheet: &str) -> Self {
         let mut out = Recorded::default();
         for r in records.iter().filter(|r| r.sheet == sheet) {
-            out.fills
-                .extend(r.fills.iter().map(|(at, _)| (at.row, at.col)));
+            for (at, _) in &r.fills {
+                out.fills.insert((at.row, at.col), r.written(*at).flatten());
+            }
             out.notes
                 .extend(r.note.iter().map(|(at, _)| ((at.row, at.col), r.range)));
         }
         out
     }
 
-    /// True when `(row, col)` holds what an earlier run filled in.
+    /// True when `(row, col)` holds what an earlier run filled in: the
+    /// record lists it, it is still blue italic and still holds what was
+    /// written (a digit typed over it makes it a given).
     fn is_fill(&self, sheet: &reader::RawSheet, row: u32, col: u32) -> bool {
-        self.fills.contains(&(row, col)) && sheet.blue_italic.contains(&(row, col))
+        let Some(written) = self.fills.get(&(row, col)) else {
+            return false;
+        };
+        if !sheet.blue_italic.contains(&(row, col)) {
+            return false;
+        }
+        let value = sheet.values.get_value((row, col));
+        match written {
+            None => true,
+            Some(0) => matches!(value, Some(Data::String(t)) if is_candidate_text(t)),
+            Some(d) => matches!(classify(value), Value::Whole(n, _) if n == i64::from(*d)),
+        }
     }
 }
 
