@@ -475,3 +475,48 @@ fn a_digit_typed_over_an_earlier_fill_in_its_blue_italics_is_a_given() {
     assert_eq!(recs[0].givens, Some(31), "{}", stderr(&o));
     assert_eq!(number(&values(&second, "Easy"), "E3"), Some(2.0));
 }
+
+#[test]
+fn an_openpyxl_workbook_keeps_its_blue_givens_and_its_formulas() {
+    let (_t, dir) = temp();
+    let input = common::fixture("openpyxl_givens_formulas.xlsx");
+    let out = dir.join("out.xlsx");
+    let (code, recs, o) = solve(&input, &out);
+    assert_eq!(code, 0, "{}", stderr(&o));
+    let status: Vec<(String, String, Option<usize>)> = recs
+        .iter()
+        .map(|r| (r.sheet.clone().unwrap(), r.status.to_string(), r.givens))
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("Blue".to_string(), "solved".to_string(), Some(30)),
+            ("Status".to_string(), "solved".to_string(), Some(30)),
+            ("Display".to_string(), "solved".to_string(), Some(30)),
+        ]
+    );
+    let solution: Grid = EASY_SOLUTION.parse().unwrap();
+    let blue = values(&out, "Blue");
+    for r in 0..9 {
+        for c in 0..9 {
+            let at = CellRef::new(2 + r as u32, 2 + c as u32).to_string();
+            assert_eq!(
+                number(&blue, &at),
+                Some(f64::from(solution.get(r, c))),
+                "{at}"
+            );
+        }
+    }
+    let f = formulas(&out, "Status");
+    assert_eq!(
+        f.get("C12").map(String::as_str),
+        Some(r#"IF(COUNT(C3:K11)=81,"Well done!","")"#)
+    );
+    assert!(note_text(&out, "Status", "C13").starts_with("solved"));
+    assert_eq!(formulas(&out, "Display").len(), 51);
+    let note = note_text(&out, "Display", "C12");
+    assert!(
+        note.contains("51 cells hold formulas: left as they are"),
+        "{note}"
+    );
+}
