@@ -102,15 +102,14 @@ pub(crate) fn patch_sheet(
     restore: &HashMap<CellRef, u32>,
     styles: &mut StylePool<'_>,
 ) -> Result<SheetPatch, AnnotateError> {
-    // Rows in order (as every writer stores them) are patched in one
-    // streaming pass; otherwise, or when a touched row's cells turn out to
-    // be out of order, the pass is made knowing where every row and cell is.
-    if rows_look_ordered(src) {
-        match patch_pass(part, src, plan, restore, styles, None) {
-            Ok(patch) => return Ok(patch),
-            Err(Stop::Error(e)) => return Err(e),
-            Err(Stop::OutOfOrder) => {}
-        }
+    // Rows and cells in order (as every writer stores them) are patched in
+    // one streaming pass; when they turn out not to be (in the pass, or in
+    // the rows after the last edit, which the pass copies unread), the pass
+    // is made again knowing where every row and cell is.
+    match patch_pass(part, src, plan, restore, styles, None) {
+        Ok(patch) => return Ok(patch),
+        Err(Stop::Error(e)) => return Err(e),
+        Err(Stop::OutOfOrder) => {}
     }
     let existing = scan_existing(part, src)?;
     match patch_pass(part, src, plan, restore, styles, Some(&existing)) {
@@ -123,10 +122,10 @@ pub(crate) fn patch_sheet(
     }
 }
 
-/// True when the `<row>` tags of the part (found by a quick text scan)
-/// have increasing row numbers. Anything unclear counts as not ordered.
-fn rows_look_ordered(src: &str) -> bool {
-    let mut last: Option<u64> = None;
+/// True when the `<row>` tags of `src` (found by a quick text scan) have
+/// increasing row numbers (1-based), all after `last`. Anything unclear
+/// counts as not ordered.
+fn rows_in_order(src: &str, mut last: Option<u64>) -> bool {
     for (i, _) in src.match_indices("row") {
         let before = &src[..i];
         let after = &src.as_bytes()[i + 3..];
@@ -487,6 +486,14 @@ fn patch_pass(
     }
     if !rows.is_empty() || row.is_some() {
         return Err(p.malformed("the worksheet has no <sheetData>").into());
+    }
+    if existing.is_none()
+        && in_sheet_data
+        && !rows_in_order(&src[reader.pos()..], last_row.map(|r| u64::from(r) + 1))
+    {
+        // A row after the last edit is out of order: it may be one the
+        // pass took for missing.
+        return Err(Stop::OutOfOrder);
     }
     p.copy_to(src.len());
     let dropped_formulas = std::mem::take(&mut p.dropped_formulas);
@@ -1123,14 +1130,17 @@ mod tests {
 
     #[test]
     fn row_order_is_told_from_the_row_tags() {
-        assert!(rows_look_ordered(
-            r#"<sheetData><row r="1"/><x:row r="3" spans="1:2"><c><t>row 2</t></c></x:row><row/></sheetData>"#
+        assert!(rows_in_order(
+            r#"<sheetData><row r="1"/><x:row r="3" spans="1:2"><c><t>row 2</t></c></x:row><row/></sheetData>"#,
+            None
         ));
-        assert!(!rows_look_ordered(r#"<row r="3"/><row r="2"/>"#));
-        assert!(!rows_look_ordered(r#"<row r="3"/><row r="3"/>"#));
-        assert!(!rows_look_ordered(r#"<row r = "3"/>"#));
-        assert!(!rows_look_ordered(r#"<row r="x"/>"#));
-        assert!(rows_look_ordered("<worksheet><sheetData/></worksheet>"));
+        assert!(!rows_in_order(r#"<row r="3"/><row r="2"/>"#, None));
+        assert!(!rows_in_order(r#"<row r="3"/><row r="3"/>"#, None));
+        assert!(!rows_in_order(r#"<row r = "3"/>"#, None));
+        assert!(!rows_in_order(r#"<row r="x"/>"#, None));
+        assert!(rows_in_order("<worksheet><sheetData/></worksheet>", None));
+        assert!(rows_in_order(r#"</row><row r="4"/><row/>"#, Some(3)));
+        assert!(!rows_in_order(r#"</row><row r="3"/>"#, Some(3)));
     }
 
     #[test]
