@@ -483,17 +483,50 @@ fn earlier_note_of(
         .find(|&at| is_earlier_note(sheet, recorded, at))
 }
 
+/// The rows of one column under merged ranges: sorted, disjoint
+/// intervals, so that a long scan down the column stays fast whatever the
+/// number of merges.
+struct MergedRows(Vec<(u32, u32)>);
+
+impl MergedRows {
+    fn of(sheet: &reader::RawSheet, col: u32) -> Self {
+        let mut spans: Vec<(u32, u32)> = sheet
+            .merges
+            .iter()
+            .filter(|m| m.start != m.end && m.start.col <= col && col <= m.end.col)
+            .map(|m| (m.start.row, m.end.row))
+            .collect();
+        spans.sort_unstable();
+        let mut out: Vec<(u32, u32)> = Vec::with_capacity(spans.len());
+        for (lo, hi) in spans {
+            match out.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => out.push((lo, hi)),
+            }
+        }
+        MergedRows(out)
+    }
+
+    fn contains(&self, row: u32) -> bool {
+        let i = self.0.partition_point(|&(_, hi)| hi < row);
+        self.0.get(i).is_some_and(|&(lo, _)| lo <= row)
+    }
+}
+
 /// Whether the note may go into `at`: an empty cell (a formula is never
-/// empty), in a visible row, under no merged range and in no grid.
-fn note_fits(sheet: &reader::RawSheet, at: CellRef, taken: &[CellRange]) -> bool {
+/// empty), in a visible row, under no merged range (`merged`: those of
+/// its column) and in no grid.
+fn note_fits(
+    sheet: &reader::RawSheet,
+    at: CellRef,
+    taken: &[CellRange],
+    merged: &MergedRows,
+) -> bool {
     let (row, col) = (at.row, at.col);
     classify(sheet.values.get_value((row, col))) == Value::Empty
         && !sheet.formulas.contains(&(row, col))
         && !sheet.hidden_rows.contains(&row)
-        && !sheet
-            .merges
-            .iter()
-            .any(|m| m.start != m.end && m.contains(at))
+        && !merged.contains(row)
         && !taken.iter().any(|t| t.contains(at))
 }
 
@@ -525,9 +558,10 @@ fn note_near(sheet: &reader::RawSheet, range: CellRange, taken: &[CellRange]) ->
         .map(|t| t.start.row)
         .min()
         .unwrap_or(crate::address::MAX_ROW);
+    let merged = MergedRows::of(sheet, col);
     (range.end.row + 1..next)
         .map(|row| CellRef::new(row, col))
-        .find(|&at| note_fits(sheet, at, taken))
+        .find(|&at| note_fits(sheet, at, taken, &merged))
 }
 
 /// The note's cell when there is no room next to the grid: the first cell
@@ -540,9 +574,10 @@ fn note_apart(
     notes: &[CellRef],
 ) -> CellRef {
     let col = note_column(sheet, range);
+    let merged = MergedRows::of(sheet, col);
     (range.end.row + 1..=crate::address::MAX_ROW)
         .map(|row| CellRef::new(row, col))
-        .find(|at| !notes.contains(at) && note_fits(sheet, *at, taken))
+        .find(|at| !notes.contains(at) && note_fits(sheet, *at, taken, &merged))
         .unwrap_or(CellRef::new(crate::address::MAX_ROW, col))
 }
 
@@ -753,6 +788,14 @@ mod tests {
         assert_eq!(g.puzzle().to_line(), "1..............4");
         assert_eq!(g.bad_cells(), vec![(CellRef::new(2, 3), "x".to_string())]);
         assert_eq!(g.cell_ref(15).to_string(), "E5");
+    }
+
+    #[test]
+    fn merged_rows_of_a_column_are_joined_and_found() {
+        let m = MergedRows(vec![(2, 4), (9, 9)]);
+        assert!(!m.contains(1) && m.contains(2) && m.contains(4) && !m.contains(5));
+        assert!(m.contains(9) && !m.contains(10));
+        assert!(!MergedRows(Vec::new()).contains(0));
     }
 
     #[test]
