@@ -460,46 +460,85 @@ fn statuses(out: &Path) -> Res {
 }
 
 /// A workbook as an earlier xlsudoku run left it: blue-italic fills and a
-/// blue-italic note, to be replaced, not stacked.
+/// blue-italic note, to be replaced, not stacked. The puzzle is written
+/// first; the earlier run's writing is then put in by xlsudoku's own
+/// patcher, so that the copy carries the grid records (zip comment) that
+/// tell a later run which cells it filled.
 fn rerun(out: &Path) -> Res {
+    use xlsudoku::address::{CellRange, CellRef};
+    use xlsudoku::annotate::{
+        annotate_with, AnnotateOptions, CellEdit, CellValue, GridMark, SheetEdits,
+    };
+
     let easy = parse(EASY, 3, 3)?;
     let solution = parse(EASY_SOLUTION, 3, 3)?;
     let lay = Layout::GridLinesThickBoxes;
     let mut wb = new_workbook()?;
+    let range: CellRange = "C3:K11".parse()?;
+    let mut edits: Vec<SheetEdits> = Vec::new();
+    let mut marks: Vec<GridMark> = Vec::new();
+    let mut record = |sheet: &str, cells: Vec<CellEdit>, note: CellRef| {
+        marks.push(GridMark {
+            sheet: sheet.into(),
+            range,
+            filled: cells
+                .iter()
+                .map(|e| e.at)
+                .filter(|&at| at != note)
+                .collect(),
+            note: Some(note),
+        });
+        edits.push(SheetEdits {
+            sheet: sheet.into(),
+            cells,
+        });
+    };
 
     // Solved: every blank filled in blue italics, the note at C12.
     let ws = wb.add_worksheet().set_name("Solved")?;
     put_grid(ws, 2, 2, &easy, lay, Givens::Numbers)?;
+    let mut cells = Vec::new();
     for r in 0..9 {
         for c in 0..9 {
             if easy.get(r, c) == 0 {
-                let fmt = cell_format(lay, &easy, r, c)
-                    .set_italic()
-                    .set_font_color(Color::RGB(0x0000FF));
-                ws.write_number_with_format(
-                    2 + r as u32,
-                    2 + c as u16,
-                    f64::from(solution.get(r, c)),
-                    &fmt,
-                )?;
+                cells.push(CellEdit {
+                    at: CellRef::new(2 + r as u32, 2 + c as u32),
+                    value: CellValue::Number(f64::from(solution.get(r, c))),
+                });
             }
         }
     }
-    ws.write_string_with_format(11, 2, "solved iiiiiiii 0.41 ms rating 1.2", &blue_italic())?;
+    let note = CellRef::new(11, 2);
+    cells.push(CellEdit {
+        at: note,
+        value: CellValue::Text("solved iiiiiiii 0.41 ms rating 1.2".into()),
+    });
+    record("Solved", cells, note);
 
     // Logic only: a few digits and candidate letters; the user's own lines
     // under the grid, then the earlier note.
     let ws = wb.add_worksheet().set_name("LogicOnly")?;
     put_grid(ws, 2, 2, &easy, lay, Givens::Numbers)?;
-    let italic_cell = |r: usize, c: usize| {
-        cell_format(lay, &easy, r, c)
-            .set_italic()
-            .set_font_color(Color::RGB(0x0000FF))
-    };
-    ws.write_number_with_format(2, 4, 4.0, &italic_cell(0, 2))?; // E3
-    ws.write_string_with_format(2, 5, "fg", &italic_cell(0, 3))?; // F3
     ws.write_string(11, 2, "Source: Wikipedia")?;
-    ws.write_string_with_format(12, 2, "gave up ii!! 0.2 ms", &blue_italic())?;
+    let note = CellRef::new(12, 2);
+    record(
+        "LogicOnly",
+        vec![
+            CellEdit {
+                at: CellRef::new(2, 4), // E3
+                value: CellValue::Number(4.0),
+            },
+            CellEdit {
+                at: CellRef::new(2, 5), // F3
+                value: CellValue::Text("fg".into()),
+            },
+            CellEdit {
+                at: note,
+                value: CellValue::Text("gave up ii!! 0.2 ms".into()),
+            },
+        ],
+        note,
+    );
 
     // Crowded: user lines under the grid, no earlier note: the note goes to
     // the first empty cell below them.
@@ -507,9 +546,17 @@ fn rerun(out: &Path) -> Res {
     put_grid(ws, 2, 2, &easy, lay, Givens::Numbers)?;
     ws.write_string(11, 2, "Source: Wikipedia")?;
     ws.write_string(12, 2, "Level: easy")?;
-    // A blue-italic cell that is not a note (no status word) is not replaced.
+    // A blue-italic cell xlsudoku did not write is not replaced.
     ws.write_string_with_format(13, 2, "see page 3", &blue_italic())?;
-    wb.save(out.join("rerun_earlier_output.xlsx"))?;
+
+    let puzzle = wb.save_to_buffer()?;
+    let mut copy = std::io::Cursor::new(Vec::new());
+    let options = AnnotateOptions {
+        grids: marks,
+        ..AnnotateOptions::default()
+    };
+    annotate_with(std::io::Cursor::new(puzzle), &edits, &mut copy, options)?;
+    std::fs::write(out.join("rerun_earlier_output.xlsx"), copy.into_inner())?;
     Ok(())
 }
 

@@ -29,7 +29,7 @@ use std::str::FromStr;
 use rayon::prelude::*;
 
 use crate::address::CellRef;
-use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, SheetEdits};
+use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, GridMark, SheetEdits};
 use crate::report::{SheetRecord, SheetStatus};
 use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
 use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions, Symbol};
@@ -836,7 +836,8 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
             ..Default::default()
         };
     }
-    let solved: Vec<(usize, SheetRecord, Vec<CellEdit>)> = tasks
+    type Solved = (usize, SheetRecord, Vec<CellEdit>, Option<GridMark>);
+    let solved: Vec<Solved> = tasks
         .par_iter()
         .map(|&(i, name, grid)| {
             let (record, edits) = match grid {
@@ -853,13 +854,16 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
                     Vec::new(),
                 ),
             };
-            (i, record, edits)
+            let mark = grid.map(|g| grid_mark(name, g, &edits));
+            (i, record, edits, mark)
         })
         .collect();
     let mut records: Vec<SheetRecord> = Vec::with_capacity(solved.len());
     let mut edits: Vec<SheetEdits> = Vec::new();
-    for (i, record, cells) in solved {
+    let mut marks: Vec<GridMark> = Vec::new();
+    for (i, record, cells, mark) in solved {
         records.push(record);
+        marks.extend(mark);
         if cells.is_empty() {
             continue;
         }
@@ -875,9 +879,9 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
     if let Some(out) = &job.output {
         let line = key.map(|k| stamp_line(&k, &records));
         let written = if is_dash(out) {
-            write_stdout(&shown_input, &bytes, &edits)
+            write_stdout(&shown_input, &bytes, &edits, marks)
         } else {
-            write_atomic(&shown_input, &bytes, out, &edits, line)
+            write_atomic(&shown_input, &bytes, out, &edits, marks, line)
         };
         if let Err(e) = written {
             return error(e);
@@ -1020,15 +1024,19 @@ impl<W: std::io::Seek> std::io::Seek for StopAfterError<W> {
 
 /// Writes the annotated copy to standard output (built in memory first:
 /// a zip archive is written with seeks).
-fn write_stdout(input: &Path, bytes: &[u8], edits: &[SheetEdits]) -> Result<(), String> {
+fn write_stdout(
+    input: &Path,
+    bytes: &[u8],
+    edits: &[SheetEdits],
+    grids: Vec<GridMark>,
+) -> Result<(), String> {
     let mut copy = std::io::Cursor::new(Vec::with_capacity(bytes.len() + bytes.len() / 8));
-    annotate_with(
-        std::io::Cursor::new(bytes),
-        edits,
-        &mut copy,
-        AnnotateOptions::default(),
-    )
-    .map_err(|e| format!("{}: {e}", input.display()))?;
+    let options = AnnotateOptions {
+        grids,
+        ..AnnotateOptions::default()
+    };
+    annotate_with(std::io::Cursor::new(bytes), edits, &mut copy, options)
+        .map_err(|e| format!("{}: {e}", input.display()))?;
     let mut out = std::io::stdout().lock();
     out.write_all(copy.get_ref())
         .and_then(|()| out.flush())
@@ -1046,6 +1054,7 @@ fn write_atomic(
     bytes: &[u8],
     output: &Path,
     edits: &[SheetEdits],
+    grids: Vec<GridMark>,
     stamp: Option<String>,
 ) -> Result<(), String> {
     let dir = parent_dir(output);
@@ -1057,6 +1066,7 @@ fn write_atomic(
         let mut sink = StopAfterError::new(std::io::BufWriter::with_capacity(1 << 16, tmp.file()));
         let options = AnnotateOptions {
             stamp,
+            grids,
             ..AnnotateOptions::default()
         };
         annotate_with(std::io::Cursor::new(bytes), edits, &mut sink, options).map_err(
@@ -1304,15 +1314,16 @@ fn is_older_than_an_hour(p: &Path) -> bool {
 pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
     let side = grid.shape.side();
     let mut parts: Vec<String> = grid
-        .bad_cells()
-        .into_iter()
-        .map(|(at, raw)| {
-            format!(
-                "{at} holds \"{raw}\", not a digit {}",
-                grid.symbols.describe(side)
-            )
-        })
+        .merged
+        .iter()
+        .map(|m| format!("merged cells {m} inside the grid"))
         .collect();
+    parts.extend(grid.bad_cells().into_iter().map(|(at, raw)| {
+        format!(
+            "{at} holds \"{raw}\", not a digit {}",
+            grid.symbols.describe(side)
+        )
+    }));
     let formulas = grid.formula_cells();
     if !formulas.is_empty() {
         let cells: Vec<String> = formulas.iter().map(|(at, _)| at.to_string()).collect();
@@ -1353,6 +1364,24 @@ fn no_grid_reason(sheet: &crate::workbook::Sheet) -> Option<String> {
     (!reasons.is_empty()).then(|| reasons.join("; "))
 }
 
+/// What the edits of one grid write, for the copy's record of them: the
+/// grid cells given a value and the note's cell.
+fn grid_mark(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> GridMark {
+    GridMark {
+        sheet: sheet.to_string(),
+        range: grid.range,
+        filled: edits
+            .iter()
+            .filter(|e| grid.range.contains(e.at) && e.value != CellValue::Clear)
+            .map(|e| e.at)
+            .collect(),
+        note: edits
+            .iter()
+            .any(|e| e.at == grid.note_at)
+            .then_some(grid.note_at),
+    }
+}
+
 /// Solves one found grid: its report record and the cell edits for the
 /// annotated copy (fills, clears of an earlier run's fills, and the note).
 pub fn solve_grid(
@@ -1364,7 +1393,7 @@ pub fn solve_grid(
     let puzzle = grid.puzzle();
     let side = grid.shape.side();
     let bad = grid.bad_cells();
-    let outcome = if bad.is_empty() && grid.formula_cells().is_empty() {
+    let outcome = if bad.is_empty() && grid.formula_cells().is_empty() && grid.merged.is_empty() {
         solve(&puzzle, opts)
     } else {
         // Bad values make the grid invalid whatever the rest holds: no
@@ -1384,15 +1413,32 @@ pub fn solve_grid(
                 .unwrap_or_default()
         )),
     };
-    let note = match (&error, outcome.status) {
+    let mut note = match (&error, outcome.status) {
         (None, s) if outcome.history.is_empty() => format!("{}: {time}", s.note_word()),
         (None, s) => format!("{}: {}-{time}", s.note_word(), outcome.history),
         (Some(e), s) => format!("{}: {e} ({time})", s.note_word()),
     };
-    let mut edits: Vec<CellEdit> = Vec::new();
+    if grid.note_apart {
+        note.push_str(&format!(" [grid {}]", grid.range));
+    }
     let filled = matches!(outcome.status, Status::Solved | Status::GaveUp);
+    match grid.formulas.len() {
+        0 => {}
+        _ if !filled => {}
+        1 => note.push_str(&format!(
+            "; {} holds a formula: left as it is",
+            grid.formulas[0]
+        )),
+        n => note.push_str(&format!("; {n} cells hold formulas: left as they are")),
+    }
+    let mut edits: Vec<CellEdit> = Vec::new();
+    let formulas: std::collections::HashSet<CellRef> = grid.formulas.iter().copied().collect();
     for (i, cell) in grid.cells.iter().enumerate() {
         let at: CellRef = grid.cell_ref(i);
+        if formulas.contains(&at) {
+            // A formula is never written over.
+            continue;
+        }
         let earlier = matches!(cell, Cell::Filled(_) | Cell::FilledText(_));
         // A blank written as `0`, `.` or pencil marks is filled like a blank.
         if !matches!(cell, Cell::Blank | Cell::Marked(_)) && !earlier {

@@ -179,3 +179,131 @@ mod tests {
         );
     }
 }
+
+/// Checks the zip archive's central directory for what would make a copy
+/// lose entries: two entries with the same name (names compared as OPC
+/// does, ignoring ASCII case), or an end record whose entry count differs
+/// from the entries the central directory lists. `Err` says which, in
+/// words. Archives too damaged to find a central directory in, and ZIP64
+/// archives, are left to the zip reader.
+pub(crate) fn check_central_directory<R: std::io::Read + std::io::Seek>(
+    input: &mut R,
+) -> Result<(), String> {
+    use std::io::SeekFrom;
+    const EOCD: &[u8] = b"PK\x05\x06";
+    const CDH: &[u8] = b"PK\x01\x02";
+    let io = |e: std::io::Error| format!("cannot read the zip archive: {e}");
+    let len = input.seek(SeekFrom::End(0)).map_err(io)?;
+    let tail_len = len.min(22 + 65_535);
+    input.seek(SeekFrom::Start(len - tail_len)).map_err(io)?;
+    let mut tail = vec![0u8; tail_len as usize];
+    input.read_exact(&mut tail).map_err(io)?;
+    // The end record: the last signature whose comment reaches the end.
+    let Some(at) = (0..tail.len().saturating_sub(21)).rev().find(|&i| {
+        tail[i..].starts_with(EOCD)
+            && i + 22 + u16::from_le_bytes([tail[i + 20], tail[i + 21]]) as usize == tail.len()
+    }) else {
+        return Ok(());
+    };
+    let u16_at = |i: usize| u16::from_le_bytes([tail[at + i], tail[at + i + 1]]);
+    let u32_at = |i: usize| {
+        u32::from_le_bytes([
+            tail[at + i],
+            tail[at + i + 1],
+            tail[at + i + 2],
+            tail[at + i + 3],
+        ])
+    };
+    let (disk_entries, entries, cd_size, cd_offset) =
+        (u16_at(8), u16_at(10), u32_at(12), u32_at(16));
+    if entries == u16::MAX || cd_size == u32::MAX || cd_offset == u32::MAX {
+        return Ok(()); // ZIP64: counts live elsewhere
+    }
+    let eocd_pos = len - tail_len + at as u64;
+    // Data may precede the archive (self-extractors): the directory ends
+    // where the end record starts.
+    let Some(cd_start) = eocd_pos.checked_sub(u64::from(cd_size)) else {
+        return Err("the central directory is larger than the file".into());
+    };
+    input.seek(SeekFrom::Start(cd_start)).map_err(io)?;
+    let mut cd = vec![0u8; cd_size as usize];
+    input.read_exact(&mut cd).map_err(io)?;
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut count = 0usize;
+    let mut i = 0usize;
+    while i + 46 <= cd.len() && cd[i..].starts_with(CDH) {
+        let n = |k: usize| u16::from_le_bytes([cd[i + k], cd[i + k + 1]]) as usize;
+        let (name_len, extra_len, comment_len) = (n(28), n(30), n(32));
+        let Some(name) = cd.get(i + 46..i + 46 + name_len) else {
+            break;
+        };
+        let name = String::from_utf8_lossy(name).into_owned();
+        if !names.insert(name.to_ascii_lowercase()) {
+            return Err(format!("two entries are named {name}"));
+        }
+        count += 1;
+        i += 46 + name_len + extra_len + comment_len;
+    }
+    if i != cd.len() {
+        return Err("the central directory is damaged".into());
+    }
+    if count != usize::from(entries) || (disk_entries != entries && disk_entries != 0) {
+        return Err(format!(
+            "the end record counts {entries} entries but the central directory lists {count}"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod zip_tests {
+    use super::check_central_directory;
+    use std::io::{Cursor, Write};
+
+    fn archive(names: &[&str]) -> Vec<u8> {
+        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for n in names {
+            w.start_file(*n, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            w.write_all(b"x").unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn sound_archives_pass_and_miscounted_ones_do_not() {
+        let mut ok = archive(&["a.xml", "b/c.xml", "d"]);
+        assert_eq!(check_central_directory(&mut Cursor::new(&ok)), Ok(()));
+        let eocd = ok.len() - 22;
+        ok[eocd + 8] = 2;
+        ok[eocd + 10] = 2;
+        let err = check_central_directory(&mut Cursor::new(&ok)).unwrap_err();
+        assert!(
+            err.contains("counts 2 entries") && err.contains("lists 3"),
+            "{err}"
+        );
+        // Not a zip at all: left to the zip reader.
+        assert_eq!(check_central_directory(&mut Cursor::new(b"hello")), Ok(()));
+    }
+
+    #[test]
+    fn duplicate_names_are_found() {
+        let mut bytes = archive(&["xl/a.xml", "xl/b.xml"]);
+        // Rename the second entry (local header and directory) to the first.
+        let text = replace_bytes(&mut bytes, b"xl/b.xml", b"xl/A.xml");
+        assert_eq!(text, 2);
+        let err = check_central_directory(&mut Cursor::new(&bytes)).unwrap_err();
+        assert!(err.contains("two entries are named xl/A.xml"), "{err}");
+    }
+
+    fn replace_bytes(bytes: &mut [u8], from: &[u8], to: &[u8]) -> usize {
+        let mut n = 0;
+        for i in 0..bytes.len() - from.len() {
+            if &bytes[i..i + from.len()] == from {
+                bytes[i..i + from.len()].copy_from_slice(to);
+                n += 1;
+            }
+        }
+        n
+    }
+}

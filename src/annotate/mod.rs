@@ -26,8 +26,17 @@
 //! formula) and keeps the style. Running the same edits on the copy gives
 //! the same parts again: no style is ever added twice.
 //!
+//! The zip comment keeps its other lines and gets the run's stamp
+//! ([`AnnotateOptions::stamp`]) and one [`GridRecord`] line per grid solved
+//! ([`AnnotateOptions::grids`]): the cells xlsudoku filled with the style
+//! each had before, and the note's cell. A later run recognises its own
+//! writing by this record only, and a [`CellValue::Clear`] of a recorded
+//! fill gives the cell its old style back.
+//!
 //! Refused with a typed [`AnnotateError`]: encrypted workbooks and other
 //! OLE files, inputs that are not zip archives or have no workbook part,
+//! archives whose central directory names an entry twice or disagrees with
+//! its end record's count (a copy would lose entries),
 //! parts that inflate beyond [`MAX_PART_SIZE`] (zip bombs), unknown sheet
 //! names, chart sheets, and overwriting the master cell of a shared formula
 //! (the cells that share it would lose their formula).
@@ -61,6 +70,7 @@
 
 mod calc_chain;
 mod package;
+mod record;
 mod sheet;
 mod styles;
 mod xml;
@@ -77,6 +87,8 @@ use calc_chain::{drop_entries, ChainEdit};
 use package::{parse_rels, parse_sheets, rels_part_of, remove_elements, set_full_calc_on_load};
 use sheet::{patch_sheet, SheetPlan};
 use styles::StylePool;
+
+pub use record::{parse_grid_records, read_grid_records, GridMark, GridRecord, GRID_PREFIX};
 
 /// The font colour of written cells (ARGB): blue, as in the seed macros.
 pub const FILL_COLOR: &str = "FF0000FF";
@@ -195,6 +207,14 @@ pub struct AnnotateOptions {
     /// [`STAMP_PREFIX`]; the rest of the comment is kept. Batch runs record
     /// what the copy was made from, to know later whether it is up to date.
     pub stamp: Option<String>,
+    /// The grids the edits solve, recorded in the copy's zip comment (one
+    /// [`GridRecord`] line each, beside the stamp) so that a later run
+    /// knows which cells xlsudoku wrote and which style each had before.
+    /// Records of sheets that neither `grids` nor the edits name are kept;
+    /// the others are replaced. When the records do not all fit in the
+    /// comment (65,535 bytes), none is written: the filled digits then
+    /// read as givens, never the other way round.
+    pub grids: Vec<GridMark>,
 }
 
 /// How a stamp line ([`AnnotateOptions::stamp`]) begins.
@@ -205,6 +225,7 @@ impl Default for AnnotateOptions {
         AnnotateOptions {
             max_part_size: MAX_PART_SIZE,
             stamp: None,
+            grids: Vec::new(),
         }
     }
 }
@@ -234,6 +255,31 @@ fn stamped_comment(comment: &[u8], stamp: Option<&str>) -> Vec<u8> {
         out.push(b'\n');
     }
     out.extend_from_slice(stamp);
+    out
+}
+
+/// The archive comment with the grid records replaced: every earlier record
+/// line goes, `records` come in (all of them, or none when they would not
+/// fit), the other lines stay as they are.
+fn recorded_comment(comment: &[u8], records: &[String]) -> Vec<u8> {
+    let kept: Vec<&[u8]> = comment
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.starts_with(GRID_PREFIX.as_bytes()))
+        .collect();
+    let mut out = kept.join(&b'\n');
+    while out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    let size: usize = out.len() + records.iter().map(|r| r.len() + 1).sum::<usize>();
+    if records.is_empty() || size > MAX_COMMENT {
+        return out;
+    }
+    for r in records {
+        if !out.is_empty() {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(r.as_bytes());
+    }
     out
 }
 
@@ -273,11 +319,19 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     if n == magic.len() && magic == CFB_MAGIC {
         return Err(AnnotateError::Encrypted);
     }
+    crate::opc::check_central_directory(&mut input).map_err(|reason| {
+        AnnotateError::NotAWorkbook(format!(
+            "a damaged zip package ({reason}); refusing it rather than lose parts"
+        ))
+    })?;
     input.seek(SeekFrom::Start(0))?;
     let mut archive = ZipArchive::new(input)
         .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
     let book = Book::read(&mut archive, options.max_part_size)?;
-    let plans = book.plan(edits)?;
+    let earlier = parse_grid_records(archive.comment());
+    let plans = book.plan(edits, &earlier)?;
+    // Part → the style each written cell had before.
+    let mut bases: HashMap<String, HashMap<CellRef, u32>> = HashMap::new();
 
     let mut changes = Changes::default();
     if !plans.is_empty() {
@@ -297,7 +351,14 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
         let mut dropped: HashSet<(u32, CellRef)> = HashSet::new();
         for planned in &plans {
             let src = read_part(&mut archive, &planned.part, limit)?;
-            let patched = patch_sheet(&planned.part, &src.text, &planned.plan, &mut pool)?;
+            let patched = patch_sheet(
+                &planned.part,
+                &src.text,
+                &planned.plan,
+                &planned.restore,
+                &mut pool,
+            )?;
+            bases.insert(planned.part.clone(), patched.bases.into_iter().collect());
             if let Some(id) = planned.sheet_id {
                 dropped.extend(patched.dropped_formulas.iter().map(|c| (id, *c)));
             }
@@ -334,7 +395,107 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
             }
         }
     }
-    write_copy(&mut archive, &changes, output, options.stamp.as_deref())
+    let records = grid_records(&book, edits, &options.grids, &earlier, &bases);
+    let comment = stamped_comment(archive.comment(), options.stamp.as_deref());
+    let comment = match &records {
+        Some(lines) => recorded_comment(&comment, lines),
+        None => comment,
+    };
+    write_copy(&mut archive, &changes, output, comment)
+}
+
+/// The grid record lines of the copy (`None`: the comment's records stay
+/// as they are, since nothing is edited or recorded): the earlier records
+/// of sheets left alone, then one per [`GridMark`], whose cells take the
+/// style they had before xlsudoku first wrote them.
+fn grid_records(
+    book: &Book,
+    edits: &[SheetEdits],
+    marks: &[GridMark],
+    earlier: &[GridRecord],
+    bases: &HashMap<String, HashMap<CellRef, u32>>,
+) -> Option<Vec<String>> {
+    if marks.is_empty() && edits.iter().all(|e| e.cells.is_empty()) {
+        return None;
+    }
+    let touched = |sheet: &str| {
+        marks.iter().any(|m| m.sheet == sheet)
+            || edits
+                .iter()
+                .any(|e| e.sheet == sheet && !e.cells.is_empty())
+    };
+    let mut lines: Vec<String> = earlier
+        .iter()
+        .filter(|r| !touched(&r.sheet))
+        .map(GridRecord::to_line)
+        .collect();
+    for mark in marks {
+        let part = book
+            .sheets
+            .iter()
+            .find(|s| s.name == mark.sheet)
+            .and_then(|s| match &s.part {
+                SheetPart::Worksheet(p) => Some(p),
+                _ => None,
+            });
+        let written = part.and_then(|p| bases.get(p));
+        let before = |at: CellRef, from_record: Option<u32>| -> Option<u32> {
+            from_record.or_else(|| written.and_then(|w| w.get(&at).copied()))
+        };
+        let old = |at: CellRef| {
+            earlier
+                .iter()
+                .filter(|r| r.sheet == mark.sheet)
+                .find_map(|r| r.original_style(at))
+        };
+        // The value each cell is given (the last edit wins).
+        let values: HashMap<CellRef, &CellValue> = edits
+            .iter()
+            .filter(|e| e.sheet == mark.sheet)
+            .flat_map(|e| e.cells.iter().map(|c| (c.at, &c.value)))
+            .collect();
+        let mut fills = Vec::with_capacity(mark.filled.len());
+        let mut digits = Vec::with_capacity(mark.filled.len());
+        for &at in &mark.filled {
+            // A cell the edits did not write is no fill of this run.
+            if !written.is_some_and(|w| w.contains_key(&at)) {
+                continue;
+            }
+            let digit = match values.get(&at) {
+                Some(CellValue::Number(n)) if n.fract() == 0.0 && (1.0..=64.0).contains(n) => {
+                    *n as u8
+                }
+                Some(CellValue::Text(_)) => 0,
+                _ => continue,
+            };
+            if let Some(s) = before(at, old(at)) {
+                fills.push((at, s));
+                digits.push(digit);
+            }
+        }
+        let note = mark.note.and_then(|at| {
+            let old_note = earlier
+                .iter()
+                .filter(|r| r.sheet == mark.sheet)
+                .find_map(|r| r.note.filter(|n| n.0 == at).map(|n| n.1));
+            written
+                .is_some_and(|w| w.contains_key(&at))
+                .then(|| before(at, old_note))
+                .flatten()
+                .map(|s| (at, s))
+        });
+        lines.push(
+            GridRecord {
+                sheet: mark.sheet.clone(),
+                range: mark.range,
+                fills,
+                digits: Some(digits),
+                note,
+            }
+            .to_line(),
+        );
+    }
+    Some(lines)
 }
 
 /// What the copy changes in the package.
@@ -546,7 +707,7 @@ fn write_copy<R: Read + Seek, W: Write + Seek>(
     archive: &mut ZipArchive<R>,
     changes: &Changes,
     output: W,
-    stamp: Option<&str>,
+    comment: Vec<u8>,
 ) -> Result<(), AnnotateError> {
     let mut writer = ZipWriter::new(output);
     for i in 0..archive.len() {
@@ -581,7 +742,7 @@ fn write_copy<R: Read + Seek, W: Write + Seek>(
         writer.start_file(name, opts)?;
         writer.write_all(bytes)?;
     }
-    writer.set_raw_comment(stamped_comment(archive.comment(), stamp).into())?;
+    writer.set_raw_comment(comment.into())?;
     writer.finish()?;
     Ok(())
 }
@@ -706,6 +867,8 @@ struct Planned {
     part: String,
     sheet_id: Option<u32>,
     plan: SheetPlan,
+    /// Cleared cells that an earlier run filled: the style to give back.
+    restore: HashMap<CellRef, u32>,
 }
 
 impl Book {
@@ -789,8 +952,13 @@ impl Book {
 
     /// The edits grouped by worksheet part, checked; sheets without cell
     /// edits are left out.
-    fn plan(&self, edits: &[SheetEdits]) -> Result<Vec<Planned>, AnnotateError> {
-        let mut by_part: BTreeMap<String, (Option<u32>, SheetPlan)> = BTreeMap::new();
+    fn plan(
+        &self,
+        edits: &[SheetEdits],
+        earlier: &[GridRecord],
+    ) -> Result<Vec<Planned>, AnnotateError> {
+        type Entry = (Option<u32>, SheetPlan, HashMap<CellRef, u32>);
+        let mut by_part: BTreeMap<String, Entry> = BTreeMap::new();
         for se in edits {
             let sheet = self
                 .sheets
@@ -815,9 +983,9 @@ impl Book {
             if se.cells.is_empty() {
                 continue;
             }
-            let (_, plan) = by_part
+            let (_, plan, restore) = by_part
                 .entry(part.clone())
-                .or_insert_with(|| (sheet.sheet_id, SheetPlan::new()));
+                .or_insert_with(|| (sheet.sheet_id, SheetPlan::new(), HashMap::new()));
             for edit in &se.cells {
                 if edit.at.row > MAX_ROW || edit.at.col > MAX_COL {
                     return Err(AnnotateError::InvalidValue {
@@ -833,6 +1001,14 @@ impl Book {
                         });
                     }
                 }
+                let original = earlier
+                    .iter()
+                    .filter(|r| r.sheet == se.sheet)
+                    .find_map(|r| r.original_style(edit.at));
+                match (&edit.value, original) {
+                    (CellValue::Clear, Some(s)) => restore.insert(edit.at, s),
+                    _ => restore.remove(&edit.at),
+                };
                 plan.entry(edit.at.row)
                     .or_default()
                     .insert(edit.at.col, edit.value.clone());
@@ -840,10 +1016,11 @@ impl Book {
         }
         Ok(by_part
             .into_iter()
-            .map(|(part, (sheet_id, plan))| Planned {
+            .map(|(part, (sheet_id, plan, restore))| Planned {
                 part,
                 sheet_id,
                 plan,
+                restore,
             })
             .collect())
     }

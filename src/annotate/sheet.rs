@@ -8,7 +8,7 @@
 //! as it went in. Once the last edit is written, the rest of the part is
 //! copied without being parsed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
@@ -38,8 +38,31 @@ struct RowCtx {
     row: u32,
     /// The row's style, when `customFormat` says it applies to its cells.
     style: Option<u32>,
-    cells: std::iter::Peekable<std::vec::IntoIter<(u32, CellValue)>>,
+    /// The row's edits not written yet, by column.
+    cells: BTreeMap<u32, CellValue>,
     last_col: Option<u32>,
+}
+
+/// Which rows and cells the part has, wherever they stand: known when the
+/// rows (or a row's cells) are out of order, so that an edit goes into its
+/// existing element even when that comes later, never into a second one.
+#[derive(Debug, Default)]
+struct Existing {
+    rows: HashSet<u32>,
+    cells: HashSet<(u32, u32)>,
+}
+
+/// Why a pass over the part stopped: an error, or rows or cells out of
+/// order found while [`Existing`] was not known (the pass is redone).
+enum Stop {
+    Error(AnnotateError),
+    OutOfOrder,
+}
+
+impl From<AnnotateError> for Stop {
+    fn from(e: AnnotateError) -> Self {
+        Stop::Error(e)
+    }
 }
 
 struct Patcher<'s, 'p, 'x> {
@@ -51,6 +74,10 @@ struct Patcher<'s, 'p, 'x> {
     prefix: String,
     cols: Vec<ColStyle>,
     dropped_formulas: Vec<CellRef>,
+    /// Cells whose [`CellValue::Clear`] gives back this style.
+    restore: &'p HashMap<CellRef, u32>,
+    /// The style each cell written with a value had before.
+    bases: Vec<(CellRef, u32)>,
 }
 
 /// A patched worksheet part.
@@ -61,16 +88,147 @@ pub(crate) struct SheetPatch {
     /// The cells whose formula the patch replaced or cleared (their
     /// calculation chain entries must go).
     pub dropped_formulas: Vec<CellRef>,
+    /// The style index each cell written with a value had before (its
+    /// own, or the row's or column's it inherited).
+    pub bases: Vec<(CellRef, u32)>,
 }
 
 /// Applies `plan` to the worksheet XML `src`, adding the styles it needs to
-/// `styles`.
+/// `styles`. A cleared cell named in `restore` gets that style back.
 pub(crate) fn patch_sheet(
     part: &str,
     src: &str,
     plan: &SheetPlan,
+    restore: &HashMap<CellRef, u32>,
     styles: &mut StylePool<'_>,
 ) -> Result<SheetPatch, AnnotateError> {
+    // Rows and cells in order (as every writer stores them) are patched in
+    // one streaming pass; when they turn out not to be (in the pass, or in
+    // the rows after the last edit, which the pass copies unread), the pass
+    // is made again knowing where every row and cell is.
+    match patch_pass(part, src, plan, restore, styles, None) {
+        Ok(patch) => return Ok(patch),
+        Err(Stop::Error(e)) => return Err(e),
+        Err(Stop::OutOfOrder) => {}
+    }
+    let existing = scan_existing(part, src)?;
+    match patch_pass(part, src, plan, restore, styles, Some(&existing)) {
+        Ok(patch) => Ok(patch),
+        Err(Stop::Error(e)) => Err(e),
+        Err(Stop::OutOfOrder) => Err(AnnotateError::Malformed {
+            part: part.to_string(),
+            reason: "rows or cells out of order".to_string(),
+        }),
+    }
+}
+
+/// True when the `<row>` tags of `src` (found by a quick text scan) have
+/// increasing row numbers (1-based), all after `last`. Anything unclear
+/// counts as not ordered.
+fn rows_in_order(src: &str, mut last: Option<u64>) -> bool {
+    for (i, _) in src.match_indices("row") {
+        let before = &src[..i];
+        let after = &src.as_bytes()[i + 3..];
+        if !after
+            .first()
+            .is_some_and(|b| b.is_ascii_whitespace() || *b == b'>' || *b == b'/')
+        {
+            continue;
+        }
+        // `<row` or `<prefix:row`, not `</row` or text.
+        let Some(lt) = before.rfind('<') else {
+            continue;
+        };
+        let name = &before[lt + 1..];
+        if !(name.is_empty()
+            || (name.ends_with(':')
+                && !name.contains(|c: char| c.is_whitespace() || c == '>' || c == '/')))
+        {
+            continue;
+        }
+        let Some(end) = src[i..].find('>') else {
+            return false;
+        };
+        let tag = &src[i + 3..i + end];
+        let mut number = None;
+        for token in tag.split_whitespace() {
+            if token == "r" || token.starts_with("r=") && token.len() < 4 {
+                return false;
+            }
+            if let Some(v) = token.strip_prefix("r=") {
+                match v.trim_matches(['"', '\'', '/']).parse::<u64>() {
+                    Ok(n) => number = Some(n),
+                    Err(_) => return false,
+                }
+            }
+        }
+        let n = number.unwrap_or_else(|| last.map_or(1, |l| l + 1));
+        if last.is_some_and(|l| n <= l) {
+            return false;
+        }
+        last = Some(n);
+    }
+    true
+}
+
+/// Every row and cell of the part, wherever it stands.
+fn scan_existing(part: &str, src: &str) -> Result<Existing, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Scanner::new(src);
+    let mut out = Existing::default();
+    let (mut row, mut next_col, mut seen_row) = (0u32, 0u32, false);
+    loop {
+        match reader.next().map_err(&err)? {
+            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+                "row" => {
+                    let r = attr(&e, "r").map_err(&err)?;
+                    row = match r.as_deref().map(str::trim) {
+                        Some(v) => parse_row_number(v).ok_or_else(|| AnnotateError::Malformed {
+                            part: part.to_string(),
+                            reason: format!("row number '{v}' is not a number from 1 to 1048576"),
+                        })?,
+                        None if seen_row => row.saturating_add(1),
+                        None => 0,
+                    };
+                    seen_row = true;
+                    next_col = 0;
+                    out.rows.insert(row);
+                }
+                "c" => {
+                    let col = match attr(&e, "r").map_err(&err)? {
+                        Some(v) => {
+                            v.parse::<CellRef>()
+                                .map_err(|_| AnnotateError::Malformed {
+                                    part: part.to_string(),
+                                    reason: format!("'{v}' is not a cell address"),
+                                })?
+                                .col
+                        }
+                        None => next_col,
+                    };
+                    next_col = col.saturating_add(1);
+                    out.cells.insert((row, col));
+                }
+                _ => {}
+            },
+            Event::End(e) if e.local_name().as_ref() == "sheetData" => break,
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// One pass over the part (see [`patch_sheet`]); with `existing` unknown,
+/// rows or cells out of order stop it.
+fn patch_pass(
+    part: &str,
+    src: &str,
+    plan: &SheetPlan,
+    restore: &HashMap<CellRef, u32>,
+    styles: &mut StylePool<'_>,
+    existing: Option<&Existing>,
+) -> Result<SheetPatch, Stop> {
     let err = xml_err(part);
     let mut p = Patcher {
         part,
@@ -81,13 +239,12 @@ pub(crate) fn patch_sheet(
         prefix: String::new(),
         cols: Vec::new(),
         dropped_formulas: Vec::new(),
+        restore,
+        bases: Vec::new(),
     };
-    let mut rows = plan
-        .iter()
-        .map(|(r, cells)| (*r, cells.iter().map(|(c, v)| (*c, v.clone())).collect()))
-        .collect::<Vec<(u32, Vec<(u32, CellValue)>)>>()
-        .into_iter()
-        .peekable();
+    // The edits not written yet, by row.
+    let mut rows: BTreeMap<u32, BTreeMap<u32, CellValue>> = plan.clone();
+    let row_exists = |r: u32| existing.is_some_and(|x| x.rows.contains(&r));
     let mut reader = Scanner::new(src);
     let mut depth = 0usize;
     // (position in `out`, tag, is empty, old ref) of <dimension>, written
@@ -99,7 +256,7 @@ pub(crate) fn patch_sheet(
     let mut last_row: Option<u32> = None;
     let mut row: Option<RowCtx> = None;
     loop {
-        if (in_sheet_data || sheet_data_done) && row.is_none() && rows.peek().is_none() {
+        if (in_sheet_data || sheet_data_done) && row.is_none() && rows.is_empty() {
             break;
         }
         let start = reader.pos();
@@ -118,7 +275,7 @@ pub(crate) fn patch_sheet(
                     }
                 } else if depth == 1 && name.as_ref() == "sheetData" && in_sheet_data {
                     p.copy_to(start);
-                    for (r, cells) in rows.by_ref() {
+                    for (r, cells) in std::mem::take(&mut rows) {
                         p.emit_new_row(r, cells)?;
                     }
                     in_sheet_data = false;
@@ -160,7 +317,7 @@ pub(crate) fn patch_sheet(
                 if empty {
                     p.copy_to(start);
                     write_start_tag(&mut p.out, &e, &[], &[], false).map_err(&err)?;
-                    for (r, cells) in rows.by_ref() {
+                    for (r, cells) in std::mem::take(&mut rows) {
                         p.emit_new_row(r, cells)?;
                     }
                     p.out.push_str(&format!("</{}sheetData>", p.prefix));
@@ -181,20 +338,23 @@ pub(crate) fn patch_sheet(
                     })?,
                     None => last_row.map_or(0, |r| r.saturating_add(1)),
                 };
+                if existing.is_none() && last_row.is_some_and(|l| this_row <= l) {
+                    return Err(Stop::OutOfOrder);
+                }
                 last_row = Some(this_row);
                 p.copy_to(start);
-                while let Some((r, _)) = rows.peek() {
-                    if *r >= this_row {
-                        break;
-                    }
-                    if let Some((r, cells)) = rows.next() {
+                // Rows before this one that the part has nowhere are new.
+                let before: Vec<u32> = rows
+                    .range(..this_row)
+                    .map(|(r, _)| *r)
+                    .filter(|r| !row_exists(*r))
+                    .collect();
+                for r in before {
+                    if let Some(cells) = rows.remove(&r) {
                         p.emit_new_row(r, cells)?;
                     }
                 }
-                let edits = match rows.peek() {
-                    Some((r, _)) if *r == this_row => rows.next().map(|(_, c)| c),
-                    _ => None,
-                };
+                let edits = rows.remove(&this_row);
                 let row_num = (this_row + 1).to_string();
                 let mut set: Vec<(&str, &str)> = Vec::new();
                 if r_attr.is_none() {
@@ -236,7 +396,7 @@ pub(crate) fn patch_sheet(
                         let mut ctx = RowCtx {
                             row: this_row,
                             style,
-                            cells: cells.into_iter().peekable(),
+                            cells,
                             last_col: None,
                         };
                         if empty {
@@ -260,20 +420,25 @@ pub(crate) fn patch_sheet(
                         }
                         None => ctx.last_col.map_or(0, |c| c.saturating_add(1)),
                     };
+                    if existing.is_none() && ctx.last_col.is_some_and(|l| col <= l) {
+                        return Err(Stop::OutOfOrder);
+                    }
                     ctx.last_col = Some(col);
                     p.copy_to(start);
-                    while let Some((c, _)) = ctx.cells.peek() {
-                        if *c >= col {
-                            break;
-                        }
-                        if let Some((c, v)) = ctx.cells.next() {
+                    // Cells before this one that the row has nowhere are new.
+                    let this = ctx.row;
+                    let before: Vec<u32> = ctx
+                        .cells
+                        .range(..col)
+                        .map(|(c, _)| *c)
+                        .filter(|c| !existing.is_some_and(|x| x.cells.contains(&(this, *c))))
+                        .collect();
+                    for c in before {
+                        if let Some(v) = ctx.cells.remove(&c) {
                             p.emit_new_cell(ctx.row, c, ctx.style, &v)?;
                         }
                     }
-                    let edit = match ctx.cells.peek() {
-                        Some((c, _)) if *c == col => ctx.cells.next().map(|(_, v)| v),
-                        _ => None,
-                    };
+                    let edit = ctx.cells.remove(&col);
                     let at = CellRef::new(ctx.row, col);
                     let mut consumed = false;
                     match edit {
@@ -319,11 +484,20 @@ pub(crate) fn patch_sheet(
             depth += 1;
         }
     }
-    if rows.peek().is_some() || row.is_some() {
-        return Err(p.malformed("the worksheet has no <sheetData>"));
+    if !rows.is_empty() || row.is_some() {
+        return Err(p.malformed("the worksheet has no <sheetData>").into());
+    }
+    if existing.is_none()
+        && in_sheet_data
+        && !rows_in_order(&src[reader.pos()..], last_row.map(|r| u64::from(r) + 1))
+    {
+        // A row after the last edit is out of order: it may be one the
+        // pass took for missing.
+        return Err(Stop::OutOfOrder);
     }
     p.copy_to(src.len());
     let dropped_formulas = std::mem::take(&mut p.dropped_formulas);
+    let bases = std::mem::take(&mut p.bases);
     let mut out = p.out;
     if let Some((at, tag, empty, old)) = dimension {
         let old_range: Option<CellRange> = old.trim().parse().ok().or_else(|| {
@@ -347,6 +521,7 @@ pub(crate) fn patch_sheet(
     Ok(SheetPatch {
         xml: out,
         dropped_formulas,
+        bases,
     })
 }
 
@@ -380,7 +555,7 @@ fn parse_row_number(v: &str) -> Option<u32> {
 
 /// A row's `spans="2:4"` widened to cover the columns written into it, or
 /// `None` when it already does (or cannot be read: it is only a hint).
-fn widen_spans(spans: &str, cells: &[(u32, CellValue)]) -> Option<String> {
+fn widen_spans(spans: &str, cells: &BTreeMap<u32, CellValue>) -> Option<String> {
     let mut lo = u32::MAX;
     let mut hi = 0u32;
     for part in spans.split_whitespace() {
@@ -528,7 +703,7 @@ impl Patcher<'_, '_, '_> {
     }
 
     fn emit_rest_of_row(&mut self, ctx: &mut RowCtx) -> Result<(), AnnotateError> {
-        for (c, v) in ctx.cells.by_ref() {
+        for (c, v) in std::mem::take(&mut ctx.cells) {
             let style = self.inherited_style(ctx.style, c);
             self.write_cell(CellRef::new(ctx.row, c), style, &v, None)?;
         }
@@ -549,7 +724,7 @@ impl Patcher<'_, '_, '_> {
     fn emit_new_row(
         &mut self,
         row: u32,
-        cells: Vec<(u32, CellValue)>,
+        cells: BTreeMap<u32, CellValue>,
     ) -> Result<(), AnnotateError> {
         if cells.iter().all(|(_, v)| matches!(v, CellValue::Clear)) {
             return Ok(());
@@ -589,8 +764,15 @@ impl Patcher<'_, '_, '_> {
     ) -> Result<(), AnnotateError> {
         let r = at.to_string();
         let p = self.prefix.clone();
+        let restored = match v {
+            CellValue::Clear => self.restore.get(&at).copied(),
+            _ => {
+                self.bases.push((at, style));
+                None
+            }
+        };
         let (s, t, body) = match v {
-            CellValue::Clear => (style, None, None),
+            CellValue::Clear => (restored.unwrap_or(style), None, None),
             CellValue::Number(n) => {
                 let text = format_number(*n).ok_or_else(|| AnnotateError::InvalidValue {
                     cell: at,
@@ -619,7 +801,7 @@ impl Patcher<'_, '_, '_> {
         let s = s.to_string();
         let mut set: Vec<(&str, &str)> = vec![("r", &r)];
         let keep_s = old.is_some() && matches!(v, CellValue::Clear);
-        if s != "0" || !keep_s {
+        if s != "0" || !keep_s || restored.is_some() {
             set.push(("s", &s));
         }
         if let Some(t) = t {
@@ -690,7 +872,7 @@ mod tests {
 
     fn run(src: &str, cells: &[(&str, CellValue)]) -> (String, Option<String>) {
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        let out = patch_sheet("sheet", src, &plan(cells), &mut pool).unwrap();
+        let out = patch_sheet("sheet", src, &plan(cells), &HashMap::new(), &mut pool).unwrap();
         (out.xml, pool.render().unwrap())
     }
 
@@ -876,6 +1058,7 @@ mod tests {
             "sheet",
             src,
             &plan(&[("A1", CellValue::Number(1.0))]),
+            &HashMap::new(),
             &mut pool,
         )
         .unwrap_err();
@@ -894,16 +1077,70 @@ mod tests {
             ("B4", CellValue::Text("solved".into())),
         ];
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        let once = patch_sheet("sheet", &src, &plan(&cells), &mut pool)
+        let once = patch_sheet("sheet", &src, &plan(&cells), &HashMap::new(), &mut pool)
             .unwrap()
             .xml;
         let styles = pool.render().unwrap().unwrap();
         let mut pool2 = StylePool::parse("styles", &styles).unwrap();
-        let twice = patch_sheet("sheet", &once, &plan(&cells), &mut pool2)
+        let twice = patch_sheet("sheet", &once, &plan(&cells), &HashMap::new(), &mut pool2)
             .unwrap()
             .xml;
         assert_eq!(once, twice);
         assert_eq!(pool2.render().unwrap(), None);
+    }
+
+    #[test]
+    fn rows_and_cells_out_of_order_take_their_edits_in_place() {
+        // Cells of row 2 right to left (rows in order): the pass restarts
+        // knowing where each cell is.
+        let src = format!(
+            r#"{}<sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="D2" s="1"/><c r="B2" s="1"/></row></sheetData>{TAIL}"#,
+            head("A1:D2")
+        );
+        let (out, _) = run(
+            &src,
+            &[
+                ("B2", CellValue::Number(2.0)),
+                ("C2", CellValue::Number(3.0)),
+                ("D2", CellValue::Number(4.0)),
+            ],
+        );
+        assert_eq!(out.matches("r=\"B2\"").count(), 1, "{out}");
+        assert_eq!(out.matches("r=\"D2\"").count(), 1, "{out}");
+        assert!(out.contains("r=\"C2\""), "{out}");
+        // Rows out of order.
+        let src = format!(
+            r#"{}<sheetData><row r="5"><c r="A5"><v>5</v></c></row><row r="2"><c r="A2"><v>2</v></c></row></sheetData>{TAIL}"#,
+            head("A2:A5")
+        );
+        let (out, _) = run(
+            &src,
+            &[
+                ("B2", CellValue::Number(9.0)),
+                ("B5", CellValue::Number(8.0)),
+                ("B3", CellValue::Number(7.0)),
+            ],
+        );
+        for r in ["2", "3", "5"] {
+            assert_eq!(out.matches(&format!("<row r=\"{r}\"")).count(), 1, "{out}");
+        }
+        assert!(out.contains(r#"<c r="A2"><v>2</v></c><c r="B2""#), "{out}");
+        assert!(out.contains(r#"<c r="A5"><v>5</v></c><c r="B5""#), "{out}");
+    }
+
+    #[test]
+    fn row_order_is_told_from_the_row_tags() {
+        assert!(rows_in_order(
+            r#"<sheetData><row r="1"/><x:row r="3" spans="1:2"><c><t>row 2</t></c></x:row><row/></sheetData>"#,
+            None
+        ));
+        assert!(!rows_in_order(r#"<row r="3"/><row r="2"/>"#, None));
+        assert!(!rows_in_order(r#"<row r="3"/><row r="3"/>"#, None));
+        assert!(!rows_in_order(r#"<row r = "3"/>"#, None));
+        assert!(!rows_in_order(r#"<row r="x"/>"#, None));
+        assert!(rows_in_order("<worksheet><sheetData/></worksheet>", None));
+        assert!(rows_in_order(r#"</row><row r="4"/><row/>"#, Some(3)));
+        assert!(!rows_in_order(r#"</row><row r="3"/>"#, Some(3)));
     }
 
     #[test]
@@ -913,6 +1150,7 @@ mod tests {
             "sheet",
             "<worksheet/>",
             &plan(&[("A1", CellValue::Number(1.0))]),
+            &HashMap::new(),
             &mut pool,
         )
         .unwrap_err();
@@ -970,17 +1208,23 @@ mod tests {
         ];
         for cut in 0..src.len() {
             let mut pool = StylePool::parse("styles", STYLES).unwrap();
-            let _ = patch_sheet("sheet", &src[..cut], &plan(&cells), &mut pool);
+            let _ = patch_sheet(
+                "sheet",
+                &src[..cut],
+                &plan(&cells),
+                &HashMap::new(),
+                &mut pool,
+            );
             // Swap two bytes to break tags in other ways.
             let mut bytes = src.clone().into_bytes();
             bytes.swap(cut, (cut * 7 + 3) % src.len());
             if let Ok(mangled) = String::from_utf8(bytes) {
                 let mut pool = StylePool::parse("styles", STYLES).unwrap();
-                let _ = patch_sheet("sheet", &mangled, &plan(&cells), &mut pool);
+                let _ = patch_sheet("sheet", &mangled, &plan(&cells), &HashMap::new(), &mut pool);
             }
         }
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        assert!(patch_sheet("sheet", &src, &plan(&cells), &mut pool).is_ok());
+        assert!(patch_sheet("sheet", &src, &plan(&cells), &HashMap::new(), &mut pool).is_ok());
     }
 
     #[test]

@@ -25,8 +25,7 @@
 //!
 //! > at least one cell holds a digit of the grid, and at most a quarter of
 //! > the non-empty cells hold anything else (blank marks — `0`, `.`, pencil
-//! > marks — and cells in blue italics, an earlier run's writing, count as
-//! > blank).
+//! > marks — and an earlier run's recorded writing count as blank).
 //!
 //! So a bordered table of names or prices is left alone, while a puzzle with
 //! one or two stray values (`x`, `12` in a 9x9, `3.5`) is a grid whose
@@ -45,11 +44,17 @@
 //! [`Cell::Formula`], which makes the grid invalid until the file is opened
 //! and saved in Excel or LibreOffice. A value that cannot be read at all
 //! (an unknown XML entity, a number that is none, a missing shared string)
-//! is a [`Cell::Bad`]: never taken for blank, never written over. A cell whose font is blue (`FF0000FF`) italic
-//! is what an earlier xlsudoku run wrote: [`Cell::Filled`] for a digit,
-//! [`Cell::FilledText`] for candidate letters. Those count as blank in
-//! [`FoundGrid::puzzle`], so a run over its own output replaces them rather
-//! than stacking on them.
+//! is a [`Cell::Bad`]: never taken for blank, never written over.
+//!
+//! What an earlier xlsudoku run wrote is known from the grid records it
+//! left in the copy's zip comment ([`crate::annotate::GridRecord`]), never
+//! from the font alone: a cell the record lists that still holds a digit
+//! (or candidate letters) in blue italics is [`Cell::Filled`]
+//! ([`Cell::FilledText`]), and so is the note the record names. Those count
+//! as blank in [`FoundGrid::puzzle`], so a run over its own output replaces
+//! them rather than stacking on them. A digit typed over a fill (no longer
+//! blue italic) is a given; with no record (a file saved since by Excel
+//! loses it) every digit is a given.
 //!
 //! Blanks may be written: `0` (as a number, whatever its number format —
 //! also one that hides zeros — or as text) and `.` are blanks, and so are
@@ -105,11 +110,11 @@ pub enum Cell {
     Blank,
     /// A digit of the puzzle.
     Given(u8),
-    /// A digit an earlier xlsudoku run wrote (blue italics): blank for the
-    /// puzzle, to be replaced.
+    /// A digit an earlier xlsudoku run recorded writing, still in its blue
+    /// italics: blank for the puzzle, to be replaced.
     Filled(u8),
-    /// Candidate letters an earlier `--logic-only` run wrote (blue italics):
-    /// blank for the puzzle, to be replaced.
+    /// Candidate letters an earlier `--logic-only` run recorded writing,
+    /// still in its blue italics: blank for the puzzle, to be replaced.
     FilledText(String),
     /// A blank written as something, as the cell shows it: `0` (also when
     /// a number format hides it), `.`, or pencil marks (candidates such as
@@ -257,11 +262,24 @@ pub struct FoundGrid {
     pub symbols: Symbols,
     /// Every cell, row-major, `side * side` of them.
     pub cells: Vec<Cell>,
-    /// Where the note goes: an earlier run's note cell if there is one just
-    /// below the grid's first column, else the first empty cell there.
+    /// Where the note goes: the earlier run's note of this grid if its
+    /// record names one, else the first empty cell below the grid in its
+    /// first visible column, before the next grid (never a formula, a
+    /// hidden row or a merged range); see [`FoundGrid::note_apart`].
     pub note_at: CellRef,
     /// True when `note_at` holds an earlier run's note (to be replaced).
     pub earlier_note: bool,
+    /// Grid cells that hold a formula showing no digit (often `""`): blank
+    /// for the puzzle, but never written over. A formula showing a digit
+    /// is a given like any other.
+    pub formulas: Vec<CellRef>,
+    /// Merged ranges that reach into the grid: a grid with any is
+    /// unreadable (the merged cells hide all but the first), and nothing
+    /// is written into it.
+    pub merged: Vec<CellRange>,
+    /// True when the note could not sit between the grid and what follows
+    /// it (the next grid below): it is further down and names its grid.
+    pub note_apart: bool,
 }
 
 impl FoundGrid {
@@ -442,8 +460,75 @@ pub fn read_workbook_bytes(
     if let Some(range) = opts.range {
         check_range(path, range, opts.shape)?;
     }
-    let raw = reader::read_raw(path, bytes)?;
-    Ok(raw.iter().map(|sheet| find_grids(sheet, opts)).collect())
+    crate::opc::check_central_directory(&mut std::io::Cursor::new(bytes)).map_err(|reason| {
+        ReadError::NotAWorkbook {
+            path: path.to_path_buf(),
+            reason: format!("a damaged zip package ({reason}); refusing it rather than lose parts"),
+        }
+    })?;
+    let mut raw = reader::read_raw(path, bytes)?;
+    let records = crate::annotate::read_grid_records(std::io::Cursor::new(bytes));
+    Ok(raw
+        .iter_mut()
+        .map(|sheet| {
+            let recorded = Recorded::of(&records, &sheet.name);
+            sheet.earlier = recorded.fills_in(sheet);
+            find_grids(sheet, opts, &recorded)
+        })
+        .collect())
+}
+/// What the grid records of an earlier xlsudoku copy (its zip comment)
+/// say about one sheet: the cells that run filled and where its notes are.
+/// Only these, still in blue italics, are an earlier run's writing; with
+/// no record (a file saved since by Excel drops it) every digit is a given.
+#[derive(Debug, Default)]
+struct Recorded {
+    /// Filled cell → what was written (see [`crate::annotate::GridRecord::written`]).
+    fills: std::collections::HashMap<(u32, u32), Option<u8>>,
+    /// Note cell → the grid it belongs to.
+    notes: std::collections::HashMap<(u32, u32), CellRange>,
+}
+
+impl Recorded {
+    fn of(records: &[crate::annotate::GridRecord], sheet: &str) -> Self {
+        let mut out = Recorded::default();
+        for r in records.iter().filter(|r| r.sheet == sheet) {
+            for (at, _) in &r.fills {
+                out.fills.insert((at.row, at.col), r.written(*at).flatten());
+            }
+            out.notes
+                .extend(r.note.iter().map(|(at, _)| ((at.row, at.col), r.range)));
+        }
+        out
+    }
+
+    /// True when `(row, col)` holds what an earlier run filled in: the
+    /// record lists it, it is still blue italic and still holds what was
+    /// written (a digit typed over it makes it a given).
+    fn is_fill(&self, sheet: &reader::RawSheet, row: u32, col: u32) -> bool {
+        let Some(written) = self.fills.get(&(row, col)) else {
+            return false;
+        };
+        if !sheet.blue_italic.contains(&(row, col)) {
+            return false;
+        }
+        let value = sheet.values.get_value((row, col));
+        match written {
+            None => true,
+            Some(0) => matches!(value, Some(Data::String(t)) if is_candidate_text(t)),
+            Some(d) => matches!(classify(value), Value::Whole(n, _) if n == i64::from(*d)),
+        }
+    }
+
+    /// The cells of `sheet` that hold an earlier run's fills (see
+    /// [`Recorded::is_fill`]).
+    fn fills_in(&self, sheet: &reader::RawSheet) -> std::collections::HashSet<(u32, u32)> {
+        self.fills
+            .keys()
+            .copied()
+            .filter(|&(r, c)| self.is_fill(sheet, r, c))
+            .collect()
+    }
 }
 
 /// Reads a workbook file into memory, with the same size limit and errors
@@ -598,11 +683,12 @@ fn is_blank_mark(v: &Value, side: usize) -> bool {
         && marks.windows(2).all(|w| w[0] < w[1])
 }
 
-/// The cell a grid position holds, given its value, whether its font is
-/// blue italic (an earlier run's writing) and the grid's alphabet.
-fn grid_cell(value: Value, blue_italic: bool, side: usize, symbols: Symbols) -> Cell {
+/// The cell a grid position holds, given its value, whether it is an
+/// earlier run's writing (recorded in the copy and still blue italic) and
+/// the grid's alphabet.
+fn grid_cell(value: Value, earlier: bool, side: usize, symbols: Symbols) -> Cell {
     if let Some(d) = symbols.digit(&value, side) {
-        return if blue_italic {
+        return if earlier {
             Cell::Filled(d)
         } else {
             Cell::Given(d)
@@ -610,7 +696,7 @@ fn grid_cell(value: Value, blue_italic: bool, side: usize, symbols: Symbols) -> 
     }
     match value {
         Value::Empty => Cell::Blank,
-        Value::Other(text) if blue_italic && is_candidate_text(&text) => Cell::FilledText(text),
+        Value::Other(text) if earlier && is_candidate_text(&text) => Cell::FilledText(text),
         v if is_blank_mark(&v, side) => match v {
             Value::Whole(_, text) | Value::Other(text) => Cell::Marked(text),
             Value::Empty => Cell::Blank,
@@ -625,7 +711,7 @@ fn square_values(sheet: &reader::RawSheet, range: CellRange) -> Vec<(CellRef, Va
     let mut values = Vec::with_capacity((range.rows() * range.cols()) as usize);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
-            let value = if sheet.blue_italic.contains(&(r, c)) {
+            let value = if sheet.earlier.contains(&(r, c)) {
                 Value::Empty
             } else if let Some(reader::Unread::Formula(f)) = sheet.unread.get(&(r, c)) {
                 // A formula without a value is most likely a given whose
@@ -688,7 +774,7 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
     let mut certain_others = 0usize;
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
-            if sheet.blue_italic.contains(&(r, c)) {
+            if sheet.earlier.contains(&(r, c)) {
                 continue;
             }
             if let Some(reader::Unread::Formula(_)) = sheet.unread.get(&(r, c)) {
@@ -720,7 +806,7 @@ fn is_label_strip(sheet: &reader::RawSheet, strip: CellRange, side: usize) -> bo
     for r in strip.start.row..=strip.end.row {
         for c in strip.start.col..=strip.end.col {
             k += 1;
-            if sheet.blue_italic.contains(&(r, c)) {
+            if sheet.earlier.contains(&(r, c)) {
                 return false;
             }
             let v = classify(sheet.values.get_value((r, c)));
@@ -760,7 +846,7 @@ fn judge_labelled(
     // ends the test (a table of words or amounts with a header row).
     for r in inner.start.row..=inner.end.row {
         for c in inner.start.col..=inner.end.col {
-            if sheet.blue_italic.contains(&(r, c)) {
+            if sheet.earlier.contains(&(r, c)) {
                 continue;
             }
             let v = classify(sheet.values.get_value((r, c)));
@@ -821,78 +907,152 @@ fn why_not_a_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> 
     }
 }
 
-fn is_earlier_note(sheet: &reader::RawSheet, at: CellRef) -> bool {
-    if !sheet.blue_italic.contains(&(at.row, at.col)) {
-        return false;
+/// True when `at` holds the note an earlier run recorded writing there,
+/// still as it wrote it (blue italic text).
+fn is_earlier_note(sheet: &reader::RawSheet, recorded: &Recorded, at: CellRef) -> bool {
+    let key = (at.row, at.col);
+    recorded.notes.contains_key(&key)
+        && sheet.blue_italic.contains(&key)
+        && matches!(sheet.values.get_value(key), Some(Data::String(_)))
+}
+
+/// The cell holding this grid's note from an earlier run, when the
+/// record names one and it is still as that run wrote it.
+fn earlier_note_of(
+    sheet: &reader::RawSheet,
+    recorded: &Recorded,
+    range: CellRange,
+) -> Option<CellRef> {
+    recorded
+        .notes
+        .iter()
+        .filter(|(_, grid)| **grid == range)
+        .map(|(&(row, col), _)| CellRef::new(row, col))
+        .find(|&at| is_earlier_note(sheet, recorded, at))
+}
+
+/// The rows of one column under merged ranges: sorted, disjoint
+/// intervals, so that a long scan down the column stays fast whatever the
+/// number of merges.
+struct MergedRows(Vec<(u32, u32)>);
+
+impl MergedRows {
+    fn of(sheet: &reader::RawSheet, col: u32) -> Self {
+        let mut spans: Vec<(u32, u32)> = sheet
+            .merges
+            .iter()
+            .filter(|m| m.start != m.end && m.start.col <= col && col <= m.end.col)
+            .map(|m| (m.start.row, m.end.row))
+            .collect();
+        spans.sort_unstable();
+        let mut out: Vec<(u32, u32)> = Vec::with_capacity(spans.len());
+        for (lo, hi) in spans {
+            match out.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => out.push((lo, hi)),
+            }
+        }
+        MergedRows(out)
     }
-    match sheet.values.get_value((at.row, at.col)) {
-        Some(Data::String(s)) => {
-            let s = s.trim_start().to_lowercase();
-            crate::solve::Status::ALL
+
+    fn contains(&self, row: u32) -> bool {
+        let i = self.0.partition_point(|&(_, hi)| hi < row);
+        self.0.get(i).is_some_and(|&(lo, _)| lo <= row)
+    }
+}
+
+/// Whether the note may go into `at`: an empty cell (a formula is never
+/// empty), in a visible row, under no merged range (`merged`: those of
+/// its column) and in no grid.
+fn note_fits(
+    sheet: &reader::RawSheet,
+    at: CellRef,
+    taken: &[CellRange],
+    merged: &MergedRows,
+) -> bool {
+    let (row, col) = (at.row, at.col);
+    classify(sheet.values.get_value((row, col))) == Value::Empty
+        && !sheet.formulas.contains(&(row, col))
+        && !sheet.hidden_rows.contains(&row)
+        && !merged.contains(row)
+        && !taken.iter().any(|t| t.contains(at))
+}
+
+/// The column the note of the grid at `range` goes in: the grid's first
+/// visible column.
+fn note_column(sheet: &reader::RawSheet, range: CellRange) -> u32 {
+    (range.start.col..=range.end.col)
+        .find(|c| {
+            !sheet
+                .hidden_cols
                 .iter()
-                .any(|w| s.starts_with(w.note_word()))
-        }
-        _ => false,
-    }
+                .any(|&(lo, hi)| (lo..=hi).contains(c))
+        })
+        .unwrap_or(range.start.col)
 }
 
-/// Where the note of the grid at `range` goes (see [`FoundGrid::note_at`]).
-fn note_cell(
+/// The note's cell between the grid at `range` and whatever grid comes
+/// next below it in its columns: the first cell that fits (see
+/// [`note_fits`]) in the note column; `None` when there is none.
+fn note_near(sheet: &reader::RawSheet, range: CellRange, taken: &[CellRange]) -> Option<CellRef> {
+    let col = note_column(sheet, range);
+    let next = taken
+        .iter()
+        .filter(|t| {
+            t.start.row > range.end.row
+                && t.start.col <= range.end.col
+                && range.start.col <= t.end.col
+        })
+        .map(|t| t.start.row)
+        .min()
+        .unwrap_or(crate::address::MAX_ROW);
+    let merged = MergedRows::of(sheet, col);
+    (range.end.row + 1..next)
+        .map(|row| CellRef::new(row, col))
+        .find(|&at| note_fits(sheet, at, taken, &merged))
+}
+
+/// The note's cell when there is no room next to the grid: the first cell
+/// that fits further down the note column, past the grids below and the
+/// other notes.
+fn note_apart(
     sheet: &reader::RawSheet,
     range: CellRange,
     taken: &[CellRange],
     notes: &[CellRef],
-) -> (CellRef, bool) {
-    let col = range.start.col;
-    let mut row = range.end.row + 1;
-    while row <= crate::address::MAX_ROW {
-        let at = CellRef::new(row, col);
-        if notes.contains(&at) {
-            // Another grid's note (grids stacked in one column).
-            row += 1;
-            continue;
-        }
-        let empty = classify(sheet.values.get_value((row, col))) == Value::Empty;
-        if !empty && is_earlier_note(sheet, at) {
-            return (at, true);
-        }
-        if empty && !taken.iter().any(|t| t.contains(at)) {
-            return (at, false);
-        }
-        row += 1;
-    }
-    // A grid in the sheet's last rows: the first free cell above it.
-    note_cell_above(sheet, range, taken, notes)
+) -> CellRef {
+    let col = note_column(sheet, range);
+    let merged = MergedRows::of(sheet, col);
+    (range.end.row + 1..=crate::address::MAX_ROW)
+        .map(|row| CellRef::new(row, col))
+        .find(|at| !notes.contains(at) && note_fits(sheet, *at, taken, &merged))
+        .or_else(|| note_above(sheet, range, taken, notes))
+        .unwrap_or(range.start)
 }
 
-/// The note's cell for a grid with no row below it: the first empty cell
-/// above the grid's first column, else the first right of its first row.
-fn note_cell_above(
+/// The note's cell for a grid with no free row below it (a grid in the
+/// sheet's last rows): the first free cell above the grid's note column,
+/// else the first right of its first row.
+fn note_above(
     sheet: &reader::RawSheet,
     range: CellRange,
     taken: &[CellRange],
     notes: &[CellRef],
-) -> (CellRef, bool) {
-    let free = |at: CellRef| {
-        !notes.contains(&at)
-            && !taken.iter().any(|t| t.contains(at))
-            && classify(sheet.values.get_value((at.row, at.col))) == Value::Empty
-    };
-    let col = range.start.col;
+) -> Option<CellRef> {
+    let col = note_column(sheet, range);
+    let merged = MergedRows::of(sheet, col);
     (0..range.start.row)
         .rev()
         .map(|row| CellRef::new(row, col))
-        .chain(
-            (range.end.col + 1..=crate::address::MAX_COL).map(|c| CellRef::new(range.start.row, c)),
-        )
-        .find_map(|at| {
-            if free(at) {
-                Some((at, false))
-            } else {
-                is_earlier_note(sheet, at).then_some((at, true))
-            }
+        .find(|at| !notes.contains(at) && note_fits(sheet, *at, taken, &merged))
+        .or_else(|| {
+            (range.end.col + 1..=crate::address::MAX_COL)
+                .map(|c| CellRef::new(range.start.row, c))
+                .find(|at| {
+                    !notes.contains(at)
+                        && note_fits(sheet, *at, taken, &MergedRows::of(sheet, at.col))
+                })
         })
-        .unwrap_or((range.start, false))
 }
 
 fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> (Symbols, Vec<Cell>) {
@@ -902,15 +1062,15 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> (Sy
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
             let raw = sheet.values.get_value((r, c));
-            let blue_italic = sheet.blue_italic.contains(&(r, c));
+            let earlier = sheet.earlier.contains(&(r, c));
             cells.push(match (sheet.unread.get(&(r, c)), raw) {
                 (Some(reader::Unread::Formula(f)), _) => Cell::Formula(f.clone()),
                 (Some(reader::Unread::Value(v)), _) => Cell::Bad(v.clone()),
                 (None, raw) => match raw {
-                    Some(Data::String(text)) if blue_italic && is_candidate_text(text) => {
+                    Some(Data::String(text)) if earlier && is_candidate_text(text) => {
                         Cell::FilledText(text.clone())
                     }
-                    _ => grid_cell(classify(raw), blue_italic, side, symbols),
+                    _ => grid_cell(classify(raw), earlier, side, symbols),
                 },
             });
         }
@@ -918,7 +1078,7 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> (Sy
     (symbols, cells)
 }
 
-fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
+fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded) -> Sheet {
     let (detected, turned_down): (Vec<(CellRange, BoxShape)>, Vec<CellRange>) = match opts.range {
         Some(range) => {
             // The shape was checked before reading. The square is this
@@ -964,13 +1124,54 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
         }
     }
     let taken: Vec<CellRange> = detected.iter().map(|d| d.0).collect();
-    let mut notes: Vec<CellRef> = Vec::with_capacity(detected.len());
+    // Notes: an earlier run's note of the grid where it is; else the first
+    // free cell below the grid, before the next grid; else (no room there)
+    // further down, and the note names its grid.
+    let mut places: Vec<Option<(CellRef, bool, bool)>> = taken
+        .iter()
+        .map(|&range| {
+            earlier_note_of(sheet, recorded, range)
+                .map(|at| (at, true, false))
+                .or_else(|| note_near(sheet, range, &taken).map(|at| (at, false, false)))
+        })
+        .collect();
+    for i in 0..places.len() {
+        if places[i].is_none() {
+            let notes: Vec<CellRef> = places.iter().flatten().map(|p| p.0).collect();
+            places[i] = Some((note_apart(sheet, taken[i], &taken, &notes), false, true));
+        }
+    }
     let grids = detected
         .into_iter()
-        .map(|(range, shape)| {
-            let (note_at, earlier_note) = note_cell(sheet, range, &taken, &notes);
-            notes.push(note_at);
+        .zip(places)
+        .map(|((range, shape), place)| {
+            let (note_at, earlier_note, note_apart) = place.unwrap_or((
+                CellRef::new(range.end.row + 1, range.start.col),
+                false,
+                true,
+            ));
             let (symbols, cells) = read_grid(sheet, range, shape);
+            let formulas = cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    (
+                        c,
+                        range.cell((i / shape.side()) as u32, (i % shape.side()) as u32),
+                    )
+                })
+                .filter(|(c, at)| {
+                    matches!(c, Cell::Blank | Cell::Marked(_))
+                        && sheet.formulas.contains(&(at.row, at.col))
+                })
+                .map(|(_, at)| at)
+                .collect();
+            let merged = sheet
+                .merges
+                .iter()
+                .filter(|m| m.start != m.end && overlaps(m, &range))
+                .copied()
+                .collect();
             FoundGrid {
                 range,
                 shape,
@@ -978,6 +1179,9 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions) -> Sheet {
                 cells,
                 note_at,
                 earlier_note,
+                formulas,
+                merged,
+                note_apart,
             }
         })
         .collect();
@@ -1171,6 +1375,9 @@ mod tests {
             cells,
             note_at: CellRef::new(5, 1),
             earlier_note: false,
+            formulas: Vec::new(),
+            merged: Vec::new(),
+            note_apart: false,
         }
     }
 
@@ -1185,6 +1392,14 @@ mod tests {
         assert_eq!(g.puzzle().to_line(), "1..............4");
         assert_eq!(g.bad_cells(), vec![(CellRef::new(2, 3), "x".to_string())]);
         assert_eq!(g.cell_ref(15).to_string(), "E5");
+    }
+
+    #[test]
+    fn merged_rows_of_a_column_are_joined_and_found() {
+        let m = MergedRows(vec![(2, 4), (9, 9)]);
+        assert!(!m.contains(1) && m.contains(2) && m.contains(4) && !m.contains(5));
+        assert!(m.contains(9) && !m.contains(10));
+        assert!(!MergedRows(Vec::new()).contains(0));
     }
 
     #[test]

@@ -104,6 +104,18 @@ pub(crate) struct RawSheet {
     pub unread: HashMap<(u32, u32), Unread>,
     /// Cells (row, col) whose own format is blue italic.
     pub blue_italic: HashSet<(u32, u32)>,
+    /// Cells (row, col) that hold a formula (an `<f>` element).
+    pub formulas: HashSet<(u32, u32)>,
+    /// Merged ranges (`<mergeCell ref>`), as stored.
+    pub merges: Vec<crate::address::CellRange>,
+    /// Hidden rows (0-based).
+    pub hidden_rows: HashSet<u32>,
+    /// Hidden columns: `(first, last)`, 0-based.
+    pub hidden_cols: Vec<(u32, u32)>,
+    /// Cells holding an earlier xlsudoku run's fills, as its grid records
+    /// say and as the cells still show them (set after reading, from the
+    /// copy's zip comment; empty for a workbook xlsudoku did not write).
+    pub earlier: HashSet<(u32, u32)>,
 }
 
 impl RawSheet {
@@ -251,6 +263,11 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
             values: Values(scan.values),
             unread: scan.unread,
             blue_italic,
+            formulas: scan.formulas.iter().copied().collect(),
+            merges: scan.merges,
+            hidden_rows: scan.hidden_rows,
+            hidden_cols: scan.hidden_cols,
+            earlier: HashSet::new(),
         });
     }
     Ok(out)
@@ -421,6 +438,11 @@ fn attrs<const N: usize>(
 /// Checks every attribute of an element (see [`attr`]).
 fn check_attrs(e: &BytesStart<'_>) -> Result<(), String> {
     attrs(e, []).map(|_| ())
+}
+
+/// An OOXML boolean attribute that is set (`1` or `true`).
+fn is_true(v: Option<String>) -> bool {
+    v.is_some_and(|v| matches!(v.trim(), "1" | "true"))
 }
 
 fn attr_u32(e: &BytesStart<'_>, key: &str) -> Result<Option<u32>, String> {
@@ -712,6 +734,14 @@ struct SheetScan {
     styles: SheetStyles,
     values: HashMap<(u32, u32), Data>,
     unread: HashMap<(u32, u32), Unread>,
+    /// Every cell holding a formula (an `<f>` element), in file order.
+    formulas: Vec<(u32, u32)>,
+    /// Merged ranges (`<mergeCells>`, after the sheet data).
+    merges: Vec<crate::address::CellRange>,
+    /// Hidden rows, 0-based.
+    hidden_rows: HashSet<u32>,
+    /// Hidden columns `(first, last)`, 0-based.
+    hidden_cols: Vec<(u32, u32)>,
 }
 
 /// One `<c>` element being read.
@@ -749,13 +779,16 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
     let mut cell: Option<CellXml> = None;
     let mut target = Target::None;
     let (mut in_inline, mut in_phonetic) = (false, false);
+    let mut after_data = false;
     loop {
         let event = reader.read_event().map_err(|e| format!("sheet XML: {e}"))?;
         match &event {
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
                 let name = e.local_name();
-                if !matches!(name.as_ref(), "c" | "row") {
+                // Inside the sheet data an attribute given twice is an
+                // error, as the patcher that rewrites it would find.
+                if !after_data && !matches!(name.as_ref(), "c" | "row") {
                     check_attrs(e)?;
                 }
                 match name.as_ref() {
@@ -765,9 +798,13 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                         if let Some(xf) = attr_u32(e, "style")? {
                             out.styles.cols.push((min - 1, max - 1, xf as usize));
                         }
+                        if is_true(attr(e, "hidden")?) {
+                            out.hidden_cols.push((min - 1, max - 1));
+                        }
                     }
                     "row" => {
-                        let [r, custom, style] = attrs(e, ["r", "customFormat", "s"])?;
+                        let [r, custom, style, hidden] =
+                            attrs(e, ["r", "customFormat", "s", "hidden"])?;
                         row = match r {
                             Some(r) => match r.trim().parse::<u32>() {
                                 Ok(n) if (1..=MAX_ROW + 1).contains(&n) => n - 1,
@@ -785,7 +822,10 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                         };
                         seen_row = true;
                         next_col = 0;
-                        if custom.is_some_and(|v| matches!(v.trim(), "1" | "true")) {
+                        if is_true(hidden) {
+                            out.hidden_rows.insert(row);
+                        }
+                        if is_true(custom) {
                             if let Some(xf) = style.and_then(|v| v.trim().parse().ok()) {
                                 out.styles.rows.insert(row, xf);
                             }
@@ -816,6 +856,13 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                                 kind,
                                 ..CellXml::default()
                             });
+                        }
+                    }
+                    "mergeCell" => {
+                        if let Some(range) = attr(e, "ref")?
+                            .and_then(|r| r.trim().parse::<crate::address::CellRange>().ok())
+                        {
+                            out.merges.push(range);
                         }
                     }
                     name => {
@@ -860,6 +907,9 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                 "c" => {
                     if let Some(c) = cell.take() {
                         let at = (c.row, c.col);
+                        if c.formula.is_some() {
+                            out.formulas.push(at);
+                        }
                         match cell_value(c, strings) {
                             Ok(Some(v)) => {
                                 out.values.insert(at, v);
@@ -880,7 +930,8 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                 "v" | "f" | "t" => target = Target::None,
                 "is" => in_inline = false,
                 "rPh" => in_phonetic = false,
-                "sheetData" => break,
+                // Merged ranges come after the data; read on for them.
+                "sheetData" => after_data = true,
                 _ => {}
             },
             Event::Eof => break,
@@ -1381,6 +1432,20 @@ mod tests {
         assert_eq!(map.get(4, 2).left, Line::Thick);
         // E6 got its position from the previous cell.
         assert_eq!(map.get(5, 4).bottom, Line::Thin);
+    }
+
+    #[test]
+    fn formulas_merges_and_hidden_lines_are_listed() {
+        let sheet = r#"<worksheet><cols><col min="2" max="3" hidden="1"/></cols><sheetData>
+<row r="1"><c r="A1"><f>1+1</f><v>2</v></c>
+<c r="B1" t="str"><f>IF(A1=2,"","x")</f><v></v></c><c r="C1"><v>3</v></c><c r="D1"/>
+<c r="E1"><f t="shared" si="0"/></c></row><row r="4" hidden="true"/></sheetData>
+<mergeCells count="1"><mergeCell ref="B2:C3"/></mergeCells><pageMargins left="1" left="2"/></worksheet>"#;
+        let scan = scan_sheet(sheet, &[]).unwrap();
+        assert_eq!(scan.formulas, vec![(0, 0), (0, 1), (0, 4)]);
+        assert_eq!(scan.merges, vec!["B2:C3".parse().unwrap()]);
+        assert!(scan.hidden_rows.contains(&3) && scan.hidden_rows.len() == 1);
+        assert_eq!(scan.hidden_cols, vec![(1, 2)]);
     }
 
     #[test]
