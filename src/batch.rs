@@ -762,7 +762,44 @@ fn read_input(path: &Path) -> Result<Vec<u8>, crate::workbook::ReadError> {
 /// has not changed since (its stamp and digest say so), or with
 /// [`RunOptions::force`]; anything else, such as a copy opened and saved by
 /// a person, is left as it is and the file gets an error record.
+///
+/// A panic inside (a defect, never an expected outcome) becomes this
+/// file's error record, so one file never ends a folder run; temporary
+/// files are removed as the panic unwinds.
 pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
+    let run = std::panic::AssertUnwindSafe(|| {
+        // A hook for the tests that prove the above: debug builds only.
+        if cfg!(debug_assertions)
+            && std::env::var_os("XLSUDOKU_TEST_PANIC_ON")
+                .is_some_and(|name| job.input.file_name() == Some(name.as_os_str()))
+        {
+            panic!("a panic planted by XLSUDOKU_TEST_PANIC_ON");
+        }
+        process_file(job, opts)
+    });
+    std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".to_string());
+        FileOutcome {
+            records: vec![SheetRecord {
+                file: job.input.display().to_string(),
+                status: SheetStatus::Error,
+                error: Some(format!(
+                    "{}: internal error, nothing written ({what}); please report it with the file",
+                    job.input.display()
+                )),
+                ..Default::default()
+            }],
+            failed: true,
+            ..Default::default()
+        }
+    })
+}
+
+fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
     let shown_input = if is_dash(&job.input) {
         PathBuf::from("<stdin>")
     } else {
