@@ -467,6 +467,9 @@ pub struct RunOptions {
     /// `--sheet`: only these sheets (all when empty); the others are left
     /// alone and not reported.
     pub sheets: Vec<String>,
+    /// `check --max-level` and the like: a solved grid outside these is
+    /// `too-hard` or `too-easy`.
+    pub limits: crate::logic::Limits,
 }
 
 /// What processing one file produced.
@@ -543,6 +546,12 @@ struct StampedGrid {
     unique: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     history: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rating: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    level: Option<crate::logic::Level>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<u32>,
     elapsed_ms: f64,
     error: Option<String>,
 }
@@ -558,6 +567,9 @@ impl StampedGrid {
             status: r.status,
             unique: r.unique,
             history: r.history.clone().filter(|_| history),
+            rating: r.rating,
+            level: r.level,
+            score: r.score,
             elapsed_ms: r.elapsed_ms,
             error: r.error.clone(),
         }
@@ -574,6 +586,9 @@ impl StampedGrid {
             status: self.status,
             unique: self.unique,
             history: self.history,
+            rating: self.rating,
+            level: self.level,
+            score: self.score,
             elapsed_ms: self.elapsed_ms,
             output: Some(output.to_string()),
             error: self.error,
@@ -878,7 +893,7 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
         .par_iter()
         .map(|&(i, name, grid)| {
             let (record, edits) = match grid {
-                Some(g) => solve_grid(&file, name, g, &opts.solve),
+                Some(g) => solve_grid(&file, name, g, &opts.solve, &opts.limits),
                 None => (
                     SheetRecord {
                         file: file.clone(),
@@ -1421,11 +1436,14 @@ fn grid_mark(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> GridMark {
 
 /// Solves one found grid: its report record and the cell edits for the
 /// annotated copy (fills, clears of an earlier run's fills, and the note).
+/// A solved grid's rating outside `limits` makes the record `too-hard` or
+/// `too-easy`.
 pub fn solve_grid(
     file: &str,
     sheet: &str,
     grid: &FoundGrid,
     opts: &SolveOptions,
+    limits: &crate::logic::Limits,
 ) -> (SheetRecord, Vec<CellEdit>) {
     let puzzle = grid.puzzle();
     let side = grid.shape.side();
@@ -1455,6 +1473,14 @@ pub fn solve_grid(
         (None, s) => format!("{}: {}-{time}", s.note_word(), outcome.history),
         (Some(e), s) => format!("{}: {e} ({time})", s.note_word()),
     };
+    if let Some(r) = outcome.rating.filter(|_| outcome.status == Status::Solved) {
+        // The seed's `history-time` first, then the ratings.
+        note.push_str(&format!(
+            " · SE {} · {}",
+            crate::logic::rating::se_text(r.se, r.level),
+            r.level
+        ));
+    }
     if grid.note_apart {
         note.push_str(&format!(" [grid {}]", grid.range));
     }
@@ -1515,11 +1541,25 @@ pub fn solve_grid(
         status: outcome.status.into(),
         unique: outcome.unique,
         history: Some(outcome.history.clone()),
+        rating: outcome.rating.map(|r| r.se),
+        level: outcome.rating.map(|r| r.level),
+        score: outcome.rating.map(|r| r.score),
         elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
         output: None,
         error,
         skipped: false,
     };
+    let mut record = record;
+    if let (Status::Solved, Some(r)) = (outcome.status, outcome.rating) {
+        if let Err((too_hard, why)) = limits.check(&r) {
+            record.status = if too_hard {
+                SheetStatus::TooHard
+            } else {
+                SheetStatus::TooEasy
+            };
+            record.error = Some(why);
+        }
+    }
     (record, edits)
 }
 

@@ -15,7 +15,7 @@ use xlsudoku::address::CellRange;
 use xlsudoku::batch::{self, FileOutcome, Plan, RunOptions, Shard};
 use xlsudoku::bench::{self, BenchMode, FileReport};
 use xlsudoku::grid::BoxShape;
-use xlsudoku::logic::Ladder;
+use xlsudoku::logic::{Ladder, Level, Limits};
 use xlsudoku::report::{junit_xml, SheetRecord, Summary};
 use xlsudoku::solve::SolveOptions;
 use xlsudoku::workbook::ReadOptions;
@@ -129,6 +129,19 @@ struct CheckArgs {
     /// A sheet without a grid passes instead of failing.
     #[arg(long)]
     allow_no_grid: bool,
+    /// Fail (`too-hard`) a grid whose HoDoKu level is above LEVEL (easy,
+    /// medium, hard, unfair, extreme).
+    #[arg(long, value_name = "LEVEL")]
+    max_level: Option<Level>,
+    /// Fail (`too-easy`) a grid whose HoDoKu level is below LEVEL.
+    #[arg(long, value_name = "LEVEL")]
+    min_level: Option<Level>,
+    /// Fail (`too-hard`) a grid whose Sudoku Explainer rating is above X.
+    #[arg(long, value_name = "X")]
+    max_rating: Option<f32>,
+    /// Fail (`too-easy`) a grid whose Sudoku Explainer rating is below X.
+    #[arg(long, value_name = "X")]
+    min_rating: Option<f32>,
 }
 
 #[derive(Args, Debug)]
@@ -154,8 +167,12 @@ struct BenchArgs {
 const SUBCOMMANDS: [&str; 6] = ["solve", "check", "bench", "completions", "man", "help"];
 const TOP_FLAGS: [&str; 4] = ["-h", "--help", "-V", "--version"];
 /// Options that take the next argument as their value.
-const VALUE_OPTIONS: [&str; 12] = [
+const VALUE_OPTIONS: [&str; 16] = [
     "--techniques",
+    "--max-level",
+    "--min-level",
+    "--max-rating",
+    "--min-rating",
     "-j",
     "--jobs",
     "-o",
@@ -276,6 +293,7 @@ fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptions, 
         },
         force,
         sheets: c.sheet.clone(),
+        limits: Limits::default(),
     })
 }
 
@@ -307,8 +325,29 @@ fn run_check(a: CheckArgs) -> u8 {
         output: None,
         write: false,
     };
+    let limits = Limits {
+        max_level: a.max_level,
+        min_level: a.min_level,
+        max_rating: a.max_rating,
+        min_rating: a.min_rating,
+    };
+    if let (Some(lo), Some(hi)) = (a.min_level, a.max_level) {
+        if lo > hi {
+            return usage_error(format!("--min-level {lo} is above --max-level {hi}"));
+        }
+    }
+    if [a.max_rating, a.min_rating]
+        .iter()
+        .flatten()
+        .any(|r| !r.is_finite() || *r < 0.0)
+    {
+        return usage_error("--max-rating/--min-rating: a rating is a number from 0 up");
+    }
     match run_options(&a.common, false, true) {
-        Ok(opts) => run_jobs(&a.common, &plan, &opts, a.junit.as_deref(), a.allow_no_grid),
+        Ok(opts) => {
+            let opts = RunOptions { limits, ..opts };
+            run_jobs(&a.common, &plan, &opts, a.junit.as_deref(), a.allow_no_grid)
+        }
         Err(e) => usage_error(e),
     }
 }

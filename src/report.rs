@@ -45,6 +45,10 @@ pub enum SheetStatus {
     NoGrid,
     /// The file could not be processed.
     Error,
+    /// Solved, but harder than `check --max-level`/`--max-rating` allow.
+    TooHard,
+    /// Solved, but easier than `check --min-level`/`--min-rating` allow.
+    TooEasy,
 }
 
 impl SheetStatus {
@@ -60,6 +64,8 @@ impl SheetStatus {
             SheetStatus::Timeout => "timeout",
             SheetStatus::NoGrid => "no-grid",
             SheetStatus::Error => "error",
+            SheetStatus::TooHard => "too-hard",
+            SheetStatus::TooEasy => "too-easy",
         }
     }
 }
@@ -113,6 +119,16 @@ pub struct SheetRecord {
     pub unique: Option<bool>,
     /// The technique history string.
     pub history: Option<String>,
+    /// Sudoku Explainer's rating (ER) of a solved grid with one solution;
+    /// a lower bound when `level` is `extreme` (the ladder needed a guess).
+    #[serde(default)]
+    pub rating: Option<f32>,
+    /// HoDoKu's level of a solved grid with one solution.
+    #[serde(default)]
+    pub level: Option<crate::logic::Level>,
+    /// HoDoKu's score of a solved grid with one solution.
+    #[serde(default)]
+    pub score: Option<u32>,
     /// Time spent solving this grid.
     pub elapsed_ms: f64,
     /// The annotated copy written (`None` for `check` and for errors).
@@ -152,6 +168,9 @@ impl SheetRecord {
         let _ = write!(s, ": {}", self.status);
         if let Some(h) = self.history.as_deref().filter(|h| !h.is_empty()) {
             let _ = write!(s, " {h}");
+        }
+        if let (Some(r), Some(l)) = (self.rating, self.level) {
+            let _ = write!(s, " [SE {} · {l}]", crate::logic::rating::se_text(r, l));
         }
         if self.sheet.is_some() && self.status != SheetStatus::NoGrid {
             let _ = write!(s, " ({:.2} ms)", self.elapsed_ms);

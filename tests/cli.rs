@@ -98,7 +98,13 @@ fn example_workbook_is_solved_in_blue_italics_with_a_note() {
         }
         let note = note_text(&out, a);
         assert!(note.starts_with("solved: "), "{note}");
-        assert!(note.ends_with(" ms") || note.ends_with(" s"), "{note}");
+        // `solved: history-time · SE rating · level`
+        let (time, rating) = note.split_once(" · SE ").expect("a rating");
+        assert!(time.ends_with(" ms") || time.ends_with(" s"), "{note}");
+        assert!(
+            rating.ends_with(" · easy") || rating.ends_with(" · medium"),
+            "{note}"
+        );
     }
     // The data sheet keeps its formulas.
     let mut book: Xlsx<_> = open_workbook(&out).unwrap();
@@ -382,15 +388,17 @@ fn rerun_on_its_own_output_replaces_instead_of_stacking() {
                 std::io::Read::read_to_string(&mut f, &mut s).unwrap_or_default();
                 let re_time = |t: &str| {
                     t.split("<t>")
-                        .map(|piece| match piece.find("</t>") {
-                            Some(end)
-                                if piece[..end].ends_with(" ms")
-                                    || piece[..end].ends_with(" s") =>
-                            {
-                                let keep = piece[..end].rsplit_once('-').map_or("", |x| x.0);
-                                format!("{keep}{}", &piece[end..])
+                        .map(|piece| {
+                            let end = piece.find("</t>").unwrap_or(piece.len());
+                            // A note: `history-time · SE r · level`.
+                            let text = &piece[..end];
+                            let (head, tail) = text.split_once(" · SE ").unwrap_or((text, ""));
+                            if head.ends_with(" ms") || head.ends_with(" s") {
+                                let keep = head.rsplit_once('-').map_or("", |x| x.0);
+                                format!("{keep}{tail}{}", &piece[end..])
+                            } else {
+                                piece.to_string()
                             }
-                            _ => piece.to_string(),
                         })
                         .collect::<Vec<_>>()
                         .join("<t>")
@@ -528,4 +536,83 @@ fn bench_reports_counts_per_file_as_json() {
     let o = xlsudoku(&["bench", path.to_str().unwrap()]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("set.txt"), "{}", stderr(&o));
+}
+
+#[test]
+fn solved_grids_are_rated_in_the_note_and_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = solve_to(&fixture("example.xlsx"), dir.path(), &["--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (recs, _) = records(&o);
+    let easy = &recs[0];
+    assert_eq!(easy.level, Some(xlsudoku::logic::Level::Easy));
+    assert!(easy.rating.is_some_and(|r| r <= 2.3), "{easy:?}");
+    assert!(easy.score.is_some_and(|s| s > 0));
+    // A 16x16 solved by singles is easy too (HoDoKu's score ceilings are
+    // for 81 cells; they scale with the grid).
+    assert_eq!(recs[1].level, Some(xlsudoku::logic::Level::Easy));
+    let note = note_text(&out, &sheets(&out)[0]);
+    assert!(note.starts_with("solved: "), "{note}");
+    assert!(
+        note.ends_with(" · easy") && note.contains(" · SE "),
+        "{note}"
+    );
+    // A grid the ladder cannot finish: extreme, its rating a lower bound.
+    let (o, out) = solve_to(&fixture("status_needs_guess.xlsx"), dir.path(), &["--json"]);
+    let (recs, _) = records(&o);
+    assert_eq!(recs[0].level, Some(xlsudoku::logic::Level::Extreme));
+    assert!(recs[0].rating.is_some_and(|r| r >= 4.5));
+    let note = note_text(&out, &sheets(&out)[0]);
+    assert!(note.contains("+ · extreme"), "{note}");
+    // Failed grids are not rated.
+    let (o, _) = solve_to(&fixture("status_multiple.xlsx"), dir.path(), &["--json"]);
+    let (recs, _) = records(&o);
+    assert_eq!((recs[0].rating, recs[0].level), (None, None));
+}
+
+#[test]
+fn check_fails_grids_outside_the_promised_level() {
+    let (hard, easy) = (
+        fixture("status_needs_guess.xlsx"),
+        fixture("status_logic_easy.xlsx"),
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            hard.to_str().unwrap(),
+            easy.to_str().unwrap(),
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        xlsudoku(&args)
+    };
+    // Records come in the inputs' sorted order: the easy one first.
+    let o = run(&["--max-level", "hard"]);
+    assert_eq!(code(&o), 1);
+    let (recs, _) = records(&o);
+    assert_eq!(recs[1].status, "too-hard");
+    assert!(recs[1]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("above --max-level hard"));
+    assert_eq!(recs[0].status, "solved");
+    let o = run(&["--min-level", "medium"]);
+    let (recs, _) = records(&o);
+    assert_eq!(
+        (recs[0].status.as_str(), recs[1].status.as_str()),
+        ("too-easy", "solved")
+    );
+    let o = run(&["--max-rating", "3.0"]);
+    let (recs, _) = records(&o);
+    assert_eq!(
+        (recs[0].status.as_str(), recs[1].status.as_str()),
+        ("solved", "too-hard")
+    );
+    assert_eq!(
+        code(&run(&["--min-level", "extreme", "--max-level", "easy"])),
+        2
+    );
+    assert_eq!(code(&run(&["--max-level", "tough"])), 2);
+    assert_eq!(code(&run(&["--max-level", "extreme"])), 0);
 }

@@ -71,7 +71,9 @@ pub enum Technique {
 
 /// HoDoKu's difficulty levels: a puzzle's level is the highest level of
 /// the techniques its solution needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Level {
     /// Singles only.
@@ -84,6 +86,28 @@ pub enum Level {
     Unfair,
     /// Forcing chains and nets, guessing.
     Extreme,
+}
+
+impl Level {
+    /// Every level, easiest first.
+    pub const ALL: [Level; 5] = [
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Unfair,
+        Level::Extreme,
+    ];
+}
+
+impl FromStr for Level {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.to_string().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("unknown level {s:?}: easy, medium, hard, unfair or extreme"))
+    }
 }
 
 impl fmt::Display for Level {
