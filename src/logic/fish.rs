@@ -2,7 +2,7 @@
 //! places in `size` rows lie in `size` columns between them is struck from
 //! the rest of those columns, and the same with rows and columns swapped.
 
-use super::{Board, Step, Technique};
+use super::{bit, digits_of, first_cover, Board, Step, Technique};
 
 impl Board {
     /// One basic fish of `size` lines (2 to 4) that strikes something.
@@ -19,8 +19,10 @@ impl Board {
                 if lines.len() < size {
                     continue;
                 }
-                let mut pick = Vec::with_capacity(size);
-                if let Some(step) = self.fish_search(d, cover, &lines, size, 0, 0, &mut pick) {
+                let step = first_cover(&lines, size, &mut |pick, union| {
+                    self.fish_step(d, cover, pick, union)
+                });
+                if let Some(step) = step {
                     self.apply(step);
                     return true;
                 }
@@ -29,74 +31,42 @@ impl Board {
         false
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn fish_search(
-        &self,
-        d: u8,
-        cover: usize,
-        lines: &[(usize, u64)],
-        size: usize,
-        from: usize,
-        union: u64,
-        pick: &mut Vec<usize>,
-    ) -> Option<Step> {
-        if pick.len() == size {
-            if union.count_ones() as usize != size {
-                return None;
-            }
-            let b = super::bit(d);
-            let mut eliminated = Vec::new();
-            let mut i = union;
-            while i != 0 {
-                let pos = i.trailing_zeros() as usize;
-                i &= i - 1;
-                for &c in &self.units[cover + pos] {
-                    // Base rows are struck from through their columns, and
-                    // base columns through their rows: a cell is in the
-                    // pattern when its unit of the base kind was picked.
-                    let base_slot = if cover == 0 { 1 } else { 0 };
-                    if !pick.contains(&self.cell_units[c][base_slot]) && self.cands[c] & b != 0 {
-                        eliminated.push((c, d));
-                    }
-                }
-            }
-            if eliminated.is_empty() {
-                return None;
-            }
-            eliminated.sort_unstable();
-            let cells: Vec<usize> = pick
-                .iter()
-                .flat_map(|&k| self.units[k].iter().copied())
-                .filter(|&c| self.cands[c] & b != 0)
-                .collect();
-            let technique = match size {
-                2 => Technique::XWing,
-                3 => Technique::Swordfish,
-                _ => Technique::Jellyfish,
-            };
-            return Some(Step {
-                technique,
-                unit: Some(self.unit_of(pick[0])),
-                digits: vec![d],
-                cells,
-                placed: None,
-                eliminated,
-            });
+    /// The step for digit `d` confined in the base lines `pick` to the
+    /// positions `union` (the cover lines, from unit `cover` on), if it
+    /// strikes something.
+    fn fish_step(&self, d: u8, cover: usize, pick: &[usize], union: u64) -> Option<Step> {
+        let b = bit(d);
+        // Base rows are struck from through their columns, and base columns
+        // through their rows: a cell is in the pattern when its unit of the
+        // base kind was picked.
+        let base_slot = if cover == 0 { 1 } else { 0 };
+        let mut eliminated: Vec<(usize, u8)> = digits_of(union)
+            .flat_map(|pos| self.units[cover + pos as usize - 1].iter().copied())
+            .filter(|&c| !pick.contains(&self.cell_units[c][base_slot]) && self.cands[c] & b != 0)
+            .map(|c| (c, d))
+            .collect();
+        if eliminated.is_empty() {
+            return None;
         }
-        for j in from..lines.len() {
-            let (k, p) = lines[j];
-            let u = union | p;
-            if u.count_ones() as usize > size {
-                continue;
-            }
-            pick.push(k);
-            let found = self.fish_search(d, cover, lines, size, j + 1, u, pick);
-            pick.pop();
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+        eliminated.sort_unstable();
+        let cells: Vec<usize> = pick
+            .iter()
+            .flat_map(|&k| self.units[k].iter().copied())
+            .filter(|&c| self.cands[c] & b != 0)
+            .collect();
+        let technique = match pick.len() {
+            2 => Technique::XWing,
+            3 => Technique::Swordfish,
+            _ => Technique::Jellyfish,
+        };
+        Some(Step {
+            technique,
+            unit: Some(self.unit_of(pick[0])),
+            digits: vec![d],
+            cells,
+            placed: None,
+            eliminated,
+        })
     }
 }
 

@@ -103,6 +103,48 @@ fn bit(d: u8) -> u64 {
     1u64 << (d - 1)
 }
 
+/// The common search of subsets and fish: the first choice of `size`
+/// items (each a key and a bit mask: a cell's candidates, a digit's
+/// places, a line's places of a digit) whose masks together cover exactly
+/// `size` bits, for which `found` makes a step. Items are tried in order;
+/// a branch is cut as soon as its union passes `size` bits.
+fn first_cover<T: Copy>(
+    items: &[(T, u64)],
+    size: usize,
+    found: &mut impl FnMut(&[T], u64) -> Option<Step>,
+) -> Option<Step> {
+    fn go<T: Copy>(
+        items: &[(T, u64)],
+        size: usize,
+        from: usize,
+        union: u64,
+        pick: &mut Vec<T>,
+        found: &mut impl FnMut(&[T], u64) -> Option<Step>,
+    ) -> Option<Step> {
+        if pick.len() == size {
+            return if union.count_ones() as usize == size {
+                found(pick, union)
+            } else {
+                None
+            };
+        }
+        for (j, &(key, mask)) in items.iter().enumerate().skip(from) {
+            let u = union | mask;
+            if u.count_ones() as usize > size {
+                continue;
+            }
+            pick.push(key);
+            let step = go(items, size, j + 1, u, pick, found);
+            pick.pop();
+            if step.is_some() {
+                return step;
+            }
+        }
+        None
+    }
+    go(items, size, 0, 0, &mut Vec::with_capacity(size), found)
+}
+
 fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
     let mut m = mask;
     std::iter::from_fn(move || {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{bit, digits_of, Board, Step, Technique};
+use super::{bit, digits_of, first_cover, Board, Step, Technique};
 
 impl Board {
     /// One naked subset of `size` cells that strikes something. With
@@ -13,19 +13,18 @@ impl Board {
     pub(super) fn naked_subset(&mut self, size: usize, locked: bool) -> bool {
         let n = self.side;
         for k in 0..3 * n {
-            let cells: Vec<usize> = self.units[k]
+            let cells: Vec<(usize, u64)> = self.units[k]
                 .iter()
-                .copied()
-                .filter(|&c| {
-                    let count = self.cands[c].count_ones() as usize;
-                    (2..=size).contains(&count)
-                })
+                .map(|&c| (c, self.cands[c]))
+                .filter(|&(_, m)| (2..=size).contains(&(m.count_ones() as usize)))
                 .collect();
             if cells.len() < size {
                 continue;
             }
-            let mut pick = Vec::with_capacity(size);
-            if let Some(step) = self.naked_search(k, &cells, size, locked, 0, 0, &mut pick) {
+            let step = first_cover(&cells, size, &mut |pick, union| {
+                self.naked_step(k, pick, union, locked)
+            });
+            if let Some(step) = step {
                 self.apply(step);
                 return true;
             }
@@ -33,74 +32,47 @@ impl Board {
         false
     }
 
-    /// Depth-first choice of `size` cells whose candidates number `size`
-    /// between them and whose digits can be struck elsewhere.
-    #[allow(clippy::too_many_arguments)]
-    fn naked_search(
-        &self,
-        k: usize,
-        cells: &[usize],
-        size: usize,
-        locked: bool,
-        from: usize,
-        union: u64,
-        pick: &mut Vec<usize>,
-    ) -> Option<Step> {
-        if pick.len() == size {
-            if union.count_ones() as usize != size {
-                return None;
-            }
-            // The units the digits are locked in: this one, and for a
-            // locked subset the other unit all its cells share.
-            let mut strike = vec![k];
-            if locked {
-                let other = (0..3)
-                    .map(|slot| self.cell_units[pick[0]][slot])
-                    .find(|&u| u != k && pick.iter().all(|&c| self.cell_units[c].contains(&u)))?;
-                strike.push(other);
-            }
-            let mut eliminated = BTreeSet::new();
-            for &u in &strike {
-                for &c in &self.units[u] {
-                    if !pick.contains(&c) {
-                        for d in digits_of(self.cands[c] & union) {
-                            eliminated.insert((c, d));
-                        }
+    /// The step for the cells `pick` of unit `k` holding the digits
+    /// `union` between them, if it strikes something.
+    fn naked_step(&self, k: usize, pick: &[usize], union: u64, locked: bool) -> Option<Step> {
+        let size = pick.len();
+        // The units the digits are locked in: this one, and for a locked
+        // subset the other unit all its cells share.
+        let mut strike = vec![k];
+        if locked {
+            let other = (0..3)
+                .map(|slot| self.cell_units[pick[0]][slot])
+                .find(|&u| u != k && pick.iter().all(|&c| self.cell_units[c].contains(&u)))?;
+            strike.push(other);
+        }
+        let mut eliminated = BTreeSet::new();
+        for &u in &strike {
+            for &c in &self.units[u] {
+                if !pick.contains(&c) {
+                    for d in digits_of(self.cands[c] & union) {
+                        eliminated.insert((c, d));
                     }
                 }
             }
-            if eliminated.is_empty() {
-                return None;
-            }
-            let technique = match (size, locked) {
-                (2, true) => Technique::LockedPair,
-                (3, true) => Technique::LockedTriple,
-                (2, false) => Technique::NakedPair,
-                (3, false) => Technique::NakedTriple,
-                _ => Technique::NakedQuad,
-            };
-            return Some(Step {
-                technique,
-                unit: Some(self.unit_of(k)),
-                digits: digits_of(union).collect(),
-                cells: pick.clone(),
-                placed: None,
-                eliminated: eliminated.into_iter().collect(),
-            });
         }
-        for j in from..cells.len() {
-            let u = union | self.cands[cells[j]];
-            if u.count_ones() as usize > size {
-                continue;
-            }
-            pick.push(cells[j]);
-            let found = self.naked_search(k, cells, size, locked, j + 1, u, pick);
-            pick.pop();
-            if found.is_some() {
-                return found;
-            }
+        if eliminated.is_empty() {
+            return None;
         }
-        None
+        let technique = match (size, locked) {
+            (2, true) => Technique::LockedPair,
+            (3, true) => Technique::LockedTriple,
+            (2, false) => Technique::NakedPair,
+            (3, false) => Technique::NakedTriple,
+            _ => Technique::NakedQuad,
+        };
+        Some(Step {
+            technique,
+            unit: Some(self.unit_of(k)),
+            digits: digits_of(union).collect(),
+            cells: pick.to_vec(),
+            placed: None,
+            eliminated: eliminated.into_iter().collect(),
+        })
     }
 
     /// One hidden subset of `size` digits (2 to 4) that strikes something.
@@ -114,8 +86,10 @@ impl Board {
             if places.len() < size {
                 continue;
             }
-            let mut pick = Vec::with_capacity(size);
-            if let Some(step) = self.hidden_search(k, &places, size, 0, 0, &mut pick) {
+            let step = first_cover(&places, size, &mut |pick, union| {
+                self.hidden_step(k, pick, union)
+            });
+            if let Some(step) = step {
                 self.apply(step);
                 return true;
             }
@@ -123,60 +97,33 @@ impl Board {
         false
     }
 
-    /// Depth-first choice of `size` digits whose places cover exactly
-    /// `size` cells and whose cells hold other candidates to strike.
-    fn hidden_search(
-        &self,
-        k: usize,
-        places: &[(u8, u64)],
-        size: usize,
-        from: usize,
-        union: u64,
-        pick: &mut Vec<u8>,
-    ) -> Option<Step> {
-        if pick.len() == size {
-            if union.count_ones() as usize != size {
-                return None;
-            }
-            let keep: u64 = pick.iter().map(|&d| bit(d)).fold(0, |a, b| a | b);
-            let cells: Vec<usize> = digits_of(union)
-                .map(|i| self.units[k][i as usize - 1])
-                .collect();
-            let eliminated: Vec<(usize, u8)> = cells
-                .iter()
-                .flat_map(|&c| digits_of(self.cands[c] & !keep).map(move |d| (c, d)))
-                .collect();
-            if eliminated.is_empty() {
-                return None;
-            }
-            let technique = match size {
-                2 => Technique::HiddenPair,
-                3 => Technique::HiddenTriple,
-                _ => Technique::HiddenQuad,
-            };
-            return Some(Step {
-                technique,
-                unit: Some(self.unit_of(k)),
-                digits: pick.clone(),
-                cells,
-                placed: None,
-                eliminated,
-            });
+    /// The step for the digits `pick` confined to the positions `union`
+    /// of unit `k`, if their cells hold other candidates to strike.
+    fn hidden_step(&self, k: usize, pick: &[u8], union: u64) -> Option<Step> {
+        let keep: u64 = pick.iter().map(|&d| bit(d)).fold(0, |a, b| a | b);
+        let cells: Vec<usize> = digits_of(union)
+            .map(|i| self.units[k][i as usize - 1])
+            .collect();
+        let eliminated: Vec<(usize, u8)> = cells
+            .iter()
+            .flat_map(|&c| digits_of(self.cands[c] & !keep).map(move |d| (c, d)))
+            .collect();
+        if eliminated.is_empty() {
+            return None;
         }
-        for j in from..places.len() {
-            let (d, p) = places[j];
-            let u = union | p;
-            if u.count_ones() as usize > size {
-                continue;
-            }
-            pick.push(d);
-            let found = self.hidden_search(k, places, size, j + 1, u, pick);
-            pick.pop();
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+        let technique = match pick.len() {
+            2 => Technique::HiddenPair,
+            3 => Technique::HiddenTriple,
+            _ => Technique::HiddenQuad,
+        };
+        Some(Step {
+            technique,
+            unit: Some(self.unit_of(k)),
+            digits: pick.to_vec(),
+            cells,
+            placed: None,
+            eliminated,
+        })
     }
 }
 
