@@ -23,6 +23,7 @@ done
 # One part per input for xml_part: a selector byte, then the part's content.
 # The selector's low three bits choose the part, the next two the base
 # package; keep both lists in step with PARTS and BASES in fuzz/src/lib.rs.
+# (unzip reads a name as a pattern: `[[]` is a literal `[`.)
 set -- example libreoffice_example layout_text_givens openpyxl_fidelity
 base=0
 for name in "$@"; do
@@ -30,7 +31,7 @@ for name in "$@"; do
     for p in xl/worksheets/sheet1.xml xl/worksheets/sheet2.xml xl/sharedStrings.xml \
         xl/styles.xml xl/workbook.xml xl/_rels/workbook.xml.rels '[[]Content_Types].xml'; do
         sel=$((base * 8 + part))
-        out="$corpus/xml_part/${name}_$part"  # (unzip takes [ as a pattern: [[] is a literal one)
+        out="$corpus/xml_part/${name}_$part"
         if unzip -l "$root/fixtures/$name.xlsx" "$p" >/dev/null 2>&1; then
             # The selector byte, written in octal for a portable printf.
             printf "\\$(printf '%03o' "$sel")" >"$out"
