@@ -194,3 +194,49 @@ fn a_reference_far_beyond_the_sheet_is_no_crash() {
     });
     roundtrip(&book);
 }
+
+/// Damaged OLE compound files (found by `read_workbook` from the encrypted
+/// fixture): calamine's compound file reader, which the reader used to ask
+/// whether such a file is an encrypted workbook, panicked on a sector cut
+/// short (slice index out of range), on a sector whose length is not a
+/// multiple of 4 (an assertion) and ran out of memory (over 4 GB) on a third.
+/// The reader now tells an encrypted workbook by its `EncryptedPackage`
+/// stream's name; each is a clean error, and the patcher refuses them too.
+#[test]
+fn damaged_ole_files_are_errors_not_crashes() {
+    for name in [
+        "cfb_short_sector.bin",
+        "cfb_odd_sector.bin",
+        "cfb_out_of_memory.bin",
+    ] {
+        let data = reproducer(name);
+        let err = read_workbook_bytes(Path::new(NAME), &data, &ReadOptions::default())
+            .map(|_| ())
+            .expect_err(name);
+        assert!(err.to_string().contains(NAME), "{name}: {err}");
+        assert!(!roundtrip(&data), "{name}");
+        let mut out = Cursor::new(Vec::new());
+        assert!(
+            annotate(Cursor::new(&data), &[], &mut out).is_err(),
+            "{name}"
+        );
+    }
+}
+
+/// The encrypted fixture is still told from an old `.xls` without calamine's
+/// compound file reader.
+#[test]
+fn encrypted_and_old_binary_workbooks_are_still_told_apart() {
+    let read = |name: &str| {
+        read_workbook_bytes(
+            Path::new(name),
+            &fixture_bytes(name),
+            &ReadOptions::default(),
+        )
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+    };
+    assert!(read("encrypted.xlsx").contains("encrypted"));
+    assert!(read("old_format.xls").contains(".xls, Excel 97-2003"));
+}
