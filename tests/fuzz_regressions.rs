@@ -1,9 +1,8 @@
 //! Crashes the fuzz targets (`fuzz/`) found, each pinned by a test that runs
 //! the same checks as the target on its reproducer. A reproducer is built
-//! here from a fixture and a small change, or kept as the fuzzer's input in
-//! `tests/fuzz_regressions/` (for the `xml_part` target: a selector byte,
-//! then the content of one part spliced into a fixture package; see
-//! `fuzz/src/lib.rs`).
+//! here from a fixture and a small change (what the `xml_part` target does:
+//! one part of a fixture package replaced), or kept as the fuzzer's input in
+//! `tests/fuzz_regressions/`.
 
 mod common;
 
@@ -75,30 +74,6 @@ fn fixture_with(name: &str, part: &str, edit: impl Fn(&str) -> String) -> Vec<u8
     let after = edit(&before);
     assert_ne!(before, after, "the edit changes {part}");
     with_part(&base, part, after.as_bytes())
-}
-
-/// What the `xml_part` target builds from its input: the selector byte's low
-/// three bits choose the part, the next two the base fixture.
-fn splice(input: &[u8]) -> Vec<u8> {
-    const BASES: [&str; 4] = [
-        "example.xlsx",
-        "libreoffice_example.xlsx",
-        "layout_text_givens.xlsx",
-        "openpyxl_fidelity.xlsx",
-    ];
-    const PARTS: [&str; 8] = [
-        "xl/worksheets/sheet1.xml",
-        "xl/worksheets/sheet2.xml",
-        "xl/sharedStrings.xml",
-        "xl/styles.xml",
-        "xl/workbook.xml",
-        "xl/_rels/workbook.xml.rels",
-        "[Content_Types].xml",
-        "xl/worksheets/sheet1.xml",
-    ];
-    let (&selector, content) = input.split_first().expect("a selector byte");
-    let base = fixture_bytes(BASES[((selector >> 3) as usize) % BASES.len()]);
-    with_part(&base, PARTS[(selector & 7) as usize], content)
 }
 
 /// The `annotate_roundtrip` target's checks: read, solve every grid, write
