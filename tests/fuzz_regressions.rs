@@ -122,7 +122,12 @@ fn roundtrip(data: &[u8]) -> bool {
             };
             for (i, (a, b)) in grid.cells.iter().zip(&same.cells).enumerate() {
                 if let Cell::Given(v) = a {
-                    assert_eq!(b, &Cell::Given(*v), "the given at {}", grid.cell_ref(i));
+                    assert_eq!(
+                        b,
+                        &Cell::Given(*v),
+                        "the given at {} (left: the copy, right: the input)",
+                        grid.cell_ref(i)
+                    );
                 }
             }
         }
@@ -158,16 +163,19 @@ fn a_reference_with_too_many_column_letters_is_no_crash() {
     roundtrip(&book);
 }
 
-/// `r="ZZZZZZZZZZ99999999999"` (found by `xml_part` from the dictionary's
-/// token): a reference far beyond the sheet, the known defect of issue 13,
-/// point 2.
+/// References far beyond the sheet, found by `xml_part` from the
+/// dictionary's token: `r="ZZZZZZZZZZ99999999999"` (a capacity overflow
+/// panic) and `r="D4ZZZZZZZZZZ99999999999"` (calamine's dense range asks for
+/// 665 GB and the process aborts): the known defect of issue 13, point 2.
 #[test]
 #[ignore = "known defect: far cell references / huge r= overflow (issue 13, point 2)"]
 fn a_reference_far_beyond_the_sheet_is_no_crash() {
-    let book = fixture_with("example.xlsx", "xl/worksheets/sheet1.xml", |xml| {
-        xml.replacen(r#"<c r="C3""#, r#"<c r="ZZZZZZZZZZ99999999999""#, 1)
-    });
-    roundtrip(&book);
+    for far in ["ZZZZZZZZZZ99999999999", "D4ZZZZZZZZZZ99999999999"] {
+        let book = fixture_with("example.xlsx", "xl/worksheets/sheet1.xml", |xml| {
+            xml.replacen(r#"<c r="C3""#, &format!(r#"<c r="{far}""#), 1)
+        });
+        roundtrip(&book);
+    }
 }
 
 /// Damaged OLE compound files (found by `read_workbook` from the encrypted
@@ -214,4 +222,19 @@ fn encrypted_and_old_binary_workbooks_are_still_told_apart() {
     };
     assert!(read("encrypted.xlsx").contains("encrypted"));
     assert!(read("old_format.xls").contains(".xls, Excel 97-2003"));
+}
+
+/// A cell whose reference names another row (`<c r="F4"><v>8</v>` inside
+/// row 7, where F7 should be; F4 already holds 1 in row 4; found by
+/// `xml_part`): the input reads F4 as 8 (the later element wins) and F7 as
+/// blank; the patch writes the fill of F7 over the misfiled element, so the
+/// 8 is lost and the copy reads F4 as 1: a given changed, the grid solved
+/// against a value the copy no longer has.
+#[test]
+#[ignore = "open: a cell filed under another row's reference (compare the known rows-out-of-order defect, issue 13, point 5)"]
+fn a_cell_filed_under_another_rows_reference_keeps_the_givens() {
+    let book = fixture_with("example.xlsx", "xl/worksheets/sheet1.xml", |xml| {
+        xml.replace(r#"<c r="F7" s="4">"#, r#"<c r="F4" s="4">"#)
+    });
+    assert!(roundtrip(&book), "the workbook reads");
 }

@@ -81,7 +81,7 @@ pub fn roundtrip(data: &[u8]) {
                     assert_eq!(
                         b,
                         &Cell::Given(*v),
-                        "sheet '{}': the given at {} changed in the copy",
+                        "sheet '{}': the given at {} changed in the copy (left: the copy, right: the input)",
                         before.name,
                         grid.cell_ref(i)
                     );
@@ -168,8 +168,7 @@ pub fn text(data: &[u8]) {
     }
     if let [w, h, ..] = data {
         if let Ok(shape) = BoxShape::new(usize::from(*w % 9), usize::from(*h % 9)) {
-            if let Ok(grid) = Grid::parse_line(&String::from_utf8_lossy(&data[2..]), Some(shape))
-            {
+            if let Ok(grid) = Grid::parse_line(&String::from_utf8_lossy(&data[2..]), Some(shape)) {
                 assert_eq!(grid.shape(), shape);
                 check_grid(&grid);
             }
@@ -198,7 +197,11 @@ fn check_grid(grid: &Grid) {
     for c in grid.conflicts() {
         assert!(c.cells.len() >= 2, "a conflict of one cell");
         for &i in &c.cells {
-            assert_eq!(grid.cells()[i], c.value, "a conflict names a cell without its value");
+            assert_eq!(
+                grid.cells()[i],
+                c.value,
+                "a conflict names a cell without its value"
+            );
         }
     }
 }
