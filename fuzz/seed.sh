@@ -1,12 +1,16 @@
 #!/bin/sh
-# Rebuilds the seed corpora of the fuzz targets in fuzz/corpus/ from the
+# Rebuilds the corpora of the fuzz targets in fuzz/corpus/: the minimised
+# corpus of earlier runs (corpus.tar.xz), then the seeds from the
 # repository's fixtures/ and fuzz/seeds/ (see fuzz/seeds/README.md). Files
 # already in a corpus folder are kept, so a grown corpus is not lost.
-# Needs `unzip`.
+# Needs `unzip` (and `tar` with xz).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 corpus="$here/corpus"
+if [ -f "$here/corpus.tar.xz" ]; then
+    tar -xJf "$here/corpus.tar.xz" -C "$here"
+fi
 mkdir -p "$corpus/read_workbook" "$corpus/annotate_roundtrip" "$corpus/xml_part" "$corpus/text_puzzles"
 
 # Whole workbooks: every fixture that is a zip package, and the Excel seeds.
