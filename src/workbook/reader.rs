@@ -282,15 +282,23 @@ fn is_blue_italic(style: &calamine::Style) -> bool {
 }
 
 /// An OLE compound file: encrypted OOXML or something else (old `.xls`).
+/// Told by the name of the `EncryptedPackage` stream that an encrypted
+/// workbook's directory holds (UTF-16LE), not by calamine, whose compound
+/// file reader panics or runs out of memory on a damaged one.
 fn classify_cfb(path: &Path, bytes: &[u8]) -> ReadError {
-    match Xlsx::new(Cursor::new(bytes)) {
-        Err(XlsxError::Password) => ReadError::Encrypted {
+    let stream: Vec<u8> = "EncryptedPackage"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    if bytes.windows(stream.len()).any(|w| w == stream) {
+        ReadError::Encrypted {
             path: path.to_path_buf(),
-        },
-        _ => ReadError::NotAWorkbook {
+        }
+    } else {
+        ReadError::NotAWorkbook {
             path: path.to_path_buf(),
             reason: "an old binary workbook (.xls, Excel 97-2003); save it as .xlsx (Excel or LibreOffice) and try again".into(),
-        },
+        }
     }
 }
 
