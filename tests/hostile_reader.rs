@@ -483,3 +483,19 @@ fn a_grid_far_down_is_found_beside_a_far_bordered_cell() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("C2003:K2011 9x9: solved"), "{}", text(&o));
 }
+
+#[test]
+fn a_cell_filed_in_another_rows_element_is_refused_by_check_and_solve() {
+    // `<c r="F4">` inside row 7: patching F7 would have overwritten it.
+    let t = tempfile::tempdir().unwrap();
+    let p = easy_with(t.path(), "misfiled.xlsx", |xml| {
+        swap(xml, "<c r=\"F7\"", "<c r=\"F4\"")
+    });
+    let out = t.path().join("out.xlsx");
+    let (check, solve) = check_and_solve(&p, &out);
+    for o in [&check, &solve] {
+        assert_eq!(o.status.code(), Some(2), "{}", text(o));
+        assert!(text(o).contains("cell F4 is filed in row 7"), "{}", text(o));
+    }
+    assert!(!out.exists(), "nothing written");
+}

@@ -43,11 +43,12 @@ pub fn roundtrip(data: &[u8]) {
     let solve = SolveOptions {
         logic_only: false,
         timeout: Some(Duration::from_millis(500)),
+        ..SolveOptions::default()
     };
     let mut edits: Vec<SheetEdits> = Vec::new();
     for sheet in &sheets {
         for grid in &sheet.grids {
-            let (_, cells) = solve_grid(NAME, &sheet.name, grid, &solve);
+            let (_, cells) = solve_grid(NAME, &sheet.name, grid, &solve, &Default::default());
             match edits.iter_mut().find(|e| e.sheet == sheet.name) {
                 Some(e) => e.cells.extend(cells),
                 None => edits.push(SheetEdits {

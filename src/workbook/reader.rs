@@ -843,6 +843,14 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                         let [r, style, kind] = attrs(e, ["r", "s", "t"])?;
                         let (r, c) = match r {
                             Some(a) => match a.parse::<CellRef>() {
+                                // A cell filed in another row's element: the
+                                // copy could not patch it without losing it.
+                                Ok(at) if seen_row && at.row != row => {
+                                    return Err(format!(
+                                        "cell {a} is filed in row {} (a damaged sheet)",
+                                        row + 1
+                                    ))
+                                }
                                 Ok(at) => (at.row, at.col),
                                 Err(_) => return Err(outside(&a)),
                             },
