@@ -693,8 +693,7 @@ fn existing_output(output: &Path) -> Existing {
     let Ok(mut archive) = zip::ZipArchive::new(std::io::BufReader::new(file)) else {
         return Existing::Foreign("is not a workbook xlsudoku wrote");
     };
-    let line = archive
-        .comment()
+    let line = crate::annotate::record_text(&mut archive)
         .split(|&b| b == b'\n')
         .find(|l| l.starts_with(crate::annotate::STAMP_PREFIX.as_bytes()))
         .map(|l| String::from_utf8_lossy(l).into_owned());

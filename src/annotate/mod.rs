@@ -71,6 +71,7 @@
 mod calc_chain;
 mod package;
 mod record;
+mod records_part;
 mod sheet;
 mod styles;
 mod xml;
@@ -89,6 +90,7 @@ use sheet::{patch_sheet, SheetPlan};
 use styles::StylePool;
 
 pub use record::{parse_grid_records, read_grid_records, GridMark, GridRecord, GRID_PREFIX};
+pub use records_part::{record_text, RECORD_PART};
 
 /// The font colour of written cells (ARGB): blue, as in the seed macros.
 pub const FILL_COLOR: &str = "FF0000FF";
@@ -285,9 +287,8 @@ fn recorded_comment(comment: &[u8], records: &[String]) -> Vec<u8> {
 
 /// The stamp line recorded in a workbook's zip comment, if any.
 pub fn read_stamp<R: Read + Seek>(input: R) -> Option<String> {
-    let archive = ZipArchive::new(input).ok()?;
-    archive
-        .comment()
+    let mut archive = ZipArchive::new(input).ok()?;
+    records_part::record_text(&mut archive)
         .split(|&b| b == b'\n')
         .find(|l| l.starts_with(STAMP_PREFIX.as_bytes()))
         .map(|l| String::from_utf8_lossy(l).into_owned())
@@ -328,7 +329,8 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     let mut archive = ZipArchive::new(input)
         .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
     let book = Book::read(&mut archive, options.max_part_size)?;
-    let earlier = parse_grid_records(archive.comment());
+    let old_records = records_part::record_text(&mut archive);
+    let earlier = parse_grid_records(&old_records);
     let plans = book.plan(edits, &earlier)?;
     // Part → the style each written cell had before.
     let mut bases: HashMap<String, HashMap<CellRef, u32>> = HashMap::new();
@@ -396,11 +398,23 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
         }
     }
     let records = grid_records(&book, edits, &options.grids, &earlier, &bases);
-    let comment = stamped_comment(archive.comment(), options.stamp.as_deref());
-    let comment = match &records {
-        Some(lines) => recorded_comment(&comment, lines),
-        None => comment,
+    let text = stamped_comment(&old_records, options.stamp.as_deref());
+    let text = match &records {
+        Some(lines) => recorded_comment(&text, lines),
+        None => text,
     };
+    // A long record goes into a part of its own: LibreOffice cannot open a
+    // zip archive with a long comment.
+    let (comment, part) = records_part::split_record_text(&text);
+    let had_part = archive.by_name(RECORD_PART).is_ok();
+    match part {
+        Some(bytes) if had_part => changes.set(RECORD_PART, bytes),
+        Some(bytes) => changes.added.push((RECORD_PART.to_string(), bytes)),
+        None if had_part => {
+            changes.replaced.insert(RECORD_PART.to_string(), None);
+        }
+        None => {}
+    }
     write_copy(&mut archive, &changes, output, comment)
 }
 

@@ -232,7 +232,7 @@ pub fn parse_grid_records(comment: &[u8]) -> Vec<GridRecord> {
 /// it is no readable zip archive).
 pub fn read_grid_records<R: std::io::Read + std::io::Seek>(input: R) -> Vec<GridRecord> {
     match zip::ZipArchive::new(input) {
-        Ok(archive) => parse_grid_records(archive.comment()),
+        Ok(mut archive) => parse_grid_records(&super::records_part::record_text(&mut archive)),
         Err(_) => Vec::new(),
     }
 }

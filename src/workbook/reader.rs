@@ -39,7 +39,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
 
-use calamine::{CellErrorType, Data, Reader, Xlsx, XlsxError};
+use calamine::{CellErrorType, Data, Reader, Xlsx};
 use quick_xml::events::{BytesStart, Event};
 
 use super::detect::{BorderMap, Detected, Edges, Line};
