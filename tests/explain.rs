@@ -382,3 +382,69 @@ fn lettered_sixteen_is_explained_in_its_own_alphabet() {
     );
     assert!(!text.contains(" = 16"), "{text}");
 }
+
+/// The words each technique's steps start with, after its name.
+fn form_of(technique: &str) -> &'static str {
+    match technique {
+        "naked-single" | "guess" => ": ",
+        "hidden-single" => ": ",
+        "locked-candidates" => " (",
+        "naked-pair" | "naked-triple" | "naked-quad" | "locked-pair" | "locked-triple"
+        | "hidden-pair" | "hidden-triple" | "hidden-quad" => " ",
+        "x-wing" | "swordfish" | "jellyfish" => " on ",
+        "skyscraper" | "2-string-kite" | "turbot-fish" => " on ",
+        "xy-wing" | "xyz-wing" | "w-wing" => " on ",
+        _ => "",
+    }
+}
+
+#[test]
+fn every_technique_is_said_in_its_own_words_on_hard_puzzles() {
+    use xlsudoku::explain::explain_puzzle;
+    let text = common::bench_text("9x9/puzzles6_forum_hardest_1106");
+    let mut seen = std::collections::BTreeSet::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(120)
+    {
+        let puzzle: Grid = line.trim().parse().unwrap();
+        let e = explain_puzzle(&puzzle, &SolveOptions::default());
+        assert!(e.passes(), "{}", e.heading());
+        let solution = solve(&puzzle, &SolveOptions::default()).grid;
+        for s in &e.steps {
+            seen.insert(s.technique);
+            let said = format!("{}{}", s.name, form_of(s.technique));
+            assert!(s.text.starts_with(&said), "{} lacks {said:?}", s.text);
+            let words = match s.technique {
+                "hidden-single" => "has one place in",
+                "locked-candidates" => "lies only in",
+                "x-wing" | "swordfish" | "jellyfish" => " in ",
+                "skyscraper" | "2-string-kite" | "turbot-fish" => "strong links",
+                "xy-wing" | "xyz-wing" => "pivot",
+                "w-wing" => "both hold",
+                "guess" => "from the proven solution",
+                _ => "",
+            };
+            assert!(s.text.contains(words), "{} lacks {words:?}", s.text);
+            if !s.eliminated.is_empty() {
+                assert!(s.text.contains(": removes "), "{}", s.text);
+            }
+            for cd in s.eliminated.iter().chain(&s.placed) {
+                let (r, c) = cd.cell[1..].split_once('c').unwrap();
+                let (r, c) = (r.parse::<usize>().unwrap(), c.parse::<usize>().unwrap());
+                let right = solution.get(r - 1, c - 1) == cd.digit;
+                assert_eq!(right, s.placed.as_ref() == Some(cd), "{}", s.text);
+            }
+        }
+    }
+    for t in [
+        "locked-candidates",
+        "naked-pair",
+        "hidden-pair",
+        "2-string-kite",
+        "w-wing",
+    ] {
+        assert!(seen.contains(t), "{t} never seen: {seen:?}");
+    }
+}
