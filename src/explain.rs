@@ -549,9 +549,9 @@ pub fn explain_steps(puzzle: &Grid, steps: &[Step], map: &AddressMap) -> Vec<Exp
         .map(|(k, step)| {
             let text = describe(step, map, &cands);
             if let Some((c, d)) = step.placed {
-                for j in 0..cands.len() {
+                for (j, m) in cands.iter_mut().enumerate() {
                     if map.sees(c, j) {
-                        cands[j] &= !bit(d);
+                        *m &= !bit(d);
                     }
                 }
                 if let Some(m) = cands.get_mut(c) {

@@ -16,7 +16,7 @@ use xlsudoku::grid::Grid;
 use xlsudoku::solve::{solve, SolveOptions, Status};
 use xlsudoku::workbook::{read_workbook, ReadOptions};
 
-/// A hard puzzle (the ladder needs guesses): one solution.
+/// A 17-clue puzzle with one solution (locked pairs and triples on its way).
 const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
