@@ -178,8 +178,17 @@ impl AddressMap {
             .collect()
     }
 
-    fn sees(&self, a: usize, b: usize) -> bool {
-        a != b && !self.shared(&[a, b]).is_empty()
+    /// The cells of a cell's row, column and box (itself included, some
+    /// twice).
+    fn peers(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let n = self.side();
+        let (w, h) = (self.shape.width().max(1), self.shape.height().max(1));
+        let (r, c) = (self.row(i), self.col(i));
+        let (r0, c0) = (r / h * h, c / w * w);
+        (0..n)
+            .map(move |k| r * n + k)
+            .chain((0..n).map(move |k| k * n + c))
+            .chain((0..h * w).map(move |k| (r0 + k / w) * n + c0 + k % w))
     }
 
     fn cells(&self, cells: &[usize]) -> String {
@@ -537,9 +546,10 @@ pub fn explain_steps(puzzle: &Grid, steps: &[Step], map: &AddressMap) -> Vec<Exp
             if values[i] != 0 {
                 return 0;
             }
-            let used = (0..values.len())
-                .filter(|&j| map.sees(i, j))
-                .fold(0u64, |m, j| m | bit(values[j]));
+            let used = map
+                .peers(i)
+                .filter_map(|j| values.get(j))
+                .fold(0u64, |m, &v| m | bit(v));
             all & !used
         })
         .collect();
@@ -549,8 +559,8 @@ pub fn explain_steps(puzzle: &Grid, steps: &[Step], map: &AddressMap) -> Vec<Exp
         .map(|(k, step)| {
             let text = describe(step, map, &cands);
             if let Some((c, d)) = step.placed {
-                for (j, m) in cands.iter_mut().enumerate() {
-                    if map.sees(c, j) {
+                for j in map.peers(c) {
+                    if let Some(m) = cands.get_mut(j) {
                         *m &= !bit(d);
                     }
                 }
@@ -1053,6 +1063,20 @@ mod tests {
             r.parse::<usize>().unwrap() - 1,
             c.parse::<usize>().unwrap() - 1,
         )
+    }
+
+    #[test]
+    fn peers_are_the_row_column_and_box_on_a_6x6() {
+        let m = AddressMap::puzzle(BoxShape::new(3, 2).unwrap());
+        let i = 6 + 4; // r2c5, box 2 (columns 4-6 of rows 1-2)
+        let mut peers: Vec<usize> = m.peers(i).filter(|&j| j != i).collect();
+        peers.sort_unstable();
+        peers.dedup();
+        let want: Vec<usize> = (0..36)
+            .filter(|&j| j != i && !m.shared(&[i, j]).is_empty())
+            .collect();
+        assert_eq!(peers, want);
+        assert_eq!(peers.len(), 5 + 5 + 2);
     }
 
     #[test]

@@ -51,6 +51,18 @@ enum Command {
     Bench(BenchArgs),
     /// Explain how each grid is solved, step by step, in words, with the
     /// sheet's own cell addresses.
+    ///
+    /// Every step of the technique ladder, numbered, in words: naked singles
+    /// (silent in the history) too, and guesses where the techniques stop.
+    /// A workbook's grids are named with the sheet's addresses (`E7`, `row 7`,
+    /// `column E`, `box 4`) and digits in the grid's own alphabet (`A`-`G` or
+    /// `0`-`9`, `A`-`F` in a lettered 16x16); a --puzzle line's cells are
+    /// `r5c7`. A grid that is invalid, unsolvable or ambiguous is reported
+    /// with the reason and no steps; a sheet without a grid is listed and
+    /// passes.
+    ///
+    /// Exit status: 0 every grid explained, 1 some grid failed (or none was
+    /// found), 2 usage or file error.
     Explain(ExplainArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell,
     /// elvish) on stdout.
@@ -167,18 +179,6 @@ struct BenchArgs {
 }
 
 /// `explain`: a workbook's grids, or one text puzzle.
-///
-/// Every step of the technique ladder, numbered, in words: naked singles
-/// (silent in the history) too, and guesses where the techniques stop.
-/// A workbook's grids are named with the sheet's addresses (`E7`, `row 7`,
-/// `column E`, `box 4`) and digits in the grid's own alphabet (`A`-`G` or
-/// `0`-`9`, `A`-`F` in a lettered 16x16); a --puzzle line's cells are
-/// `r5c7`. A grid that is invalid, unsolvable or ambiguous is reported
-/// with the reason and no steps; a sheet without a grid is listed and
-/// passes.
-///
-/// Exit status: 0 every grid explained, 1 some grid failed (or none was
-/// found), 2 usage or file error.
 #[derive(Args, Debug)]
 struct ExplainArgs {
     /// The workbook (.xlsx, .xlsm).
@@ -189,7 +189,8 @@ struct ExplainArgs {
     )]
     input: Option<PathBuf>,
     /// Explain this one-line puzzle instead: side*side characters, `.` or
-    /// `0` blank, `A`=10 ... (cells named r5c7).
+    /// `0` blank, `A`=10 ... (cells named r5c7); words after it are left
+    /// out, as `bench` reads a line.
     #[arg(long, value_name = "LINE")]
     puzzle: Option<String>,
     /// Only the sheets with this name (repeat for several; case does not
@@ -875,7 +876,11 @@ fn run_explain(a: ExplainArgs) -> u8 {
         techniques: a.techniques.clone(),
     };
     let explained: Vec<GridExplanation> = match (&a.puzzle, &a.input) {
-        (Some(line), _) => match xlsudoku::grid::Grid::parse_line(line, a.box_shape) {
+        // The first word, as `bench` reads a line: a note after it is left out.
+        (Some(line), _) => match xlsudoku::grid::Grid::parse_line(
+            line.split_whitespace().next().unwrap_or_default(),
+            a.box_shape,
+        ) {
             Ok(p) => vec![explain_puzzle(&p, &opts)],
             Err(e) => return usage_error(format!("--puzzle: {e}")),
         },

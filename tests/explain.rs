@@ -448,3 +448,19 @@ fn every_technique_is_said_in_its_own_words_on_hard_puzzles() {
         assert!(seen.contains(t), "{t} never seen: {seen:?}");
     }
 }
+
+#[test]
+fn puzzle_line_with_a_note_after_it_is_read_as_bench_reads_it() {
+    let o = xlsudoku(&["explain", "--puzzle", &format!("{HARD} #norvig hard1")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("puzzle (9x9): solved"));
+    // A 6x6 with its box shape given: boxes of 3 columns by 2 rows.
+    let six = "...4...56.....456...1...3.5....1....";
+    let o = xlsudoku(&["explain", "--box", "3x2", "--puzzle", six]);
+    let text = stdout(&o);
+    assert_eq!(code(&o), 0, "{}{text}", stderr(&o));
+    assert!(text.starts_with("puzzle (6x6): solved"), "{text}");
+    assert!(text.contains("r3c1 = 2"), "{text}");
+    let o = xlsudoku(&["explain", "--box", "2x3", "--puzzle", six]);
+    assert_eq!(code(&o), 1, "another box shape makes another puzzle");
+}
