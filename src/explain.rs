@@ -764,11 +764,7 @@ fn explanation(
         box_shape: Some(puzzle.shape().to_string()),
         symbols: Some(map.alphabet()),
         givens: Some(puzzle.givens()),
-        status: if error.is_none() && solved {
-            SheetStatus::Solved
-        } else {
-            outcome.status.into()
-        },
+        status: outcome.status.into(),
         rating: rating.map(|r| r.se),
         level: rating.map(|r| r.level),
         score: rating.map(|r| r.score),
