@@ -30,7 +30,10 @@
 //!         .parse()?;
 //! let explained = explain_puzzle(&puzzle, &SolveOptions::default());
 //! assert!(explained.passes());
-//! assert!(explained.steps[0].text.starts_with("hidden single: "));
+//! // Singles only: one step per blank, each placing a digit.
+//! assert_eq!(explained.steps.len(), 81 - puzzle.givens());
+//! assert!(explained.steps.iter().all(|s| s.placed.is_some()));
+//! assert!(explained.steps[0].text.starts_with("naked single: r"));
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
