@@ -16,12 +16,15 @@
 //!    [`report`] turns results into JSON Lines and JUnit.
 //!
 //! [`bench`](mod@bench) measures the exact solver on text puzzle collections;
-//! [`export`] writes new workbooks with bordered puzzle grids.
+//! [`export`] writes new workbooks with bordered puzzle grids;
+//! [`explain`] puts a grid's solving path in words, with the sheet's own
+//! addresses.
 
 pub mod address;
 pub mod annotate;
 pub mod batch;
 pub mod bench;
+pub mod explain;
 pub mod export;
 pub mod grid;
 pub mod logic;

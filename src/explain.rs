@@ -1,0 +1,1087 @@
+//! Solving paths in words: every step of the technique ladder
+//! ([`crate::logic`]) as a sentence that names cells, lines and digits the
+//! way the reader sees them.
+//!
+//! A grid read from a workbook is named with the sheet's own addresses: a
+//! grid at `C3:K11` has its first cell at `C3`, its lines are the sheet's
+//! `row 7` and `column E`, and its digits are written in the grid's own
+//! alphabet ([`Symbols`]: a 16x16 written `0`-`9`, `A`-`F` says `F`, not
+//! 16). A one-line text puzzle has no sheet: its cells are `r5c7` (row 5,
+//! column 7, counted from 1), its lines `row 5` and `column 7`, its digits
+//! as the text form writes them (`1`-`9`, then `A` for 10 ...). Boxes are
+//! `box 1` to `box N`, row by row, in both.
+//!
+//! ```
+//! use xlsudoku::address::CellRef;
+//! use xlsudoku::explain::{explain_puzzle, AddressMap};
+//! use xlsudoku::grid::{BoxShape, Grid, Unit};
+//! use xlsudoku::solve::SolveOptions;
+//! use xlsudoku::workbook::Symbols;
+//!
+//! let shape = BoxShape::new(3, 3).unwrap();
+//! let sheet = AddressMap::sheet(CellRef::new(2, 2), shape, Symbols::Numbers);
+//! assert_eq!(sheet.cell(0), "C3");
+//! assert_eq!(sheet.unit(Unit::Row(4)), "row 7");
+//! assert_eq!(sheet.unit(Unit::Col(2)), "column E");
+//! assert_eq!(AddressMap::puzzle(shape).cell(4 * 9 + 6), "r5c7");
+//!
+//! let puzzle: Grid =
+//!     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+//!         .parse()?;
+//! let explained = explain_puzzle(&puzzle, &SolveOptions::default());
+//! assert!(explained.passes());
+//! // Singles only: one step per blank, each placing a digit.
+//! assert_eq!(explained.steps.len(), 81 - puzzle.givens());
+//! assert!(explained.steps.iter().all(|s| s.placed.is_some()));
+//! assert!(explained.steps[0].text.starts_with("naked single: r"));
+//! # Ok::<(), xlsudoku::grid::GridError>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::address::{column_name, CellRef};
+use crate::grid::{digit_char, BoxShape, Grid, Unit};
+use crate::logic::{Level, Step, Technique};
+use crate::report::SheetStatus;
+use crate::solve::{solve, Outcome, SolveOptions, Status};
+use crate::workbook::{read_workbook, FoundGrid, ReadError, ReadOptions, Sheet, Symbols};
+
+/// How the cells, lines and digits of one grid are named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AddressMap {
+    shape: BoxShape,
+    /// The sheet cell of the grid's first cell; `None` for a text puzzle.
+    origin: Option<CellRef>,
+    /// The grid's alphabet; `None`: the text form's (`1`-`9`, `A` ...).
+    symbols: Option<Symbols>,
+}
+
+impl AddressMap {
+    /// A grid on a sheet whose first cell is `origin` (`C3` for a grid at
+    /// `C3:K11`), written in `symbols`.
+    pub fn sheet(origin: CellRef, shape: BoxShape, symbols: Symbols) -> Self {
+        AddressMap {
+            shape,
+            origin: Some(origin),
+            symbols: Some(symbols),
+        }
+    }
+
+    /// The names of a grid found on a sheet.
+    pub fn for_grid(grid: &FoundGrid) -> Self {
+        AddressMap::sheet(grid.range.start, grid.shape, grid.symbols)
+    }
+
+    /// A text puzzle: cells `r5c7`, lines `row 5` and `column 7`, digits
+    /// as the text form writes them.
+    pub fn puzzle(shape: BoxShape) -> Self {
+        AddressMap {
+            shape,
+            origin: None,
+            symbols: None,
+        }
+    }
+
+    fn side(&self) -> usize {
+        self.shape.side()
+    }
+
+    /// The name of the cell at a row-major index of the grid: `E7` on a
+    /// sheet, `r5c7` for a text puzzle.
+    pub fn cell(&self, index: usize) -> String {
+        let n = self.side().max(1);
+        let (r, c) = (index / n, index % n);
+        match self.origin {
+            Some(o) => CellRef::new(
+                o.row.saturating_add(r as u32),
+                o.col.saturating_add(c as u32),
+            )
+            .to_string(),
+            None => format!("r{}c{}", r + 1, c + 1),
+        }
+    }
+
+    /// The label of a line or box without its kind: `7` for a sheet's row 7,
+    /// `E` for its column E, `4` for box 4.
+    fn label(&self, unit: Unit) -> String {
+        match (unit, self.origin) {
+            (Unit::Row(r), Some(o)) => (u64::from(o.row) + r as u64 + 1).to_string(),
+            (Unit::Col(c), Some(o)) => column_name(o.col.saturating_add(c as u32)),
+            (Unit::Row(k) | Unit::Col(k) | Unit::Box(k), _) => (k + 1).to_string(),
+        }
+    }
+
+    /// A unit as people name it: `row 7`, `column E` (`column 7` for a
+    /// text puzzle), `box 4`.
+    pub fn unit(&self, unit: Unit) -> String {
+        let kind = match unit {
+            Unit::Row(_) => "row",
+            Unit::Col(_) => "column",
+            Unit::Box(_) => "box",
+        };
+        format!("{kind} {}", self.label(unit))
+    }
+
+    /// A digit (`1..=side`) as the grid writes it.
+    pub fn digit(&self, d: u8) -> String {
+        match self.symbols {
+            Some(s) => s.symbol(d).to_string(),
+            None => digit_char(d).to_string(),
+        }
+    }
+
+    /// The grid's alphabet in words: `1-9`, `1-9, A-G`, `0-9, A-F`.
+    pub fn alphabet(&self) -> String {
+        let side = self.side();
+        match self.symbols {
+            Some(s) => s.describe(side),
+            None if side <= 9 => format!("1-{side}"),
+            None => format!("1-9, A-{}", digit_char(side.min(61) as u8)),
+        }
+    }
+
+    fn row(&self, i: usize) -> usize {
+        i / self.side().max(1)
+    }
+
+    fn col(&self, i: usize) -> usize {
+        i % self.side().max(1)
+    }
+
+    fn box_of(&self, i: usize) -> usize {
+        let (w, h) = (self.shape.width().max(1), self.shape.height().max(1));
+        (self.row(i) / h) * (self.side() / w) + self.col(i) / w
+    }
+
+    /// The row, column and box of a cell.
+    fn units_of(&self, i: usize) -> [Unit; 3] {
+        [
+            Unit::Row(self.row(i)),
+            Unit::Col(self.col(i)),
+            Unit::Box(self.box_of(i)),
+        ]
+    }
+
+    fn contains(&self, unit: Unit, i: usize) -> bool {
+        self.units_of(i).contains(&unit)
+    }
+
+    /// The units every one of `cells` lies in (rows, columns, boxes).
+    fn shared(&self, cells: &[usize]) -> Vec<Unit> {
+        let Some(&first) = cells.first() else {
+            return Vec::new();
+        };
+        self.units_of(first)
+            .into_iter()
+            .filter(|&u| cells.iter().all(|&c| self.contains(u, c)))
+            .collect()
+    }
+
+    /// The cells of a cell's row, column and box (itself included, some
+    /// twice).
+    fn peers(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let n = self.side();
+        let (w, h) = (self.shape.width().max(1), self.shape.height().max(1));
+        let (r, c) = (self.row(i), self.col(i));
+        let (r0, c0) = (r / h * h, c / w * w);
+        (0..n)
+            .map(move |k| r * n + k)
+            .chain((0..n).map(move |k| k * n + c))
+            .chain((0..h * w).map(move |k| (r0 + k / w) * n + c0 + k % w))
+    }
+
+    fn cells(&self, cells: &[usize]) -> String {
+        cells
+            .iter()
+            .map(|&c| self.cell(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn digits(&self, digits: &[u8]) -> String {
+        digits
+            .iter()
+            .map(|&d| self.digit(d))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// `removes 2 from G5, 6 from G5, G9`: by digit, cells in reading order.
+    fn removes(&self, eliminated: &[(usize, u8)]) -> String {
+        let mut by_digit: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
+        for &(c, d) in eliminated {
+            by_digit.entry(d).or_default().push(c);
+        }
+        let parts: Vec<String> = by_digit
+            .into_iter()
+            .map(|(d, mut cells)| {
+                cells.sort_unstable();
+                cells.dedup();
+                format!("{} from {}", self.digit(d), self.cells(&cells))
+            })
+            .collect();
+        format!("removes {}", parts.join(", "))
+    }
+
+    /// A cell's candidates as `(1,2,7)`, or nothing when unknown.
+    fn candidates(&self, cands: &[u64], cell: usize) -> String {
+        match cands.get(cell) {
+            Some(&m) if m != 0 => format!(" ({})", self.digits(&digits_of(m))),
+            _ => String::new(),
+        }
+    }
+}
+
+fn bit(d: u8) -> u64 {
+    if (1..=64).contains(&d) {
+        1u64 << (d - 1)
+    } else {
+        0
+    }
+}
+
+fn digits_of(mask: u64) -> Vec<u8> {
+    (0..64u8)
+        .filter(|b| mask & (1u64 << b) != 0)
+        .map(|b| b + 1)
+        .collect()
+}
+
+/// `3 and 7`, `3, 5 and 7`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// One step in words. `candidates` are the candidates of every cell just
+/// before the step (bit `d - 1` for digit `d`, 0 for a filled cell), as
+/// [`explain_steps`] keeps them; with an empty slice the words leave out
+/// what only the candidates tell (a wing's cell contents).
+///
+/// ```
+/// use xlsudoku::address::CellRef;
+/// use xlsudoku::explain::{describe, AddressMap};
+/// use xlsudoku::grid::{BoxShape, Unit};
+/// use xlsudoku::logic::{Step, Technique};
+/// use xlsudoku::workbook::Symbols;
+///
+/// let shape = BoxShape::new(3, 3).unwrap();
+/// let map = AddressMap::sheet(CellRef::new(2, 2), shape, Symbols::Numbers);
+/// let step = Step {
+///     technique: Technique::HiddenSingle,
+///     unit: Some(Unit::Row(4)),
+///     digits: vec![7],
+///     cells: vec![4 * 9 + 2],
+///     placed: Some((4 * 9 + 2, 7)),
+///     eliminated: vec![],
+/// };
+/// assert_eq!(describe(&step, &map, &[]), "hidden single: 7 has one place in row 7 → E7");
+/// ```
+pub fn describe(step: &Step, map: &AddressMap, candidates: &[u64]) -> String {
+    let name = step.technique.name();
+    let d0 = step.digits.first().copied();
+    let removes = map.removes(&step.eliminated);
+    match (step.technique, step.placed) {
+        (Technique::NakedSingle, Some((c, d))) => {
+            format!("{name}: {} = {}", map.cell(c), map.digit(d))
+        }
+        (Technique::Guess, Some((c, d))) => format!(
+            "{name}: {} = {} (from the proven solution; the techniques stop here)",
+            map.cell(c),
+            map.digit(d)
+        ),
+        (Technique::HiddenSingle, Some((c, d))) => match step.unit {
+            Some(u) => format!(
+                "{name}: {} has one place in {} → {}",
+                map.digit(d),
+                map.unit(u),
+                map.cell(c)
+            ),
+            None => format!("{name}: {} = {}", map.cell(c), map.digit(d)),
+        },
+        (Technique::LockedCandidates, None) if step.unit.is_some() && d0.is_some() => {
+            let (unit, d) = (step.unit.unwrap_or(Unit::Row(0)), d0.unwrap_or(1));
+            let other = map
+                .shared(&step.cells)
+                .into_iter()
+                .find(|&u| u != unit && matches!(unit, Unit::Box(_)) != matches!(u, Unit::Box(_)));
+            let kind = if matches!(unit, Unit::Box(_)) {
+                "pointing"
+            } else {
+                "claiming"
+            };
+            let within = other.map(|o| map.unit(o)).unwrap_or_default();
+            format!(
+                "{name} ({kind}): {} of {} lies only in {within} ({}): {removes}",
+                map.digit(d),
+                map.unit(unit),
+                map.cells(&step.cells)
+            )
+        }
+        (
+            Technique::NakedPair
+            | Technique::NakedTriple
+            | Technique::NakedQuad
+            | Technique::LockedPair
+            | Technique::LockedTriple
+            | Technique::HiddenPair
+            | Technique::HiddenTriple
+            | Technique::HiddenQuad,
+            None,
+        ) => {
+            let mut units: Vec<Unit> = step.unit.into_iter().collect();
+            if matches!(
+                step.technique,
+                Technique::LockedPair | Technique::LockedTriple
+            ) {
+                units.extend(
+                    map.shared(&step.cells)
+                        .into_iter()
+                        .filter(|u| Some(*u) != step.unit),
+                );
+                units.truncate(2);
+            }
+            let units: Vec<String> = units.into_iter().map(|u| map.unit(u)).collect();
+            format!(
+                "{name} {} in {} ({}): {removes}",
+                map.digits(&step.digits),
+                map.cells(&step.cells),
+                units.join(", ")
+            )
+        }
+        (Technique::XWing | Technique::Swordfish | Technique::Jellyfish, None)
+            if d0.is_some() && step.unit.is_some() =>
+        {
+            let d = d0.unwrap_or(1);
+            let in_rows = matches!(step.unit, Some(Unit::Row(_)));
+            let mut base: Vec<usize> = step
+                .cells
+                .iter()
+                .map(|&c| if in_rows { map.row(c) } else { map.col(c) })
+                .collect();
+            let mut cover: Vec<usize> = step
+                .cells
+                .iter()
+                .map(|&c| if in_rows { map.col(c) } else { map.row(c) })
+                .collect();
+            for v in [&mut base, &mut cover] {
+                v.sort_unstable();
+                v.dedup();
+            }
+            let label =
+                |row: bool, k: usize| map.label(if row { Unit::Row(k) } else { Unit::Col(k) });
+            let base: Vec<String> = base.into_iter().map(|k| label(in_rows, k)).collect();
+            let cover: Vec<String> = cover.into_iter().map(|k| label(!in_rows, k)).collect();
+            let (base_kind, cover_kind) = if in_rows {
+                ("rows", "columns")
+            } else {
+                ("columns", "rows")
+            };
+            format!(
+                "{name} on {} in {base_kind} {} ({cover_kind} {}): {removes}",
+                map.digit(d),
+                and_list(&base),
+                cover.join(", ")
+            )
+        }
+        (Technique::Skyscraper | Technique::TwoStringKite | Technique::TurbotFish, None)
+            if step.cells.len() == 4 && d0.is_some() =>
+        {
+            let d = d0.unwrap_or(1);
+            let [a, b, c, e] = [step.cells[0], step.cells[1], step.cells[2], step.cells[3]];
+            let first = step
+                .unit
+                .filter(|&u| map.contains(u, a) && map.contains(u, b))
+                .or_else(|| strong_unit(map, candidates, d, a, b));
+            let second = strong_unit(map, candidates, d, c, e);
+            let link = |x: usize, y: usize, u: Option<Unit>| match u {
+                Some(u) => format!("{}–{} ({})", map.cell(x), map.cell(y), map.unit(u)),
+                None => format!("{}–{}", map.cell(x), map.cell(y)),
+            };
+            format!(
+                "{name} on {}: strong links {} and {}, {} sees {}: {removes}",
+                map.digit(d),
+                link(a, b, first),
+                link(c, e, second),
+                map.cell(b),
+                map.cell(c)
+            )
+        }
+        (Technique::XyWing | Technique::XyzWing, None) if step.cells.len() == 3 && d0.is_some() => {
+            let [p, a, b] = [step.cells[0], step.cells[1], step.cells[2]];
+            format!(
+                "{name} on {}: pivot {}{}, pincers {}{} and {}{}: {removes}",
+                map.digit(d0.unwrap_or(1)),
+                map.cell(p),
+                map.candidates(candidates, p),
+                map.cell(a),
+                map.candidates(candidates, a),
+                map.cell(b),
+                map.candidates(candidates, b)
+            )
+        }
+        (Technique::WWing, None) if step.cells.len() == 4 && d0.is_some() => {
+            let y = d0.unwrap_or(1);
+            let [a, b, e1, e2] = [step.cells[0], step.cells[1], step.cells[2], step.cells[3]];
+            let pair = candidates.get(a).copied().unwrap_or(0);
+            let x = digits_of(pair & !bit(y)).first().copied();
+            let link = match x {
+                Some(x) => {
+                    let unit = strong_unit(map, candidates, x, e1, e2)
+                        .map(|u| format!(", {}", map.unit(u)))
+                        .unwrap_or_default();
+                    format!(
+                        "a strong link on {} ({}–{}{unit})",
+                        map.digit(x),
+                        map.cell(e1),
+                        map.cell(e2)
+                    )
+                }
+                None => format!("the strong link {}–{}", map.cell(e1), map.cell(e2)),
+            };
+            let both = if pair.count_ones() == 2 {
+                format!(" both hold {};", map.digits(&digits_of(pair)))
+            } else {
+                String::new()
+            };
+            format!(
+                "{name} on {}: {} and {}{both} {link} joins them: {removes}",
+                map.digit(y),
+                map.cell(a),
+                map.cell(b)
+            )
+        }
+        _ => generic(step, map),
+    }
+}
+
+/// Any other step: name, digits, cells, unit, then what it does.
+fn generic(step: &Step, map: &AddressMap) -> String {
+    let mut s = step.technique.name().to_string();
+    if !step.digits.is_empty() {
+        s.push_str(&format!(" {}", map.digits(&step.digits)));
+    }
+    if !step.cells.is_empty() {
+        s.push_str(&format!(" in {}", map.cells(&step.cells)));
+    }
+    if let Some(u) = step.unit {
+        s.push_str(&format!(" ({})", map.unit(u)));
+    }
+    let mut effects = Vec::new();
+    if let Some((c, d)) = step.placed {
+        effects.push(format!("{} = {}", map.cell(c), map.digit(d)));
+    }
+    if !step.eliminated.is_empty() {
+        effects.push(map.removes(&step.eliminated));
+    }
+    if !effects.is_empty() {
+        s.push_str(&format!(": {}", effects.join(", ")));
+    }
+    s
+}
+
+/// A unit holding both `x` and `y` in which `d` has exactly these two
+/// places (rows, then columns, then boxes); without candidates, the first
+/// unit they share.
+fn strong_unit(map: &AddressMap, cands: &[u64], d: u8, x: usize, y: usize) -> Option<Unit> {
+    let shared = map.shared(&[x, y]);
+    if cands.len() != map.side() * map.side() {
+        return shared.first().copied();
+    }
+    shared.into_iter().find(|&u| {
+        (0..cands.len())
+            .filter(|&i| map.contains(u, i) && cands[i] & bit(d) != 0)
+            .count()
+            == 2
+    })
+}
+
+/// A cell and a digit, as JSON shows them: `{"cell":"E7","digit":7}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CellDigit {
+    /// The cell's name (`E7`, or `r5c7` for a text puzzle).
+    pub cell: String,
+    /// The digit, `1..=side` (the text shows it in the grid's alphabet).
+    pub digit: u8,
+}
+
+/// One step, structured and in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExplainedStep {
+    /// 1-based number of the step.
+    pub n: usize,
+    /// The technique's key, as `--techniques` takes it (`hidden-single`).
+    pub technique: &'static str,
+    /// The technique's name in words (`hidden single`).
+    pub name: &'static str,
+    /// The letter the history records (`None` for a naked single).
+    pub letter: Option<char>,
+    /// The unit the pattern lives in, named (`row 7`), if any.
+    pub unit: Option<String>,
+    /// The pattern's cells.
+    pub cells: Vec<String>,
+    /// The pattern's digits, `1..=side`.
+    pub digits: Vec<u8>,
+    /// The digit placed, if any.
+    pub placed: Option<CellDigit>,
+    /// The candidates struck.
+    pub eliminated: Vec<CellDigit>,
+    /// The step in words.
+    pub text: String,
+}
+
+/// Every step of a puzzle's solving path in words: the candidates are
+/// replayed from the givens so each sentence can name what the cells hold
+/// just before its step.
+pub fn explain_steps(puzzle: &Grid, steps: &[Step], map: &AddressMap) -> Vec<ExplainedStep> {
+    let n = puzzle.side();
+    let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let values = puzzle.cells();
+    let mut cands: Vec<u64> = (0..values.len())
+        .map(|i| {
+            if values[i] != 0 {
+                return 0;
+            }
+            let used = map
+                .peers(i)
+                .filter_map(|j| values.get(j))
+                .fold(0u64, |m, &v| m | bit(v));
+            all & !used
+        })
+        .collect();
+    steps
+        .iter()
+        .enumerate()
+        .map(|(k, step)| {
+            let text = describe(step, map, &cands);
+            if let Some((c, d)) = step.placed {
+                for j in map.peers(c) {
+                    if let Some(m) = cands.get_mut(j) {
+                        *m &= !bit(d);
+                    }
+                }
+                if let Some(m) = cands.get_mut(c) {
+                    *m = 0;
+                }
+            }
+            for &(c, d) in &step.eliminated {
+                if let Some(m) = cands.get_mut(c) {
+                    *m &= !bit(d);
+                }
+            }
+            let pair = |(c, d): (usize, u8)| CellDigit {
+                cell: map.cell(c),
+                digit: d,
+            };
+            let info = step.technique.info();
+            ExplainedStep {
+                n: k + 1,
+                technique: info.key,
+                name: info.name,
+                letter: info.letter,
+                unit: step.unit.map(|u| map.unit(u)),
+                cells: step.cells.iter().map(|&c| map.cell(c)).collect(),
+                digits: step.digits.clone(),
+                placed: step.placed.map(pair),
+                eliminated: step.eliminated.iter().copied().map(pair).collect(),
+                text,
+            }
+        })
+        .collect()
+}
+
+/// One grid explained: where it is, how solving it ended, and its steps
+/// (none unless it was solved). One JSON object of `explain --json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GridExplanation {
+    /// The workbook (`None` for a text puzzle).
+    pub file: Option<String>,
+    /// The sheet's name (`None` for a text puzzle).
+    pub sheet: Option<String>,
+    /// The grid's cells on the sheet, e.g. `C3:K11`.
+    pub range: Option<String>,
+    /// The text puzzle as given (`None` for a workbook grid).
+    pub puzzle: Option<String>,
+    /// The grid's size, e.g. `9x9`.
+    pub size: Option<String>,
+    /// The box shape, e.g. `3x3`.
+    #[serde(rename = "box")]
+    pub box_shape: Option<String>,
+    /// The grid's alphabet, as the text writes digits: `1-9`, `0-9, A-F`.
+    pub symbols: Option<String>,
+    /// How many givens.
+    pub givens: Option<usize>,
+    /// How it ended (`no-grid` for a sheet without a grid).
+    pub status: SheetStatus,
+    /// Sudoku Explainer's rating of a solved grid.
+    pub rating: Option<f32>,
+    /// HoDoKu's level of a solved grid.
+    pub level: Option<Level>,
+    /// HoDoKu's score of a solved grid.
+    pub score: Option<u32>,
+    /// The history string (naked singles silent).
+    pub history: String,
+    /// Time spent solving.
+    pub elapsed_ms: f64,
+    /// Why the grid has no steps: the clash, the bad cell, `more than one
+    /// solution` ...
+    pub error: Option<String>,
+    /// The steps, in order.
+    pub steps: Vec<ExplainedStep>,
+}
+
+impl GridExplanation {
+    /// True when the grid was solved and its steps explained.
+    pub fn passes(&self) -> bool {
+        self.status == SheetStatus::Solved
+    }
+
+    /// The heading line: `Hard!C3:K11 (9x9): solved · SE 4.2 · hard`, or the
+    /// status and its reason.
+    pub fn heading(&self) -> String {
+        let place = match (&self.sheet, &self.range) {
+            (Some(s), Some(r)) => format!("{}!{r}", sheet_ref(s)),
+            (Some(s), None) => sheet_ref(s),
+            (None, _) => "puzzle".to_string(),
+        };
+        let size = self
+            .size
+            .as_deref()
+            .map(|s| format!(" ({s})"))
+            .unwrap_or_default();
+        let mut line = format!("{place}{size}: {}", status_words(self.status));
+        if let (Some(r), Some(l)) = (self.rating, self.level) {
+            line.push_str(&format!(
+                " · SE {} · {l}",
+                crate::logic::rating::se_text(r, l)
+            ));
+        }
+        if let Some(e) = &self.error {
+            line.push_str(&format!(": {e}"));
+        }
+        line
+    }
+
+    /// The heading, then one numbered line per step.
+    pub fn to_text(&self) -> String {
+        let mut s = self.heading();
+        s.push('\n');
+        let width = self.steps.len().to_string().len();
+        for step in &self.steps {
+            s.push_str(&format!("  {:>width$}. {}\n", step.n, step.text));
+        }
+        s
+    }
+
+    /// The explanation as one line of JSON (no newline).
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+fn status_words(s: SheetStatus) -> &'static str {
+    match s {
+        SheetStatus::Multiple => "multiple solutions",
+        SheetStatus::NoGrid => "no grid",
+        other => other.as_str(),
+    }
+}
+
+/// A sheet name as a formula writes it: `Hard`, `'My puzzles'`.
+fn sheet_ref(name: &str) -> String {
+    let plain = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+    if plain {
+        name.to_string()
+    } else {
+        format!("'{}'", name.replace('\'', "''"))
+    }
+}
+
+/// What is wrong with a grid, in words, with the map's names; `None` when
+/// it was solved.
+fn failure(outcome: &Outcome, map: &AddressMap, opts: &SolveOptions) -> Option<String> {
+    match outcome.status {
+        Status::Solved | Status::GaveUp => None,
+        Status::Invalid => Some(conflicts(outcome, map)),
+        Status::Unsolvable => Some("the givens have no solution".to_string()),
+        Status::Multiple => Some("the givens allow more than one solution".to_string()),
+        Status::Timeout => Some(format!(
+            "no answer within {}",
+            opts.timeout
+                .map(|t| format!("{} s", t.as_secs_f64()))
+                .unwrap_or_default()
+        )),
+    }
+}
+
+/// `5 twice in row 3 (C3, I3)`, with the map's names.
+fn conflicts(outcome: &Outcome, map: &AddressMap) -> String {
+    outcome
+        .conflicts
+        .iter()
+        .map(|c| {
+            let times = match c.cells.len() {
+                2 => "twice".to_string(),
+                3 => "three times".to_string(),
+                n => format!("{n} times"),
+            };
+            format!(
+                "{} {times} in {} ({})",
+                map.digit(c.value),
+                map.unit(c.unit),
+                map.cells(&c.cells)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn explanation(
+    puzzle: &Grid,
+    outcome: &Outcome,
+    map: &AddressMap,
+    error: Option<String>,
+) -> GridExplanation {
+    let solved = outcome.status == Status::Solved;
+    let rating = outcome.rating.filter(|_| solved);
+    let side = puzzle.side();
+    GridExplanation {
+        file: None,
+        sheet: None,
+        range: None,
+        puzzle: None,
+        size: Some(format!("{side}x{side}")),
+        box_shape: Some(puzzle.shape().to_string()),
+        symbols: Some(map.alphabet()),
+        givens: Some(puzzle.givens()),
+        status: outcome.status.into(),
+        rating: rating.map(|r| r.se),
+        level: rating.map(|r| r.level),
+        score: rating.map(|r| r.score),
+        history: outcome.history.clone(),
+        elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
+        error,
+        steps: if solved {
+            explain_steps(puzzle, &outcome.steps, map)
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// Solves a text puzzle and explains its steps (cells named `r5c7`).
+pub fn explain_puzzle(puzzle: &Grid, opts: &SolveOptions) -> GridExplanation {
+    let opts = SolveOptions {
+        logic_only: false,
+        ..opts.clone()
+    };
+    let map = AddressMap::puzzle(puzzle.shape());
+    let outcome = solve(puzzle, &opts);
+    let error = failure(&outcome, &map, &opts);
+    GridExplanation {
+        puzzle: Some(puzzle.to_line()),
+        ..explanation(puzzle, &outcome, &map, error)
+    }
+}
+
+/// Solves one grid of a sheet and explains its steps with the sheet's
+/// addresses. A grid with bad values, formulas without a value or merged
+/// cells is invalid, as `check` says, and is not solved.
+pub fn explain_grid(
+    file: &str,
+    sheet: &str,
+    grid: &FoundGrid,
+    opts: &SolveOptions,
+) -> GridExplanation {
+    let opts = SolveOptions {
+        logic_only: false,
+        ..opts.clone()
+    };
+    let map = AddressMap::for_grid(grid);
+    let puzzle = grid.puzzle();
+    let clean =
+        grid.bad_cells().is_empty() && grid.formula_cells().is_empty() && grid.merged.is_empty();
+    let outcome = if clean {
+        solve(&puzzle, &opts)
+    } else {
+        Outcome::invalid(&puzzle)
+    };
+    let error = if clean {
+        failure(&outcome, &map, &opts)
+    } else {
+        // The cells' own faults in `check`'s words, then the clashes named
+        // with the sheet's lines.
+        let cells_only = Outcome {
+            conflicts: Vec::new(),
+            ..outcome.clone()
+        };
+        let parts: Vec<String> = [
+            crate::batch::invalid_reason(grid, &cells_only),
+            conflicts(&outcome, &map),
+        ]
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect();
+        Some(parts.join("; "))
+    };
+    GridExplanation {
+        file: Some(file.to_string()),
+        sheet: Some(sheet.to_string()),
+        range: Some(grid.range.to_string()),
+        ..explanation(&puzzle, &outcome, &map, error)
+    }
+}
+
+/// A sheet without a grid: status `no-grid`, with the bordered squares
+/// turned down for their values, if any, as the reason.
+fn no_grid(file: &str, sheet: &Sheet) -> GridExplanation {
+    let reasons: Vec<String> = sheet.turned_down.iter().map(|t| t.to_string()).collect();
+    GridExplanation {
+        file: Some(file.to_string()),
+        sheet: Some(sheet.name.clone()),
+        range: None,
+        puzzle: None,
+        size: None,
+        box_shape: None,
+        symbols: None,
+        givens: None,
+        status: SheetStatus::NoGrid,
+        rating: None,
+        level: None,
+        score: None,
+        history: String::new(),
+        elapsed_ms: 0.0,
+        error: (!reasons.is_empty()).then(|| reasons.join("; ")),
+        steps: Vec::new(),
+    }
+}
+
+/// Why a workbook could not be explained.
+#[derive(Debug, thiserror::Error)]
+pub enum ExplainError {
+    /// The workbook could not be read (the message names the file).
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// A sheet asked for is not in the workbook.
+    #[error("{}: --sheet {name}: no such sheet; the sheets are: {}", path.display(), sheets.join(", "))]
+    NoSuchSheet {
+        /// The workbook.
+        path: PathBuf,
+        /// The name asked for.
+        name: String,
+        /// The workbook's sheets.
+        sheets: Vec<String>,
+    },
+}
+
+/// Reads a workbook and explains every grid of every sheet (or of the
+/// sheets named in `sheets`, case ignored), in workbook order; a sheet
+/// without a grid gets a `no-grid` entry. Grids are solved in parallel.
+pub fn explain_workbook(
+    path: &Path,
+    read: &ReadOptions,
+    opts: &SolveOptions,
+    sheets: &[String],
+) -> Result<Vec<GridExplanation>, ExplainError> {
+    let book = read_workbook(path, read)?;
+    let wanted: Vec<String> = sheets.iter().map(|s| s.to_lowercase()).collect();
+    if let Some(missing) = sheets.iter().find(|s| {
+        !book
+            .iter()
+            .any(|b| b.name.to_lowercase() == s.to_lowercase())
+    }) {
+        return Err(ExplainError::NoSuchSheet {
+            path: path.to_path_buf(),
+            name: missing.clone(),
+            sheets: book.iter().map(|s| s.name.clone()).collect(),
+        });
+    }
+    let file = path.display().to_string();
+    let tasks: Vec<(&Sheet, Option<&FoundGrid>)> = book
+        .iter()
+        .filter(|s| wanted.is_empty() || wanted.contains(&s.name.to_lowercase()))
+        .flat_map(|s| {
+            let grids: Vec<Option<&FoundGrid>> = if s.grids.is_empty() {
+                vec![None]
+            } else {
+                s.grids.iter().map(Some).collect()
+            };
+            grids.into_iter().map(move |g| (s, g))
+        })
+        .collect();
+    Ok(tasks
+        .par_iter()
+        .map(|&(s, g)| match g {
+            Some(g) => explain_grid(&file, &s.name, g, opts),
+            None => no_grid(&file, s),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::{EASY, HARD};
+
+    fn nine() -> BoxShape {
+        BoxShape::new(3, 3).unwrap()
+    }
+
+    fn step(t: Technique, unit: Option<Unit>, digits: &[u8], cells: &[usize]) -> Step {
+        Step {
+            technique: t,
+            unit,
+            digits: digits.to_vec(),
+            cells: cells.to_vec(),
+            placed: None,
+            eliminated: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn sheet_names_follow_the_grid_range() {
+        let m = AddressMap::sheet(CellRef::new(2, 2), nine(), Symbols::Numbers);
+        assert_eq!(m.cell(0), "C3");
+        assert_eq!(m.cell(80), "K11");
+        assert_eq!(m.unit(Unit::Row(0)), "row 3");
+        assert_eq!(m.unit(Unit::Col(8)), "column K");
+        assert_eq!(m.unit(Unit::Box(3)), "box 4");
+        let p = AddressMap::puzzle(nine());
+        assert_eq!(p.cell(80), "r9c9");
+        assert_eq!(p.unit(Unit::Col(6)), "column 7");
+    }
+
+    #[test]
+    fn letter_alphabets_name_digits_as_the_grid_writes_them() {
+        let s16 = BoxShape::new(4, 4).unwrap();
+        let z = AddressMap::sheet(CellRef::new(0, 0), s16, Symbols::ZeroThenLetters);
+        assert_eq!((z.digit(1), z.digit(16)), ("0".into(), "F".into()));
+        assert_eq!(z.alphabet(), "0-9, A-F");
+        let p = AddressMap::puzzle(s16);
+        assert_eq!((p.digit(9), p.digit(16)), ("9".into(), "G".into()));
+        assert_eq!(p.alphabet(), "1-9, A-G");
+    }
+
+    #[test]
+    fn x_wing_names_its_rows_and_columns() {
+        let m = AddressMap::sheet(CellRef::new(0, 0), nine(), Symbols::Numbers);
+        let mut s = step(
+            Technique::XWing,
+            Some(Unit::Row(2)),
+            &[4],
+            &[2 * 9 + 3, 2 * 9 + 7, 6 * 9 + 3, 6 * 9 + 7],
+        );
+        s.eliminated = vec![(9 + 7, 4), (8 * 9 + 3, 4)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "X-wing on 4 in rows 3 and 7 (columns D, H): removes 4 from H2, D9"
+        );
+    }
+
+    #[test]
+    fn naked_pair_groups_removals_by_digit() {
+        let m = AddressMap::sheet(CellRef::new(0, 0), nine(), Symbols::Numbers);
+        let g = |r: usize| r * 9 + 6;
+        let mut s = step(
+            Technique::NakedPair,
+            Some(Unit::Col(6)),
+            &[2, 6],
+            &[g(2), g(7)],
+        );
+        s.eliminated = vec![(g(4), 2), (g(4), 6), (g(8), 6)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "naked pair 2,6 in G3, G8 (column G): removes 2 from G5, 6 from G5, G9"
+        );
+    }
+
+    #[test]
+    fn pointing_names_the_box_and_the_line() {
+        let m = AddressMap::puzzle(nine());
+        let mut s = step(
+            Technique::LockedCandidates,
+            Some(Unit::Box(0)),
+            &[5],
+            &[0, 1],
+        );
+        s.eliminated = vec![(5, 5)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "locked candidates (pointing): 5 of box 1 lies only in row 1 (r1c1, r1c2): removes 5 from r1c6"
+        );
+    }
+
+    #[test]
+    fn singles_and_guesses_in_words() {
+        let m = AddressMap::puzzle(nine());
+        let mut s = step(Technique::NakedSingle, None, &[1], &[4 * 9 + 5]);
+        s.placed = Some((4 * 9 + 5, 1));
+        assert_eq!(describe(&s, &m, &[]), "naked single: r5c6 = 1");
+        s.technique = Technique::Guess;
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "guess: r5c6 = 1 (from the proven solution; the techniques stop here)"
+        );
+    }
+
+    #[test]
+    fn every_placement_of_a_hard_puzzle_agrees_with_its_solution() {
+        for line in [EASY, HARD] {
+            let p: Grid = line.parse().unwrap();
+            let e = explain_puzzle(&p, &SolveOptions::default());
+            assert!(e.passes(), "{}", e.heading());
+            let sol = solve(&p, &SolveOptions::default()).grid;
+            let placed = e.steps.iter().filter_map(|s| s.placed.as_ref()).count();
+            assert_eq!(placed, 81 - p.givens());
+            for s in &e.steps {
+                if let Some(cd) = &s.placed {
+                    let (r, c) = parse_rc(&cd.cell);
+                    assert_eq!(sol.get(r, c), cd.digit, "{}", s.text);
+                }
+                assert!(!s.text.is_empty());
+            }
+        }
+    }
+
+    fn parse_rc(s: &str) -> (usize, usize) {
+        let (r, c) = s[1..].split_once('c').unwrap();
+        (
+            r.parse::<usize>().unwrap() - 1,
+            c.parse::<usize>().unwrap() - 1,
+        )
+    }
+
+    #[test]
+    fn peers_are_the_row_column_and_box_on_a_6x6() {
+        let m = AddressMap::puzzle(BoxShape::new(3, 2).unwrap());
+        let i = 6 + 4; // r2c5, box 2 (columns 4-6 of rows 1-2)
+        let mut peers: Vec<usize> = m.peers(i).filter(|&j| j != i).collect();
+        peers.sort_unstable();
+        peers.dedup();
+        let want: Vec<usize> = (0..36)
+            .filter(|&j| j != i && !m.shared(&[i, j]).is_empty())
+            .collect();
+        assert_eq!(peers, want);
+        assert_eq!(peers.len(), 5 + 5 + 2);
+    }
+
+    #[test]
+    fn sheet_names_are_quoted_when_a_formula_would() {
+        assert_eq!(sheet_ref("Hard"), "Hard");
+        assert_eq!(sheet_ref("My puzzles"), "'My puzzles'");
+        assert_eq!(sheet_ref("it's"), "'it''s'");
+    }
+}
