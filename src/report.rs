@@ -49,11 +49,16 @@ pub enum SheetStatus {
     TooHard,
     /// Solved, but easier than `check --min-level`/`--min-rating` allow.
     TooEasy,
+    /// `solve --answers`: the square meant for the answer copy is not free
+    /// (the record's error names its first occupied cell); nothing of the
+    /// grid was written.
+    Refused,
 }
 
 impl SheetStatus {
     /// The word reports use: `solved`, `gave-up`, `invalid`, `unsolvable`,
-    /// `multiple`, `timeout`, `no-grid`, `error`.
+    /// `multiple`, `timeout`, `no-grid`, `error`, `too-hard`, `too-easy`,
+    /// `refused`.
     pub fn as_str(self) -> &'static str {
         match self {
             SheetStatus::Solved => "solved",
@@ -66,6 +71,7 @@ impl SheetStatus {
             SheetStatus::Error => "error",
             SheetStatus::TooHard => "too-hard",
             SheetStatus::TooEasy => "too-easy",
+            SheetStatus::Refused => "refused",
         }
     }
 }
@@ -139,6 +145,13 @@ pub struct SheetRecord {
     /// one its last run made (kept in the copy's stamp).
     #[serde(default)]
     pub skipped: bool,
+    /// `solve --answers beside|at:CELL`: the square the grid's answer copy
+    /// was written into.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_range: Option<String>,
+    /// The sheet holding [`SheetRecord::answer_range`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_sheet: Option<String>,
 }
 
 impl SheetRecord {
