@@ -978,7 +978,6 @@ mod tests {
             &plan(cells),
             &HashMap::new(),
             &HashMap::new(),
-            &HashMap::new(),
             &mut pool,
         )
         .unwrap();
