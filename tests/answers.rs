@@ -485,3 +485,65 @@ fn openpyxl_reads_every_mode_back() {
         assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "256");
     }
 }
+
+/// `path` with `from` replaced by `to` in one part, every other part and
+/// the zip comment (the grid records) kept: a copy changed by hand.
+fn edit_part(path: &Path, part: &str, from: &str, to: &str) {
+    use std::io::{Read, Write};
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let comment = z.comment().to_vec();
+    let mut entries = Vec::new();
+    for i in 0..z.len() {
+        let mut f = z.by_index(i).unwrap();
+        let mut b = Vec::new();
+        f.read_to_end(&mut b).unwrap();
+        entries.push((f.name().unwrap().to_string(), b));
+    }
+    drop(z);
+    let mut w = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    for (name, bytes) in entries {
+        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        if name == part {
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(text.contains(from), "{from} in {part}");
+            w.write_all(text.replacen(from, to, 1).as_bytes()).unwrap();
+        } else {
+            w.write_all(&bytes).unwrap();
+        }
+    }
+    w.set_raw_comment(comment.into());
+    w.finish().unwrap();
+}
+
+#[test]
+fn a_copy_changed_since_is_left_as_it_is_and_its_grid_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.xlsx");
+    let input = fixture("status_logic_easy.xlsx");
+    assert_eq!(solve(&input, &first, &["--answers", "beside"]).0, 0);
+    edit_part(
+        &first,
+        "xl/worksheets/sheet1.xml",
+        r#"<c r="N3" s="2"><v>3</v>"#,
+        r#"<c r="N3" s="2"><v>7</v>"#,
+    );
+    let second = dir.path().join("second.xlsx");
+    let (code, recs) = solve(&first, &second, &["--answers", "beside"]);
+    assert_eq!(code, 1);
+    assert_eq!(recs.len(), 1, "the copy is still no puzzle");
+    assert_eq!(recs[0].status, "refused");
+    let error = recs[0].error.clone().unwrap();
+    assert!(
+        error.contains(
+            "M3:U11 is not free: N3 was changed since xlsudoku wrote this grid's answers"
+        ),
+        "{error}"
+    );
+    let v = values(&second, "Easy");
+    assert_eq!(
+        text(&v, "N3".parse().unwrap()),
+        "7",
+        "kept as the person left it"
+    );
+}

@@ -565,25 +565,12 @@ impl Recorded {
     }
 
     /// The square of `grid`'s earlier answer copy, when every cell of it
-    /// still holds what was written (a digit, or text or nothing where `0`
-    /// is recorded) and no formula.
+    /// still holds what was written ([`Recorded::as_written`]).
     fn answer_of(&self, sheet: &reader::RawSheet, grid: CellRange) -> Option<CellRange> {
         let (_, a) = self.answers.iter().find(|(g, _)| *g == grid)?;
         let range = a.range;
         let intact = (range.start.row..=range.end.row).all(|r| {
-            (range.start.col..=range.end.col).all(|c| {
-                let at = CellRef::new(r, c);
-                let value = sheet.values.get_value((r, c));
-                !sheet.formulas.contains(&(r, c))
-                    && !sheet.unread.contains_key(&(r, c))
-                    && match a.digit(at) {
-                        Some(0) => matches!(value, None | Some(Data::String(_) | Data::Empty)),
-                        Some(d) => {
-                            matches!(classify(value), Value::Whole(n, _) if n == i64::from(d))
-                        }
-                        None => false,
-                    }
-            })
+            (range.start.col..=range.end.col).all(|c| as_written(sheet, a, CellRef::new(r, c)))
         });
         intact.then_some(range)
     }
@@ -615,6 +602,21 @@ impl Recorded {
             .filter(|&(r, c)| self.is_fill(sheet, r, c))
             .collect()
     }
+}
+
+/// True when the answer copy's cell `at` still holds what was written
+/// there: the digit, or text or nothing where `0` is recorded, and no
+/// formula.
+fn as_written(sheet: &reader::RawSheet, a: &crate::annotate::AnswerRecord, at: CellRef) -> bool {
+    let key = (at.row, at.col);
+    let value = sheet.values.get_value(key);
+    !sheet.formulas.contains(&key)
+        && !sheet.unread.contains_key(&key)
+        && match a.digit(at) {
+            Some(0) => matches!(value, None | Some(Data::String(_) | Data::Empty)),
+            Some(d) => matches!(classify(value), Value::Whole(n, _) if n == i64::from(d)),
+            None => false,
+        }
 }
 
 /// Reads a workbook file into memory, with the same size limit and errors
@@ -1176,6 +1178,8 @@ struct Around<'a> {
     blocks: &'a [CellRange],
     /// This grid's earlier answer copy, free to write over.
     own: Option<CellRange>,
+    /// The grid whose copy is placed.
+    grid: CellRange,
 }
 
 impl Around<'_> {
@@ -1202,13 +1206,19 @@ impl Around<'_> {
         if self.own.is_some_and(|o| o.contains(at)) {
             return None;
         }
-        if self
+        if let Some((grid, a)) = self
             .recorded
             .answers
             .iter()
-            .any(|(_, a)| a.range.contains(at))
+            .find(|(_, a)| a.range.contains(at))
         {
-            return Some("is in another grid's answer square".to_string());
+            return match self.grid == *grid {
+                // This grid's copy, changed since: its cells still as
+                // written are no obstacle, the changed ones are.
+                true if as_written(self.sheet, a, at) => None,
+                true => Some("was changed since xlsudoku wrote this grid's answers".to_string()),
+                false => Some("is in another grid's answer square".to_string()),
+            };
         }
         if self.sheet.formulas.contains(&key) {
             return Some("holds a formula".to_string());
@@ -1237,7 +1247,8 @@ fn square_from(start: CellRef, side: u32) -> Option<CellRange> {
         .then(|| CellRange::square(start, side))
 }
 
-/// Where the answer copy of the grid at `range` goes in mode `mode`.
+/// Where the answer copy of the grid at `range` goes in mode `mode`
+/// (`beside`: where the grid's earlier copy is, if it has one).
 fn answer_place(
     around: &Around<'_>,
     range: CellRange,
@@ -1260,6 +1271,11 @@ fn answer_place(
         Answers::InGrid => AnswerPlace::InGrid,
         Answers::At(start) => try_at(start),
         Answers::Beside => {
+            // Where an earlier run put it (a copy changed since is then
+            // refused, not written beside again).
+            if let Some((_, a)) = around.recorded.answers.iter().find(|(g, _)| *g == range) {
+                return try_at(a.range.start);
+            }
             // Right, one empty column between; else below, one row left
             // for the note.
             let right = try_at(CellRef::new(
@@ -1390,6 +1406,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
                     notes: &notes,
                     blocks: &blocks,
                     own: earlier_answer,
+                    grid: range,
                 },
                 range,
                 opts.answers,
