@@ -512,7 +512,7 @@ fn edit_part(path: &Path, part: &str, from: &str, to: &str) {
             w.write_all(&bytes).unwrap();
         }
     }
-    w.set_raw_comment(comment.into());
+    w.set_raw_comment(comment.into()).unwrap();
     w.finish().unwrap();
 }
 
