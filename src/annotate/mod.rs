@@ -23,13 +23,17 @@
 //! absent from the XML takes its row's style (`customFormat`), else its
 //! column's. Text is written as an inline string, so the shared strings
 //! part is never touched. A [`CellValue::Clear`] removes a value (and
-//! formula) and keeps the style. Running the same edits on the copy gives
-//! the same parts again: no style is ever added twice.
+//! formula) and keeps the style. A cell named in
+//! [`AnnotateOptions::style_from`] takes another cell's style instead (plain,
+//! or its blue italic twin): the answer copy of a grid gets the grid's
+//! borders. Running the same edits on the copy gives the same parts again:
+//! no style is ever added twice.
 //!
 //! The zip comment keeps its other lines and gets the run's stamp
 //! ([`AnnotateOptions::stamp`]) and one [`GridRecord`] line per grid solved
 //! ([`AnnotateOptions::grids`]): the cells xlsudoku filled with the style
-//! each had before, and the note's cell. A later run recognises its own
+//! each had before, the note's cell, and the square of the grid's answer
+//! copy with the style each of its cells had before. A later run recognises its own
 //! writing by this record only, and a [`CellValue::Clear`] of a recorded
 //! fill gives the cell its old style back.
 //!

@@ -52,7 +52,10 @@
 //! (or candidate letters) in blue italics is [`Cell::Filled`]
 //! ([`Cell::FilledText`]), and so is the note the record names. Those count
 //! as blank in [`FoundGrid::puzzle`], so a run over its own output replaces
-//! them rather than stacking on them. A digit typed over a fill (no longer
+//! them rather than stacking on them. The answer copy a record names
+//! (`solve --answers beside|at:CELL`) is never taken for a puzzle; while its
+//! cells hold what was written it is [`FoundGrid::earlier_answer`], to be
+//! replaced. A digit typed over a fill (no longer
 //! blue italic) is a given; with no record (a file saved since by Excel
 //! loses it) every digit is a given.
 //!
