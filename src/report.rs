@@ -188,6 +188,9 @@ impl SheetRecord {
         if self.sheet.is_some() && self.status != SheetStatus::NoGrid {
             let _ = write!(s, " ({:.2} ms)", self.elapsed_ms);
         }
+        if let Some(range) = &self.answer_range {
+            let _ = write!(s, " → answers in {range}");
+        }
         if let Some(e) = &self.error {
             let _ = write!(s, " - {e}");
         }
@@ -367,6 +370,22 @@ mod tests {
             error: (status != SheetStatus::Solved).then(|| format!("{status} <&>")),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_human_line_names_the_answer_copy() {
+        let mut r = rec("a.xlsx", Some("S"), SheetStatus::Solved);
+        assert!(!r.to_human_line().contains("answers"));
+        r.answer_range = Some("M3:U11".into());
+        r.answer_sheet = Some("S".into());
+        assert!(
+            r.to_human_line().contains(" → answers in M3:U11"),
+            "{}",
+            r.to_human_line()
+        );
+        assert!(r
+            .to_json_line()
+            .contains(r#""answer_range":"M3:U11","answer_sheet":"S""#));
     }
 
     #[test]

@@ -437,6 +437,24 @@ fn the_answers_mode_is_part_of_the_up_to_date_stamp() {
 }
 
 #[test]
+fn the_human_report_names_the_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.xlsx");
+    let o = xlsudoku(&[
+        "solve",
+        fixture("status_logic_easy.xlsx").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--answers",
+        "beside",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let text =
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(text.contains("→ answers in M3:U11"), "{text}");
+}
+
+#[test]
 fn a_bad_answers_value_is_a_usage_error() {
     let o = xlsudoku(&[
         "solve",
