@@ -565,3 +565,46 @@ fn a_copy_changed_since_is_left_as_it_is_and_its_grid_refused() {
         "kept as the person left it"
     );
 }
+
+#[test]
+fn every_part_the_copy_has_no_reason_to_change_stays_byte_identical() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("example.xlsx");
+    for mode in ["beside", "at:C40"] {
+        let out = dir.path().join(format!("{}.xlsx", mode.replace(':', "_")));
+        assert_eq!(solve(&input, &out, &["--answers", mode]).0, 0);
+        let raw = |p: &Path| -> Vec<(String, Vec<u8>)> {
+            let mut z = zip::ZipArchive::new(std::fs::File::open(p).unwrap()).unwrap();
+            (0..z.len())
+                .map(|i| {
+                    let mut f = z.by_index_raw(i).unwrap();
+                    let mut b = Vec::new();
+                    f.read_to_end(&mut b).unwrap();
+                    (f.name().unwrap().to_string(), b)
+                })
+                .collect()
+        };
+        let (before, after) = (raw(&input), raw(&out));
+        let names =
+            |v: &[(String, Vec<u8>)]| -> Vec<String> { v.iter().map(|e| e.0.clone()).collect() };
+        assert_eq!(
+            names(&before),
+            names(&after),
+            "{mode}: same parts, same order"
+        );
+        // The sheets with grids, the styles (blue italic twins) and the
+        // workbook (recalculation on load) change; nothing else does.
+        let changed = [
+            "xl/worksheets/sheet1.xml",
+            "xl/worksheets/sheet2.xml",
+            "xl/styles.xml",
+            "xl/workbook.xml",
+        ];
+        for ((name, a), (_, b)) in before.iter().zip(&after) {
+            if !changed.contains(&name.as_str()) {
+                assert!(a == b, "{mode}: {name} changed");
+            }
+        }
+    }
+}
