@@ -487,6 +487,8 @@ fn rerun(out: &Path) -> Res {
                 .filter(|&at| at != note)
                 .collect(),
             note: Some(note),
+            answer: None,
+            keep: false,
         });
         edits.push(SheetEdits {
             sheet: sheet.into(),

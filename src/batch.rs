@@ -29,7 +29,9 @@ use std::str::FromStr;
 use rayon::prelude::*;
 
 use crate::address::CellRef;
-use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, GridMark, SheetEdits};
+use crate::annotate::{
+    annotate_with, AnnotateOptions, CellEdit, CellValue, GridMark, SheetEdits, StyleFrom,
+};
 use crate::report::{SheetRecord, SheetStatus};
 use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
 use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions, Symbol};
@@ -488,7 +490,7 @@ pub struct FileOutcome {
 /// What an annotated copy is made from: the xlsudoku version, the input's
 /// file name, size and modification time (rsync's quick check), and every
 /// option that changes the copy (`--logic-only`, `--range`, `--box`,
-/// `--timeout`, `--sheet`). The copy's zip comment records this line with,
+/// `--timeout`, `--sheet`, `--techniques`, `--answers`). The copy's zip comment records this line with,
 /// after the version, a digest of the copy's entries (to tell a copy
 /// xlsudoku wrote from one changed since) and, at the end, every grid's
 /// report (given again when a rerun finds the copy up to date). `None`
@@ -506,7 +508,7 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
     sheets.sort();
     sheets.dedup();
     Some(format!(
-        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={} sheets={} techniques={}",
+        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={} sheets={} techniques={} answers={}",
         crate::annotate::STAMP_PREFIX,
         env!("CARGO_PKG_VERSION"),
         name,
@@ -523,6 +525,7 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
             format!("{sheets:?}")
         },
         opts.solve.techniques,
+        opts.read.answers,
     ))
 }
 
@@ -554,6 +557,10 @@ struct StampedGrid {
     score: Option<u32>,
     elapsed_ms: f64,
     error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answer_range: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answer_sheet: Option<String>,
 }
 
 impl StampedGrid {
@@ -572,6 +579,8 @@ impl StampedGrid {
             score: r.score,
             elapsed_ms: r.elapsed_ms,
             error: r.error.clone(),
+            answer_range: r.answer_range.clone(),
+            answer_sheet: r.answer_sheet.clone(),
         }
     }
 
@@ -593,6 +602,8 @@ impl StampedGrid {
             output: Some(output.to_string()),
             error: self.error,
             skipped: true,
+            answer_range: self.answer_range,
+            answer_sheet: self.answer_sheet,
         }
     }
 }
@@ -912,8 +923,16 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
     let mut records: Vec<SheetRecord> = Vec::with_capacity(solved.len());
     let mut edits: Vec<SheetEdits> = Vec::new();
     let mut marks: Vec<GridMark> = Vec::new();
+    let mut style_from: Vec<StyleFrom> = Vec::new();
     for (i, record, cells, mark) in solved {
         records.push(record);
+        if let Some(m) = &mark {
+            let grid = sheets[i].grids.iter().find(|g| g.range == m.range);
+            style_from.extend(
+                grid.map(|g| answer_styles(&m.sheet, g, &cells))
+                    .unwrap_or_default(),
+            );
+        }
         marks.extend(mark);
         if cells.is_empty() {
             continue;
@@ -930,9 +949,9 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
     if let Some(out) = &job.output {
         let line = key.map(|k| stamp_line(&k, &records));
         let written = if is_dash(out) {
-            write_stdout(&shown_input, &bytes, &edits, marks)
+            write_stdout(&shown_input, &bytes, &edits, marks, style_from)
         } else {
-            write_atomic(&shown_input, &bytes, out, &edits, marks, line)
+            write_atomic(&shown_input, &bytes, out, &edits, marks, style_from, line)
         };
         if let Err(e) = written {
             return error(e);
@@ -1080,10 +1099,12 @@ fn write_stdout(
     bytes: &[u8],
     edits: &[SheetEdits],
     grids: Vec<GridMark>,
+    style_from: Vec<StyleFrom>,
 ) -> Result<(), String> {
     let mut copy = std::io::Cursor::new(Vec::with_capacity(bytes.len() + bytes.len() / 8));
     let options = AnnotateOptions {
         grids,
+        style_from,
         ..AnnotateOptions::default()
     };
     annotate_with(std::io::Cursor::new(bytes), edits, &mut copy, options)
@@ -1106,6 +1127,7 @@ fn write_atomic(
     output: &Path,
     edits: &[SheetEdits],
     grids: Vec<GridMark>,
+    style_from: Vec<StyleFrom>,
     stamp: Option<String>,
 ) -> Result<(), String> {
     let dir = parent_dir(output);
@@ -1118,6 +1140,7 @@ fn write_atomic(
         let options = AnnotateOptions {
             stamp,
             grids,
+            style_from,
             ..AnnotateOptions::default()
         };
         annotate_with(std::io::Cursor::new(bytes), edits, &mut sink, options).map_err(
@@ -1416,9 +1439,18 @@ fn no_grid_reason(sheet: &crate::workbook::Sheet) -> Option<String> {
 }
 
 /// What the edits of one grid write, for the copy's record of them: the
-/// grid cells given a value and the note's cell.
+/// grid cells given a value, the note's cell and the answer copy's square
+/// (none of them when the answer copy was refused: the earlier record is
+/// kept).
 fn grid_mark(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> GridMark {
+    let answer = grid.answer.range().filter(|block| {
+        edits
+            .iter()
+            .any(|e| block.contains(e.at) && e.value != CellValue::Clear)
+    });
     GridMark {
+        answer,
+        keep: edits.is_empty(),
         sheet: sheet.to_string(),
         range: grid.range,
         filled: edits
@@ -1433,8 +1465,35 @@ fn grid_mark(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> GridMark {
     }
 }
 
+/// The cells of a grid's answer copy that the edits write a value into,
+/// each taking the style of its grid cell: plain for a given, its blue
+/// italic twin for a solved cell.
+pub fn answer_styles(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> Vec<StyleFrom> {
+    let Some(block) = grid.answer.range() else {
+        return Vec::new();
+    };
+    let side = grid.shape.side();
+    edits
+        .iter()
+        .filter(|e| block.contains(e.at) && e.value != CellValue::Clear)
+        .map(|e| {
+            let (r, c) = (e.at.row - block.start.row, e.at.col - block.start.col);
+            let i = r as usize * side + c as usize;
+            StyleFrom {
+                sheet: sheet.to_string(),
+                at: e.at,
+                from: grid.range.cell(r, c),
+                blue: !matches!(grid.cells.get(i), Some(Cell::Given(_))),
+            }
+        })
+        .collect()
+}
+
 /// Solves one found grid: its report record and the cell edits for the
-/// annotated copy (fills, clears of an earlier run's fills, and the note).
+/// annotated copy (fills, clears of an earlier run's fills, and the note;
+/// with an answer copy ([`FoundGrid::answer`]), the copy instead of fills,
+/// the grid's earlier fills cleared). A grid whose answer copy is refused
+/// gets no edits at all.
 /// A solved grid's rating outside `limits` makes the record `too-hard` or
 /// `too-easy`.
 pub fn solve_grid(
@@ -1495,6 +1554,19 @@ pub fn solve_grid(
     }
     let mut edits: Vec<CellEdit> = Vec::new();
     let formulas: std::collections::HashSet<CellRef> = grid.formulas.iter().copied().collect();
+    let block = grid.answer.range();
+    // What the solution holds for cell `i`, in the grid's own alphabet.
+    let solved_value = |i: usize| match outcome.grid.cells()[i] {
+        0 => match outcome.candidates.get(i) {
+            Some(&m) if m != 0 => CellValue::Text(candidate_letters(m)),
+            _ => CellValue::Clear,
+        },
+        // In the grid's own alphabet: a letter as text.
+        d => match grid.symbols.symbol(d) {
+            Symbol::Number(n) => CellValue::Number(f64::from(n)),
+            Symbol::Letter(c) => CellValue::Text(c.to_string()),
+        },
+    };
     for (i, cell) in grid.cells.iter().enumerate() {
         let at: CellRef = grid.cell_ref(i);
         if formulas.contains(&at) {
@@ -1506,18 +1578,8 @@ pub fn solve_grid(
         if !matches!(cell, Cell::Blank | Cell::Marked(_)) && !earlier {
             continue;
         }
-        let value = if filled {
-            match outcome.grid.cells()[i] {
-                0 => match outcome.candidates.get(i) {
-                    Some(&m) if m != 0 => CellValue::Text(candidate_letters(m)),
-                    _ => CellValue::Clear,
-                },
-                // In the grid's own alphabet: a letter as text.
-                d => match grid.symbols.symbol(d) {
-                    Symbol::Number(n) => CellValue::Number(f64::from(n)),
-                    Symbol::Letter(c) => CellValue::Text(c.to_string()),
-                },
-            }
+        let value = if filled && block.is_none() {
+            solved_value(i)
         } else {
             CellValue::Clear
         };
@@ -1525,6 +1587,35 @@ pub fn solve_grid(
             continue;
         }
         edits.push(CellEdit { at, value });
+    }
+    let mut copy: std::collections::HashSet<CellRef> = std::collections::HashSet::new();
+    if let (Some(block), true) = (block, filled) {
+        for (i, cell) in grid.cells.iter().enumerate() {
+            let at = block.cell((i / side) as u32, (i % side) as u32);
+            let value = match cell {
+                Cell::Given(d) => match grid.symbols.symbol(*d) {
+                    Symbol::Number(n) => CellValue::Number(f64::from(n)),
+                    Symbol::Letter(c) => CellValue::Text(c.to_string()),
+                },
+                _ => solved_value(i),
+            };
+            copy.insert(at);
+            edits.push(CellEdit { at, value });
+        }
+    }
+    // An earlier answer copy goes where this run writes no other.
+    if let Some(old) = grid.earlier_answer {
+        for r in old.start.row..=old.end.row {
+            for c in old.start.col..=old.end.col {
+                let at = CellRef::new(r, c);
+                if !copy.contains(&at) {
+                    edits.push(CellEdit {
+                        at,
+                        value: CellValue::Clear,
+                    });
+                }
+            }
+        }
     }
     edits.push(CellEdit {
         at: grid.note_at,
@@ -1547,8 +1638,15 @@ pub fn solve_grid(
         output: None,
         error,
         skipped: false,
+        answer_range: block.filter(|_| filled).map(|b| b.to_string()),
+        answer_sheet: block.filter(|_| filled).map(|_| sheet.to_string()),
     };
     let mut record = record;
+    if let Some(why) = grid.answer.refusal() {
+        record.status = SheetStatus::Refused;
+        record.error = Some(why);
+        return (record, Vec::new());
+    }
     if let (Status::Solved, Some(r)) = (outcome.status, outcome.rating) {
         if let Err((too_hard, why)) = limits.check(&r) {
             record.status = if too_hard {

@@ -22,6 +22,7 @@
 
 pub mod address;
 pub mod annotate;
+pub mod answers;
 pub mod batch;
 pub mod bench;
 pub mod explain;

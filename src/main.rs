@@ -132,6 +132,13 @@ struct SolveArgs {
     /// write the remaining candidates as letters (a=1, b=2 ...).
     #[arg(long)]
     logic_only: bool,
+    /// Where solutions go: `grid` (into the grid itself), `beside` (a copy
+    /// of the grid to its right, or below it when the right is not free)
+    /// or `at:CELL` (a copy from that top-left cell, e.g. at:M3). With a
+    /// copy the puzzle's cells stay as they are; a grid whose copy would
+    /// cover anything is refused (status `refused`).
+    #[arg(long, value_name = "grid|beside|at:CELL", default_value = "grid")]
+    answers: xlsudoku::answers::Answers,
 }
 
 #[derive(Args, Debug)]
@@ -348,6 +355,7 @@ fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptions, 
         read: ReadOptions {
             range: c.range,
             shape: c.box_shape,
+            ..ReadOptions::default()
         },
         solve: SolveOptions {
             logic_only,
@@ -377,7 +385,10 @@ fn run_solve(a: SolveArgs) -> u8 {
     }
     match run_options(&a.common, a.logic_only, a.force) {
         // A sheet without a grid is reported, not an error.
-        Ok(opts) => run_jobs(&a.common, &plan, &opts, None, true),
+        Ok(mut opts) => {
+            opts.read.answers = a.answers;
+            run_jobs(&a.common, &plan, &opts, None, true)
+        }
         Err(e) => usage_error(e),
     }
 }
@@ -888,6 +899,7 @@ fn run_explain(a: ExplainArgs) -> u8 {
             let read = ReadOptions {
                 range: a.range,
                 shape: a.box_shape,
+                ..ReadOptions::default()
             };
             match explain_workbook(input, &read, &opts, &a.sheet) {
                 Ok(e) => e,

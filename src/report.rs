@@ -49,11 +49,16 @@ pub enum SheetStatus {
     TooHard,
     /// Solved, but easier than `check --min-level`/`--min-rating` allow.
     TooEasy,
+    /// `solve --answers`: the square meant for the answer copy is not free
+    /// (the record's error names its first occupied cell); nothing of the
+    /// grid was written.
+    Refused,
 }
 
 impl SheetStatus {
     /// The word reports use: `solved`, `gave-up`, `invalid`, `unsolvable`,
-    /// `multiple`, `timeout`, `no-grid`, `error`.
+    /// `multiple`, `timeout`, `no-grid`, `error`, `too-hard`, `too-easy`,
+    /// `refused`.
     pub fn as_str(self) -> &'static str {
         match self {
             SheetStatus::Solved => "solved",
@@ -66,6 +71,7 @@ impl SheetStatus {
             SheetStatus::Error => "error",
             SheetStatus::TooHard => "too-hard",
             SheetStatus::TooEasy => "too-easy",
+            SheetStatus::Refused => "refused",
         }
     }
 }
@@ -139,6 +145,13 @@ pub struct SheetRecord {
     /// one its last run made (kept in the copy's stamp).
     #[serde(default)]
     pub skipped: bool,
+    /// `solve --answers beside|at:CELL`: the square the grid's answer copy
+    /// was written into.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_range: Option<String>,
+    /// The sheet holding [`SheetRecord::answer_range`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_sheet: Option<String>,
 }
 
 impl SheetRecord {
@@ -174,6 +187,9 @@ impl SheetRecord {
         }
         if self.sheet.is_some() && self.status != SheetStatus::NoGrid {
             let _ = write!(s, " ({:.2} ms)", self.elapsed_ms);
+        }
+        if let Some(range) = &self.answer_range {
+            let _ = write!(s, " → answers in {range}");
         }
         if let Some(e) = &self.error {
             let _ = write!(s, " - {e}");
@@ -354,6 +370,22 @@ mod tests {
             error: (status != SheetStatus::Solved).then(|| format!("{status} <&>")),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn a_human_line_names_the_answer_copy() {
+        let mut r = rec("a.xlsx", Some("S"), SheetStatus::Solved);
+        assert!(!r.to_human_line().contains("answers"));
+        r.answer_range = Some("M3:U11".into());
+        r.answer_sheet = Some("S".into());
+        assert!(
+            r.to_human_line().contains(" → answers in M3:U11"),
+            "{}",
+            r.to_human_line()
+        );
+        assert!(r
+            .to_json_line()
+            .contains(r#""answer_range":"M3:U11","answer_sheet":"S""#));
     }
 
     #[test]

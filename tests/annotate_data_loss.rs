@@ -297,6 +297,8 @@ fn grid_records_that_do_not_fit_the_zip_comment_are_left_out() {
             range,
             filled,
             note: Some(note),
+            answer: None,
+            keep: false,
         }],
         ..AnnotateOptions::default()
     };

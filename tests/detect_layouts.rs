@@ -183,6 +183,7 @@ fn forced_range_reads_exactly_that_square() {
     let opts = ReadOptions {
         range: Some(range("C3:K11")),
         shape: None,
+        ..ReadOptions::default()
     };
     // The frame-only grid sits at B2; the forced square is taken as given.
     let sheets = read_workbook(&fixture("layout_frame_b2.xlsx"), &opts).unwrap();
@@ -210,6 +211,7 @@ fn forced_shape_limits_detection_to_its_side() {
     let opts = ReadOptions {
         range: None,
         shape: Some(shape("3x2")),
+        ..ReadOptions::default()
     };
     let sheets = read_workbook(&fixture("layout_6x6.xlsx"), &opts).unwrap();
     assert_eq!(sheets[1].grids[0].shape, shape("3x2"), "forced over lines");
@@ -222,6 +224,7 @@ fn forced_range_that_is_not_square_is_an_error_naming_the_file() {
     let opts = ReadOptions {
         range: Some(range("C3:K10")),
         shape: None,
+        ..ReadOptions::default()
     };
     let err = read_workbook(&fixture("layout_gridlines_c3.xlsx"), &opts).unwrap_err();
     let msg = err.to_string();

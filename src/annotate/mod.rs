@@ -23,13 +23,17 @@
 //! absent from the XML takes its row's style (`customFormat`), else its
 //! column's. Text is written as an inline string, so the shared strings
 //! part is never touched. A [`CellValue::Clear`] removes a value (and
-//! formula) and keeps the style. Running the same edits on the copy gives
-//! the same parts again: no style is ever added twice.
+//! formula) and keeps the style. A cell named in
+//! [`AnnotateOptions::style_from`] takes another cell's style instead (plain,
+//! or its blue italic twin): the answer copy of a grid gets the grid's
+//! borders. Running the same edits on the copy gives the same parts again:
+//! no style is ever added twice.
 //!
 //! The zip comment keeps its other lines and gets the run's stamp
 //! ([`AnnotateOptions::stamp`]) and one [`GridRecord`] line per grid solved
 //! ([`AnnotateOptions::grids`]): the cells xlsudoku filled with the style
-//! each had before, and the note's cell. A later run recognises its own
+//! each had before, the note's cell, and the square of the grid's answer
+//! copy with the style each of its cells had before. A later run recognises its own
 //! writing by this record only, and a [`CellValue::Clear`] of a recorded
 //! fill gives the cell its old style back.
 //!
@@ -89,7 +93,9 @@ use package::{parse_rels, parse_sheets, rels_part_of, remove_elements, set_full_
 use sheet::{patch_sheet, SheetPlan};
 use styles::StylePool;
 
-pub use record::{parse_grid_records, read_grid_records, GridMark, GridRecord, GRID_PREFIX};
+pub use record::{
+    parse_grid_records, read_grid_records, AnswerRecord, GridMark, GridRecord, GRID_PREFIX,
+};
 pub use records_part::{record_text, RECORD_PART};
 
 /// The font colour of written cells (ARGB): blue, as in the seed macros.
@@ -123,6 +129,23 @@ pub struct CellEdit {
     pub at: CellRef,
     /// Its new content.
     pub value: CellValue,
+}
+
+/// A written cell that takes another cell's style instead of its own: the
+/// answer copy of a grid takes the borders, fill and number format of the
+/// grid's cells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StyleFrom {
+    /// The sheet's name.
+    pub sheet: String,
+    /// The written cell.
+    pub at: CellRef,
+    /// The cell whose style (`cellXfs` index, as the sheet has it before
+    /// the edits) it takes.
+    pub from: CellRef,
+    /// Whether the value is written in that style's blue italic twin (a
+    /// solved digit) rather than the style itself (a given).
+    pub blue: bool,
 }
 
 /// The cells to change on one sheet.
@@ -217,6 +240,9 @@ pub struct AnnotateOptions {
     /// comment (65,535 bytes), none is written: the filled digits then
     /// read as givens, never the other way round.
     pub grids: Vec<GridMark>,
+    /// Written cells that take another cell's style ([`StyleFrom`]); a
+    /// cell the edits do not write with a value is left alone.
+    pub style_from: Vec<StyleFrom>,
 }
 
 /// How a stamp line ([`AnnotateOptions::stamp`]) begins.
@@ -228,6 +254,7 @@ impl Default for AnnotateOptions {
             max_part_size: MAX_PART_SIZE,
             stamp: None,
             grids: Vec::new(),
+            style_from: Vec::new(),
         }
     }
 }
@@ -331,7 +358,7 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     let book = Book::read(&mut archive, options.max_part_size)?;
     let old_records = records_part::record_text(&mut archive);
     let earlier = parse_grid_records(&old_records);
-    let plans = book.plan(edits, &earlier)?;
+    let plans = book.plan(edits, &earlier, &options.style_from)?;
     // Part → the style each written cell had before.
     let mut bases: HashMap<String, HashMap<CellRef, u32>> = HashMap::new();
 
@@ -353,11 +380,13 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
         let mut dropped: HashSet<(u32, CellRef)> = HashSet::new();
         for planned in &plans {
             let src = read_part(&mut archive, &planned.part, limit)?;
+            let forced = forced_styles(&planned.part, &src.text, &planned.from)?;
             let patched = patch_sheet(
                 &planned.part,
                 &src.text,
                 &planned.plan,
                 &planned.restore,
+                &forced,
                 &mut pool,
             )?;
             bases.insert(planned.part.clone(), patched.bases.into_iter().collect());
@@ -444,6 +473,17 @@ fn grid_records(
         .map(GridRecord::to_line)
         .collect();
     for mark in marks {
+        if mark.keep {
+            // Nothing written for this grid: what an earlier run wrote
+            // stays, and so does its record.
+            lines.extend(
+                earlier
+                    .iter()
+                    .filter(|r| r.sheet == mark.sheet && r.range == mark.range)
+                    .map(GridRecord::to_line),
+            );
+            continue;
+        }
         let part = book
             .sheets
             .iter()
@@ -498,6 +538,25 @@ fn grid_records(
                 .flatten()
                 .map(|s| (at, s))
         });
+        let answer = mark.answer.map(|range| {
+            let cells =
+                (0..range.rows()).flat_map(|r| (0..range.cols()).map(move |c| range.cell(r, c)));
+            let (mut styles, mut digits) = (Vec::new(), Vec::new());
+            for at in cells {
+                styles.push(before(at, old(at)).unwrap_or(0));
+                digits.push(match values.get(&at) {
+                    Some(CellValue::Number(n)) if n.fract() == 0.0 && (1.0..=64.0).contains(n) => {
+                        *n as u8
+                    }
+                    _ => 0,
+                });
+            }
+            AnswerRecord {
+                range,
+                styles,
+                digits,
+            }
+        });
         lines.push(
             GridRecord {
                 sheet: mark.sheet.clone(),
@@ -505,6 +564,7 @@ fn grid_records(
                 fills,
                 digits: Some(digits),
                 note,
+                answer,
             }
             .to_line(),
         );
@@ -883,6 +943,27 @@ struct Planned {
     plan: SheetPlan,
     /// Cleared cells that an earlier run filled: the style to give back.
     restore: HashMap<CellRef, u32>,
+    /// Written cells that take another cell's style: cell → (that cell,
+    /// blue italic).
+    from: HashMap<CellRef, (CellRef, bool)>,
+}
+
+/// The styles of the cells written with another cell's style, as
+/// [`sheet::patch_sheet`] takes them.
+fn forced_styles(
+    part: &str,
+    src: &str,
+    from: &HashMap<CellRef, (CellRef, bool)>,
+) -> Result<sheet::Forced, AnnotateError> {
+    if from.is_empty() {
+        return Ok(sheet::Forced::new());
+    }
+    let wanted: HashSet<CellRef> = from.values().map(|(c, _)| *c).collect();
+    let styles = sheet::styles_of(part, src, &wanted)?;
+    Ok(from
+        .iter()
+        .map(|(&at, &(source, blue))| (at, (styles.get(&source).copied().unwrap_or(0), blue)))
+        .collect())
 }
 
 impl Book {
@@ -970,6 +1051,7 @@ impl Book {
         &self,
         edits: &[SheetEdits],
         earlier: &[GridRecord],
+        style_from: &[StyleFrom],
     ) -> Result<Vec<Planned>, AnnotateError> {
         type Entry = (Option<u32>, SheetPlan, HashMap<CellRef, u32>);
         let mut by_part: BTreeMap<String, Entry> = BTreeMap::new();
@@ -1028,9 +1110,25 @@ impl Book {
                     .insert(edit.at.col, edit.value.clone());
             }
         }
+        let part_of = |name: &str| {
+            self.sheets
+                .iter()
+                .find(|s| s.name == name)
+                .and_then(|s| match &s.part {
+                    SheetPart::Worksheet(p) => Some(p.clone()),
+                    _ => None,
+                })
+        };
+        let mut from: HashMap<String, HashMap<CellRef, (CellRef, bool)>> = HashMap::new();
+        for f in style_from {
+            if let Some(part) = part_of(&f.sheet) {
+                from.entry(part).or_default().insert(f.at, (f.from, f.blue));
+            }
+        }
         Ok(by_part
             .into_iter()
             .map(|(part, (sheet_id, plan, restore))| Planned {
+                from: from.remove(&part).unwrap_or_default(),
                 part,
                 sheet_id,
                 plan,

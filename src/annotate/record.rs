@@ -18,7 +18,11 @@
 //! - `digits`: what each filled cell was given, in the same order, one
 //!   character each: the digit in [`DIGITS`] (`1`–`9`, then `a`… for 10…),
 //!   `0` for candidate letters;
-//! - `note`: the note's cell and the style index it had before.
+//! - `note`: the note's cell and the style index it had before;
+//! - `answer`, `astyles`, `adigits` (`--answers beside` or `at:CELL`): the
+//!   square the grid's answer copy was written into, the style index each of
+//!   its cells had before (reading order, runs as in `styles`) and what each
+//!   was given (as in `digits`; `0` for text or nothing).
 //!
 //! A line that does not parse is ignored (its cells are then givens, the
 //! safe reading).
@@ -46,6 +50,45 @@ pub struct GridMark {
     pub filled: Vec<CellRef>,
     /// The cell the note is written into, if any.
     pub note: Option<CellRef>,
+    /// The square the grid's answer copy is written into (`--answers
+    /// beside` or `at:CELL`), if any.
+    pub answer: Option<CellRange>,
+    /// True when this run writes nothing for the grid (its answer copy was
+    /// refused): the earlier record of the grid is kept as it is.
+    pub keep: bool,
+}
+
+/// The answer copy of a grid an earlier run wrote (see
+/// [`GridRecord::answer`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerRecord {
+    /// The square of the copy.
+    pub range: CellRange,
+    /// The style index each of its cells had before, in reading order.
+    pub styles: Vec<u32>,
+    /// What each cell was given, in reading order: the digit, or `0` for
+    /// text (a letter, candidate letters) or nothing.
+    pub digits: Vec<u8>,
+}
+
+impl AnswerRecord {
+    /// The position of `at` in reading order, when it is in the square.
+    fn index(&self, at: CellRef) -> Option<usize> {
+        self.range.contains(at).then(|| {
+            (at.row - self.range.start.row) as usize * self.range.cols() as usize
+                + (at.col - self.range.start.col) as usize
+        })
+    }
+
+    /// What the copy's cell `at` was given (see [`AnswerRecord::digits`]).
+    pub fn digit(&self, at: CellRef) -> Option<u8> {
+        self.index(at).and_then(|i| self.digits.get(i).copied())
+    }
+
+    /// The style index `at` had before the copy was written into it.
+    pub fn style(&self, at: CellRef) -> Option<u32> {
+        self.index(at).and_then(|i| self.styles.get(i).copied())
+    }
 }
 
 /// One grid's record, as read back from a copy's zip comment.
@@ -62,6 +105,8 @@ pub struct GridRecord {
     pub digits: Option<Vec<u8>>,
     /// The note's cell and the style index it had before.
     pub note: Option<(CellRef, u32)>,
+    /// The grid's answer copy, when the run wrote one.
+    pub answer: Option<AnswerRecord>,
 }
 
 impl GridRecord {
@@ -76,7 +121,11 @@ impl GridRecord {
     /// The style index `at` had before xlsudoku filled it, when the record
     /// lists it as a fill.
     pub fn original_style(&self, at: CellRef) -> Option<u32> {
-        self.fills.iter().find(|(c, _)| *c == at).map(|(_, s)| *s)
+        self.fills
+            .iter()
+            .find(|(c, _)| *c == at)
+            .map(|(_, s)| *s)
+            .or_else(|| self.answer.as_ref().and_then(|a| a.style(at)))
     }
 
     /// The record as one comment line (without a line break).
@@ -120,29 +169,27 @@ impl GridRecord {
             .iter()
             .map(|f| f.2.and_then(|d| DIGITS.chars().nth(usize::from(d))))
             .collect();
-        let mut runs: Vec<(u32, usize)> = Vec::new();
-        for (_, s, _) in fills {
-            match runs.last_mut() {
-                Some((last, n)) if *last == s => *n += 1,
-                _ => runs.push((s, 1)),
-            }
-        }
-        let runs: Vec<String> = runs
-            .into_iter()
-            .map(|(s, n)| {
-                if n == 1 {
-                    s.to_string()
-                } else {
-                    format!("{s}*{n}")
-                }
-            })
-            .collect();
-        line.push_str(&runs.join(","));
+        line.push_str(&style_runs(fills.iter().map(|f| f.1)));
         if let Some(d) = digits {
             let _ = write!(line, " digits={d}");
         }
         if let Some((at, s)) = self.note {
             let _ = write!(line, " note={at}:{s}");
+        }
+        if let Some(a) = &self.answer {
+            let digits: Option<String> = a
+                .digits
+                .iter()
+                .map(|&d| DIGITS.chars().nth(usize::from(d)))
+                .collect();
+            if let Some(d) = digits {
+                let _ = write!(
+                    line,
+                    " answer={} astyles={} adigits={d}",
+                    a.range,
+                    style_runs(a.styles.iter().copied())
+                );
+            }
         }
         line
     }
@@ -153,6 +200,7 @@ impl GridRecord {
         let (mut sheet, mut range, mut fills, mut styles, mut note) =
             (None, None, None, None, None);
         let mut digits: Option<Vec<u8>> = None;
+        let (mut answer, mut astyles, mut adigits) = (None, None, None);
         for field in rest.split(' ').filter(|f| !f.is_empty()) {
             let (key, value) = field.split_once('=')?;
             match key {
@@ -160,18 +208,14 @@ impl GridRecord {
                 "range" => range = Some(value.parse::<CellRange>().ok()?),
                 "fills" => fills = Some(value),
                 "styles" => styles = Some(value),
-                "digits" => {
-                    digits = Some(
-                        value
-                            .chars()
-                            .map(|c| DIGITS.find(c).and_then(|i| u8::try_from(i).ok()))
-                            .collect::<Option<Vec<u8>>>()?,
-                    )
-                }
+                "digits" => digits = Some(parse_digits(value)?),
                 "note" => {
                     let (at, s) = value.split_once(':')?;
                     note = Some((at.parse::<CellRef>().ok()?, s.parse::<u32>().ok()?));
                 }
+                "answer" => answer = Some(value.parse::<CellRange>().ok()?),
+                "astyles" => astyles = Some(value),
+                "adigits" => adigits = Some(parse_digits(value)?),
                 _ => {} // later versions may add fields
             }
         }
@@ -181,17 +225,23 @@ impl GridRecord {
         if fills.len() != cells.div_ceil(4) {
             return None;
         }
-        let mut styles_list: Vec<u32> = Vec::new();
-        for run in styles.split(',').filter(|r| !r.is_empty()) {
-            let (s, n) = match run.split_once('*') {
-                Some((s, n)) => (s.parse::<u32>().ok()?, n.parse::<usize>().ok()?),
-                None => (run.parse::<u32>().ok()?, 1),
-            };
-            if styles_list.len().saturating_add(n) > cells {
-                return None;
+        let styles_list = parse_style_runs(styles, cells)?;
+        let answer = match (answer, astyles, adigits) {
+            (None, None, None) => None,
+            (Some(range), Some(styles), Some(digits)) => {
+                let n = (range.rows() as usize).checked_mul(range.cols() as usize)?;
+                let styles = parse_style_runs(styles, n)?;
+                if styles.len() != n || digits.len() != n {
+                    return None;
+                }
+                Some(AnswerRecord {
+                    range,
+                    styles,
+                    digits,
+                })
             }
-            styles_list.extend(std::iter::repeat_n(s, n));
-        }
+            _ => return None,
+        };
         let mut out = Vec::with_capacity(styles_list.len());
         for (k, ch) in fills.chars().enumerate() {
             let nibble = ch.to_digit(16)?;
@@ -215,8 +265,54 @@ impl GridRecord {
             fills: out.into_iter().zip(styles_list).collect(),
             digits,
             note,
+            answer,
         })
     }
+}
+
+/// Style indices as `style*count` runs, comma-separated.
+fn style_runs(styles: impl Iterator<Item = u32>) -> String {
+    let mut runs: Vec<(u32, usize)> = Vec::new();
+    for s in styles {
+        match runs.last_mut() {
+            Some((last, n)) if *last == s => *n += 1,
+            _ => runs.push((s, 1)),
+        }
+    }
+    let runs: Vec<String> = runs
+        .into_iter()
+        .map(|(s, n)| {
+            if n == 1 {
+                s.to_string()
+            } else {
+                format!("{s}*{n}")
+            }
+        })
+        .collect();
+    runs.join(",")
+}
+
+/// [`style_runs`] read back; `None` past `most` styles or when malformed.
+fn parse_style_runs(text: &str, most: usize) -> Option<Vec<u32>> {
+    let mut out: Vec<u32> = Vec::new();
+    for run in text.split(',').filter(|r| !r.is_empty()) {
+        let (s, n) = match run.split_once('*') {
+            Some((s, n)) => (s.parse::<u32>().ok()?, n.parse::<usize>().ok()?),
+            None => (run.parse::<u32>().ok()?, 1),
+        };
+        if out.len().saturating_add(n) > most {
+            return None;
+        }
+        out.extend(std::iter::repeat_n(s, n));
+    }
+    Some(out)
+}
+
+/// A `digits` field read back.
+fn parse_digits(text: &str) -> Option<Vec<u8>> {
+    text.chars()
+        .map(|c| DIGITS.find(c).and_then(|i| u8::try_from(i).ok()))
+        .collect()
 }
 
 /// Every well-formed grid record of a zip comment.
@@ -283,6 +379,7 @@ mod tests {
             ],
             digits: Some(vec![4, 0, 25]),
             note: Some((CellRef::new(11, 2), 0)),
+            answer: None,
         };
         let line = rec.to_line();
         assert!(
@@ -296,6 +393,37 @@ mod tests {
         assert_eq!(GridRecord::parse_line(&line), Some(rec.clone()));
         let comment = format!("made by hand\nxlsudoku 0.1 input=x\n{line}\n");
         assert_eq!(parse_grid_records(comment.as_bytes()), vec![rec]);
+    }
+
+    #[test]
+    fn an_answer_copy_reads_back_and_gives_its_styles() {
+        let range: CellRange = "A1:D4".parse().unwrap();
+        let block: CellRange = "F1:I4".parse().unwrap();
+        let rec = GridRecord {
+            sheet: "S".into(),
+            range,
+            fills: Vec::new(),
+            digits: Some(Vec::new()),
+            note: Some((CellRef::new(4, 0), 0)),
+            answer: Some(AnswerRecord {
+                range: block,
+                styles: [vec![3; 15], vec![0]].concat(),
+                digits: (0..16).map(|i| (i % 4) + 1).collect(),
+            }),
+        };
+        let line = rec.to_line();
+        assert!(
+            line.ends_with(" answer=F1:I4 astyles=3*15,0 adigits=1234123412341234"),
+            "{line}"
+        );
+        assert_eq!(GridRecord::parse_line(&line), Some(rec.clone()));
+        assert_eq!(rec.original_style("I4".parse().unwrap()), Some(0));
+        assert_eq!(rec.original_style("F1".parse().unwrap()), Some(3));
+        assert_eq!(rec.original_style("J1".parse().unwrap()), None);
+        let cut = line.replace("adigits=1234123412341234", "adigits=123");
+        assert_eq!(GridRecord::parse_line(&cut), None);
+        let half = line.replace(" adigits=1234123412341234", "");
+        assert_eq!(GridRecord::parse_line(&half), None);
     }
 
     #[test]

@@ -76,6 +76,8 @@ struct Patcher<'s, 'p, 'x> {
     dropped_formulas: Vec<CellRef>,
     /// Cells whose [`CellValue::Clear`] gives back this style.
     restore: &'p HashMap<CellRef, u32>,
+    /// Cells written with another style than their own.
+    forced: &'p Forced,
     /// The style each cell written with a value had before.
     bases: Vec<(CellRef, u32)>,
 }
@@ -93,26 +95,32 @@ pub(crate) struct SheetPatch {
     pub bases: Vec<(CellRef, u32)>,
 }
 
+/// Cells written with a given style instead of their own: cell → (the
+/// style, whether the value is written in its blue italic twin).
+pub(crate) type Forced = HashMap<CellRef, (u32, bool)>;
+
 /// Applies `plan` to the worksheet XML `src`, adding the styles it needs to
-/// `styles`. A cleared cell named in `restore` gets that style back.
+/// `styles`. A cleared cell named in `restore` gets that style back; a
+/// cell named in `forced` is written with that style.
 pub(crate) fn patch_sheet(
     part: &str,
     src: &str,
     plan: &SheetPlan,
     restore: &HashMap<CellRef, u32>,
+    forced: &Forced,
     styles: &mut StylePool<'_>,
 ) -> Result<SheetPatch, AnnotateError> {
     // Rows and cells in order (as every writer stores them) are patched in
     // one streaming pass; when they turn out not to be (in the pass, or in
     // the rows after the last edit, which the pass copies unread), the pass
     // is made again knowing where every row and cell is.
-    match patch_pass(part, src, plan, restore, styles, None) {
+    match patch_pass(part, src, plan, restore, forced, styles, None) {
         Ok(patch) => return Ok(patch),
         Err(Stop::Error(e)) => return Err(e),
         Err(Stop::OutOfOrder) => {}
     }
     let existing = scan_existing(part, src)?;
-    match patch_pass(part, src, plan, restore, styles, Some(&existing)) {
+    match patch_pass(part, src, plan, restore, forced, styles, Some(&existing)) {
         Ok(patch) => Ok(patch),
         Err(Stop::Error(e)) => Err(e),
         Err(Stop::OutOfOrder) => Err(AnnotateError::Malformed {
@@ -171,6 +179,87 @@ fn rows_in_order(src: &str, mut last: Option<u64>) -> bool {
     true
 }
 
+/// The style index of each of `wanted` as the part has it: the cell's own
+/// `s`, or for a cell absent from the XML its row's (`customFormat`), else
+/// its column's, else 0.
+pub(crate) fn styles_of(
+    part: &str,
+    src: &str,
+    wanted: &HashSet<CellRef>,
+) -> Result<HashMap<CellRef, u32>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Scanner::new(src);
+    let mut own: HashMap<CellRef, u32> = HashMap::new();
+    let mut rows: HashMap<u32, u32> = HashMap::new();
+    let mut cols: Vec<ColStyle> = Vec::new();
+    let (mut row, mut next_col, mut seen_row) = (0u32, 0u32, false);
+    let number = |e: &BytesStart<'_>, k: &str| -> Result<Option<u32>, AnnotateError> {
+        Ok(attr(e, k)
+            .map_err(&err)?
+            .and_then(|v| v.trim().parse().ok()))
+    };
+    loop {
+        match reader.next().map_err(&err)? {
+            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+                "col" => {
+                    if let (Some(min), Some(max)) = (number(&e, "min")?, number(&e, "max")?) {
+                        if min >= 1 && max >= min {
+                            cols.push(ColStyle {
+                                first: min - 1,
+                                last: max - 1,
+                                style: number(&e, "style")?.unwrap_or(0),
+                            });
+                        }
+                    }
+                }
+                "row" => {
+                    row = match attr(&e, "r").map_err(&err)?.as_deref().map(str::trim) {
+                        Some(v) => parse_row_number(v).unwrap_or(row),
+                        None if seen_row => row.saturating_add(1),
+                        None => 0,
+                    };
+                    seen_row = true;
+                    next_col = 0;
+                    let custom = attr(&e, "customFormat")
+                        .map_err(&err)?
+                        .is_some_and(|v| v == "1" || v == "true");
+                    if let (true, Some(s)) = (custom, number(&e, "s")?) {
+                        rows.insert(row, s);
+                    }
+                }
+                "c" => {
+                    let col = match attr(&e, "r").map_err(&err)? {
+                        Some(v) => v.parse::<CellRef>().map_or(next_col, |c| c.col),
+                        None => next_col,
+                    };
+                    next_col = col.saturating_add(1);
+                    let at = CellRef::new(row, col);
+                    if wanted.contains(&at) {
+                        own.insert(at, number(&e, "s")?.unwrap_or(0));
+                    }
+                }
+                _ => {}
+            },
+            Event::End(e) if e.local_name().as_ref() == "sheetData" => break,
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    Ok(wanted
+        .iter()
+        .map(|&at| {
+            let style = own.get(&at).copied().unwrap_or_else(|| {
+                rows.get(&at.row).copied().unwrap_or_else(|| {
+                    cols.iter()
+                        .find(|c| (c.first..=c.last).contains(&at.col))
+                        .map_or(0, |c| c.style)
+                })
+            });
+            (at, style)
+        })
+        .collect())
+}
+
 /// Every row and cell of the part, wherever it stands.
 fn scan_existing(part: &str, src: &str) -> Result<Existing, AnnotateError> {
     let err = xml_err(part);
@@ -226,6 +315,7 @@ fn patch_pass(
     src: &str,
     plan: &SheetPlan,
     restore: &HashMap<CellRef, u32>,
+    forced: &Forced,
     styles: &mut StylePool<'_>,
     existing: Option<&Existing>,
 ) -> Result<SheetPatch, Stop> {
@@ -240,6 +330,7 @@ fn patch_pass(
         cols: Vec::new(),
         dropped_formulas: Vec::new(),
         restore,
+        forced,
         bases: Vec::new(),
     };
     // The edits not written yet, by row.
@@ -771,6 +862,7 @@ impl Patcher<'_, '_, '_> {
                 None
             }
         };
+        let (style, blue) = self.forced.get(&at).copied().unwrap_or((style, true));
         let (s, t, body) = match v {
             CellValue::Clear => (restored.unwrap_or(style), None, None),
             CellValue::Number(n) => {
@@ -779,7 +871,11 @@ impl Patcher<'_, '_, '_> {
                     reason: format!("{n} is not a finite number"),
                 })?;
                 (
-                    self.styles.blue(style)?,
+                    if blue {
+                        self.styles.blue(style)?
+                    } else {
+                        style
+                    },
                     None,
                     Some(format!("<{p}v>{text}</{p}v>")),
                 )
@@ -792,7 +888,11 @@ impl Patcher<'_, '_, '_> {
                     ""
                 };
                 (
-                    self.styles.blue(style)?,
+                    if blue {
+                        self.styles.blue(style)?
+                    } else {
+                        style
+                    },
                     Some("inlineStr"),
                     Some(format!("<{p}is><{p}t{space}>{escaped}</{p}t></{p}is>")),
                 )
@@ -872,7 +972,15 @@ mod tests {
 
     fn run(src: &str, cells: &[(&str, CellValue)]) -> (String, Option<String>) {
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        let out = patch_sheet("sheet", src, &plan(cells), &HashMap::new(), &mut pool).unwrap();
+        let out = patch_sheet(
+            "sheet",
+            src,
+            &plan(cells),
+            &HashMap::new(),
+            &HashMap::new(),
+            &mut pool,
+        )
+        .unwrap();
         (out.xml, pool.render().unwrap())
     }
 
@@ -1051,6 +1159,53 @@ mod tests {
     }
 
     #[test]
+    fn styles_of_reads_own_row_and_column_styles() {
+        let src = r#"<worksheet><cols><col min="3" max="3" style="7"/></cols><sheetData><row r="1"><c r="A1" s="4"/><c r="B1"/></row><row r="2" s="5" customFormat="1"/></sheetData></worksheet>"#;
+        let wanted: HashSet<CellRef> = ["A1", "B1", "A2", "C1", "D1"]
+            .iter()
+            .map(|a| a.parse().unwrap())
+            .collect();
+        let got = styles_of("sheet", src, &wanted).unwrap();
+        let at = |a: &str| got[&a.parse::<CellRef>().unwrap()];
+        assert_eq!(
+            (at("A1"), at("B1"), at("A2"), at("C1"), at("D1")),
+            (4, 0, 5, 7, 0)
+        );
+    }
+
+    #[test]
+    fn a_forced_style_is_written_plain_or_as_its_blue_twin() {
+        let src = format!("{}<sheetData/>{TAIL}", head("A1"));
+        let mut pool = StylePool::parse("styles", STYLES).unwrap();
+        let forced: Forced = [
+            ("A1".parse().unwrap(), (1, false)),
+            ("B1".parse().unwrap(), (1, true)),
+        ]
+        .into_iter()
+        .collect();
+        let cells = [
+            ("A1", CellValue::Number(1.0)),
+            ("B1", CellValue::Number(2.0)),
+        ];
+        let out = patch_sheet(
+            "sheet",
+            &src,
+            &plan(&cells),
+            &HashMap::new(),
+            &forced,
+            &mut pool,
+        )
+        .unwrap();
+        assert!(
+            out.xml.contains(r#"<c r="A1" s="1"><v>1</v></c>"#),
+            "{}",
+            out.xml
+        );
+        assert!(!out.xml.contains(r#"<c r="B1" s="1">"#), "{}", out.xml);
+        assert!(out.xml.contains(r#"<c r="B1" s=""#), "{}", out.xml);
+    }
+
+    #[test]
     fn the_master_of_a_shared_formula_is_refused() {
         let src = r#"<worksheet><sheetData><row r="1"><c r="A1"><f t="shared" ref="A1:A3" si="0">B1</f><v>1</v></c></row></sheetData></worksheet>"#;
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
@@ -1058,6 +1213,7 @@ mod tests {
             "sheet",
             src,
             &plan(&[("A1", CellValue::Number(1.0))]),
+            &HashMap::new(),
             &HashMap::new(),
             &mut pool,
         )
@@ -1077,14 +1233,28 @@ mod tests {
             ("B4", CellValue::Text("solved".into())),
         ];
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        let once = patch_sheet("sheet", &src, &plan(&cells), &HashMap::new(), &mut pool)
-            .unwrap()
-            .xml;
+        let once = patch_sheet(
+            "sheet",
+            &src,
+            &plan(&cells),
+            &HashMap::new(),
+            &HashMap::new(),
+            &mut pool,
+        )
+        .unwrap()
+        .xml;
         let styles = pool.render().unwrap().unwrap();
         let mut pool2 = StylePool::parse("styles", &styles).unwrap();
-        let twice = patch_sheet("sheet", &once, &plan(&cells), &HashMap::new(), &mut pool2)
-            .unwrap()
-            .xml;
+        let twice = patch_sheet(
+            "sheet",
+            &once,
+            &plan(&cells),
+            &HashMap::new(),
+            &HashMap::new(),
+            &mut pool2,
+        )
+        .unwrap()
+        .xml;
         assert_eq!(once, twice);
         assert_eq!(pool2.render().unwrap(), None);
     }
@@ -1151,6 +1321,7 @@ mod tests {
             "<worksheet/>",
             &plan(&[("A1", CellValue::Number(1.0))]),
             &HashMap::new(),
+            &HashMap::new(),
             &mut pool,
         )
         .unwrap_err();
@@ -1213,6 +1384,7 @@ mod tests {
                 &src[..cut],
                 &plan(&cells),
                 &HashMap::new(),
+                &HashMap::new(),
                 &mut pool,
             );
             // Swap two bytes to break tags in other ways.
@@ -1220,11 +1392,26 @@ mod tests {
             bytes.swap(cut, (cut * 7 + 3) % src.len());
             if let Ok(mangled) = String::from_utf8(bytes) {
                 let mut pool = StylePool::parse("styles", STYLES).unwrap();
-                let _ = patch_sheet("sheet", &mangled, &plan(&cells), &HashMap::new(), &mut pool);
+                let _ = patch_sheet(
+                    "sheet",
+                    &mangled,
+                    &plan(&cells),
+                    &HashMap::new(),
+                    &HashMap::new(),
+                    &mut pool,
+                );
             }
         }
         let mut pool = StylePool::parse("styles", STYLES).unwrap();
-        assert!(patch_sheet("sheet", &src, &plan(&cells), &HashMap::new(), &mut pool).is_ok());
+        assert!(patch_sheet(
+            "sheet",
+            &src,
+            &plan(&cells),
+            &HashMap::new(),
+            &HashMap::new(),
+            &mut pool
+        )
+        .is_ok());
     }
 
     #[test]

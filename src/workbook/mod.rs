@@ -52,7 +52,10 @@
 //! (or candidate letters) in blue italics is [`Cell::Filled`]
 //! ([`Cell::FilledText`]), and so is the note the record names. Those count
 //! as blank in [`FoundGrid::puzzle`], so a run over its own output replaces
-//! them rather than stacking on them. A digit typed over a fill (no longer
+//! them rather than stacking on them. The answer copy a record names
+//! (`solve --answers beside|at:CELL`) is never taken for a puzzle; while its
+//! cells hold what was written it is [`FoundGrid::earlier_answer`], to be
+//! replaced. A digit typed over a fill (no longer
 //! blue italic) is a given; with no record (a file saved since by Excel
 //! loses it) every digit is a given.
 //!
@@ -101,6 +104,9 @@ pub struct ReadOptions {
     /// Force the box shape (`--box 3x2`); with detection, only squares of
     /// its side are grids.
     pub shape: Option<BoxShape>,
+    /// Where the solutions go (`--answers`): decides each grid's
+    /// [`FoundGrid::answer`].
+    pub answers: crate::answers::Answers,
 }
 
 /// What one grid cell holds.
@@ -280,6 +286,61 @@ pub struct FoundGrid {
     /// True when the note could not sit between the grid and what follows
     /// it (the next grid below): it is further down and names its grid.
     pub note_apart: bool,
+    /// Where the grid's solution goes ([`ReadOptions::answers`]).
+    pub answer: AnswerPlace,
+    /// The square holding this grid's answer copy from an earlier run, when
+    /// its record names one and every cell still holds what was written
+    /// (to be replaced or cleared).
+    pub earlier_answer: Option<CellRange>,
+}
+
+/// Where a grid's solution goes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AnswerPlace {
+    /// Into the grid's own blank cells.
+    #[default]
+    InGrid,
+    /// Into a copy of the grid in this square (free, or holding this
+    /// grid's earlier answer copy).
+    At(CellRange),
+    /// Nowhere: the square meant for the copy is not free.
+    Occupied {
+        /// The square meant for the copy.
+        range: CellRange,
+        /// Its first cell (in reading order) that is not free.
+        cell: CellRef,
+        /// What is there: `holds a value`, `is in the grid C3:K11` ….
+        what: String,
+    },
+    /// Nowhere: the copy would reach past the sheet's last row or column.
+    OffSheet {
+        /// The copy's top-left corner.
+        start: CellRef,
+    },
+}
+
+impl AnswerPlace {
+    /// The square the answer copy goes into, if any.
+    pub fn range(&self) -> Option<CellRange> {
+        match self {
+            AnswerPlace::At(r) => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// Why the answer copy cannot be written, in words; `None` when it can
+    /// (or goes into the grid).
+    pub fn refusal(&self) -> Option<String> {
+        match self {
+            AnswerPlace::Occupied { range, cell, what } => Some(format!(
+                "the answer square {range} is not free: {cell} {what}; nothing written"
+            )),
+            AnswerPlace::OffSheet { start } => Some(format!(
+                "the answer square from {start} would reach past the sheet's last row or column; nothing written"
+            )),
+            _ => None,
+        }
+    }
 }
 
 impl FoundGrid {
@@ -487,6 +548,8 @@ struct Recorded {
     fills: std::collections::HashMap<(u32, u32), Option<u8>>,
     /// Note cell → the grid it belongs to.
     notes: std::collections::HashMap<(u32, u32), CellRange>,
+    /// Grid → the answer copy an earlier run wrote for it.
+    answers: Vec<(CellRange, crate::annotate::AnswerRecord)>,
 }
 
 impl Recorded {
@@ -498,8 +561,21 @@ impl Recorded {
             }
             out.notes
                 .extend(r.note.iter().map(|(at, _)| ((at.row, at.col), r.range)));
+            out.answers
+                .extend(r.answer.iter().map(|a| (r.range, a.clone())));
         }
         out
+    }
+
+    /// The square of `grid`'s earlier answer copy, when every cell of it
+    /// still holds what was written ([`Recorded::as_written`]).
+    fn answer_of(&self, sheet: &reader::RawSheet, grid: CellRange) -> Option<CellRange> {
+        let (_, a) = self.answers.iter().find(|(g, _)| *g == grid)?;
+        let range = a.range;
+        let intact = (range.start.row..=range.end.row).all(|r| {
+            (range.start.col..=range.end.col).all(|c| as_written(sheet, a, CellRef::new(r, c)))
+        });
+        intact.then_some(range)
     }
 
     /// True when `(row, col)` holds what an earlier run filled in: the
@@ -529,6 +605,21 @@ impl Recorded {
             .filter(|&(r, c)| self.is_fill(sheet, r, c))
             .collect()
     }
+}
+
+/// True when the answer copy's cell `at` still holds what was written
+/// there: the digit, or text or nothing where `0` is recorded, and no
+/// formula.
+fn as_written(sheet: &reader::RawSheet, a: &crate::annotate::AnswerRecord, at: CellRef) -> bool {
+    let key = (at.row, at.col);
+    let value = sheet.values.get_value(key);
+    !sheet.formulas.contains(&key)
+        && !sheet.unread.contains_key(&key)
+        && match a.digit(at) {
+            Some(0) => matches!(value, None | Some(Data::String(_) | Data::Empty)),
+            Some(d) => matches!(classify(value), Value::Whole(n, _) if n == i64::from(d)),
+            None => false,
+        }
 }
 
 /// Reads a workbook file into memory, with the same size limit and errors
@@ -1078,6 +1169,136 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> (Sy
     (symbols, cells)
 }
 
+/// What an answer copy must keep clear of on one sheet.
+struct Around<'a> {
+    sheet: &'a reader::RawSheet,
+    recorded: &'a Recorded,
+    /// The grids found.
+    taken: &'a [CellRange],
+    /// The notes' cells.
+    notes: &'a [CellRef],
+    /// The answer copies of the grids placed before.
+    blocks: &'a [CellRange],
+    /// This grid's earlier answer copy, free to write over.
+    own: Option<CellRange>,
+    /// The grid whose copy is placed.
+    grid: CellRange,
+}
+
+impl Around<'_> {
+    /// What keeps `at` from taking an answer; `None` when it is free.
+    fn occupant(&self, at: CellRef) -> Option<String> {
+        let key = (at.row, at.col);
+        if let Some(g) = self.taken.iter().find(|g| g.contains(at)) {
+            return Some(format!("is in the grid {g}"));
+        }
+        if self.blocks.iter().any(|b| b.contains(at)) {
+            return Some("is in another grid's answer square".to_string());
+        }
+        if self.notes.contains(&at) {
+            return Some("holds a grid's note".to_string());
+        }
+        if let Some(m) = self
+            .sheet
+            .merges
+            .iter()
+            .find(|m| m.start != m.end && m.contains(at))
+        {
+            return Some(format!("is in the merged cells {m}"));
+        }
+        if self.own.is_some_and(|o| o.contains(at)) {
+            return None;
+        }
+        if let Some((grid, a)) = self
+            .recorded
+            .answers
+            .iter()
+            .find(|(_, a)| a.range.contains(at))
+        {
+            return match self.grid == *grid {
+                // This grid's copy, changed since: its cells still as
+                // written are no obstacle, the changed ones are.
+                true if as_written(self.sheet, a, at) => None,
+                true => Some("was changed since xlsudoku wrote this grid's answers".to_string()),
+                false => Some("is in another grid's answer square".to_string()),
+            };
+        }
+        if self.sheet.formulas.contains(&key) {
+            return Some("holds a formula".to_string());
+        }
+        if self.sheet.unread.contains_key(&key)
+            || classify(self.sheet.values.get_value(key)) != Value::Empty
+        {
+            return Some("holds a value".to_string());
+        }
+        None
+    }
+
+    /// The first cell of `range` (reading order) that is not free.
+    fn first_occupied(&self, range: CellRange) -> Option<(CellRef, String)> {
+        (range.start.row..=range.end.row)
+            .flat_map(|r| (range.start.col..=range.end.col).map(move |c| CellRef::new(r, c)))
+            .find_map(|at| self.occupant(at).map(|what| (at, what)))
+    }
+}
+
+/// The square of a grid's side from `start`, when it fits on the sheet.
+fn square_from(start: CellRef, side: u32) -> Option<CellRange> {
+    let end_row = start.row.checked_add(side - 1)?;
+    let end_col = start.col.checked_add(side - 1)?;
+    (end_row <= crate::address::MAX_ROW && end_col <= crate::address::MAX_COL)
+        .then(|| CellRange::square(start, side))
+}
+
+/// Where the answer copy of the grid at `range` goes in mode `mode`
+/// (`beside`: where the grid's earlier copy is, if it has one).
+fn answer_place(
+    around: &Around<'_>,
+    range: CellRange,
+    mode: crate::answers::Answers,
+) -> AnswerPlace {
+    use crate::answers::Answers;
+    let side = range.rows();
+    let try_at = |start: CellRef| match square_from(start, side) {
+        None => AnswerPlace::OffSheet { start },
+        Some(square) => match around.first_occupied(square) {
+            None => AnswerPlace::At(square),
+            Some((cell, what)) => AnswerPlace::Occupied {
+                range: square,
+                cell,
+                what,
+            },
+        },
+    };
+    match mode {
+        Answers::InGrid => AnswerPlace::InGrid,
+        Answers::At(start) => try_at(start),
+        Answers::Beside => {
+            // Where an earlier run put it (a copy changed since is then
+            // refused, not written beside again).
+            if let Some((_, a)) = around.recorded.answers.iter().find(|(g, _)| *g == range) {
+                return try_at(a.range.start);
+            }
+            // Right, one empty column between; else below, one row left
+            // for the note.
+            let right = try_at(CellRef::new(
+                range.start.row,
+                range.end.col.saturating_add(2),
+            ));
+            if matches!(right, AnswerPlace::At(_)) {
+                return right;
+            }
+            match try_at(CellRef::new(
+                range.end.row.saturating_add(2),
+                range.start.col,
+            )) {
+                below @ AnswerPlace::At(_) => below,
+                _ => right,
+            }
+        }
+    }
+}
+
 fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded) -> Sheet {
     let (detected, turned_down): (Vec<(CellRange, BoxShape)>, Vec<CellRange>) = match opts.range {
         Some(range) => {
@@ -1106,6 +1327,11 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
             )
         }
     };
+    // An earlier run's answer copies are no puzzles.
+    let detected: Vec<(CellRange, BoxShape)> = detected
+        .into_iter()
+        .filter(|(range, _)| !recorded.answers.iter().any(|(_, a)| a.range == *range))
+        .collect();
     let mut named: Vec<TurnedDown> = Vec::new();
     if detected.is_empty() {
         // The first few, each apart from those named before it (the rows
@@ -1141,6 +1367,8 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
             places[i] = Some((note_apart(sheet, taken[i], &taken, &notes), false, true));
         }
     }
+    let notes: Vec<CellRef> = places.iter().flatten().map(|p| p.0).collect();
+    let mut blocks: Vec<CellRange> = Vec::new();
     let grids = detected
         .into_iter()
         .zip(places)
@@ -1172,6 +1400,21 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
                 .filter(|m| m.start != m.end && overlaps(m, &range))
                 .copied()
                 .collect();
+            let earlier_answer = recorded.answer_of(sheet, range);
+            let answer = answer_place(
+                &Around {
+                    sheet,
+                    recorded,
+                    taken: &taken,
+                    notes: &notes,
+                    blocks: &blocks,
+                    own: earlier_answer,
+                    grid: range,
+                },
+                range,
+                opts.answers,
+            );
+            blocks.extend(answer.range());
             FoundGrid {
                 range,
                 shape,
@@ -1182,6 +1425,8 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
                 formulas,
                 merged,
                 note_apart,
+                answer,
+                earlier_answer,
             }
         })
         .collect();
@@ -1378,6 +1623,8 @@ mod tests {
             formulas: Vec::new(),
             merged: Vec::new(),
             note_apart: false,
+            answer: AnswerPlace::InGrid,
+            earlier_answer: None,
         }
     }
 
