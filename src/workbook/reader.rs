@@ -835,6 +835,16 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                         let [r, style, kind] = attrs(e, ["r", "s", "t"])?;
                         let (r, c) = match r {
                             Some(a) => match a.parse::<CellRef>() {
+                                // A cell filed under another row than its
+                                // own: the patcher finds cells by the row
+                                // they stand in, so it could not edit it.
+                                Ok(at) if seen_row && at.row != row => {
+                                    return Err(format!(
+                                        "cell {} stands in row {} (the cells of a row must be in its <row>)",
+                                        a.trim(),
+                                        row + 1
+                                    ))
+                                }
                                 Ok(at) => (at.row, at.col),
                                 Err(_) => return Err(outside(&a)),
                             },
