@@ -298,6 +298,21 @@ fn canonical(p: &Path) -> PathBuf {
     }
 }
 
+/// The input or annotated copy of `jobs` that a report file (`--report`,
+/// `--junit`) at `report` would replace, after links: writing the report
+/// there would destroy a workbook.
+pub fn report_clash(report: &Path, jobs: &[Job]) -> Option<PathBuf> {
+    if is_dash(report) {
+        return None;
+    }
+    let report = canonical(report);
+    jobs.iter()
+        .flat_map(|j| std::iter::once(&j.input).chain(j.output.as_ref()))
+        .filter(|p| !is_dash(p))
+        .find(|p| canonical(p) == report)
+        .cloned()
+}
+
 /// True when the file is an annotated copy xlsudoku wrote.
 fn is_xlsudoku_output(p: &Path) -> bool {
     fs::File::open(p)
@@ -324,7 +339,10 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
             "a workbook read from standard input needs -o FILE, or -o - for standard output",
         ));
     }
-    let single_file = p.inputs.len() == 1 && (dash_in || p.inputs[0].is_file());
+    // One input that is not a folder: a file, or a pipe such as
+    // `<(curl …)` (read like a file, as `check` reads it).
+    let single_file =
+        p.inputs.len() == 1 && (dash_in || (p.inputs[0].exists() && !p.inputs[0].is_dir()));
     if dash_out && !single_file {
         return Err(BatchError::Dash(
             "-o - (standard output) takes one workbook: give one input file",
@@ -686,6 +704,20 @@ enum Existing {
     Foreign(&'static str),
 }
 
+/// The error of a path whose name (or a component of it) is longer than
+/// the file system allows.
+fn name_too_long(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ENAMETOOLONG)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
 fn existing_output(output: &Path) -> Existing {
     let file = match fs::File::open(output) {
         Ok(f) => f,
@@ -696,6 +728,9 @@ fn existing_output(output: &Path) -> Existing {
             }
         }
         Err(_) if output.is_dir() => return Existing::Foreign("is a folder"),
+        // A name the file system cannot hold names nothing: writing it
+        // says so ("File name too long"), which --force would not change.
+        Err(e) if name_too_long(&e) => return Existing::Missing,
         Err(_) => return Existing::Foreign("cannot be read"),
     };
     if !file.metadata().is_ok_and(|m| m.is_file()) {

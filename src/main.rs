@@ -671,6 +671,15 @@ fn run_jobs(
         // A check over nothing is a mistyped path, not a pass.
         return usage_error("no .xlsx/.xlsm workbooks found in the inputs");
     }
+    for (flag, path) in [("--report", c.report.as_deref()), ("--junit", junit)] {
+        if let Some(clash) = path.and_then(|p| batch::report_clash(p, &jobs)) {
+            return usage_error(format!(
+                "{flag} {}: that is the workbook {}; the report would replace it: choose another file",
+                path.unwrap_or(Path::new("")).display(),
+                clash.display()
+            ));
+        }
+    }
     if let Some(shard) = c.shard {
         jobs = shard.select(jobs);
     }

@@ -236,10 +236,7 @@ fn a_cell_filed_under_another_rows_reference_is_refused() {
     });
     assert!(!roundtrip(&book), "a damaged sheet is refused");
     let err = read_workbook_bytes(Path::new(NAME), &book, &ReadOptions::default()).unwrap_err();
-    assert!(
-        err.to_string().contains("cell F4 is filed in row 7"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("cell F4 stands in row 7"), "{err}");
 }
 
 /// A damaged `xl/styles.xml` in `openpyxl_fidelity.xlsx` (the `xml_part`

@@ -495,7 +495,7 @@ fn a_cell_filed_in_another_rows_element_is_refused_by_check_and_solve() {
     let (check, solve) = check_and_solve(&p, &out);
     for o in [&check, &solve] {
         assert_eq!(o.status.code(), Some(2), "{}", text(o));
-        assert!(text(o).contains("cell F4 is filed in row 7"), "{}", text(o));
+        assert!(text(o).contains("cell F4 stands in row 7"), "{}", text(o));
     }
     assert!(!out.exists(), "nothing written");
 }

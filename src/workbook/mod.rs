@@ -1070,15 +1070,19 @@ fn note_fits(
 }
 
 /// The column the note of the grid at `range` goes in: the grid's first
-/// visible column.
+/// visible column; when every column of the grid is hidden, the first
+/// visible one after it (else before it), so the note is never hidden.
 fn note_column(sheet: &reader::RawSheet, range: CellRange) -> u32 {
+    let visible = |c: &u32| {
+        !sheet
+            .hidden_cols
+            .iter()
+            .any(|&(lo, hi)| (lo..=hi).contains(c))
+    };
     (range.start.col..=range.end.col)
-        .find(|c| {
-            !sheet
-                .hidden_cols
-                .iter()
-                .any(|&(lo, hi)| (lo..=hi).contains(c))
-        })
+        .find(visible)
+        .or_else(|| (range.end.col + 1..=crate::address::MAX_COL).find(visible))
+        .or_else(|| (0..range.start.col).rev().find(visible))
         .unwrap_or(range.start.col)
 }
 

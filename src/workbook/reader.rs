@@ -784,6 +784,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
     let mut out = SheetScan::default();
     let (mut row, mut next_col) = (0u32, 0u32);
     let mut seen_row = false;
+    let mut seen_cells: HashSet<(u32, u32)> = HashSet::new();
     let mut cell: Option<CellXml> = None;
     let mut target = Target::None;
     let (mut in_inline, mut in_phonetic) = (false, false);
@@ -843,11 +844,13 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                         let [r, style, kind] = attrs(e, ["r", "s", "t"])?;
                         let (r, c) = match r {
                             Some(a) => match a.parse::<CellRef>() {
-                                // A cell filed in another row's element: the
-                                // copy could not patch it without losing it.
+                                // A cell filed under another row than its
+                                // own: the patcher finds cells by the row
+                                // they stand in, so it could not edit it.
                                 Ok(at) if seen_row && at.row != row => {
                                     return Err(format!(
-                                        "cell {a} is filed in row {} (a damaged sheet)",
+                                        "cell {} stands in row {} (the cells of a row must be in its <row>)",
+                                        a.trim(),
                                         row + 1
                                     ))
                                 }
@@ -863,6 +866,14 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                             None => (row, next_col),
                         };
                         next_col = c + 1;
+                        // A cell given twice: readers disagree on which
+                        // one counts, and an edit would go into one only.
+                        if !seen_cells.insert((r, c)) {
+                            return Err(format!(
+                                "cell {} appears twice in the sheet data",
+                                CellRef::new(r, c)
+                            ));
+                        }
                         let xf = style.and_then(|v| v.trim().parse().ok()).unwrap_or(0);
                         out.styles.cells.push((r, c, xf));
                         if !empty {
