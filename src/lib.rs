@@ -16,6 +16,7 @@
 //!    [`report`] turns results into JSON Lines and JUnit.
 //!
 //! [`bench`](mod@bench) measures the exact solver on text puzzle collections;
+//! [`rate`](mod@rate) rates them on Sudoku Explainer's and HoDoKu's scales;
 //! [`export`] writes new workbooks with bordered puzzle grids.
 
 pub mod address;
@@ -26,6 +27,7 @@ pub mod export;
 pub mod grid;
 pub mod logic;
 mod opc;
+pub mod rate;
 pub mod report;
 #[cfg(test)]
 mod samples;
