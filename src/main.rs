@@ -184,9 +184,8 @@ struct RateArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// JSON Lines on stdout: one object per puzzle (file, line, puzzle,
-    /// status, rating, ep, ed, level, score, history, guesses, elapsed_ms;
-    /// ep and ed are not computed and always null), then
-    /// {"summary":{...}}.
+    /// status, rating, ep, ed, level, score, history, guesses, elapsed_ms),
+    /// then {"summary":{...}}.
     #[arg(long)]
     json: bool,
     /// Threads for puzzles [default: the number of cores].

@@ -14,7 +14,6 @@
 //! rated with [`logic::rate`](crate::logic::rate). Only a puzzle with one
 //! solution is rated: an invalid, unsolvable or ambiguous one, or one that
 //! reaches the time limit, is reported with its status and no rating.
-//! Sudoku Explainer's EP and ED are not computed: they stay `None`.
 //!
 //! ```
 //! use xlsudoku::rate::{rate_files, RateOptions, RateSummary};
@@ -79,9 +78,12 @@ pub struct RateRecord {
     /// Sudoku Explainer's ER (the hardest step); a lower bound when the
     /// ladder needed a guess. `None` unless solved.
     pub rating: Option<f32>,
-    /// Sudoku Explainer's EP: not computed, always `None`.
+    /// Sudoku Explainer's EP: the hardest step up to the first placement
+    /// (a lower bound when the techniques stopped before it). `None`
+    /// unless solved.
     pub ep: Option<f32>,
-    /// Sudoku Explainer's ED: not computed, always `None`.
+    /// Sudoku Explainer's ED: the first step (a lower bound when no
+    /// technique applies at the start). `None` unless solved.
     pub ed: Option<f32>,
     /// HoDoKu's level (`extreme` when the ladder needed a guess). `None`
     /// unless solved.
@@ -300,8 +302,8 @@ pub fn rate_puzzle(
         puzzle: puzzle.to_line(),
         status: outcome.status,
         rating: rating.map(|r| r.se),
-        ep: None,
-        ed: None,
+        ep: rating.map(|r| r.ep),
+        ed: rating.map(|r| r.ed),
         level: rating.map(|r| r.level),
         score: rating.map(|r| r.score),
         guesses: history.chars().filter(|&c| c == '#').count() as u64,

@@ -97,13 +97,19 @@ fn rate_json_reports_every_puzzle_line_in_order_with_its_status_and_rating() {
             assert!(r.get(key).is_some(), "{key} missing: {r}");
         }
         assert_eq!(r["file"], path.to_str().unwrap());
-        assert!(r["ep"].is_null() && r["ed"].is_null(), "{r}");
     }
     let (easy, pairs, hard) = (&records[0], &records[1], &records[2]);
     assert_eq!(easy["puzzle"], EASY);
     assert_eq!(easy["level"], "easy");
     assert!(easy["rating"].as_f64().unwrap() <= 2.3, "{easy}");
     assert_eq!(easy["guesses"], 0);
+    // SE's ED is the first step, EP the hardest up to the first placement.
+    let (er, ep, ed) = (
+        easy["rating"].as_f64().unwrap(),
+        easy["ep"].as_f64().unwrap(),
+        easy["ed"].as_f64().unwrap(),
+    );
+    assert!(ed <= ep && ep <= er, "{easy}");
     assert_ne!(pairs["level"], "easy");
     assert!(pairs["rating"].as_f64().unwrap() >= 2.6, "{pairs}");
     assert_eq!(pairs["guesses"], 0);
@@ -113,7 +119,9 @@ fn rate_json_reports_every_puzzle_line_in_order_with_its_status_and_rating() {
     assert!(hard["score"].as_u64().unwrap() > 0);
     // Not rated: no rating, level or score; the clash is named.
     for r in &records[3..] {
-        assert!(r["rating"].is_null() && r["level"].is_null() && r["score"].is_null());
+        for key in ["rating", "ep", "ed", "level", "score"] {
+            assert!(r[key].is_null(), "{key}: {r}");
+        }
     }
     assert!(
         records[3]["error"]
