@@ -9,7 +9,7 @@
 //! and the run goes on; a file that cannot be read, or is not text, is one
 //! error and the run goes on with the next file.
 //!
-//! Each puzzle is solved with [`solve`](crate::solve::solve) (clashes, the
+//! Each puzzle is solved with [`solve`](fn@crate::solve::solve) (clashes, the
 //! exact search for up to two solutions, then the technique ladder) and
 //! rated with [`logic::rate`](crate::logic::rate). Only a puzzle with one
 //! solution is rated: an invalid, unsolvable or ambiguous one, or one that

@@ -287,16 +287,20 @@ mod tests {
             assert!(r.ed >= 1.2, "{p}: {r:?}");
         }
         // A full grid takes no step at all.
-        let full: Grid = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
-            .parse()
-            .unwrap();
+        let full: Grid =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+                .parse()
+                .unwrap();
         let r = rate(&full).unwrap();
         assert_eq!((r.se, r.ep, r.ed, r.complete), (0.0, 0.0, 0.0, true));
     }
 
     #[test]
     fn stuck_at_the_start_rates_everything_beyond_the_ladder() {
-        assert_eq!(explainer_ratings(&[], false), (0.0, BEYOND_LADDER, BEYOND_LADDER));
+        assert_eq!(
+            explainer_ratings(&[], false),
+            (0.0, BEYOND_LADDER, BEYOND_LADDER)
+        );
     }
 
     #[test]
