@@ -171,6 +171,10 @@ fn split_lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// One line of a puzzle file: its 1-based number, and the puzzle or why
+/// the line is not one ([`read_puzzle_lines`]).
+pub type PuzzleLine = (usize, Result<Grid, GridError>);
+
 /// The smallest side a puzzle line may have (a 4x4 grid).
 pub const MIN_SIDE: usize = 4;
 
@@ -196,8 +200,47 @@ const MAX_FILE: u64 = 2 << 30;
 
 /// Reads a puzzle file (or a pipe or device) a line at a time, so that a
 /// file without line ends (`/dev/zero`) or a huge one is refused early
-/// rather than read into memory whole.
+/// rather than read into memory whole. The first malformed line is the
+/// error.
 fn read_puzzles(path: &Path) -> Result<Vec<(usize, Grid)>, BenchError> {
+    read_puzzle_lines(path)?
+        .into_iter()
+        .map(|(line, parsed)| {
+            parsed
+                .map(|grid| (line, grid))
+                .map_err(|source| BenchError::BadLine {
+                    path: path.to_path_buf(),
+                    line,
+                    source,
+                })
+        })
+        .collect()
+}
+
+/// Every puzzle line of a puzzle file with its 1-based line number: the
+/// grid, or why the line is not a puzzle, so that a caller can report a
+/// malformed line and go on. Comment and blank lines are left out. The
+/// file as a whole is refused ([`BenchError::Io`],
+/// [`BenchError::NotPuzzles`]) when it cannot be read, is not UTF-8 text,
+/// has a line over 64 KiB or is over 2 GiB; it is read a line at a time,
+/// so that `/dev/zero` or a huge file is refused early rather than read
+/// into memory whole.
+///
+/// ```
+/// use xlsudoku::bench::read_puzzle_lines;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("p.txt");
+/// std::fs::write(&path, "# two 4x4 puzzles\r\n1.3..2.4....1..3\r\nnot a puzzle\r\n")?;
+/// let lines = read_puzzle_lines(&path)?;
+/// assert_eq!(lines.len(), 2);
+/// assert_eq!(lines[0].0, 2);
+/// assert!(lines[0].1.is_ok());
+/// assert_eq!(lines[1].0, 3);
+/// assert!(lines[1].1.is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_puzzle_lines(path: &Path) -> Result<Vec<PuzzleLine>, BenchError> {
     use std::io::{BufRead, Read};
     let io = |source| BenchError::Io {
         path: path.to_path_buf(),
@@ -267,12 +310,10 @@ fn read_puzzles(path: &Path) -> Result<Vec<(usize, Grid)>, BenchError> {
         if line_no == 1 {
             text = text.strip_prefix('\u{feff}').unwrap_or(text);
         }
-        if let Some(grid) = parse_puzzle_line(text).map_err(|source| BenchError::BadLine {
-            path: path.to_path_buf(),
-            line: line_no,
-            source,
-        })? {
-            out.push((line_no, grid));
+        match parse_puzzle_line(text) {
+            Ok(None) => {}
+            Ok(Some(grid)) => out.push((line_no, Ok(grid))),
+            Err(e) => out.push((line_no, Err(e))),
         }
     }
     Ok(out)

@@ -18,7 +18,8 @@
 //! [`bench`](mod@bench) measures the exact solver on text puzzle collections;
 //! [`export`] writes new workbooks with bordered puzzle grids;
 //! [`explain`] puts a grid's solving path in words, with the sheet's own
-//! addresses.
+//! addresses; [`rate`](mod@rate) rates text collections on Sudoku
+//! Explainer's and HoDoKu's scales.
 
 pub mod address;
 pub mod annotate;
@@ -30,6 +31,7 @@ pub mod export;
 pub mod grid;
 pub mod logic;
 mod opc;
+pub mod rate;
 pub mod report;
 #[cfg(test)]
 mod samples;

@@ -5,8 +5,14 @@ use super::{bit, Board, Step, Technique};
 impl Board {
     /// One pointing or claiming deduction that strikes something.
     pub(super) fn locked_candidates(&mut self) -> bool {
+        self.locked_candidates_in(0..3 * self.side)
+    }
+
+    /// [`Board::locked_candidates`] from these units only: boxes
+    /// (`2n..3n`) give pointing alone.
+    pub(super) fn locked_candidates_in(&mut self, units: std::ops::Range<usize>) -> bool {
         let n = self.side;
-        for k in 0..3 * n {
+        for k in units {
             for d in 1..=n as u8 {
                 let cells: Vec<usize> = self.units[k]
                     .iter()

@@ -7,9 +7,11 @@
 //!   2.2 does. HoDoKu rates 9x9 grids only; on other sizes the ceilings
 //!   scale with the number of cells, so a 16x16 solved by singles is easy.
 //! - **Sudoku Explainer** always takes the easiest step available: the
-//!   ladder is run with the techniques ordered by their SE rating, and ER
-//!   is the rating of the hardest step taken (hidden single 1.2 in a box,
-//!   1.5 in a line; pointing 2.6, claiming 2.8).
+//!   ladder is run with the techniques ordered by their SE rating, box
+//!   variants first (hidden single 1.2 in a box before 1.5 in a line;
+//!   pointing 2.6 before claiming 2.8). ER is the rating of the hardest
+//!   step taken, ED that of the first step, EP that of the hardest step up
+//!   to the first placement, as SE's `serate` computes them.
 //!
 //! When the techniques stop short, the rating is a lower bound: the step
 //! that finishes the puzzle is beyond the ladder. Every SE technique rated
@@ -38,6 +40,11 @@ use crate::grid::{Grid, Unit};
 pub struct Rating {
     /// Sudoku Explainer's ER: the rating of the hardest step.
     pub se: f32,
+    /// Sudoku Explainer's EP: the rating of the hardest step up to the
+    /// first placement.
+    pub ep: f32,
+    /// Sudoku Explainer's ED: the rating of the first step.
+    pub ed: f32,
     /// HoDoKu's level.
     pub level: Level,
     /// HoDoKu's score.
@@ -157,21 +164,76 @@ pub fn rate(puzzle: &Grid) -> Option<Rating> {
         level = Level::Extreme;
     }
     let mut se = Board::with_ladder(puzzle, Ladder::all())?;
-    let mut order: Vec<Technique> = se.order.clone();
-    order.sort_by(|a, b| a.info().se_rating.total_cmp(&b.info().se_rating));
-    se.order = order;
-    se.run(None);
-    let mut er = se.steps().iter().map(se_rating).fold(0.0f32, f32::max);
+    run_easiest_first(&mut se);
+    let (mut er, ep, ed) = explainer_ratings(se.steps(), se.grid.is_full());
     if !complete {
         // SE has nothing under 4.5 that the ladder lacks.
         er = er.max(BEYOND_LADDER);
     }
     Some(Rating {
         se: er,
+        ep,
+        ed,
         level,
         score,
         complete,
     })
+}
+
+/// ER, EP and ED from the steps of a run that always took the easiest step
+/// (Sudoku Explainer's `getDifficulty`): ER the hardest step, ED the first
+/// step, EP the hardest step up to the first placement. When the run
+/// stopped short (`finished` false), a value the run did not reach is at
+/// least [`BEYOND_LADDER`].
+fn explainer_ratings(steps: &[Step], finished: bool) -> (f32, f32, f32) {
+    let beyond = if finished { 0.0 } else { BEYOND_LADDER };
+    let er = steps.iter().map(se_rating).fold(0.0f32, f32::max);
+    let ed = steps.first().map_or(beyond, se_rating);
+    let mut hardest = 0.0f32;
+    let mut ep = None;
+    for s in steps {
+        hardest = hardest.max(se_rating(s));
+        if s.placed.is_some() {
+            ep = Some(hardest);
+            break;
+        }
+    }
+    (er, ep.unwrap_or(hardest.max(beyond)), ed)
+}
+
+/// Runs the ladder as Sudoku Explainer does, always taking the easiest step
+/// available: the techniques ordered by their SE rating, with the box
+/// variants first where SE rates them lower (a hidden single in a box 1.2
+/// before one in a line 1.5; pointing 2.6 before claiming 2.8).
+fn run_easiest_first(board: &mut Board) {
+    let n = board.side;
+    let mut order: Vec<Technique> = board.order.clone();
+    order.sort_by(|a, b| a.info().se_rating.total_cmp(&b.info().se_rating));
+    let singles = order.contains(&Technique::HiddenSingle);
+    let pointing = order.contains(&Technique::LockedCandidates);
+    // The techniques SE rates below pointing, and the others.
+    let split = order
+        .iter()
+        .position(|t| t.info().se_rating >= 2.6)
+        .unwrap_or(order.len());
+    let mut high = order.split_off(split);
+    let mut low = order;
+    let step_with = |board: &mut Board, order: &mut Vec<Technique>| {
+        std::mem::swap(&mut board.order, order);
+        let found = board.step();
+        std::mem::swap(&mut board.order, order);
+        found
+    };
+    while !board.contradiction && !board.grid.is_full() {
+        let found = (singles && board.hidden_singles_in(2 * n..3 * n))
+            || step_with(board, &mut low)
+            || (pointing && board.locked_candidates_in(2 * n..3 * n))
+            || step_with(board, &mut high);
+        if !found {
+            return;
+        }
+        board.contradiction = board.find_contradiction();
+    }
 }
 
 #[cfg(test)]
@@ -201,6 +263,44 @@ mod tests {
         assert!(r.level >= Level::Medium, "{r:?}");
         assert!(r.se >= 2.6, "{r:?}");
         assert!(r.score > 800, "{r:?}");
+    }
+
+    /// Wikipedia's example puzzle: box hidden singles alone solve it.
+    const BOX_SINGLES: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn box_hidden_singles_rate_1_2_as_in_sudoku_explainer() {
+        let p: Grid = BOX_SINGLES.parse().unwrap();
+        let mut b = Board::new(&p).unwrap();
+        while b.hidden_singles_in(18..27) {}
+        assert!(b.grid().is_full(), "box singles alone solve it");
+        let r = rate(&p).unwrap();
+        assert_eq!((r.se, r.ep, r.ed), (1.2, 1.2, 1.2), "{r:?}");
+    }
+
+    #[test]
+    fn ep_and_ed_follow_the_first_steps() {
+        for p in [EASY, PAIRS, HARD] {
+            let r = rate(&p.parse().unwrap()).unwrap();
+            assert!(r.ed <= r.ep && r.ep <= r.se, "{p}: {r:?}");
+            assert!(r.ed >= 1.2, "{p}: {r:?}");
+        }
+        // A full grid takes no step at all.
+        let full: Grid =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+                .parse()
+                .unwrap();
+        let r = rate(&full).unwrap();
+        assert_eq!((r.se, r.ep, r.ed, r.complete), (0.0, 0.0, 0.0, true));
+    }
+
+    #[test]
+    fn stuck_at_the_start_rates_everything_beyond_the_ladder() {
+        assert_eq!(
+            explainer_ratings(&[], false),
+            (0.0, BEYOND_LADDER, BEYOND_LADDER)
+        );
     }
 
     #[test]

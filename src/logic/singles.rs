@@ -28,8 +28,13 @@ impl Board {
     /// placement is one `i`. True if any.
     pub(super) fn hidden_singles(&mut self) -> bool {
         let n = self.side;
+        self.hidden_singles_in((n..2 * n).chain(0..n).chain(2 * n..3 * n))
+    }
+
+    /// [`Board::hidden_singles`] in these units only, in this order.
+    pub(super) fn hidden_singles_in(&mut self, units: impl Iterator<Item = usize>) -> bool {
         let mut any = false;
-        for k in (n..2 * n).chain(0..n).chain(2 * n..3 * n) {
+        for k in units {
             let mut once = 0u64;
             let mut twice = 0u64;
             for &c in &self.units[k] {

@@ -1,0 +1,286 @@
+//! `xlsudoku rate`: text puzzle files rated line by line through the real
+//! binary (statuses, order, JSON fields, exit codes, threads).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Solved by singles alone.
+const EASY: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+/// magictour top1465 #10: hidden pairs and a hidden triple, no guess.
+const PAIRS: &str =
+    "......41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9....";
+/// magictour top1465 #1: beyond the techniques, needs guesses.
+const HARD: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+fn xlsudoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        .args(args)
+        .output()
+        .expect("run xlsudoku")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A puzzle file with an easy, a medium, a hard, an invalid, a malformed
+/// and an ambiguous line, CRLF line ends and comments.
+fn mixed_file(dir: &Path) -> PathBuf {
+    let invalid = format!("11{}", ".".repeat(79));
+    let lines = [
+        "# easy, pairs, hard, a clash, a short line, an empty grid",
+        &format!("{EASY} an easy one"),
+        PAIRS,
+        HARD,
+        &invalid,
+        "12345",
+        &"0".repeat(81),
+        "",
+    ];
+    let path = dir.join("mixed.txt");
+    std::fs::write(&path, lines.join("\r\n")).expect("write puzzles");
+    path
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn rate_json_reports_every_puzzle_line_in_order_with_its_status_and_rating() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = mixed_file(dir.path());
+    let out = xlsudoku(&["rate", "--json", path.to_str().expect("utf-8 path")]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 6, "{}", stdout(&out));
+    let records = &lines[..5];
+    let got: Vec<(u64, &str)> = records
+        .iter()
+        .map(|r| (r["line"].as_u64().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (2, "solved"),
+            (3, "solved"),
+            (4, "solved"),
+            (5, "invalid"),
+            (7, "multiple")
+        ]
+    );
+    for r in records {
+        for key in [
+            "file",
+            "line",
+            "puzzle",
+            "status",
+            "rating",
+            "ep",
+            "ed",
+            "level",
+            "score",
+            "history",
+            "guesses",
+            "elapsed_ms",
+        ] {
+            assert!(r.get(key).is_some(), "{key} missing: {r}");
+        }
+        assert_eq!(r["file"], path.to_str().unwrap());
+    }
+    let (easy, pairs, hard) = (&records[0], &records[1], &records[2]);
+    assert_eq!(easy["puzzle"], EASY);
+    assert_eq!(easy["level"], "easy");
+    assert!(easy["rating"].as_f64().unwrap() <= 2.3, "{easy}");
+    assert_eq!(easy["guesses"], 0);
+    // SE's ED is the first step, EP the hardest up to the first placement.
+    let (er, ep, ed) = (
+        easy["rating"].as_f64().unwrap(),
+        easy["ep"].as_f64().unwrap(),
+        easy["ed"].as_f64().unwrap(),
+    );
+    assert!(ed <= ep && ep <= er, "{easy}");
+    assert_ne!(pairs["level"], "easy");
+    assert!(pairs["rating"].as_f64().unwrap() >= 2.6, "{pairs}");
+    assert_eq!(pairs["guesses"], 0);
+    assert_eq!(hard["level"], "extreme");
+    assert!(hard["guesses"].as_u64().unwrap() > 0, "{hard}");
+    assert!(hard["history"].as_str().unwrap().contains('#'), "{hard}");
+    assert!(hard["score"].as_u64().unwrap() > 0);
+    // Not rated: no rating, level or score; the clash is named.
+    for r in &records[3..] {
+        for key in ["rating", "ep", "ed", "level", "score"] {
+            assert!(r[key].is_null(), "{key}: {r}");
+        }
+    }
+    assert!(
+        records[3]["error"]
+            .as_str()
+            .unwrap()
+            .contains("1 repeats in row 1"),
+        "{}",
+        records[3]
+    );
+    let summary = &lines[5]["summary"];
+    assert_eq!(summary["puzzles"], 5);
+    assert_eq!(summary["solved"], 3);
+    assert_eq!(summary["invalid"], 1);
+    assert_eq!(summary["multiple"], 1);
+    assert_eq!(summary["malformed"], 1);
+    assert_eq!(summary["levels"]["easy"], 1);
+    assert_eq!(summary["levels"]["extreme"], 1);
+    assert_eq!(summary["without_guess"], 2);
+    assert!(summary["per_second"].as_f64().unwrap() > 0.0);
+    // The malformed line is named on stderr, and the exit code says so.
+    let err = stderr(&out);
+    assert!(err.contains("mixed.txt:6:"), "{err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
+}
+
+#[test]
+fn rate_prints_one_human_line_per_puzzle_and_the_summary_on_stderr() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = mixed_file(dir.path());
+    let out = xlsudoku(&["rate", path.to_str().unwrap()]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    let file = path.display().to_string();
+    assert!(
+        lines[0].starts_with(&format!("{file}:2 {EASY} ")) && lines[0].contains(" easy "),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[2].contains("+ extreme "), "{}", lines[2]);
+    assert!(lines[3].contains(" invalid: "), "{}", lines[3]);
+    assert!(lines[4].ends_with(" multiple"), "{}", lines[4]);
+    let err = stderr(&out);
+    assert!(err.contains("rated 3 of 5 puzzles"), "{err}");
+    assert!(err.contains("1 malformed line"), "{err}");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// The JSON lines without their times, which differ from run to run.
+fn without_times(o: &Output) -> Vec<Value> {
+    json_lines(o)
+        .into_iter()
+        .map(|mut v| {
+            if let Some(m) = v.as_object_mut() {
+                m.remove("elapsed_ms");
+                if let Some(s) = m.get_mut("summary").and_then(Value::as_object_mut) {
+                    s.remove("seconds");
+                    s.remove("per_second");
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn rate_gives_the_same_output_with_one_and_two_threads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("many.txt");
+    // Enough puzzles that two threads interleave: easy and hard alternate.
+    let text: String = (0..40)
+        .map(|i| format!("{}\n", [EASY, HARD, PAIRS][i % 3]))
+        .collect();
+    std::fs::write(&path, text).expect("write");
+    let p = path.to_str().unwrap();
+    let one = xlsudoku(&["rate", "--json", "-j", "1", p]);
+    let two = xlsudoku(&["rate", "--json", "-j", "2", p]);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    assert_eq!(two.status.code(), Some(0), "{}", stderr(&two));
+    assert_eq!(without_times(&one), without_times(&two));
+    assert_eq!(without_times(&one).len(), 41);
+    let h1 = xlsudoku(&["rate", "-j", "1", p]);
+    let h2 = xlsudoku(&["rate", "-j", "2", p]);
+    assert_eq!(stdout(&h1), stdout(&h2));
+}
+
+#[test]
+fn rate_exits_0_when_all_are_rated_and_1_when_one_is_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, format!("{EASY}\n{PAIRS}\n")).expect("write");
+    let out = xlsudoku(&["rate", good.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ambiguous = dir.path().join("ambiguous.txt");
+    std::fs::write(&ambiguous, format!("{EASY}\n{}\n", ".".repeat(81))).expect("write");
+    let out = xlsudoku(&["rate", ambiguous.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // An unsolvable grid without a clash: r1c9 can hold nothing.
+    let unsolvable = dir.path().join("unsolvable.txt");
+    let mut cells = "12345678.".to_string() + &".".repeat(72);
+    cells.replace_range(5 * 9 + 8..5 * 9 + 9, "9");
+    std::fs::write(&unsolvable, format!("{cells}\n")).expect("write");
+    let out = xlsudoku(&["rate", "--json", unsolvable.to_str().unwrap()]);
+    assert_eq!(json_lines(&out)[0]["status"], "unsolvable");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn rate_names_an_unreadable_file_and_goes_on_with_the_next() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, format!("{EASY}\n")).expect("write");
+    let binary = dir.path().join("binary.txt");
+    std::fs::write(&binary, [0xffu8, 0xfe, 0x00, b'\n']).expect("write");
+    let missing = dir.path().join("missing.txt");
+    let out = xlsudoku(&[
+        "rate",
+        "--json",
+        missing.to_str().unwrap(),
+        binary.to_str().unwrap(),
+        good.to_str().unwrap(),
+    ]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["status"], "solved");
+    assert_eq!(lines[1]["summary"]["file_errors"], 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("missing.txt") && err.contains("binary.txt:1"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn rate_timeout_reports_the_puzzle_as_timeout() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("slow.txt");
+    // An empty 36x36 grid: proving it ambiguous takes the search a while.
+    std::fs::write(&path, format!("{}\n{EASY}\n", ".".repeat(36 * 36))).expect("write");
+    let out = xlsudoku(&[
+        "rate",
+        "--json",
+        "--timeout",
+        "0.000001",
+        path.to_str().unwrap(),
+    ]);
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["status"], "timeout", "{}", lines[0]);
+    assert!(lines[0]["rating"].is_null());
+    assert_eq!(lines[2]["summary"]["timeout"], 1);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn rate_is_a_subcommand_and_checks_its_jobs() {
+    let out = xlsudoku(&["rate", "-j", "0", "x.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--jobs 0"), "{}", stderr(&out));
+    let out = xlsudoku(&["--json", "rate", "--help"]);
+    assert!(stdout(&out).contains("serate"), "{}", stdout(&out));
+}
