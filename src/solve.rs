@@ -20,7 +20,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{rate, Board, Ladder, Rating, Step, Stop};
+use crate::logic::{rate, rate_after, Board, Ladder, Rating, Step, Stop};
 use crate::search::{search, SearchError, SearchOptions};
 
 /// How to solve.
@@ -199,7 +199,12 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
         let mut board = board;
         let stop = board.run(Some(solution));
         out = out.with_board(board);
-        out.rating = rate(puzzle);
+        // The whole ladder's run up to its first guess is HoDoKu's run.
+        out.rating = if opts.techniques == Ladder::all() {
+            rate_after(puzzle, &out.steps)
+        } else {
+            rate(puzzle)
+        };
         if stop != Stop::Solved {
             // The ladder is sound, so this cannot happen on a proven unique
             // solution; keep the search's answer whatever the ladder did.

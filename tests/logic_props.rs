@@ -183,3 +183,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn rating_from_the_historys_run_equals_rating_from_scratch() {
+    use xlsudoku::logic::{rate, rate_after};
+    let mut lines = data("9x9/puzzles3_magictour_top1465");
+    lines.truncate(150);
+    lines.extend(data("9x9/gen_random_minimal_10k.txt").into_iter().take(150));
+    for line in &lines {
+        let p: Grid = line.parse().unwrap();
+        let sol = unique_solution(&p).expect("one solution");
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        b.run(Some(&sol));
+        assert_eq!(rate_after(&p, b.steps()), rate(&p), "{line}");
+    }
+}

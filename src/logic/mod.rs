@@ -46,7 +46,7 @@ mod subsets;
 pub mod techniques;
 mod wings;
 
-pub use rating::{rate, Limits, Rating};
+pub use rating::{rate, rate_after, Limits, Rating};
 pub use techniques::{Ladder, Level, Technique, TechniqueInfo, UnknownTechnique, TABLE};
 
 use crate::grid::{Grid, Unit};

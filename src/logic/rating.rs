@@ -142,14 +142,39 @@ fn next(level: Level) -> Level {
 pub fn rate(puzzle: &Grid) -> Option<Rating> {
     let mut hodoku = Board::with_ladder(puzzle, Ladder::all())?;
     let stop = hodoku.run(None);
-    let score: u32 = hodoku
-        .steps()
+    rate_from(puzzle, hodoku.steps(), stop == Stop::Solved)
+}
+
+/// [`rate`] for a puzzle whose whole ladder ([`Ladder::all`]) has already
+/// run with guesses from its solution: HoDoKu's run is that run up to its
+/// first guess, so only Sudoku Explainer's order is run again.
+///
+/// ```
+/// use xlsudoku::grid::Grid;
+/// use xlsudoku::logic::{rate, rate_after, Board};
+/// use xlsudoku::search::{search, SearchOptions};
+///
+/// let p: Grid =
+///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+///         .parse()?;
+/// let solution = search(&p, &SearchOptions::default()).unwrap().solutions[0].clone();
+/// let mut board = Board::new(&p).unwrap();
+/// board.run(Some(&solution));
+/// assert_eq!(rate_after(&p, board.steps()), rate(&p));
+/// # Ok::<(), xlsudoku::grid::GridError>(())
+/// ```
+pub fn rate_after(puzzle: &Grid, steps: &[Step]) -> Option<Rating> {
+    let guess = steps
         .iter()
-        .map(|s| s.technique.info().hodoku_score)
-        .sum();
-    let complete = stop == Stop::Solved;
+        .position(|s| s.technique == Technique::Guess)
+        .unwrap_or(steps.len());
+    rate_from(puzzle, &steps[..guess], guess == steps.len())
+}
+
+/// The ratings, given HoDoKu's steps and whether they finish the puzzle.
+fn rate_from(puzzle: &Grid, hodoku: &[Step], complete: bool) -> Option<Rating> {
+    let score: u32 = hodoku.iter().map(|s| s.technique.info().hodoku_score).sum();
     let mut level = hodoku
-        .steps()
         .iter()
         .map(|s| s.technique.info().level)
         .max()
