@@ -260,3 +260,21 @@ fn a_damaged_style_sheet_does_not_turn_a_given_into_a_fill() {
     );
     let _read = roundtrip(&book);
 }
+
+/// An element other than a cell inside a row (`<oc r="I5" s="7"/>` in
+/// row 5 of `layout_text_givens.xlsx`; found by `xml_part` on the merged
+/// reader): the reader skipped it, the patcher filling I5 then wrote K5
+/// twice and the copy did not read back. Such a sheet is refused, naming
+/// the element and the row.
+#[test]
+fn an_element_other_than_a_cell_in_a_row_is_refused() {
+    let input = reproducer("xml_part_unknown_element_in_row.bin");
+    let book = with_part(
+        &fixture_bytes("layout_text_givens.xlsx"),
+        "xl/worksheets/sheet1.xml",
+        &input[1..],
+    );
+    assert!(!roundtrip(&book), "a damaged sheet is refused");
+    let err = read_workbook_bytes(Path::new(NAME), &book, &ReadOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("<oc> stands in row 5"), "{err}");
+}

@@ -789,6 +789,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
     let mut target = Target::None;
     let (mut in_inline, mut in_phonetic) = (false, false);
     let mut after_data = false;
+    let mut in_row = false;
     loop {
         let event = reader.read_event().map_err(|e| format!("sheet XML: {e}"))?;
         match &event {
@@ -812,6 +813,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                         }
                     }
                     "row" => {
+                        in_row = !empty;
                         let [r, custom, style, hidden] =
                             attrs(e, ["r", "customFormat", "s", "hidden"])?;
                         row = match r {
@@ -913,6 +915,14 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                                 }
                                 _ => {}
                             }
+                        } else if in_row && !matches!(name, "extLst" | "ext") {
+                            // Only cells stand in a row: the patcher that
+                            // rewrites the row could not place an edit
+                            // beside anything else.
+                            return Err(format!(
+                                "<{name}> stands in row {} where only cells may (a damaged sheet)",
+                                row + 1
+                            ));
                         }
                     }
                 }
@@ -959,6 +969,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                 "rPh" => in_phonetic = false,
                 // Merged ranges come after the data; read on for them.
                 "sheetData" => after_data = true,
+                "row" => in_row = false,
                 _ => {}
             },
             Event::Eof => break,
