@@ -278,3 +278,24 @@ fn an_element_other_than_a_cell_in_a_row_is_refused() {
     let err = read_workbook_bytes(Path::new(NAME), &book, &ReadOptions::default()).unwrap_err();
     assert!(err.to_string().contains("<oc> stands in row 5"), "{err}");
 }
+
+/// A damaged `xl/_rels/workbook.xml.rels` with no `</Relationships>` and
+/// no styles relationship (found by `xml_part` on merged main): the patcher
+/// added its own style sheet and put the relationship before the last
+/// `</` it saw, inside a broken tag, so the copy did not read back. The
+/// relationship now goes before the root's real end tag, and a part
+/// without one is refused (by `check` too, which builds the copy).
+#[test]
+fn relationships_without_a_root_end_tag_are_refused_not_patched_blind() {
+    let input = reproducer("xml_part_rels_without_root_end.bin");
+    let book = with_part(
+        &fixture_bytes("layout_text_givens.xlsx"),
+        "xl/_rels/workbook.xml.rels",
+        &input[1..],
+    );
+    // Read: the reader takes the relationships it can; the copy is refused.
+    assert!(
+        roundtrip(&book),
+        "the input reads; roundtrip checks the copy"
+    );
+}
