@@ -8,59 +8,9 @@
 
 mod common;
 
-use common::fixture;
+use common::{easy_with_sheet as easy_with, output_text as text, run_xlsudoku as xlsudoku};
 
-use std::io::{Cursor, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const SHEET: &str = "xl/worksheets/sheet1.xml";
-
-fn parts_of(name: &str) -> Vec<(String, Vec<u8>)> {
-    let bytes = std::fs::read(fixture(name)).unwrap();
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    (0..zip.len())
-        .map(|i| {
-            let mut f = zip.by_index(i).unwrap();
-            let mut data = Vec::new();
-            f.read_to_end(&mut data).unwrap();
-            (f.name().unwrap().to_string(), data)
-        })
-        .collect()
-}
-
-/// `status_logic_easy.xlsx` (EASY at C3:K11) with its sheet XML edited.
-fn easy_with(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for (n, data) in parts_of("status_logic_easy.xlsx") {
-        let data = if n == SHEET {
-            edit(String::from_utf8(data).unwrap()).into_bytes()
-        } else {
-            data
-        };
-        w.start_file(n.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        w.write_all(&data).unwrap();
-    }
-    let path = dir.join(name);
-    std::fs::write(&path, w.finish().unwrap().into_inner()).unwrap();
-    path
-}
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use std::path::Path;
 
 fn refused_by_check_and_solve(dir: &Path, input: &Path) {
     let before = std::fs::read(input).unwrap();

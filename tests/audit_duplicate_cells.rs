@@ -8,50 +8,9 @@
 
 mod common;
 
-use common::fixture;
+use common::{easy_with_sheet as easy_with, output_text as text, run_xlsudoku as xlsudoku};
 
-use std::io::{Cursor, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const SHEET: &str = "xl/worksheets/sheet1.xml";
-
-/// `status_logic_easy.xlsx` (EASY at C3:K11) with its sheet XML edited.
-fn easy_with(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
-    let bytes = std::fs::read(fixture("status_logic_easy.xlsx")).unwrap();
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for i in 0..zip.len() {
-        let mut f = zip.by_index(i).unwrap();
-        let name = f.name().unwrap().to_string();
-        let mut data = Vec::new();
-        f.read_to_end(&mut data).unwrap();
-        if name == SHEET {
-            data = edit(String::from_utf8(data).unwrap()).into_bytes();
-        }
-        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        w.write_all(&data).unwrap();
-    }
-    let path = dir.join(name);
-    std::fs::write(&path, w.finish().unwrap().into_inner()).unwrap();
-    path
-}
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use std::path::Path;
 
 fn refused(dir: &Path, input: &Path, cell: &str) {
     let before = std::fs::read(input).unwrap();

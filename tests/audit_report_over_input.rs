@@ -7,25 +7,9 @@
 
 mod common;
 
-use common::fixture;
+use common::{fixture, output_text as text, run_xlsudoku as xlsudoku};
 
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

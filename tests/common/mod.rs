@@ -80,3 +80,44 @@ pub fn corpus_files() -> Vec<PathBuf> {
     );
     files
 }
+
+/// Runs the real binary.
+pub fn run_xlsudoku(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        .args(args)
+        .output()
+        .expect("run xlsudoku")
+}
+
+/// A run's standard output and error together.
+pub fn output_text(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// `status_logic_easy.xlsx` (EASY at C3:K11) written to `dir/name` with its
+/// sheet XML (`xl/worksheets/sheet1.xml`) passed through `edit`.
+pub fn easy_with_sheet(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    use std::io::{Read, Write};
+    let bytes = std::fs::read(fixture("status_logic_easy.xlsx")).expect("the fixture");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip package");
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..zip.len() {
+        let mut f = zip.by_index(i).expect("an entry");
+        let part = f.name().expect("an entry name").to_string();
+        let mut data = Vec::new();
+        f.read_to_end(&mut data).expect("the entry");
+        if part == "xl/worksheets/sheet1.xml" {
+            data = edit(String::from_utf8(data).expect("UTF-8 XML")).into_bytes();
+        }
+        w.start_file(part.as_str(), zip::write::SimpleFileOptions::default())
+            .expect("a new entry");
+        w.write_all(&data).expect("the new entry");
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, w.finish().expect("the package").into_inner()).expect("written");
+    path
+}
