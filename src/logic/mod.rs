@@ -37,6 +37,7 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
+mod explainer;
 mod fish;
 mod intersections;
 pub mod rating;

@@ -7,11 +7,12 @@
 //!   2.2 does. HoDoKu rates 9x9 grids only; on other sizes the ceilings
 //!   scale with the number of cells, so a 16x16 solved by singles is easy.
 //! - **Sudoku Explainer** always takes the easiest step available: the
-//!   ladder is run with the techniques ordered by their SE rating, box
-//!   variants first (hidden single 1.2 in a box before 1.5 in a line;
-//!   pointing 2.6 before claiming 2.8). ER is the rating of the hardest
-//!   step taken, ED that of the first step, EP that of the hardest step up
-//!   to the first placement, as SE's `serate` computes them.
+//!   ladder is run in SE's order (`explainer.rs`): box variants first
+//!   (hidden single 1.2 in a box before 1.5 in a line; pointing 2.6 before
+//!   claiming 2.8), SE's "direct" hints (1.7–2.5) before the naked single,
+//!   then the techniques by their SE rating. ER is the rating of the
+//!   hardest step taken, ED that of the first step, EP that of the hardest
+//!   step up to the first placement, as SE's `serate` computes them.
 //!
 //! When the techniques stop short, the rating is a lower bound: the step
 //! that finishes the puzzle is beyond the ladder. Every SE technique rated
@@ -32,6 +33,7 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
+use super::explainer::{explainer_ratings, run_easiest_first};
 use super::{Board, Ladder, Level, Step, Stop, Technique};
 use crate::grid::{Grid, Unit};
 
@@ -189,8 +191,8 @@ fn rate_from(puzzle: &Grid, hodoku: &[Step], complete: bool) -> Option<Rating> {
         level = Level::Extreme;
     }
     let mut se = Board::with_ladder(puzzle, Ladder::all())?;
-    run_easiest_first(&mut se);
-    let (mut er, ep, ed) = explainer_ratings(se.steps(), se.grid.is_full());
+    let steps = run_easiest_first(&mut se);
+    let (mut er, ep, ed) = explainer_ratings(&steps, se.grid.is_full(), BEYOND_LADDER);
     if !complete {
         // SE has nothing under 4.5 that the ladder lacks.
         er = er.max(BEYOND_LADDER);
@@ -203,62 +205,6 @@ fn rate_from(puzzle: &Grid, hodoku: &[Step], complete: bool) -> Option<Rating> {
         score,
         complete,
     })
-}
-
-/// ER, EP and ED from the steps of a run that always took the easiest step
-/// (Sudoku Explainer's `getDifficulty`): ER the hardest step, ED the first
-/// step, EP the hardest step up to the first placement. When the run
-/// stopped short (`finished` false), a value the run did not reach is at
-/// least [`BEYOND_LADDER`].
-fn explainer_ratings(steps: &[Step], finished: bool) -> (f32, f32, f32) {
-    let beyond = if finished { 0.0 } else { BEYOND_LADDER };
-    let er = steps.iter().map(se_rating).fold(0.0f32, f32::max);
-    let ed = steps.first().map_or(beyond, se_rating);
-    let mut hardest = 0.0f32;
-    let mut ep = None;
-    for s in steps {
-        hardest = hardest.max(se_rating(s));
-        if s.placed.is_some() {
-            ep = Some(hardest);
-            break;
-        }
-    }
-    (er, ep.unwrap_or(hardest.max(beyond)), ed)
-}
-
-/// Runs the ladder as Sudoku Explainer does, always taking the easiest step
-/// available: the techniques ordered by their SE rating, with the box
-/// variants first where SE rates them lower (a hidden single in a box 1.2
-/// before one in a line 1.5; pointing 2.6 before claiming 2.8).
-fn run_easiest_first(board: &mut Board) {
-    let n = board.side;
-    let mut order: Vec<Technique> = board.order.clone();
-    order.sort_by(|a, b| a.info().se_rating.total_cmp(&b.info().se_rating));
-    let singles = order.contains(&Technique::HiddenSingle);
-    let pointing = order.contains(&Technique::LockedCandidates);
-    // The techniques SE rates below pointing, and the others.
-    let split = order
-        .iter()
-        .position(|t| t.info().se_rating >= 2.6)
-        .unwrap_or(order.len());
-    let mut high = order.split_off(split);
-    let mut low = order;
-    let step_with = |board: &mut Board, order: &mut Vec<Technique>| {
-        std::mem::swap(&mut board.order, order);
-        let found = board.step();
-        std::mem::swap(&mut board.order, order);
-        found
-    };
-    while !board.contradiction && !board.grid.is_full() {
-        let found = (singles && board.hidden_singles_in(2 * n..3 * n))
-            || step_with(board, &mut low)
-            || (pointing && board.locked_candidates_in(2 * n..3 * n))
-            || step_with(board, &mut high);
-        if !found {
-            return;
-        }
-        board.contradiction = board.find_contradiction();
-    }
 }
 
 #[cfg(test)]
@@ -323,7 +269,7 @@ mod tests {
     #[test]
     fn stuck_at_the_start_rates_everything_beyond_the_ladder() {
         assert_eq!(
-            explainer_ratings(&[], false),
+            explainer_ratings(&[], false, BEYOND_LADDER),
             (0.0, BEYOND_LADDER, BEYOND_LADDER)
         );
     }

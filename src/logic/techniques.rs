@@ -180,7 +180,7 @@ pub const TABLE: &[TechniqueInfo] = &[
     row!(Skyscraper,       Some('k'), "skyscraper",        "skyscraper",        6.6, Hard,    130),
     row!(TwoStringKite,    Some('t'), "2-string kite",     "2-string-kite",     6.6, Hard,    150),
     row!(TurbotFish,       Some('o'), "turbot fish",       "turbot-fish",       6.6, Hard,    120),
-    row!(WWing,            Some('w'), "W-wing",            "w-wing",            6.6, Hard,    150),
+    row!(WWing,            Some('w'), "W-wing",            "w-wing",            7.1, Hard,    150),
     row!(XyWing,           Some('y'), "XY-wing",           "xy-wing",           4.2, Hard,    160),
     row!(XyzWing,          Some('z'), "XYZ-wing",          "xyz-wing",          4.4, Hard,    180),
     row!(Guess,            Some('#'), "guess",             "guess",             11.0, Extreme, 20000),
