@@ -716,3 +716,36 @@ fn libreoffice_opens_the_sheet_of_solutions_and_shows_the_solutions() {
         }
     }
 }
+
+#[test]
+fn grids_not_solved_get_no_copy_and_given_up_ones_their_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    // No grid solved: no sheet at all.
+    let input = fixture("status_unsolvable.xlsx");
+    let out = dir.path().join("unsolvable.xlsx");
+    let (code, recs) = solve(&input, &out, &["--answers", "sheet"]);
+    assert_eq!(code, 1);
+    assert_eq!(recs[0].status, "unsolvable");
+    assert!(recs[0].answer_sheet.is_none() && recs[0].answer_range.is_none());
+    assert_eq!(sheet_names(&out), sheet_names(&input));
+    // --logic-only: the grid the techniques leave gets its candidates.
+    let input = fixture("layout_two_grids.xlsx");
+    let out = dir.path().join("logic.xlsx");
+    let (code, recs) = solve(&input, &out, &["--answers", "sheet", "--logic-only"]);
+    assert_eq!(code, 1);
+    assert_eq!(recs[1].status, "gave-up");
+    let copy = range(recs[1].answer_range.as_deref().unwrap());
+    let v = values(&out, "Solutions");
+    let letters = cells(copy)
+        .into_iter()
+        .filter(|&at| text(&v, at).chars().all(|c| c.is_ascii_lowercase()))
+        .count();
+    assert!(letters > 0, "candidates as letters");
+    let before = values(&input, "Two");
+    let grid = range(recs[1].range.as_deref().unwrap());
+    for (g, a) in cells(grid).into_iter().zip(cells(copy)) {
+        if !text(&before, g).is_empty() {
+            assert_eq!(text(&before, g), text(&v, a), "given {g} copied");
+        }
+    }
+}

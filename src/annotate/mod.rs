@@ -14,8 +14,11 @@
 //!
 //! and, only when needed: `xl/calcChain.xml` loses the entries of formula
 //! cells that were overwritten (Excel calls a file damaged otherwise; a
-//! chain left empty is dropped with its content type and relationship), and
-//! a workbook without a style sheet is given one.
+//! chain left empty is dropped with its content type and relationship),
+//! a workbook without a style sheet is given one, and with
+//! [`AnnotateOptions::solutions`] the sheet of solutions is added, rewritten
+//! or removed with its content type, relationship, place in the sheet list
+//! and print area ([`solutions`]).
 //!
 //! With no edits at all, nothing is rewritten. Written values (numbers and
 //! text) take the cell's own style (borders, fill, number format,
