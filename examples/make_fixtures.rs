@@ -320,6 +320,26 @@ fn layouts(out: &Path) -> Res {
     )?;
     wb.save(out.join("layout_6x6.xlsx"))?;
 
+    // `--answers sheet` must not take a name that is there: `Solutions`
+    // (in another case, as Excel compares names) and `Solutions 2` are.
+    let mut wb = new_workbook()?;
+    let ws = wb.add_worksheet().set_name("Easy")?;
+    put_grid(
+        ws,
+        2,
+        2,
+        &easy,
+        Layout::GridLinesThickBoxes,
+        Givens::Numbers,
+    )?;
+    wb.add_worksheet()
+        .set_name("SOLUTIONS")?
+        .write_string(0, 0, "the answers, by hand")?;
+    wb.add_worksheet()
+        .set_name("Solutions 2")?
+        .write_string(0, 0, "more answers")?;
+    wb.save(out.join("answers_sheet_taken.xlsx"))?;
+
     single(
         out,
         "layout_4x4.xlsx",

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Renders each --answers mode with LibreOffice, to look at the copies as a
 # person would: the puzzle untouched, the copy with the grid's borders,
-# givens plain and solved cells in blue italics, the note below the grid.
+# givens plain and solved cells in blue italics, the note below the grid;
+# in `sheet` mode the last pages are the sheet of solutions, each copy
+# under the title naming its sheet and range.
 # Needs `soffice` (apt-get install -y libreoffice-calc-nogui) and, for PNG
 # pages, `pdftoppm` (poppler-utils); without it, open the PDFs.
 # Run from the repository root: bash scripts/render_answers.sh [OUT_DIR]
@@ -14,7 +16,7 @@ trap 'rm -rf "$profile"' EXIT
 cargo build --quiet
 bin=target/debug/xlsudoku
 for f in status_logic_easy example layout_6x6 layout_two_grids; do
-  for mode in beside at:B24; do
+  for mode in beside at:B24 sheet; do
     name="$f.${mode/:/_}"
     "$bin" solve "fixtures/$f.xlsx" -o "$out/$name.xlsx" --answers "$mode" -q || true
     # LibreOffice does not load a package whose zip comment (xlsudoku's

@@ -1,11 +1,12 @@
 //! Where the solution goes (`solve --answers`): into the grid itself (the
-//! default), or into a copy of the grid elsewhere on its sheet so that the
-//! puzzle stays as it was printed.
+//! default), into a copy of the grid elsewhere on its sheet, or into a copy
+//! on a new sheet of solutions, so that the puzzle stays as it was printed.
 //!
 //! ```
 //! use xlsudoku::answers::Answers;
 //!
 //! assert_eq!("beside".parse::<Answers>()?, Answers::Beside);
+//! assert_eq!("sheet".parse::<Answers>()?, Answers::Sheet);
 //! let at: Answers = "at:M3".parse()?;
 //! assert_eq!(at.to_string(), "at:M3");
 //! assert!("at:nowhere".parse::<Answers>().is_err());
@@ -30,11 +31,15 @@ pub enum Answers {
     /// Into a copy of the grid whose top-left corner is this cell
     /// (`at:M3`).
     At(CellRef),
+    /// Into a copy of the grid on one new sheet per workbook (`Solutions`,
+    /// or `Solutions 2` … when the name is taken) that holds every solved
+    /// grid under a title naming its sheet and range (`sheet`).
+    Sheet,
 }
 
-/// An `--answers` value that is none of `grid`, `beside`, `at:CELL`.
+/// An `--answers` value that is none of `grid`, `beside`, `sheet`, `at:CELL`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not an answers mode: grid, beside, or at:CELL such as at:M3")]
+#[error("'{0}' is not an answers mode: grid, beside, sheet, or at:CELL such as at:M3")]
 pub struct AnswersError(pub String);
 
 impl FromStr for Answers {
@@ -48,6 +53,9 @@ impl FromStr for Answers {
         }
         if t.eq_ignore_ascii_case("beside") {
             return Ok(Answers::Beside);
+        }
+        if t.eq_ignore_ascii_case("sheet") {
+            return Ok(Answers::Sheet);
         }
         let cell = t
             .get(..3)
@@ -66,6 +74,7 @@ impl fmt::Display for Answers {
         match self {
             Answers::InGrid => f.write_str("grid"),
             Answers::Beside => f.write_str("beside"),
+            Answers::Sheet => f.write_str("sheet"),
             Answers::At(c) => write!(f, "at:{c}"),
         }
     }
@@ -77,9 +86,10 @@ mod tests {
 
     #[test]
     fn modes_parse_and_print_back() {
-        for s in ["grid", "beside", "at:M3", "at:XFD1"] {
+        for s in ["grid", "beside", "sheet", "at:M3", "at:XFD1"] {
             assert_eq!(s.parse::<Answers>().unwrap().to_string(), s);
         }
+        assert_eq!("Sheet".parse::<Answers>().unwrap(), Answers::Sheet);
         assert_eq!("AT:b2".parse::<Answers>().unwrap().to_string(), "at:B2");
         for bad in ["", "at:", "at:3M", "sideways", "at:M3:N4", "é"] {
             assert!(bad.parse::<Answers>().is_err(), "{bad}");

@@ -30,7 +30,8 @@ use rayon::prelude::*;
 
 use crate::address::CellRef;
 use crate::annotate::{
-    annotate_with, AnnotateOptions, CellEdit, CellValue, GridMark, SheetEdits, StyleFrom,
+    annotate_with, solutions_sheet_name, AnnotateOptions, CellEdit, CellValue, GridMark,
+    SheetEdits, SolutionCopy, Solutions, StyleFrom,
 };
 use crate::report::{SheetRecord, SheetStatus};
 use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
@@ -933,12 +934,18 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
             ..Default::default()
         };
     }
-    type Solved = (usize, SheetRecord, Vec<CellEdit>, Option<GridMark>);
+    type Solved = (
+        usize,
+        SheetRecord,
+        Vec<CellEdit>,
+        Option<GridMark>,
+        Option<SheetCopy>,
+    );
     let solved: Vec<Solved> = tasks
         .par_iter()
         .map(|&(i, name, grid)| {
-            let (record, edits) = match grid {
-                Some(g) => solve_grid(&file, name, g, &opts.solve, &opts.limits),
+            let (record, edits, copy) = match grid {
+                Some(g) => solve_grid_copy(&file, name, g, &opts.solve, &opts.limits),
                 None => (
                     SheetRecord {
                         file: file.clone(),
@@ -949,17 +956,30 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
                         ..Default::default()
                     },
                     Vec::new(),
+                    None,
                 ),
             };
             let mark = grid.map(|g| grid_mark(name, g, &edits));
-            (i, record, edits, mark)
+            (i, record, edits, mark, copy)
         })
         .collect();
     let mut records: Vec<SheetRecord> = Vec::with_capacity(solved.len());
     let mut edits: Vec<SheetEdits> = Vec::new();
     let mut marks: Vec<GridMark> = Vec::new();
     let mut style_from: Vec<StyleFrom> = Vec::new();
-    for (i, record, cells, mark) in solved {
+    // The copies for the sheet of solutions, with their records' places.
+    let mut copies: Vec<(usize, SolutionCopy)> = Vec::new();
+    for (i, record, cells, mark, copy) in solved {
+        if let (Some(cells), Some(m)) = (copy, &mark) {
+            copies.push((
+                records.len(),
+                SolutionCopy {
+                    sheet: m.sheet.clone(),
+                    grid: m.range,
+                    cells,
+                },
+            ));
+        }
         records.push(record);
         if let Some(m) = &mark {
             let grid = sheets[i].grids.iter().find(|g| g.range == m.range);
@@ -982,11 +1002,39 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
         }
     }
     if let Some(out) = &job.output {
+        // The sheet of solutions: written in `sheet` mode, and in the
+        // others an earlier run's goes.
+        let mut solutions = Solutions {
+            copies: Vec::with_capacity(copies.len()),
+            force: opts.force,
+        };
+        if !copies.is_empty() {
+            let name = match solutions_sheet_name(std::io::Cursor::new(&bytes)) {
+                Ok(n) => n,
+                Err(e) => return error(format!("{}: {e}", job.input.display())),
+            };
+            let places =
+                crate::annotate::solutions::layout(copies.iter().map(|(_, c)| c.grid.rows()));
+            for ((k, copy), place) in copies.into_iter().zip(places) {
+                if let Some(r) = records.get_mut(k) {
+                    r.answer_range = Some(place.range.to_string());
+                    r.answer_sheet = Some(name.clone());
+                }
+                solutions.copies.push(copy);
+            }
+        }
         let line = key.map(|k| stamp_line(&k, &records));
         let written = if is_dash(out) {
-            write_stdout(&shown_input, &bytes, &edits, marks, style_from)
+            write_stdout(&shown_input, &bytes, &edits, marks, style_from, solutions)
         } else {
-            write_atomic(&shown_input, &bytes, out, &edits, marks, style_from, line)
+            write_atomic(
+                &shown_input,
+                &bytes,
+                out,
+                &edits,
+                (marks, style_from, solutions),
+                line,
+            )
         };
         if let Err(e) = written {
             return error(e);
@@ -1135,11 +1183,13 @@ fn write_stdout(
     edits: &[SheetEdits],
     grids: Vec<GridMark>,
     style_from: Vec<StyleFrom>,
+    solutions: Solutions,
 ) -> Result<(), String> {
     let mut copy = std::io::Cursor::new(Vec::with_capacity(bytes.len() + bytes.len() / 8));
     let options = AnnotateOptions {
         grids,
         style_from,
+        solutions: Some(solutions),
         ..AnnotateOptions::default()
     };
     annotate_with(std::io::Cursor::new(bytes), edits, &mut copy, options)
@@ -1161,8 +1211,7 @@ fn write_atomic(
     bytes: &[u8],
     output: &Path,
     edits: &[SheetEdits],
-    grids: Vec<GridMark>,
-    style_from: Vec<StyleFrom>,
+    (grids, style_from, solutions): (Vec<GridMark>, Vec<StyleFrom>, Solutions),
     stamp: Option<String>,
 ) -> Result<(), String> {
     let dir = parent_dir(output);
@@ -1176,6 +1225,7 @@ fn write_atomic(
             stamp,
             grids,
             style_from,
+            solutions: Some(solutions),
             ..AnnotateOptions::default()
         };
         annotate_with(std::io::Cursor::new(bytes), edits, &mut sink, options).map_err(
@@ -1538,6 +1588,25 @@ pub fn solve_grid(
     opts: &SolveOptions,
     limits: &crate::logic::Limits,
 ) -> (SheetRecord, Vec<CellEdit>) {
+    let (record, edits, _) = solve_grid_copy(file, sheet, grid, opts, limits);
+    (record, edits)
+}
+
+/// What a grid's copy on the sheet of solutions holds (`--answers
+/// sheet`): each cell's value in reading order and whether it is solved
+/// (blue italics) rather than given.
+pub type SheetCopy = Vec<(CellValue, bool)>;
+
+/// [`solve_grid`], and with [`AnswerPlace::Sheet`](crate::workbook::AnswerPlace::Sheet)
+/// the copy that goes on the sheet of solutions when the grid is solved
+/// (or, `--logic-only`, given up with candidates).
+pub fn solve_grid_copy(
+    file: &str,
+    sheet: &str,
+    grid: &FoundGrid,
+    opts: &SolveOptions,
+    limits: &crate::logic::Limits,
+) -> (SheetRecord, Vec<CellEdit>, Option<SheetCopy>) {
     let puzzle = grid.puzzle();
     let side = grid.shape.side();
     let bad = grid.bad_cells();
@@ -1613,7 +1682,7 @@ pub fn solve_grid(
         if !matches!(cell, Cell::Blank | Cell::Marked(_)) && !earlier {
             continue;
         }
-        let value = if filled && block.is_none() {
+        let value = if filled && grid.answer == crate::workbook::AnswerPlace::InGrid {
             solved_value(i)
         } else {
             CellValue::Clear
@@ -1623,21 +1692,33 @@ pub fn solve_grid(
         }
         edits.push(CellEdit { at, value });
     }
+    // The solution as a copy of the grid: givens as they are.
+    let copy_value = |i: usize, cell: &Cell| match cell {
+        Cell::Given(d) => match grid.symbols.symbol(*d) {
+            Symbol::Number(n) => CellValue::Number(f64::from(n)),
+            Symbol::Letter(c) => CellValue::Text(c.to_string()),
+        },
+        _ => solved_value(i),
+    };
     let mut copy: std::collections::HashSet<CellRef> = std::collections::HashSet::new();
     if let (Some(block), true) = (block, filled) {
         for (i, cell) in grid.cells.iter().enumerate() {
             let at = block.cell((i / side) as u32, (i % side) as u32);
-            let value = match cell {
-                Cell::Given(d) => match grid.symbols.symbol(*d) {
-                    Symbol::Number(n) => CellValue::Number(f64::from(n)),
-                    Symbol::Letter(c) => CellValue::Text(c.to_string()),
-                },
-                _ => solved_value(i),
-            };
             copy.insert(at);
-            edits.push(CellEdit { at, value });
+            edits.push(CellEdit {
+                at,
+                value: copy_value(i, cell),
+            });
         }
     }
+    let sheet_copy: Option<SheetCopy> =
+        (filled && grid.answer == crate::workbook::AnswerPlace::Sheet).then(|| {
+            grid.cells
+                .iter()
+                .enumerate()
+                .map(|(i, cell)| (copy_value(i, cell), !matches!(cell, Cell::Given(_))))
+                .collect()
+        });
     // An earlier answer copy goes where this run writes no other.
     if let Some(old) = grid.earlier_answer {
         for r in old.start.row..=old.end.row {
@@ -1680,7 +1761,7 @@ pub fn solve_grid(
     if let Some(why) = grid.answer.refusal() {
         record.status = SheetStatus::Refused;
         record.error = Some(why);
-        return (record, Vec::new());
+        return (record, Vec::new(), None);
     }
     if let (Status::Solved, Some(r)) = (outcome.status, outcome.rating) {
         if let Err((too_hard, why)) = limits.check(&r) {
@@ -1692,7 +1773,7 @@ pub fn solve_grid(
             record.error = Some(why);
         }
     }
-    (record, edits)
+    (record, edits, sheet_copy)
 }
 
 #[cfg(test)]

@@ -136,11 +136,13 @@ struct SolveArgs {
     #[arg(long)]
     logic_only: bool,
     /// Where solutions go: `grid` (into the grid itself), `beside` (a copy
-    /// of the grid to its right, or below it when the right is not free)
-    /// or `at:CELL` (a copy from that top-left cell, e.g. at:M3). With a
-    /// copy the puzzle's cells stay as they are; a grid whose copy would
-    /// cover anything is refused (status `refused`).
-    #[arg(long, value_name = "grid|beside|at:CELL", default_value = "grid")]
+    /// of the grid to its right, or below it when the right is not free),
+    /// `at:CELL` (a copy from that top-left cell, e.g. at:M3) or `sheet`
+    /// (copies of every solved grid on a new sheet `Solutions`, or
+    /// `Solutions 2` … when taken). With a copy the puzzle's cells stay as
+    /// they are; a grid whose copy would cover anything is refused (status
+    /// `refused`).
+    #[arg(long, value_name = "grid|beside|sheet|at:CELL", default_value = "grid")]
     answers: xlsudoku::answers::Answers,
 }
 

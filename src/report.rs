@@ -189,7 +189,19 @@ impl SheetRecord {
             let _ = write!(s, " ({:.2} ms)", self.elapsed_ms);
         }
         if let Some(range) = &self.answer_range {
-            let _ = write!(s, " → answers in {range}");
+            match &self.answer_sheet {
+                // On another sheet (`--answers sheet`): named with it.
+                Some(other) if Some(other) != self.sheet.as_ref() => {
+                    let _ = write!(
+                        s,
+                        " → answers in {}",
+                        crate::annotate::solutions::title(other, range)
+                    );
+                }
+                _ => {
+                    let _ = write!(s, " → answers in {range}");
+                }
+            }
         }
         if let Some(e) = &self.error {
             let _ = write!(s, " - {e}");
@@ -382,6 +394,16 @@ mod tests {
             r.to_human_line().contains(" → answers in M3:U11"),
             "{}",
             r.to_human_line()
+        );
+        let mut other = r.clone();
+        other.answer_range = Some("B3:J11".into());
+        other.answer_sheet = Some("Solutions 2".into());
+        assert!(
+            other
+                .to_human_line()
+                .contains(" → answers in 'Solutions 2'!B3:J11"),
+            "{}",
+            other.to_human_line()
         );
         assert!(r
             .to_json_line()

@@ -3,7 +3,10 @@
 //! folder): annotating a few cells of the first worksheet changes only that
 //! sheet, the style sheet and the workbook part; the copy opens with
 //! calamine and reads the edits back; with no edits every part comes out
-//! unchanged.
+//! unchanged. With a sheet of solutions (`--answers sheet`) only the
+//! workbook part, its relationships, the content types and the style sheet
+//! change, the new sheet reads back, and taking it out again restores
+//! the sheet list, the names, the relationships and the content types.
 
 mod common;
 
@@ -15,7 +18,10 @@ use std::time::Instant;
 
 use calamine::{open_workbook_from_rs, Data, Reader, SheetType, Xlsx};
 use xlsudoku::address::CellRef;
-use xlsudoku::annotate::{annotate, AnnotateError, CellEdit, CellValue, SheetEdits};
+use xlsudoku::annotate::{
+    annotate, annotate_with, solutions_sheet_name, AnnotateError, AnnotateOptions, CellEdit,
+    CellValue, SheetEdits, SolutionCopy, Solutions,
+};
 
 const NOTE: &str = "solved iiii!!^ 1.2 ms <&> \"x\"";
 
@@ -336,4 +342,140 @@ fn overwritten_formula_cells_leave_the_calculation_chain() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked > 0, "no corpus workbook has a calculation chain");
+}
+
+/// A solved 9x9 grid (the README's EASY puzzle solved).
+const SOLVED: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn with_solutions(input: &[u8], copies: Vec<SolutionCopy>) -> Result<Vec<u8>, AnnotateError> {
+    let mut out = Cursor::new(Vec::new());
+    let options = AnnotateOptions {
+        solutions: Some(Solutions {
+            copies,
+            force: false,
+        }),
+        ..AnnotateOptions::default()
+    };
+    annotate_with(Cursor::new(input), &[], &mut out, options)?;
+    Ok(out.into_inner())
+}
+
+/// Adds a sheet of solutions holding a copy of a 9x9 "grid" at A1:I9 of
+/// the first worksheet (its cells' styles), checks the package, then
+/// takes the sheet out again; `Ok(false)` when there is no worksheet.
+fn check_sheet_mode(path: &Path) -> Result<bool, String> {
+    let input = std::fs::read(path).map_err(|e| e.to_string())?;
+    let before = entries(&input)?;
+    let book: Xlsx<_> = open_workbook_from_rs(Cursor::new(input.clone()))
+        .map_err(|e| format!("calamine cannot open the original: {e}"))?;
+    let metas = book.sheets_metadata().to_vec();
+    let Some(sheet) = metas.iter().find(|m| m.typ == SheetType::WorkSheet) else {
+        return Ok(false);
+    };
+    let cells: Vec<(CellValue, bool)> = SOLVED
+        .bytes()
+        .enumerate()
+        .map(|(i, b)| (CellValue::Number(f64::from(b - b'0')), i % 3 != 0))
+        .collect();
+    let copy = SolutionCopy {
+        sheet: sheet.name.clone(),
+        grid: "A1:I9".parse().map_err(|e| format!("{e}"))?,
+        cells,
+    };
+    let name = solutions_sheet_name(Cursor::new(&input)).map_err(|e| e.to_string())?;
+    let out = with_solutions(&input, vec![copy]).map_err(|e| format!("sheet mode failed: {e}"))?;
+    let after = entries(&out)?;
+    let changed = [
+        "xl/workbook.xml",
+        "xl/_rels/workbook.xml.rels",
+        "[Content_Types].xml",
+        "xl/styles.xml",
+    ];
+    for (i, (n1, b1)) in before.iter().enumerate() {
+        let (n2, b2) = after.get(i).ok_or("entries lost")?;
+        if n1 != n2 {
+            return Err(format!("entry order changed: {n1} vs {n2}"));
+        }
+        if b1 != b2 && !changed.contains(&n1.as_str()) {
+            return Err(format!("{n1} changed"));
+        }
+    }
+    let added: Vec<&str> = after[before.len()..].iter().map(|e| e.0.as_str()).collect();
+    let part = sheet_part(&after, &name).ok_or("cannot find the new sheet's part")?;
+    if added.first() != Some(&part.as_str()) {
+        return Err(format!("added {added:?}, the sheet is {part}"));
+    }
+    let mut copy: Xlsx<_> = open_workbook_from_rs(Cursor::new(out.clone()))
+        .map_err(|e| format!("calamine cannot open the copy: {e}"))?;
+    let mut names: Vec<String> = metas.iter().map(|m| m.name.clone()).collect();
+    names.push(name.clone());
+    if copy.sheet_names() != names {
+        return Err(format!("sheets {:?}, wanted {names:?}", copy.sheet_names()));
+    }
+    let got = copy
+        .worksheet_range(&name)
+        .map_err(|e| format!("calamine cannot read the new sheet: {e}"))?;
+    for (i, b) in SOLVED.bytes().enumerate() {
+        let at = CellRef::new(2 + i as u32 / 9, 1 + i as u32 % 9);
+        let want = f64::from(b - b'0');
+        match got.get_value((at.row, at.col)) {
+            Some(Data::Float(v)) if *v == want => {}
+            // The grid cell's number format may be a date.
+            Some(Data::DateTime(d)) if d.as_f64() == want => {}
+            other => return Err(format!("{name}!{at} reads {other:?}, wanted {want}")),
+        }
+    }
+    // Out again: the package's lists are as they were.
+    let back = with_solutions(&out, Vec::new()).map_err(|e| format!("removal failed: {e}"))?;
+    let back = entries(&back)?;
+    if back.iter().any(|(n, _)| *n == part) {
+        return Err("the sheet's part is left".into());
+    }
+    let text = |files: &[(String, Vec<u8>)], n: &str| {
+        files
+            .iter()
+            .find(|(f, _)| f == n)
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+    };
+    for n in ["[Content_Types].xml", "xl/_rels/workbook.xml.rels"] {
+        if text(&before, n) != text(&back, n) {
+            return Err(format!("{n} not restored"));
+        }
+    }
+    let wb = |files: &[(String, Vec<u8>)]| {
+        let t = text(files, "xl/workbook.xml").unwrap_or_default();
+        (elements(&t, "sheet"), elements(&t, "definedName"))
+    };
+    if wb(&before) != wb(&back) {
+        return Err("the sheet list or the names not restored".into());
+    }
+    Ok(true)
+}
+
+#[test]
+fn a_sheet_of_solutions_changes_only_the_lists_that_name_it_and_goes_cleanly() {
+    let files = corpus_files();
+    let started = Instant::now();
+    let mut checked = 0usize;
+    let mut failures = Vec::new();
+    for f in &files {
+        match check_sheet_mode(f) {
+            Ok(true) => checked += 1,
+            Ok(false) => {}
+            Err(e) => failures.push(format!("{}: {e}", f.display())),
+        }
+    }
+    println!(
+        "sheet of solutions: {} workbooks, {checked} with one added and taken out, in {:.1?}",
+        files.len(),
+        started.elapsed()
+    );
+    assert!(checked > 0, "no corpus workbook has a worksheet");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -14,8 +14,11 @@
 //!
 //! and, only when needed: `xl/calcChain.xml` loses the entries of formula
 //! cells that were overwritten (Excel calls a file damaged otherwise; a
-//! chain left empty is dropped with its content type and relationship), and
-//! a workbook without a style sheet is given one.
+//! chain left empty is dropped with its content type and relationship),
+//! a workbook without a style sheet is given one, and with
+//! [`AnnotateOptions::solutions`] the sheet of solutions is added, rewritten
+//! or removed with its content type, relationship, place in the sheet list
+//! and print area ([`solutions`]).
 //!
 //! With no edits at all, nothing is rewritten. Written values (numbers and
 //! text) take the cell's own style (borders, fill, number format,
@@ -77,6 +80,7 @@ mod package;
 mod record;
 mod records_part;
 mod sheet;
+pub mod solutions;
 mod styles;
 mod xml;
 
@@ -97,6 +101,9 @@ pub use record::{
     parse_grid_records, read_grid_records, AnswerRecord, GridMark, GridRecord, GRID_PREFIX,
 };
 pub use records_part::{record_text, RECORD_PART};
+pub use solutions::{
+    read_solutions_record, SolutionCopy, Solutions, SolutionsRecord, SOLUTIONS_PREFIX,
+};
 
 /// The font colour of written cells (ARGB): blue, as in the seed macros.
 pub const FILL_COLOR: &str = "FF0000FF";
@@ -220,10 +227,18 @@ pub enum AnnotateError {
     /// Reading the input or writing the output failed.
     #[error("i/o error: {0}")]
     Io(#[from] std::io::Error),
+    /// The sheet of solutions an earlier run wrote was changed since (its
+    /// part no longer has the digest recorded): it is not replaced unless
+    /// [`Solutions::force`] says so.
+    #[error("the sheet '{sheet}' was changed since xlsudoku wrote its solutions; left as it is (--force replaces it)")]
+    EditedSolutions {
+        /// The sheet's name.
+        sheet: String,
+    },
 }
 
 /// Settings of [`annotate_with`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AnnotateOptions {
     /// The largest uncompressed part size to inflate, in bytes.
     pub max_part_size: u64,
@@ -243,6 +258,10 @@ pub struct AnnotateOptions {
     /// Written cells that take another cell's style ([`StyleFrom`]); a
     /// cell the edits do not write with a value is left alone.
     pub style_from: Vec<StyleFrom>,
+    /// The sheet of solutions (`--answers sheet`): `Some` writes it with
+    /// these copies (or, with none, removes an earlier run's), `None`
+    /// leaves an earlier run's sheet and its record as they are.
+    pub solutions: Option<Solutions>,
 }
 
 /// How a stamp line ([`AnnotateOptions::stamp`]) begins.
@@ -255,6 +274,7 @@ impl Default for AnnotateOptions {
             stamp: None,
             grids: Vec::new(),
             style_from: Vec::new(),
+            solutions: None,
         }
     }
 }
@@ -293,7 +313,9 @@ fn stamped_comment(comment: &[u8], stamp: Option<&str>) -> Vec<u8> {
 fn recorded_comment(comment: &[u8], records: &[String]) -> Vec<u8> {
     let kept: Vec<&[u8]> = comment
         .split(|&b| b == b'\n')
-        .filter(|l| !l.starts_with(GRID_PREFIX.as_bytes()))
+        .filter(|l| {
+            !l.starts_with(GRID_PREFIX.as_bytes()) && !l.starts_with(SOLUTIONS_PREFIX.as_bytes())
+        })
         .collect();
     let mut out = kept.join(&b'\n');
     while out.last() == Some(&b'\n') {
@@ -361,9 +383,26 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     let plans = book.plan(edits, &earlier, &options.style_from)?;
     // Part → the style each written cell had before.
     let mut bases: HashMap<String, HashMap<CellRef, u32>> = HashMap::new();
+    // The sheet of solutions an earlier run wrote, when it is still there.
+    let own_sheet = solutions::parse_solutions_record(&old_records)
+        .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()));
+    if let (Some(own), Some(wanted)) = (&own_sheet, &options.solutions) {
+        let now = read_bytes(&mut archive, &own.part, options.max_part_size)?;
+        if solutions::digest(&now) != own.digest && !wanted.force {
+            return Err(AnnotateError::EditedSolutions {
+                sheet: own.sheet.clone(),
+            });
+        }
+    }
+    let copies: &[SolutionCopy] = options
+        .solutions
+        .as_ref()
+        .map_or(&[], |s| s.copies.as_slice());
+    // The new sheet of solutions: name, part and content.
+    let mut new_sheet: Option<(String, String, Vec<u8>, String)> = None;
 
     let mut changes = Changes::default();
-    if !plans.is_empty() {
+    if !plans.is_empty() || !copies.is_empty() {
         let limit = options.max_part_size;
         let (styles_part, styles_src, created) = match &book.styles {
             Some(p) => (p.clone(), read_part(&mut archive, p, limit)?, false),
@@ -394,6 +433,19 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
                 dropped.extend(patched.dropped_formulas.iter().map(|c| (id, *c)));
             }
             changes.set(&planned.part, src.bytes_of(patched.xml));
+        }
+        if !copies.is_empty() {
+            let name = solutions::free_name(
+                book.sheets.iter().map(|s| s.name.as_str()),
+                own_sheet.as_ref().map(|o| o.sheet.as_str()),
+            );
+            let part = match &own_sheet {
+                Some(o) => o.part.clone(),
+                None => book.new_sheet_part(),
+            };
+            let (xml, area) =
+                solutions_sheet(&mut archive, &book, copies, &name, &mut pool, limit)?;
+            new_sheet = Some((name, part, xml.into_bytes(), area));
         }
         if let Some(styles) = pool.render()? {
             let bytes = styles_src.bytes_of(styles);
@@ -426,7 +478,47 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
             }
         }
     }
-    let records = grid_records(&book, edits, &options.grids, &earlier, &bases);
+    let mut removed = false;
+    let solutions_line = match (&options.solutions, &new_sheet, &own_sheet) {
+        (Some(_), Some((name, part, bytes, area)), _) => {
+            put_solutions_sheet(
+                &mut archive,
+                &book,
+                (name, part, bytes, area),
+                own_sheet.is_some(),
+                options.max_part_size,
+                &mut changes,
+            )?;
+            Some(
+                SolutionsRecord {
+                    sheet: name.clone(),
+                    part: part.clone(),
+                    digest: solutions::digest(bytes),
+                }
+                .to_line(),
+            )
+        }
+        (Some(_), None, Some(own)) => {
+            remove_solutions_sheet(
+                &mut archive,
+                &book,
+                own,
+                options.max_part_size,
+                &mut changes,
+            )?;
+            removed = true;
+            None
+        }
+        (Some(_), None, None) => None,
+        (None, _, own) => own.as_ref().map(SolutionsRecord::to_line),
+    };
+    let mut records = grid_records(&book, edits, &options.grids, &earlier, &bases);
+    if (new_sheet.is_some() || removed) && records.is_none() {
+        records = Some(earlier.iter().map(GridRecord::to_line).collect());
+    }
+    if let (Some(lines), Some(line)) = (records.as_mut(), solutions_line) {
+        lines.push(line);
+    }
     let text = stamped_comment(&old_records, options.stamp.as_deref());
     let text = match &records {
         Some(lines) => recorded_comment(&text, lines),
@@ -887,6 +979,215 @@ impl Part {
     }
 }
 
+/// Inflates one part, refusing parts over `limit` bytes.
+fn read_bytes<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    name: &str,
+    limit: u64,
+) -> Result<Vec<u8>, AnnotateError> {
+    let too_large = || AnnotateError::TooLarge {
+        part: name.to_string(),
+        limit,
+    };
+    let file = archive.by_name(name)?;
+    if file.size() > limit {
+        return Err(too_large());
+    }
+    let mut buf = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(buf)
+}
+
+/// The worksheet XML of the sheet of solutions named `name` holding
+/// `copies`, each cell in its grid cell's style (its blue italic twin for
+/// a solved cell), and its print area.
+fn solutions_sheet<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    copies: &[SolutionCopy],
+    name: &str,
+    pool: &mut StylePool<'_>,
+    limit: u64,
+) -> Result<(String, String), AnnotateError> {
+    // Each grid cell's style, read once per source sheet.
+    let mut styles: Vec<Vec<u32>> = Vec::with_capacity(copies.len());
+    let mut by_sheet: HashMap<&str, HashMap<CellRef, u32>> = HashMap::new();
+    for sheet in copies.iter().map(|c| c.sheet.as_str()) {
+        if by_sheet.contains_key(sheet) {
+            continue;
+        }
+        let found = match book.worksheet_part(sheet) {
+            Some(part) => {
+                let wanted: HashSet<CellRef> = copies
+                    .iter()
+                    .filter(|c| c.sheet == sheet)
+                    .flat_map(|c| {
+                        let g = c.grid;
+                        (0..g.rows()).flat_map(move |r| (0..g.cols()).map(move |k| g.cell(r, k)))
+                    })
+                    .collect();
+                let src = read_part(archive, part, limit)?;
+                sheet::styles_of(part, &src.text, &wanted)?
+            }
+            None => return Err(AnnotateError::NoSuchSheet(sheet.to_string())),
+        };
+        by_sheet.insert(sheet, found);
+    }
+    for copy in copies {
+        let side = copy.grid.cols().max(1) as usize;
+        let own = by_sheet.get(copy.sheet.as_str());
+        let mut list = Vec::with_capacity(copy.cells.len());
+        for (i, (_, blue)) in copy.cells.iter().enumerate() {
+            let at = copy.grid.cell((i / side) as u32, (i % side) as u32);
+            let base = own.and_then(|m| m.get(&at).copied()).unwrap_or(0);
+            list.push(if *blue { pool.blue(base)? } else { base });
+        }
+        styles.push(list);
+    }
+    let places = solutions::layout(copies.iter().map(|c| c.grid.rows()));
+    let xml = solutions::sheet_xml(copies, &places, 0, |k, i| {
+        styles.get(k).and_then(|l| l.get(i)).copied().unwrap_or(0)
+    });
+    Ok((xml, solutions::print_area(name, &places)))
+}
+
+/// Puts the sheet of solutions into the copy: the part rewritten (an
+/// earlier run's, `existing`) or added with its content type, workbook
+/// relationship and place in the sheet list; its print area set.
+fn put_solutions_sheet<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    (name, part, bytes, area): (&str, &str, &[u8], &str),
+    existing: bool,
+    limit: u64,
+    changes: &mut Changes,
+) -> Result<(), AnnotateError> {
+    if existing {
+        changes.set(part, bytes.to_vec());
+        let src = changes.current(archive, &book.workbook, limit)?;
+        let text = solutions::set_print_area(&book.workbook, &src.text, name, area)?;
+        changes.set(&book.workbook, src.bytes_of(text));
+        return Ok(());
+    }
+    let missing = |what: &str| AnnotateError::Unsupported {
+        part: book.workbook.clone(),
+        reason: format!("the workbook has no {what} to add the sheet of solutions to"),
+    };
+    let ct = book
+        .content_types
+        .as_ref()
+        .ok_or_else(|| missing("[Content_Types].xml"))?;
+    let rels = book
+        .workbook_rels
+        .as_ref()
+        .ok_or_else(|| missing("relationships part"))?;
+    let src = changes.current(archive, ct, limit)?;
+    let text = insert_before_root_end(
+        ct,
+        &src.text,
+        &format!(
+            r#"<Override PartName="/{part}" ContentType="{}"/>"#,
+            solutions::WORKSHEET_CONTENT_TYPE
+        ),
+    )?;
+    changes.set(ct, src.bytes_of(text));
+    let src = changes.current(archive, rels, limit)?;
+    let ids: HashSet<String> = parse_rels(rels, &src.text, &book.workbook)?
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    let id = (1..)
+        .map(|n| format!("rId{n}"))
+        .find(|id| !ids.contains(id))
+        .unwrap_or_default();
+    let dir = book
+        .workbook
+        .rfind('/')
+        .map_or("", |i| &book.workbook[..=i]);
+    let target = part.strip_prefix(dir).unwrap_or(part);
+    let target = if dir.is_empty() || part.starts_with(dir) {
+        target.to_string()
+    } else {
+        format!("/{part}")
+    };
+    let text = insert_before_root_end(
+        rels,
+        &src.text,
+        &format!(
+            r#"<Relationship Id="{id}" Type="{}" Target="{target}"/>"#,
+            solutions::WORKSHEET_TYPE
+        ),
+    )?;
+    changes.set(rels, src.bytes_of(text));
+    let sheet_id = book
+        .sheets
+        .iter()
+        .filter_map(|s| s.sheet_id)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(1);
+    let src = changes.current(archive, &book.workbook, limit)?;
+    let text = solutions::add_sheet(&book.workbook, &src.text, name, sheet_id, &id, area)?;
+    changes.set(&book.workbook, src.bytes_of(text));
+    changes.added.push((part.to_string(), bytes.to_vec()));
+    Ok(())
+}
+
+/// Takes an earlier run's sheet of solutions out of the copy: its part,
+/// content type, workbook relationship, place in the sheet list and the
+/// names local to it.
+fn remove_solutions_sheet<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    own: &SolutionsRecord,
+    limit: u64,
+    changes: &mut Changes,
+) -> Result<(), AnnotateError> {
+    changes.replaced.insert(own.part.clone(), None);
+    if let Some(ct) = &book.content_types {
+        let src = changes.current(archive, ct, limit)?;
+        let name = format!("/{}", own.part);
+        let text = remove_elements(ct, &src.text, "Override", "PartName", |v| {
+            v.eq_ignore_ascii_case(&name)
+        })?;
+        changes.set(ct, src.bytes_of(text));
+    }
+    let rel_id = book
+        .sheets
+        .iter()
+        .find(|s| s.name == own.sheet)
+        .map(|s| s.rel_id.clone())
+        .unwrap_or_default();
+    if let (Some(rels), false) = (&book.workbook_rels, rel_id.is_empty()) {
+        let src = changes.current(archive, rels, limit)?;
+        let text = remove_elements(rels, &src.text, "Relationship", "Id", |v| v == rel_id)?;
+        changes.set(rels, src.bytes_of(text));
+    }
+    let src = changes.current(archive, &book.workbook, limit)?;
+    let text = solutions::remove_sheet(&book.workbook, &src.text, &own.sheet)?;
+    changes.set(&book.workbook, src.bytes_of(text));
+    Ok(())
+}
+
+/// The name the sheet of solutions takes in a copy of the workbook
+/// `input` (`--answers sheet`): the name of the one an earlier run wrote
+/// (rewritten in place), else `Solutions`, else `Solutions 2` … (see
+/// [`solutions::free_name`]).
+pub fn solutions_sheet_name<R: Read + Seek>(input: R) -> Result<String, AnnotateError> {
+    let mut archive = ZipArchive::new(input)
+        .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
+    let book = Book::read(&mut archive, MAX_PART_SIZE)?;
+    let own = solutions::parse_solutions_record(&records_part::record_text(&mut archive))
+        .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()));
+    Ok(solutions::free_name(
+        book.sheets.iter().map(|s| s.name.as_str()),
+        own.as_ref().map(|o| o.sheet.as_str()),
+    ))
+}
+
 /// Inflates one part as UTF-8 text, refusing parts over `limit` bytes.
 fn read_part<R: Read + Seek>(
     archive: &mut ZipArchive<R>,
@@ -941,6 +1242,8 @@ struct Book {
 #[derive(Debug)]
 struct SheetInfo {
     name: String,
+    /// The workbook relationship of its part.
+    rel_id: String,
     /// Where its cells are.
     part: SheetPart,
     sheet_id: Option<u32>,
@@ -989,6 +1292,31 @@ fn forced_styles(
 }
 
 impl Book {
+    /// The worksheet part of sheet `name`, if it is a worksheet in the
+    /// archive.
+    fn worksheet_part(&self, name: &str) -> Option<&str> {
+        self.sheets
+            .iter()
+            .find(|s| s.name == name)
+            .and_then(|s| match &s.part {
+                SheetPart::Worksheet(p) => Some(p.as_str()),
+                _ => None,
+            })
+    }
+
+    /// A free name for a new worksheet part: `worksheets/sheetN.xml`
+    /// beside the workbook part, N the first number no entry has.
+    fn new_sheet_part(&self) -> String {
+        let dir = self
+            .workbook
+            .rfind('/')
+            .map_or("", |i| &self.workbook[..=i]);
+        (1u32..)
+            .map(|n| format!("{dir}worksheets/sheet{n}.xml"))
+            .find(|n| !self.names.iter().any(|e| e.eq_ignore_ascii_case(n)))
+            .unwrap_or_default()
+    }
+
     fn read<R: Read + Seek>(
         archive: &mut ZipArchive<R>,
         limit: u64,
@@ -1051,6 +1379,7 @@ impl Book {
                 };
                 SheetInfo {
                     name: s.name,
+                    rel_id: s.rel_id,
                     part,
                     sheet_id: s.sheet_id,
                 }

@@ -333,7 +333,7 @@ pub fn read_grid_records<R: std::io::Read + std::io::Seek>(input: R) -> Vec<Grid
     }
 }
 
-fn encode_name(name: &str) -> String {
+pub(crate) fn encode_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for b in name.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-') {
@@ -345,7 +345,7 @@ fn encode_name(name: &str) -> String {
     out
 }
 
-fn decode_name(s: &str) -> Option<String> {
+pub(crate) fn decode_name(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

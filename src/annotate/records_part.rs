@@ -1,5 +1,6 @@
 //! Where an annotated copy keeps its records: the run stamp (what the copy
-//! was made from) and the grid records (what each grid's run wrote).
+//! was made from), the grid records (what each grid's run wrote) and the
+//! record of the sheet of solutions (`--answers sheet`).
 //!
 //! They used to fill the zip archive's comment, but LibreOffice looks for
 //! the end of a zip archive only in its last 512 bytes or so: a comment
@@ -22,6 +23,7 @@ use std::io::{Read, Seek};
 use zip::ZipArchive;
 
 use super::record::GRID_PREFIX;
+use super::solutions::SOLUTIONS_PREFIX;
 use super::STAMP_PREFIX;
 
 /// The part holding the records.
@@ -35,7 +37,9 @@ const LIMIT: u64 = 4 << 20;
 pub(crate) const SAFE_COMMENT: usize = 400;
 
 fn is_ours(line: &[u8]) -> bool {
-    line.starts_with(STAMP_PREFIX.as_bytes()) || line.starts_with(GRID_PREFIX.as_bytes())
+    line.starts_with(STAMP_PREFIX.as_bytes())
+        || line.starts_with(GRID_PREFIX.as_bytes())
+        || line.starts_with(SOLUTIONS_PREFIX.as_bytes())
 }
 
 /// The `cd=` word of a stamp line, if any.
@@ -78,7 +82,7 @@ pub fn record_text<R: Read + Seek>(archive: &mut ZipArchive<R>) -> Vec<u8> {
                 _ => line.to_string(),
             };
             push(full.as_bytes());
-        } else if line.starts_with(GRID_PREFIX) {
+        } else if line.starts_with(GRID_PREFIX) || line.starts_with(SOLUTIONS_PREFIX) {
             push(line.as_bytes());
         }
     }

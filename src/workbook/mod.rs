@@ -55,7 +55,9 @@
 //! them rather than stacking on them. The answer copy a record names
 //! (`solve --answers beside|at:CELL`) is never taken for a puzzle; while its
 //! cells hold what was written it is [`FoundGrid::earlier_answer`], to be
-//! replaced. A digit typed over a fill (no longer
+//! replaced. The sheet of solutions an earlier run added (`--answers
+//! sheet`, named by its record) is no sheet of puzzles: it is not read.
+//! A digit typed over a fill (no longer
 //! blue italic) is a given; with no record (a file saved since by Excel
 //! loses it) every digit is a given.
 //!
@@ -317,6 +319,9 @@ pub enum AnswerPlace {
         /// The copy's top-left corner.
         start: CellRef,
     },
+    /// Into a copy on the workbook's sheet of solutions (`--answers
+    /// sheet`, see [`crate::annotate::solutions`]).
+    Sheet,
 }
 
 impl AnswerPlace {
@@ -529,8 +534,11 @@ pub fn read_workbook_bytes(
     })?;
     let mut raw = reader::read_raw(path, bytes)?;
     let records = crate::annotate::read_grid_records(std::io::Cursor::new(bytes));
+    // The sheet of solutions an earlier run wrote holds no puzzles.
+    let solutions = crate::annotate::read_solutions_record(std::io::Cursor::new(bytes));
     Ok(raw
         .iter_mut()
+        .filter(|sheet| solutions.as_ref().is_none_or(|s| s.sheet != sheet.name))
         .map(|sheet| {
             let recorded = Recorded::of(&records, &sheet.name);
             sheet.earlier = recorded.fills_in(sheet);
@@ -1276,6 +1284,7 @@ fn answer_place(
     };
     match mode {
         Answers::InGrid => AnswerPlace::InGrid,
+        Answers::Sheet => AnswerPlace::Sheet,
         Answers::At(start) => try_at(start),
         Answers::Beside => {
             // Where an earlier run put it (a copy changed since is then
