@@ -19,12 +19,6 @@ for f in status_logic_easy example layout_6x6 layout_two_grids; do
   for mode in beside at:B24 sheet; do
     name="$f.${mode/:/_}"
     "$bin" solve "fixtures/$f.xlsx" -o "$out/$name.xlsx" --answers "$mode" -q || true
-    # LibreOffice does not load a package whose zip comment (xlsudoku's
-    # stamp and grid records) is longer than about 512 bytes: render a
-    # copy without it.
-    python3 -c 'import sys, zipfile
-with zipfile.ZipFile(sys.argv[1], "a") as z:
-    z.comment = b""' "$out/$name.xlsx"
     soffice -env:UserInstallation="file://$profile" --headless --norestore --convert-to pdf --outdir "$out" "$out/$name.xlsx" >/dev/null
     if command -v pdftoppm >/dev/null; then
       pdftoppm -png -r 60 "$out/$name.pdf" "$out/$name"
