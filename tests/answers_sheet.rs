@@ -749,3 +749,134 @@ fn grids_not_solved_get_no_copy_and_given_up_ones_their_candidates() {
         }
     }
 }
+
+/// `from` copied to `to` with each part passed through `edit` (name,
+/// bytes → the new bytes, or `None` to leave the part out) and with `add`
+/// added; the zip comment kept, as a program that keeps unknown parts
+/// would.
+fn rewrite(
+    from: &Path,
+    to: &Path,
+    edit: impl Fn(&str, Vec<u8>) -> Option<Vec<u8>>,
+    add: &[(&str, Vec<u8>)],
+) {
+    let bytes = std::fs::read(from).unwrap();
+    let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let comment = z.comment().to_vec();
+    let mut w = zip::ZipWriter::new(std::fs::File::create(to).unwrap());
+    let mut put = |name: &str, b: &[u8]| {
+        w.start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(b).unwrap();
+    };
+    for i in 0..z.len() {
+        let mut f = z.by_index(i).unwrap();
+        let name = f.name().unwrap().to_string();
+        let mut b = Vec::new();
+        f.read_to_end(&mut b).unwrap();
+        if let Some(b) = edit(&name, b) {
+            put(&name, &b);
+        }
+    }
+    for (name, b) in add {
+        put(name, b);
+    }
+    w.set_raw_comment(comment.into()).unwrap();
+    w.finish().unwrap();
+}
+
+/// A part as text.
+fn part_text(path: &Path, name: &str) -> String {
+    String::from_utf8(part(path, name).unwrap()).unwrap()
+}
+
+/// The values of attribute `key` of the elements `<tag ` of `xml`, in order.
+fn attr_values(xml: &str, tag: &str, key: &str) -> Vec<String> {
+    xml.split(&format!("<{tag} "))
+        .skip(1)
+        .filter_map(|t| {
+            let t = &t[..t.find('>')?];
+            let at = t.find(&format!("{key}=\""))? + key.len() + 2;
+            Some(t[at..at + t[at..].find('"')?].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn removing_a_moved_sheet_of_solutions_keeps_the_active_and_first_tabs_on_their_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.xlsx");
+    assert_eq!(
+        solve(&fixture("example.xlsx"), &first, &["--answers", "sheet"]).0,
+        0
+    );
+    // A person moves the sheet of solutions to the front (names local to
+    // sheets follow them) and leaves the window on Notes, first tab Easy.
+    let moved = dir.path().join("moved.xlsx");
+    rewrite(
+        &first,
+        &moved,
+        |name, b| {
+            if name != "xl/workbook.xml" {
+                return Some(b);
+            }
+            let wb = String::from_utf8(b).unwrap();
+            let at = wb.find(r#"<sheet name="Solutions""#).unwrap();
+            let tag = &wb[at..at + wb[at..].find("/>").unwrap() + 2];
+            let wb = wb
+                .replacen(tag, "", 1)
+                .replacen("<sheets>", &format!("<sheets>{tag}"), 1)
+                .replacen(r#"localSheetId="3""#, r#"localSheetId="0""#, 1)
+                .replacen(
+                    "<workbookView ",
+                    r#"<workbookView firstSheet="1" activeTab="3" "#,
+                    1,
+                );
+            Some(wb.into_bytes())
+        },
+        &[],
+    );
+    assert_eq!(sheet_names(&moved), ["Solutions", "Easy", "Big", "Notes"]);
+    let out = dir.path().join("grid.xlsx");
+    assert_eq!(solve(&moved, &out, &["--answers", "grid"]).0, 0);
+    let names = sheet_names(&out);
+    assert_eq!(names, ["Easy", "Big", "Notes"]);
+    let wb = part_text(&out, "xl/workbook.xml");
+    let tab = |key: &str| -> String {
+        let i: usize = attr_values(&wb, "workbookView", key)[0].parse().unwrap();
+        names
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("no sheet {i}"))
+    };
+    assert_eq!(tab("activeTab"), "Notes", "{wb}");
+    assert_eq!(tab("firstSheet"), "Easy", "{wb}");
+    assert!(!wb.contains("localSheetId"), "{wb}");
+}
+
+#[test]
+fn the_largest_sheet_id_in_use_gives_the_new_sheet_a_free_id_not_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("big_id.xlsx");
+    rewrite(
+        &fixture("example.xlsx"),
+        &input,
+        |name, b| {
+            if name != "xl/workbook.xml" {
+                return Some(b);
+            }
+            let wb = String::from_utf8(b).unwrap();
+            Some(
+                wb.replacen(r#"sheetId="2""#, r#"sheetId="4294967295""#, 1)
+                    .into_bytes(),
+            )
+        },
+        &[],
+    );
+    let out = dir.path().join("out.xlsx");
+    assert_eq!(solve(&input, &out, &["--answers", "sheet"]).0, 0);
+    let ids = attr_values(&part_text(&out, "xl/workbook.xml"), "sheet", "sheetId");
+    assert_eq!(ids.len(), 4, "{ids:?}");
+    let unique: HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "duplicate sheetId: {ids:?}");
+}

@@ -1122,13 +1122,7 @@ fn put_solutions_sheet<R: Read + Seek>(
         ),
     )?;
     changes.set(rels, src.bytes_of(text));
-    let sheet_id = book
-        .sheets
-        .iter()
-        .filter_map(|s| s.sheet_id)
-        .max()
-        .unwrap_or(0)
-        .saturating_add(1);
+    let sheet_id = solutions::free_sheet_id(book.sheets.iter().filter_map(|s| s.sheet_id));
     let src = changes.current(archive, &book.workbook, limit)?;
     let text = solutions::add_sheet(&book.workbook, &src.text, name, sheet_id, &id, area)?;
     changes.set(&book.workbook, src.bytes_of(text));

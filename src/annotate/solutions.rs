@@ -28,6 +28,7 @@
 //! assert_eq!(places[1].range.to_string(), "B15:G20");
 //! ```
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use quick_xml::events::Event;
@@ -155,6 +156,19 @@ pub fn free_name<'a>(existing: impl IntoIterator<Item = &'a str>, own: Option<&s
         .chain((2u32..).map(|n| format!("{SOLUTIONS_NAME} {n}")))
         .find(|n| !taken.contains(&n.to_lowercase()))
         .unwrap_or_else(|| SOLUTIONS_NAME.to_string())
+}
+
+/// The `sheetId` of a new sheet: one past the largest in use, or, when
+/// that is the largest number there is (`4294967295`), the smallest
+/// number no sheet has (sheet ids are unique, from 1).
+pub(crate) fn free_sheet_id(ids: impl IntoIterator<Item = u32>) -> u32 {
+    let ids: HashSet<u32> = ids.into_iter().collect();
+    match ids.iter().max() {
+        None => 1,
+        Some(&max) => max
+            .checked_add(1)
+            .unwrap_or_else(|| (1..).find(|n| !ids.contains(n)).unwrap_or(max)),
+    }
 }
 
 /// The record of the sheet of solutions an annotated copy holds: one line
@@ -621,16 +635,72 @@ pub(crate) fn set_print_area(
 }
 
 /// The workbook part without sheet `name`: its `<sheet>` and the names
-/// local to it go; later sheets' local names follow their sheets.
+/// local to it go; later sheets' local names follow their sheets, and so
+/// do the window's active and first tabs (`<workbookView activeTab
+/// firstSheet>`, indices into the sheet list too).
 pub(crate) fn remove_sheet(part: &str, xml: &str, name: &str) -> Result<String, AnnotateError> {
     let layout = workbook_layout(part, xml)?;
     let index = sheet_index(part, &layout, name)?;
     let mut splices = defined_names_splices(part, xml, index, true, None, &layout)?;
+    splices.extend(view_splices(part, xml, index, layout.sheets.len())?);
     splices.push((layout.sheets[index].1.clone(), String::new()));
     let out = apply(xml, splices);
     // A list of names left empty goes (the workbook had none before).
     let p = &layout.prefix;
     Ok(out.replacen(&format!("<{p}definedNames></{p}definedNames>"), "", 1))
+}
+
+/// The `<workbookView>` start tags whose sheet indices (`activeTab`,
+/// `firstSheet`) change when sheet `index` of `count` goes: later sheets
+/// move down by one; the removed sheet's own index goes to the sheet that
+/// takes its place (the one before it, when it was the last).
+fn view_splices(
+    part: &str,
+    xml: &str,
+    index: usize,
+    count: usize,
+) -> Result<Vec<Splice>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    let mut out = Vec::new();
+    loop {
+        let start = pos(&reader);
+        let ev = reader.read_event().map_err(&err)?;
+        let end = pos(&reader);
+        let (e, empty) = match ev {
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            Event::Eof => break,
+            _ => continue,
+        };
+        if e.local_name().as_ref() != "workbookView" {
+            continue;
+        }
+        let mut set: Vec<(&str, String)> = Vec::new();
+        for key in ["activeTab", "firstSheet"] {
+            let Some(v) = attr(&e, key)
+                .map_err(&err)?
+                .and_then(|v| v.trim().parse::<usize>().ok())
+            else {
+                continue;
+            };
+            let moved = if v > index || (v == index && index + 1 == count) {
+                v.saturating_sub(1)
+            } else {
+                v
+            };
+            if moved != v {
+                set.push((key, moved.to_string()));
+            }
+        }
+        if !set.is_empty() {
+            let set: Vec<(&str, &str)> = set.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let mut tag = String::new();
+            write_start_tag(&mut tag, &e, &set, &[], empty).map_err(&err)?;
+            out.push((start..end, tag));
+        }
+    }
+    Ok(out)
 }
 
 fn sheet_index(part: &str, layout: &WorkbookLayout, name: &str) -> Result<usize, AnnotateError> {
@@ -670,6 +740,33 @@ mod tests {
         let places = layout([9, 16]);
         assert_eq!(places[1].range.to_string(), "B15:Q30");
         assert_eq!(print_area("Solutions", &places), "'Solutions'!$A$1:$Q$30");
+    }
+
+    #[test]
+    fn sheet_ids_stay_unique_past_the_largest() {
+        assert_eq!(free_sheet_id([]), 1);
+        assert_eq!(free_sheet_id([1, 7, 3]), 8);
+        assert_eq!(free_sheet_id([1, 2, u32::MAX]), 3);
+        assert_eq!(free_sheet_id([u32::MAX, 2]), 1);
+    }
+
+    #[test]
+    fn removing_a_sheet_moves_the_active_and_first_tabs_with_their_sheets() {
+        let wb = r#"<workbook><bookViews><workbookView firstSheet="1" activeTab="2"/></bookViews><sheets><sheet name="S"/><sheet name="A"/><sheet name="B"/></sheets></workbook>"#;
+        assert_eq!(
+            remove_sheet("w", wb, "S").unwrap(),
+            r#"<workbook><bookViews><workbookView firstSheet="0" activeTab="1"/></bookViews><sheets><sheet name="A"/><sheet name="B"/></sheets></workbook>"#
+        );
+        // The active sheet removed, last: the one before it is active.
+        let out = remove_sheet("w", wb, "B").unwrap();
+        assert!(
+            out.contains(r#"<workbookView firstSheet="1" activeTab="1"/>"#),
+            "{out}"
+        );
+        // Before the tabs: nothing moves.
+        let wb = wb.replace(r#"firstSheet="1" activeTab="2""#, r#"activeTab="0""#);
+        let out = remove_sheet("w", &wb, "B").unwrap();
+        assert!(out.contains(r#"<workbookView activeTab="0"/>"#), "{out}");
     }
 
     #[test]
