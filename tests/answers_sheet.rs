@@ -880,3 +880,58 @@ fn the_largest_sheet_id_in_use_gives_the_new_sheet_a_free_id_not_a_duplicate() {
     let unique: HashSet<&String> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len(), "duplicate sheetId: {ids:?}");
 }
+
+#[test]
+fn a_content_type_left_behind_for_a_missing_part_is_not_declared_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("stale.xlsx");
+    // An Override for a part the package no longer holds (a sheet deleted
+    // by a program that forgot its content type), and a relationship to
+    // another missing part.
+    rewrite(
+        &fixture("status_logic_easy.xlsx"),
+        &input,
+        |name, b| {
+            let t = String::from_utf8(b).unwrap();
+            Some(
+                match name {
+                    "[Content_Types].xml" => t.replacen(
+                        "</Types>",
+                        r#"<Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#,
+                        1,
+                    ),
+                    "xl/_rels/workbook.xml.rels" => t.replacen(
+                        "</Relationships>",
+                        r#"<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet3.xml"/></Relationships>"#,
+                        1,
+                    ),
+                    _ => t,
+                }
+                .into_bytes(),
+            )
+        },
+        &[],
+    );
+    let out = dir.path().join("out.xlsx");
+    assert_eq!(solve(&input, &out, &["--answers", "sheet"]).0, 0);
+    let rec = record_of(&out);
+    let overrides = attr_values(
+        &part_text(&out, "[Content_Types].xml"),
+        "Override",
+        "PartName",
+    );
+    let unique: HashSet<String> = overrides.iter().map(|p| p.to_lowercase()).collect();
+    assert_eq!(unique.len(), overrides.len(), "{overrides:?}");
+    let targets = attr_values(
+        &part_text(&out, "xl/_rels/workbook.xml.rels"),
+        "Relationship",
+        "Target",
+    );
+    let new = rec.part.trim_start_matches("xl/");
+    assert_eq!(
+        targets.iter().filter(|t| *t == new).count(),
+        1,
+        "{targets:?}"
+    );
+    assert_eq!(text(&values(&out, "Solutions"), range("B3").start), "5");
+}

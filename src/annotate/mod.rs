@@ -441,7 +441,7 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
             );
             let part = match &own_sheet {
                 Some(o) => o.part.clone(),
-                None => book.new_sheet_part(),
+                None => book.new_sheet_part(&claimed_parts(&mut archive, &book, limit)?),
             };
             let (xml, area) =
                 solutions_sheet(&mut archive, &book, copies, &name, &mut pool, limit)?;
@@ -1054,6 +1054,37 @@ fn solutions_sheet<R: Read + Seek>(
     Ok((xml, solutions::print_area(name, &places)))
 }
 
+/// The parts the package names, whether it holds them or not: those its
+/// content types override (an `<Override>` left behind by a part taken
+/// out) and the targets of the workbook's relationships. A new part takes
+/// none of these names: a second `<Override>` of one name makes the
+/// package invalid, and a stale relationship would point to the new part.
+fn claimed_parts<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    limit: u64,
+) -> Result<Vec<String>, AnnotateError> {
+    let mut out = Vec::new();
+    if let Some(ct) = &book.content_types {
+        let src = read_part(archive, ct, limit)?;
+        let names = package::attr_values(ct, &src.text, "Override", "PartName")?;
+        out.extend(
+            names
+                .into_iter()
+                .map(|n| n.trim_start_matches('/').to_string()),
+        );
+    }
+    if let Some(rels) = &book.workbook_rels {
+        let src = read_part(archive, rels, limit)?;
+        out.extend(
+            parse_rels(rels, &src.text, &book.workbook)?
+                .into_iter()
+                .map(|r| r.target),
+        );
+    }
+    Ok(out)
+}
+
 /// Puts the sheet of solutions into the copy: the part rewritten (an
 /// earlier run's, `existing`) or added with its content type, workbook
 /// relationship and place in the sheet list; its print area set.
@@ -1299,15 +1330,23 @@ impl Book {
     }
 
     /// A free name for a new worksheet part: `worksheets/sheetN.xml`
-    /// beside the workbook part, N the first number no entry has.
-    fn new_sheet_part(&self) -> String {
+    /// beside the workbook part, N the first number that no entry has and
+    /// that no name in `claimed` (parts the package names without holding
+    /// them) has.
+    fn new_sheet_part(&self, claimed: &[String]) -> String {
         let dir = self
             .workbook
             .rfind('/')
             .map_or("", |i| &self.workbook[..=i]);
         (1u32..)
             .map(|n| format!("{dir}worksheets/sheet{n}.xml"))
-            .find(|n| !self.names.iter().any(|e| e.eq_ignore_ascii_case(n)))
+            .find(|n| {
+                !self
+                    .names
+                    .iter()
+                    .chain(claimed)
+                    .any(|e| e.eq_ignore_ascii_case(n))
+            })
             .unwrap_or_default()
     }
 

@@ -84,6 +84,27 @@ pub(crate) fn remove_elements(
     Ok(out)
 }
 
+/// The values of attribute `key` of every element named `local`.
+pub(crate) fn attr_values(
+    part: &str,
+    xml: &str,
+    local: &str,
+    key: &str,
+) -> Result<Vec<String>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    let mut out = Vec::new();
+    loop {
+        match reader.read_event().map_err(&err)? {
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == local => {
+                out.extend(attr(&e, key).map_err(&err)?);
+            }
+            Event::Eof => return Ok(out),
+            _ => {}
+        }
+    }
+}
+
 /// The children of `<workbook>` that the schema puts after `<calcPr>`.
 const AFTER_CALC_PR: &[&str] = &[
     "oleSize",
