@@ -935,3 +935,69 @@ fn a_content_type_left_behind_for_a_missing_part_is_not_declared_twice() {
     );
     assert_eq!(text(&values(&out, "Solutions"), range("B3").start), "5");
 }
+
+#[test]
+fn a_sheet_that_took_the_name_of_a_deleted_sheet_of_solutions_is_read_for_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.xlsx");
+    assert_eq!(
+        solve(
+            &fixture("status_logic_easy.xlsx"),
+            &first,
+            &["--answers", "sheet"]
+        )
+        .0,
+        0
+    );
+    let rec = record_of(&first);
+    // A program that keeps unknown parts deletes the sheet of solutions;
+    // the person then adds a sheet of their own named Solutions, holding
+    // a puzzle, in another part (here: the relationship and the content
+    // type moved to the new part, the old part gone).
+    let puzzle = part(
+        &fixture("status_logic_easy.xlsx"),
+        "xl/worksheets/sheet1.xml",
+    )
+    .unwrap();
+    let edited = dir.path().join("edited.xlsx");
+    let own_part = rec.part.clone();
+    rewrite(
+        &first,
+        &edited,
+        |name, b| {
+            if name == own_part {
+                return None;
+            }
+            let t = String::from_utf8(b).unwrap();
+            let own = own_part.trim_start_matches("xl/");
+            Some(
+                match name {
+                    "xl/_rels/workbook.xml.rels" => t.replacen(
+                        &format!(r#"Target="{own}""#),
+                        "Target=\"worksheets/mine.xml\"",
+                        1,
+                    ),
+                    "[Content_Types].xml" => t.replacen(
+                        &format!(r#"PartName="/{}""#, own_part),
+                        r#"PartName="/xl/worksheets/mine.xml""#,
+                        1,
+                    ),
+                    _ => t,
+                }
+                .into_bytes(),
+            )
+        },
+        &[("xl/worksheets/mine.xml", puzzle)],
+    );
+    assert_eq!(sheet_names(&edited), ["Easy", "Solutions"]);
+    assert!(read_solutions_record(std::fs::File::open(&edited).unwrap()).is_some());
+    let out = dir.path().join("out.xlsx");
+    let (code, recs) = solve(&edited, &out, &[]);
+    assert_eq!(code, 0, "{recs:?}");
+    let theirs: Vec<&SheetRecord> = recs
+        .iter()
+        .filter(|r| r.sheet.as_deref() == Some("Solutions"))
+        .collect();
+    assert_eq!(theirs.len(), 1, "the person's sheet is not read: {recs:?}");
+    assert_eq!(theirs[0].range.as_deref(), Some("C3:K11"));
+}
