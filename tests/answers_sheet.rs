@@ -1001,3 +1001,70 @@ fn a_sheet_that_took_the_name_of_a_deleted_sheet_of_solutions_is_read_for_puzzle
     assert_eq!(theirs.len(), 1, "the person's sheet is not read: {recs:?}");
     assert_eq!(theirs[0].range.as_deref(), Some("C3:K11"));
 }
+
+/// A copy on the sheet of solutions: its title and its cells (value,
+/// style) in reading order.
+type CopyCells = (String, Vec<(String, Option<String>)>);
+
+/// The copies on the sheet of solutions of `path`, each under its title in
+/// column B.
+fn copies_on_sheet(path: &Path) -> Vec<CopyCells> {
+    let rec = record_of(path);
+    let v = values(path, &rec.sheet);
+    let styles = cell_styles(path, &rec.part);
+    let mut out = Vec::new();
+    for row in 0..v.end().map_or(0, |e| e.0 + 1) {
+        let title = text(&v, CellRef::new(row, 1));
+        let Some((_, r)) = title.rsplit_once('!') else {
+            continue;
+        };
+        let side = range(r).rows();
+        let copy = CellRange::square(CellRef::new(row + 1, 1), side);
+        let cells = cells(copy)
+            .into_iter()
+            .map(|c| (text(&v, c), styles.get(&c.to_string()).cloned().flatten()))
+            .collect();
+        out.push((title, cells));
+    }
+    out
+}
+
+#[test]
+fn a_run_on_some_sheets_keeps_the_other_sheets_copies_on_the_sheet_of_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.xlsx");
+    assert_eq!(
+        solve(&fixture("example.xlsx"), &first, &["--answers", "sheet"]).0,
+        0
+    );
+    let all = copies_on_sheet(&first);
+    let titles: Vec<&str> = all.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(titles, ["Easy!C3:K11", "Big!C3:R18"]);
+    // A sheet without a grid: the sheet of solutions stays as it is.
+    let notes = dir.path().join("notes.xlsx");
+    assert_eq!(
+        solve(&first, &notes, &["--answers", "sheet", "--sheet", "Notes"]).0,
+        0
+    );
+    let rec = record_of(&first);
+    assert_eq!(part(&notes, &rec.part), part(&first, &rec.part));
+    // Easy only: Easy's copy is written anew, Big's stays, each in its
+    // sheet's place.
+    let easy = dir.path().join("easy.xlsx");
+    let (code, recs) = solve(&first, &easy, &["--answers", "sheet", "--sheet", "easy"]);
+    assert_eq!(code, 0);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].answer_range.as_deref(), Some("B3:J11"));
+    assert_eq!(copies_on_sheet(&easy), all);
+    // Another mode for Easy: its copy goes, Big's moves up and stays.
+    let grid = dir.path().join("grid.xlsx");
+    assert_eq!(
+        solve(&first, &grid, &["--answers", "grid", "--sheet", "Easy"]).0,
+        0
+    );
+    assert_eq!(copies_on_sheet(&grid), all[1..]);
+    // Every sheet: the sheet of solutions goes.
+    let none = dir.path().join("none.xlsx");
+    assert_eq!(solve(&grid, &none, &["--answers", "grid"]).0, 0);
+    assert_eq!(sheet_names(&none), ["Easy", "Big", "Notes"]);
+}

@@ -1015,14 +1015,16 @@ fn solutions_sheet<R: Read + Seek>(
     // Each grid cell's style, read once per source sheet.
     let mut styles: Vec<Vec<u32>> = Vec::with_capacity(copies.len());
     let mut by_sheet: HashMap<&str, HashMap<CellRef, u32>> = HashMap::new();
-    for sheet in copies.iter().map(|c| c.sheet.as_str()) {
+    // Kept copies have their styles already.
+    let fresh = copies.iter().filter(|c| c.kept_styles.is_none());
+    for sheet in fresh.clone().map(|c| c.sheet.as_str()) {
         if by_sheet.contains_key(sheet) {
             continue;
         }
         let found = match book.worksheet_part(sheet) {
             Some(part) => {
-                let wanted: HashSet<CellRef> = copies
-                    .iter()
+                let wanted: HashSet<CellRef> = fresh
+                    .clone()
                     .filter(|c| c.sheet == sheet)
                     .flat_map(|c| {
                         let g = c.grid;
@@ -1037,6 +1039,10 @@ fn solutions_sheet<R: Read + Seek>(
         by_sheet.insert(sheet, found);
     }
     for copy in copies {
+        if let Some(kept) = &copy.kept_styles {
+            styles.push(kept.clone());
+            continue;
+        }
         let side = copy.grid.cols().max(1) as usize;
         let own = by_sheet.get(copy.sheet.as_str());
         let mut list = Vec::with_capacity(copy.cells.len());
@@ -1195,6 +1201,44 @@ fn remove_solutions_sheet<R: Read + Seek>(
     let text = solutions::remove_sheet(&book.workbook, &src.text, &own.sheet)?;
     changes.set(&book.workbook, src.bytes_of(text));
     Ok(())
+}
+
+/// The copies that a run writing the copies of the sheets `asked` only
+/// (`--sheet`, compared without regard to case) keeps on the sheet of
+/// solutions an earlier run wrote into the workbook `input`: those of the
+/// other sheets still in the workbook, as they stand there
+/// ([`solutions::read_copies`]), in their order. None when there is no
+/// such sheet, or when it was changed since (the copy then refuses it,
+/// or replaces it when forced).
+pub fn kept_solution_copies<R: Read + Seek>(
+    input: R,
+    asked: &[String],
+) -> Result<Vec<SolutionCopy>, AnnotateError> {
+    let mut archive = ZipArchive::new(input)
+        .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
+    let book = Book::read(&mut archive, MAX_PART_SIZE)?;
+    let Some(own) = solutions::parse_solutions_record(&records_part::record_text(&mut archive))
+        .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()))
+    else {
+        return Ok(Vec::new());
+    };
+    let bytes = read_bytes(&mut archive, &own.part, MAX_PART_SIZE)?;
+    if solutions::digest(&bytes) != own.digest {
+        return Ok(Vec::new());
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|_| AnnotateError::Malformed {
+        part: own.part.clone(),
+        reason: "not UTF-8".to_string(),
+    })?;
+    let asked: Vec<String> = asked.iter().map(|s| s.to_lowercase()).collect();
+    Ok(solutions::read_copies(&own.part, text)?
+        .into_iter()
+        .filter(|c| {
+            !asked.contains(&c.sheet.to_lowercase())
+                && c.sheet != own.sheet
+                && book.worksheet_part(&c.sheet).is_some()
+        })
+        .collect())
 }
 
 /// The name the sheet of solutions takes in a copy of the workbook

@@ -75,6 +75,10 @@ pub struct SolutionCopy {
     /// letter of the grid's alphabet, candidate letters) and whether it is
     /// written in blue italics (a solved cell) or as the given it is.
     pub cells: Vec<(CellValue, bool)>,
+    /// The style of each cell as an earlier run wrote it, for a copy kept
+    /// from the sheet that run wrote ([`read_copies`]); `None` (a new
+    /// copy): each cell takes its grid cell's style.
+    pub kept_styles: Option<Vec<u32>>,
 }
 
 /// What the sheet of solutions holds ([`super::AnnotateOptions::solutions`]).
@@ -141,6 +145,125 @@ fn quoted_sheet(name: &str) -> String {
     } else {
         format!("'{}'", name.replace('\'', "''"))
     }
+}
+
+/// Reads a title written by [`title`] back: the sheet's name and the
+/// grid's range.
+fn parse_title(text: &str) -> Option<(String, CellRange)> {
+    let (sheet, range) = text.rsplit_once('!')?;
+    let range: CellRange = range.parse().ok()?;
+    let sheet = match sheet.strip_prefix('\'') {
+        Some(quoted) => quoted.strip_suffix('\'')?.replace("''", "'"),
+        None => sheet.to_string(),
+    };
+    (!sheet.is_empty()).then_some((sheet, range))
+}
+
+/// The copies on a sheet of solutions as [`sheet_xml`] wrote it (its
+/// `xml`, of part `part`), in their order, each with the values and the
+/// styles its cells have there ([`SolutionCopy::kept_styles`]): what a run
+/// that writes only some sheets' copies (`--sheet`) keeps of the others.
+///
+/// ```
+/// use xlsudoku::annotate::solutions::read_copies;
+///
+/// let xml = r#"<worksheet><sheetData><row r="2"><c r="B2" s="0" t="inlineStr"><is><t>'It''s'!C3:D4</t></is></c></row><row r="3"><c r="B3" s="4"><v>1</v></c><c r="C3" s="5"><v>2</v></c></row><row r="4"><c r="B4" s="4"><v>2</v></c><c r="C4" s="5" t="inlineStr"><is><t>a</t></is></c></row></sheetData></worksheet>"#;
+/// let copies = read_copies("s", xml)?;
+/// assert_eq!(copies[0].sheet, "It's");
+/// assert_eq!(copies[0].grid.to_string(), "C3:D4");
+/// assert_eq!(copies[0].kept_styles, Some(vec![4, 5, 4, 5]));
+/// # Ok::<(), xlsudoku::annotate::AnnotateError>(())
+/// ```
+pub fn read_copies(part: &str, xml: &str) -> Result<Vec<SolutionCopy>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    // Every cell: where, its style, what it holds.
+    let mut cells: Vec<(CellRef, u32, CellValue)> = Vec::new();
+    let mut cell: Option<(CellRef, u32, bool)> = None;
+    let mut value: Option<CellValue> = None;
+    let mut text_from: Option<usize> = None;
+    loop {
+        let start = pos(&reader);
+        let ev = reader.read_event().map_err(&err)?;
+        let end = pos(&reader);
+        match ev {
+            Event::Start(e) | Event::Empty(e) => {
+                let empty = matches!(xml.as_bytes().get(end.wrapping_sub(2)), Some(b'/'));
+                match e.local_name().as_ref() {
+                    "c" => {
+                        let at = attr(&e, "r").map_err(&err)?.and_then(|r| r.parse().ok());
+                        let style = attr(&e, "s")
+                            .map_err(&err)?
+                            .and_then(|v| v.trim().parse().ok())
+                            .unwrap_or(0);
+                        let inline = attr(&e, "t").map_err(&err)?.as_deref() == Some("inlineStr");
+                        cell = at.map(|at| (at, style, inline));
+                        value = None;
+                        if empty {
+                            if let Some((at, style, _)) = cell.take() {
+                                cells.push((at, style, CellValue::Clear));
+                            }
+                        }
+                    }
+                    "v" | "t" if !empty => text_from = Some(end),
+                    _ => {}
+                }
+            }
+            Event::End(e) => match e.local_name().as_ref() {
+                "v" | "t" => {
+                    let raw = text_from
+                        .take()
+                        .and_then(|a| xml.get(a..start))
+                        .unwrap_or("");
+                    let text = quick_xml::escape::unescape(raw)
+                        .map_err(|e| err(e.into()))?
+                        .into_owned();
+                    let inline = cell.is_some_and(|(_, _, inline)| inline);
+                    value = Some(match (inline, text.trim().parse::<f64>()) {
+                        (false, Ok(n)) => CellValue::Number(n),
+                        _ => CellValue::Text(text),
+                    });
+                }
+                "c" => {
+                    if let Some((at, style, _)) = cell.take() {
+                        cells.push((at, style, value.take().unwrap_or(CellValue::Clear)));
+                    }
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    let by_at: std::collections::HashMap<CellRef, (u32, &CellValue)> =
+        cells.iter().map(|(at, s, v)| (*at, (*s, v))).collect();
+    let mut out = Vec::new();
+    for (at, _, v) in &cells {
+        let CellValue::Text(t) = v else { continue };
+        let Some((sheet, grid)) = parse_title(t).filter(|_| at.col == FIRST_COL) else {
+            continue;
+        };
+        let place = CellRange::square(CellRef::new(at.row + 1, FIRST_COL), grid.rows().max(1));
+        let n = (place.rows() * place.cols()) as usize;
+        let mut copy: Vec<(CellValue, bool)> = Vec::with_capacity(n);
+        let mut styles = Vec::with_capacity(n);
+        for r in 0..place.rows() {
+            for c in 0..place.cols() {
+                let (style, v) = by_at
+                    .get(&place.cell(r, c))
+                    .map_or((0, CellValue::Clear), |(s, v)| (*s, (*v).clone()));
+                copy.push((v, false));
+                styles.push(style);
+            }
+        }
+        out.push(SolutionCopy {
+            sheet,
+            grid,
+            cells: copy,
+            kept_styles: Some(styles),
+        });
+    }
+    Ok(out)
 }
 
 /// The name the sheet of solutions takes: `own` (the name of an earlier
@@ -740,6 +863,47 @@ mod tests {
         let places = layout([9, 16]);
         assert_eq!(places[1].range.to_string(), "B15:Q30");
         assert_eq!(print_area("Solutions", &places), "'Solutions'!$A$1:$Q$30");
+    }
+
+    #[test]
+    fn copies_read_back_from_the_sheet_as_written() {
+        let copy = |sheet: &str, grid: &str, side: usize| SolutionCopy {
+            sheet: sheet.into(),
+            grid: grid.parse().unwrap(),
+            cells: (0..side * side)
+                .map(|i| match i % 3 {
+                    0 => (CellValue::Number((i % 9 + 1) as f64), true),
+                    1 => (CellValue::Text(format!("a<&{i}")), false),
+                    _ => (CellValue::Clear, false),
+                })
+                .collect(),
+            kept_styles: None,
+        };
+        let copies = vec![copy("It's 1!", "C3:F6", 4), copy("B", "A1:I9", 9)];
+        let places = layout(copies.iter().map(|c| c.grid.rows()));
+        let xml = sheet_xml(&copies, &places, 0, |k, i| (k * 100 + i) as u32);
+        let back = read_copies("s", &xml).unwrap();
+        assert_eq!(back.len(), 2);
+        for (k, (a, b)) in copies.iter().zip(&back).enumerate() {
+            assert_eq!((&a.sheet, a.grid), (&b.sheet, b.grid));
+            let values: Vec<&CellValue> = a.cells.iter().map(|(v, _)| v).collect();
+            let again: Vec<&CellValue> = b.cells.iter().map(|(v, _)| v).collect();
+            assert_eq!(values, again);
+            let styles: Vec<u32> = (0..a.cells.len()).map(|i| (k * 100 + i) as u32).collect();
+            assert_eq!(b.kept_styles.as_ref(), Some(&styles));
+        }
+        // Written again from what was read: the same sheet.
+        let kept_xml = sheet_xml(&back, &places, 0, |k, i| {
+            back[k].kept_styles.as_ref().map_or(0, |s| s[i])
+        });
+        assert_eq!(kept_xml, xml);
+        // Not a sheet of solutions: nothing, and no panic on cut XML.
+        assert!(read_copies("s", "<worksheet/>").unwrap().is_empty());
+        for cut in (0..xml.len()).step_by(3) {
+            if xml.is_char_boundary(cut) {
+                let _ = read_copies("s", &xml[..cut]);
+            }
+        }
     }
 
     #[test]
