@@ -1068,3 +1068,26 @@ fn a_run_on_some_sheets_keeps_the_other_sheets_copies_on_the_sheet_of_solutions(
     assert_eq!(solve(&grid, &none, &["--answers", "grid"]).0, 0);
     assert_eq!(sheet_names(&none), ["Easy", "Big", "Notes"]);
 }
+
+#[test]
+fn taking_the_sheet_out_gives_back_an_openpyxl_workbook_part_byte_for_byte() {
+    // openpyxl writes `<calcPr … fullCalcOnLoad="1" />`: the flag the
+    // copy needs is there, so the tag is not rewritten (it lost its space).
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("openpyxl_fidelity.xlsx");
+    let sheet = dir.path().join("sheet.xlsx");
+    assert_eq!(solve(&input, &sheet, &["--answers", "sheet"]).0, 0);
+    let grid = dir.path().join("grid.xlsx");
+    assert_eq!(solve(&sheet, &grid, &["--answers", "grid"]).0, 0);
+    for name in [
+        "xl/workbook.xml",
+        "xl/_rels/workbook.xml.rels",
+        "[Content_Types].xml",
+    ] {
+        assert_eq!(
+            part_text(&grid, name),
+            part_text(&input, name),
+            "{name} not given back"
+        );
+    }
+}
