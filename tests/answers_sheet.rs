@@ -1091,3 +1091,41 @@ fn taking_the_sheet_out_gives_back_an_openpyxl_workbook_part_byte_for_byte() {
         );
     }
 }
+
+#[test]
+fn a_forged_title_on_the_sheet_of_solutions_does_not_crash_a_run_on_some_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.xlsx");
+    assert_eq!(
+        solve(&fixture("example.xlsx"), &first, &["--answers", "sheet"]).0,
+        0
+    );
+    // Big's title names the whole sheet, and the records carry the digest
+    // of the part so changed (a forged or damaged file).
+    let rec = record_of(&first);
+    let sheet = part_text(&first, &rec.part).replacen("Big!C3:R18", "Big!A1:XFD1048576", 1);
+    let digest = xlsudoku::annotate::solutions::digest(sheet.as_bytes());
+    let forged = dir.path().join("forged.xlsx");
+    rewrite(
+        &first,
+        &forged,
+        |name, b| {
+            if name == rec.part {
+                return Some(sheet.clone().into_bytes());
+            }
+            if name == RECORD_PART {
+                let t = String::from_utf8(b).unwrap();
+                return Some(t.replacen(&rec.digest, &digest, 1).into_bytes());
+            }
+            Some(b)
+        },
+        &[],
+    );
+    assert_eq!(record_of(&forged).digest, digest);
+    let out = dir.path().join("out.xlsx");
+    let (code, recs) = solve(&forged, &out, &["--answers", "sheet", "--sheet", "Easy"]);
+    assert_eq!(code, 0, "{recs:?}");
+    // What is no copy is not kept; Easy's copy is written.
+    let titles: Vec<String> = copies_on_sheet(&out).into_iter().map(|(t, _)| t).collect();
+    assert_eq!(titles, ["Easy!C3:K11"]);
+}

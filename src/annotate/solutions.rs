@@ -240,7 +240,13 @@ pub fn read_copies(part: &str, xml: &str) -> Result<Vec<SolutionCopy>, AnnotateE
     let mut out = Vec::new();
     for (at, _, v) in &cells {
         let CellValue::Text(t) = v else { continue };
-        let Some((sheet, grid)) = parse_title(t).filter(|_| at.col == FIRST_COL) else {
+        // A title names a square no larger than a grid can be; anything
+        // else is not a copy (and is not allocated for).
+        let Some((sheet, grid)) = parse_title(t).filter(|(_, g)| {
+            at.col == FIRST_COL
+                && g.rows() == g.cols()
+                && (1..=crate::grid::MAX_SIDE as u32).contains(&g.rows())
+        }) else {
             continue;
         };
         let place = CellRange::square(CellRef::new(at.row + 1, FIRST_COL), grid.rows().max(1));
@@ -897,6 +903,9 @@ mod tests {
             back[k].kept_styles.as_ref().map_or(0, |s| s[i])
         });
         assert_eq!(kept_xml, xml);
+        // A title naming a square no grid has is no copy.
+        let huge = xml.replacen("C3:F6", "A1:XFD1048576", 1);
+        assert_eq!(read_copies("s", &huge).unwrap().len(), 1);
         // Not a sheet of solutions: nothing, and no panic on cut XML.
         assert!(read_copies("s", "<worksheet/>").unwrap().is_empty());
         for cut in (0..xml.len()).step_by(3) {
