@@ -1129,3 +1129,52 @@ fn a_forged_title_on_the_sheet_of_solutions_does_not_crash_a_run_on_some_sheets(
     let titles: Vec<String> = copies_on_sheet(&out).into_iter().map(|(t, _)| t).collect();
     assert_eq!(titles, ["Easy!C3:K11"]);
 }
+
+#[test]
+fn taking_the_sheet_out_never_leaves_a_workbook_without_a_visible_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.xlsx");
+    assert_eq!(
+        solve(
+            &fixture("status_logic_easy.xlsx"),
+            &first,
+            &["--answers", "sheet"]
+        )
+        .0,
+        0
+    );
+    // The puzzle's sheet hidden, the records kept: the sheet of solutions
+    // is the only one shown.
+    let hidden = dir.path().join("hidden.xlsx");
+    rewrite(
+        &first,
+        &hidden,
+        |name, b| {
+            if name != "xl/workbook.xml" {
+                return Some(b);
+            }
+            let t = String::from_utf8(b).unwrap();
+            Some(
+                t.replacen(
+                    r#"<sheet name="Easy""#,
+                    r#"<sheet state="hidden" name="Easy""#,
+                    1,
+                )
+                .into_bytes(),
+            )
+        },
+        &[],
+    );
+    let out = dir.path().join("grid.xlsx");
+    let (code, recs) = solve(&hidden, &out, &["--answers", "grid"]);
+    assert_eq!(code, 2, "{recs:?}");
+    let error = recs
+        .last()
+        .and_then(|r| r.error.clone())
+        .unwrap_or_default();
+    assert!(error.contains("would leave no visible sheet"), "{error}");
+    assert!(!out.exists(), "nothing written");
+    // The sheet mode keeps it: fine.
+    assert_eq!(solve(&hidden, &out, &["--answers", "sheet"]).0, 0);
+    assert_eq!(sheet_names(&out), ["Easy", "Solutions"]);
+}

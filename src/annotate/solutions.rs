@@ -494,6 +494,9 @@ struct WorkbookLayout {
     sheets_close: Option<usize>,
     /// The `<sheet>` elements: (name, byte range).
     sheets: Vec<(String, std::ops::Range<usize>)>,
+    /// The indices of the sheets that are hidden (`state="hidden"` or
+    /// `"veryHidden"`).
+    hidden: Vec<usize>,
     /// The start of `</definedNames>` (or the whole empty `<definedNames/>`).
     names_close: Option<std::ops::Range<usize>>,
     /// Where a new `<definedNames>` goes: before the first child that the
@@ -553,6 +556,10 @@ fn workbook_layout(part: &str, xml: &str) -> Result<WorkbookLayout, AnnotateErro
                     }
                 } else if depth == 2 && in_child.as_deref() == Some("sheets") && local == "sheet" {
                     let name = attr(&e, "name").map_err(&err)?.unwrap_or_default();
+                    let state = attr(&e, "state").map_err(&err)?;
+                    if matches!(state.as_deref(), Some("hidden" | "veryHidden")) {
+                        out.hidden.push(out.sheets.len());
+                    }
                     let stop = if empty {
                         end
                     } else {
@@ -766,10 +773,20 @@ pub(crate) fn set_print_area(
 /// The workbook part without sheet `name`: its `<sheet>` and the names
 /// local to it go; later sheets' local names follow their sheets, and so
 /// do the window's active and first tabs (`<workbookView activeTab
-/// firstSheet>`, indices into the sheet list too).
+/// firstSheet>`, indices into the sheet list too). Refused when no
+/// visible sheet would be left.
 pub(crate) fn remove_sheet(part: &str, xml: &str, name: &str) -> Result<String, AnnotateError> {
     let layout = workbook_layout(part, xml)?;
     let index = sheet_index(part, &layout, name)?;
+    if (0..layout.sheets.len()).all(|i| i == index || layout.hidden.contains(&i)) {
+        return Err(AnnotateError::Unsupported {
+            part: part.to_string(),
+            reason: format!(
+                "taking the sheet '{name}' out would leave no visible sheet, which Excel refuses; \
+                 show a sheet first (or keep --answers sheet)"
+            ),
+        });
+    }
     let mut splices = defined_names_splices(part, xml, index, true, None, &layout)?;
     splices.extend(view_splices(part, xml, index, layout.sheets.len())?);
     splices.push((layout.sheets[index].1.clone(), String::new()));
@@ -936,6 +953,16 @@ mod tests {
             out.contains(r#"<workbookView firstSheet="1" activeTab="1"/>"#),
             "{out}"
         );
+        // The last visible sheet stays.
+        let hidden = wb.replace(
+            r#"<sheet name="A"/><sheet name="B"/>"#,
+            r#"<sheet name="A" state="hidden"/><sheet name="B" state="veryHidden"/>"#,
+        );
+        assert!(matches!(
+            remove_sheet("w", &hidden, "S"),
+            Err(AnnotateError::Unsupported { .. })
+        ));
+        assert!(remove_sheet("w", &hidden, "A").is_ok());
         // Before the tabs: nothing moves.
         let wb = wb.replace(r#"firstSheet="1" activeTab="2""#, r#"activeTab="0""#);
         let out = remove_sheet("w", &wb, "B").unwrap();
