@@ -1178,3 +1178,53 @@ fn taking_the_sheet_out_never_leaves_a_workbook_without_a_visible_sheet() {
     assert_eq!(solve(&hidden, &out, &["--answers", "sheet"]).0, 0);
     assert_eq!(sheet_names(&out), ["Easy", "Solutions"]);
 }
+
+#[test]
+fn a_strict_workbook_gets_a_sheet_of_solutions_in_the_strict_namespaces() {
+    // A Strict Open XML workbook (Excel's "Strict Open XML Spreadsheet")
+    // uses no transitional namespace: the sheet, its relationship and its
+    // r:id must not bring one in.
+    let transitional = [
+        "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+        "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    ];
+    let strict = [
+        "http://purl.oclc.org/ooxml/spreadsheetml/main",
+        "http://purl.oclc.org/ooxml/officeDocument/relationships",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("strict.xlsx");
+    rewrite(
+        &fixture("status_logic_easy.xlsx"),
+        &input,
+        |name, b| {
+            if !(name.ends_with(".xml") || name.ends_with(".rels")) {
+                return Some(b);
+            }
+            let mut t = String::from_utf8(b).unwrap();
+            for (from, to) in transitional.iter().zip(&strict) {
+                t = t.replace(from, to);
+            }
+            Some(t.into_bytes())
+        },
+        &[],
+    );
+    let out = dir.path().join("sheet.xlsx");
+    let (code, recs) = solve(&input, &out, &["--answers", "sheet"]);
+    assert_eq!(code, 0, "{recs:?}");
+    assert_eq!(recs[0].answer_sheet.as_deref(), Some("Solutions"));
+    let rec = record_of(&out);
+    for name in ["xl/workbook.xml", "xl/_rels/workbook.xml.rels", &rec.part] {
+        let t = part_text(&out, name);
+        for ns in transitional {
+            assert!(!t.contains(ns), "{name} uses {ns}: {t}");
+        }
+    }
+    assert!(part_text(&out, &rec.part).contains(strict[0]));
+    // Taken out again: the package as it was.
+    let grid = dir.path().join("grid.xlsx");
+    assert_eq!(solve(&out, &grid, &["--answers", "grid"]).0, 0);
+    for name in ["xl/workbook.xml", "xl/_rels/workbook.xml.rels"] {
+        assert_eq!(part_text(&grid, name), part_text(&input, name), "{name}");
+    }
+}

@@ -1054,7 +1054,7 @@ fn solutions_sheet<R: Read + Seek>(
         styles.push(list);
     }
     let places = solutions::layout(copies.iter().map(|c| c.grid.rows()));
-    let xml = solutions::sheet_xml(copies, &places, 0, |k, i| {
+    let xml = solutions::sheet_xml(copies, &places, 0, book.strict, |k, i| {
         styles.get(k).and_then(|l| l.get(i)).copied().unwrap_or(0)
     });
     Ok((xml, solutions::print_area(name, &places)))
@@ -1132,13 +1132,22 @@ fn put_solutions_sheet<R: Read + Seek>(
     )?;
     changes.set(ct, src.bytes_of(text));
     let src = changes.current(archive, rels, limit)?;
-    let ids: HashSet<String> = parse_rels(rels, &src.text, &book.workbook)?
-        .into_iter()
-        .map(|r| r.id)
-        .collect();
+    let existing = parse_rels(rels, &src.text, &book.workbook)?;
+    let ids: HashSet<&str> = existing.iter().map(|r| r.id.as_str()).collect();
+    // The worksheet relationship type the package uses already (strict
+    // or transitional), else the one its namespace calls for.
+    let strict = match existing.iter().find(|r| r.kind.ends_with("/worksheet")) {
+        Some(r) => r.kind == solutions::STRICT_WORKSHEET_TYPE,
+        None => book.strict,
+    };
+    let kind = if strict {
+        solutions::STRICT_WORKSHEET_TYPE
+    } else {
+        solutions::WORKSHEET_TYPE
+    };
     let id = (1..)
         .map(|n| format!("rId{n}"))
-        .find(|id| !ids.contains(id))
+        .find(|id| !ids.contains(id.as_str()))
         .unwrap_or_default();
     let dir = book
         .workbook
@@ -1153,10 +1162,7 @@ fn put_solutions_sheet<R: Read + Seek>(
     let text = insert_before_root_end(
         rels,
         &src.text,
-        &format!(
-            r#"<Relationship Id="{id}" Type="{}" Target="{target}"/>"#,
-            solutions::WORKSHEET_TYPE
-        ),
+        &format!(r#"<Relationship Id="{id}" Type="{kind}" Target="{target}"/>"#),
     )?;
     changes.set(rels, src.bytes_of(text));
     let sheet_id = solutions::free_sheet_id(book.sheets.iter().filter_map(|s| s.sheet_id));
@@ -1305,6 +1311,9 @@ struct Book {
     sheets: Vec<SheetInfo>,
     /// Every entry name of the archive.
     names: Vec<String>,
+    /// A Strict Open XML workbook (its workbook part in the strict
+    /// spreadsheet namespace): parts added to it use the strict namespaces.
+    strict: bool,
 }
 
 /// One sheet of the workbook.
@@ -1470,6 +1479,7 @@ impl Book {
             content_types: find("[Content_Types].xml"),
             sheets,
             names,
+            strict: wb_src.text.contains(solutions::STRICT_MAIN_NS),
         })
     }
 

@@ -61,6 +61,18 @@ pub(crate) const WORKSHEET_TYPE: &str =
 const RELATIONSHIPS_NS: &str =
     "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
+/// The spreadsheet namespace.
+const MAIN_NS: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+
+/// The namespaces of a Strict Open XML workbook (ISO/IEC 29500 strict),
+/// in place of [`MAIN_NS`], [`RELATIONSHIPS_NS`] and [`WORKSHEET_TYPE`]:
+/// a strict package uses no transitional namespace, so the parts and
+/// relationships the sheet of solutions adds to one use these.
+pub(crate) const STRICT_MAIN_NS: &str = "http://purl.oclc.org/ooxml/spreadsheetml/main";
+const STRICT_RELATIONSHIPS_NS: &str = "http://purl.oclc.org/ooxml/officeDocument/relationships";
+pub(crate) const STRICT_WORKSHEET_TYPE: &str =
+    "http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet";
+
 /// The defined name of a sheet's print area.
 const PRINT_AREA: &str = "_xlnm.Print_Area";
 
@@ -389,11 +401,12 @@ const MARGIN_WIDTH: &str = "1.7109375";
 
 /// The worksheet XML of the sheet of solutions: each copy's title (in
 /// style `title_style`) and cells, each cell in the style `style_of` gives
-/// for copy `k`, cell `i`.
+/// for copy `k`, cell `i`; in the strict namespaces when `strict`.
 pub(crate) fn sheet_xml(
     copies: &[SolutionCopy],
     places: &[CopyPlace],
     title_style: u32,
+    strict: bool,
     mut style_of: impl FnMut(usize, usize) -> u32,
 ) -> String {
     let widest = places
@@ -408,11 +421,15 @@ pub(crate) fn sheet_xml(
         end: CellRef::new(last_row, widest),
     };
     let mut out = String::with_capacity(256 + copies.len() * 4096);
-    out.push_str(concat!(
-        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#,
-        "\n",
-        r#"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">"#,
-    ));
+    let (main, rels) = if strict {
+        (STRICT_MAIN_NS, STRICT_RELATIONSHIPS_NS)
+    } else {
+        (MAIN_NS, RELATIONSHIPS_NS)
+    };
+    let _ = write!(
+        out,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<worksheet xmlns=\"{main}\" xmlns:r=\"{rels}\">"
+    );
     let _ = write!(
         out,
         r#"<dimension ref="{dimension}"/><sheetViews><sheetView showGridLines="0" workbookViewId="0"/></sheetViews><sheetFormatPr defaultRowHeight="15"/><cols><col min="1" max="1" width="{MARGIN_WIDTH}" customWidth="1"/><col min="{}" max="{}" width="{CELL_WIDTH}" customWidth="1"/></cols><sheetData>"#,
@@ -488,8 +505,11 @@ pub(crate) fn print_area(name: &str, places: &[CopyPlace]) -> String {
 struct WorkbookLayout {
     /// The root element's prefix (`"x:"` or `""`).
     prefix: String,
-    /// The prefix the root binds to the relationships namespace, if any.
+    /// The prefix the root binds to the relationships namespace (the
+    /// transitional one or the strict one), if any.
     r_prefix: Option<String>,
+    /// Whether the root binds the strict spreadsheet namespace.
+    strict: bool,
     /// The start of `</sheets>`.
     sheets_close: Option<usize>,
     /// The `<sheet>` elements: (name, byte range).
@@ -538,10 +558,15 @@ fn workbook_layout(part: &str, xml: &str) -> Result<WorkbookLayout, AnnotateErro
                     for a in e.attributes() {
                         let a = a.map_err(|e| err(e.into()))?;
                         let key = a.key.as_ref().to_string();
+                        let value = a.value.as_ref();
                         if let Some(p) = key.strip_prefix("xmlns:") {
-                            if a.value.as_ref() == RELATIONSHIPS_NS {
+                            if value == RELATIONSHIPS_NS || value == STRICT_RELATIONSHIPS_NS {
                                 out.r_prefix = Some(p.to_string());
                             }
+                        }
+                        if (key == "xmlns" || key.starts_with("xmlns:")) && value == STRICT_MAIN_NS
+                        {
+                            out.strict = true;
                         }
                     }
                 } else if depth == 1 {
@@ -745,7 +770,14 @@ pub(crate) fn add_sheet(
     let p = &layout.prefix;
     let (r, ns) = match &layout.r_prefix {
         Some(r) => (r.clone(), String::new()),
-        None => ("r".to_string(), format!(r#" xmlns:r="{RELATIONSHIPS_NS}""#)),
+        None => {
+            let ns = if layout.strict {
+                STRICT_RELATIONSHIPS_NS
+            } else {
+                RELATIONSHIPS_NS
+            };
+            ("r".to_string(), format!(r#" xmlns:r="{ns}""#))
+        }
     };
     let sheet = format!(
         r#"<{p}sheet name="{}" sheetId="{sheet_id}" {r}:id="{rel_id}"{ns}/>"#,
@@ -904,7 +936,7 @@ mod tests {
         };
         let copies = vec![copy("It's 1!", "C3:F6", 4), copy("B", "A1:I9", 9)];
         let places = layout(copies.iter().map(|c| c.grid.rows()));
-        let xml = sheet_xml(&copies, &places, 0, |k, i| (k * 100 + i) as u32);
+        let xml = sheet_xml(&copies, &places, 0, false, |k, i| (k * 100 + i) as u32);
         let back = read_copies("s", &xml).unwrap();
         assert_eq!(back.len(), 2);
         for (k, (a, b)) in copies.iter().zip(&back).enumerate() {
@@ -916,7 +948,7 @@ mod tests {
             assert_eq!(b.kept_styles.as_ref(), Some(&styles));
         }
         // Written again from what was read: the same sheet.
-        let kept_xml = sheet_xml(&back, &places, 0, |k, i| {
+        let kept_xml = sheet_xml(&back, &places, 0, false, |k, i| {
             back[k].kept_styles.as_ref().map_or(0, |s| s[i])
         });
         assert_eq!(kept_xml, xml);
@@ -1029,6 +1061,36 @@ mod tests {
             format!(
                 r#"<workbook><sheets><sheet name="A"/><sheet name="S" sheetId="2" r:id="rId2" xmlns:r="{RELATIONSHIPS_NS}"/></sheets><definedNames><definedName name="_xlnm.Print_Area" localSheetId="1">v</definedName></definedNames></workbook>"#
             )
+        );
+    }
+
+    #[test]
+    fn a_strict_workbook_gets_strict_relationship_ids() {
+        let wb = format!(
+            r#"<workbook xmlns="{STRICT_MAIN_NS}"><sheets><sheet name="A"/></sheets></workbook>"#
+        );
+        let out = add_sheet("w", &wb, "S", 2, "rId2", "v").unwrap();
+        assert!(
+            out.contains(&format!(
+                r#"<sheet name="S" sheetId="2" r:id="rId2" xmlns:r="{STRICT_RELATIONSHIPS_NS}"/>"#
+            )),
+            "{out}"
+        );
+        let wb = wb.replace(
+            "<workbook ",
+            &format!(r#"<workbook xmlns:q="{STRICT_RELATIONSHIPS_NS}" "#),
+        );
+        let out = add_sheet("w", &wb, "S", 2, "rId2", "v").unwrap();
+        assert!(
+            out.contains(r#"<sheet name="S" sheetId="2" q:id="rId2"/>"#),
+            "{out}"
+        );
+        let xml = sheet_xml(&[], &[], 0, true, |_, _| 0);
+        assert!(
+            xml.contains(&format!(
+                r#"<worksheet xmlns="{STRICT_MAIN_NS}" xmlns:r="{STRICT_RELATIONSHIPS_NS}">"#
+            )),
+            "{xml}"
         );
     }
 
