@@ -171,7 +171,7 @@ fn parse_title(text: &str) -> Option<(String, CellRange)> {
     (!sheet.is_empty()).then_some((sheet, range))
 }
 
-/// The copies on a sheet of solutions as [`sheet_xml`] wrote it (its
+/// The copies on a sheet of solutions as xlsudoku wrote it (its
 /// `xml`, of part `part`), in their order, each with the values and the
 /// styles its cells have there ([`SolutionCopy::kept_styles`]): what a run
 /// that writes only some sheets' copies (`--sheet`) keeps of the others.
