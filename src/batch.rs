@@ -30,8 +30,8 @@ use rayon::prelude::*;
 
 use crate::address::CellRef;
 use crate::annotate::{
-    annotate_with, solutions_sheet_name, AnnotateOptions, CellEdit, CellValue, GridMark,
-    SheetEdits, SolutionCopy, Solutions, StyleFrom,
+    annotate_with, kept_solution_copies, solutions_sheet_name, AnnotateOptions, CellEdit,
+    CellValue, GridMark, SheetEdits, SolutionCopy, Solutions, StyleFrom,
 };
 use crate::report::{SheetRecord, SheetStatus};
 use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
@@ -977,6 +977,7 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
                     sheet: m.sheet.clone(),
                     grid: m.range,
                     cells,
+                    kept_styles: None,
                 },
             ));
         }
@@ -1008,6 +1009,19 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
             copies: Vec::with_capacity(copies.len()),
             force: opts.force,
         };
+        // With `--sheet`, the copies of the other sheets stay as an
+        // earlier run wrote them, each in its sheet's place, whatever the
+        // mode (the sheets asked for are the only ones this run changes).
+        if !opts.sheets.is_empty() {
+            let kept = match kept_solution_copies(std::io::Cursor::new(&bytes), &opts.sheets) {
+                Ok(k) => k,
+                Err(e) => return error(format!("{}: {e}", job.input.display())),
+            };
+            let order = |name: &str| sheet_names.iter().position(|n| n == name);
+            copies.extend(kept.into_iter().map(|c| (usize::MAX, c)));
+            // Stable: each sheet's copies keep their order.
+            copies.sort_by_key(|(_, c)| order(&c.sheet));
+        }
         if !copies.is_empty() {
             let name = match solutions_sheet_name(std::io::Cursor::new(&bytes)) {
                 Ok(n) => n,

@@ -382,6 +382,7 @@ fn check_sheet_mode(path: &Path) -> Result<bool, String> {
         sheet: sheet.name.clone(),
         grid: "A1:I9".parse().map_err(|e| format!("{e}"))?,
         cells,
+        kept_styles: None,
     };
     let name = solutions_sheet_name(Cursor::new(&input)).map_err(|e| e.to_string())?;
     let out = with_solutions(&input, vec![copy]).map_err(|e| format!("sheet mode failed: {e}"))?;

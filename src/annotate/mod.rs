@@ -441,7 +441,7 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
             );
             let part = match &own_sheet {
                 Some(o) => o.part.clone(),
-                None => book.new_sheet_part(),
+                None => book.new_sheet_part(&claimed_parts(&mut archive, &book, limit)?),
             };
             let (xml, area) =
                 solutions_sheet(&mut archive, &book, copies, &name, &mut pool, limit)?;
@@ -1015,14 +1015,16 @@ fn solutions_sheet<R: Read + Seek>(
     // Each grid cell's style, read once per source sheet.
     let mut styles: Vec<Vec<u32>> = Vec::with_capacity(copies.len());
     let mut by_sheet: HashMap<&str, HashMap<CellRef, u32>> = HashMap::new();
-    for sheet in copies.iter().map(|c| c.sheet.as_str()) {
+    // Kept copies have their styles already.
+    let fresh = copies.iter().filter(|c| c.kept_styles.is_none());
+    for sheet in fresh.clone().map(|c| c.sheet.as_str()) {
         if by_sheet.contains_key(sheet) {
             continue;
         }
         let found = match book.worksheet_part(sheet) {
             Some(part) => {
-                let wanted: HashSet<CellRef> = copies
-                    .iter()
+                let wanted: HashSet<CellRef> = fresh
+                    .clone()
                     .filter(|c| c.sheet == sheet)
                     .flat_map(|c| {
                         let g = c.grid;
@@ -1037,6 +1039,10 @@ fn solutions_sheet<R: Read + Seek>(
         by_sheet.insert(sheet, found);
     }
     for copy in copies {
+        if let Some(kept) = &copy.kept_styles {
+            styles.push(kept.clone());
+            continue;
+        }
         let side = copy.grid.cols().max(1) as usize;
         let own = by_sheet.get(copy.sheet.as_str());
         let mut list = Vec::with_capacity(copy.cells.len());
@@ -1048,10 +1054,41 @@ fn solutions_sheet<R: Read + Seek>(
         styles.push(list);
     }
     let places = solutions::layout(copies.iter().map(|c| c.grid.rows()));
-    let xml = solutions::sheet_xml(copies, &places, 0, |k, i| {
+    let xml = solutions::sheet_xml(copies, &places, 0, book.strict, |k, i| {
         styles.get(k).and_then(|l| l.get(i)).copied().unwrap_or(0)
     });
     Ok((xml, solutions::print_area(name, &places)))
+}
+
+/// The parts the package names, whether it holds them or not: those its
+/// content types override (an `<Override>` left behind by a part taken
+/// out) and the targets of the workbook's relationships. A new part takes
+/// none of these names: a second `<Override>` of one name makes the
+/// package invalid, and a stale relationship would point to the new part.
+fn claimed_parts<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    limit: u64,
+) -> Result<Vec<String>, AnnotateError> {
+    let mut out = Vec::new();
+    if let Some(ct) = &book.content_types {
+        let src = read_part(archive, ct, limit)?;
+        let names = package::attr_values(ct, &src.text, "Override", "PartName")?;
+        out.extend(
+            names
+                .into_iter()
+                .map(|n| n.trim_start_matches('/').to_string()),
+        );
+    }
+    if let Some(rels) = &book.workbook_rels {
+        let src = read_part(archive, rels, limit)?;
+        out.extend(
+            parse_rels(rels, &src.text, &book.workbook)?
+                .into_iter()
+                .map(|r| r.target),
+        );
+    }
+    Ok(out)
 }
 
 /// Puts the sheet of solutions into the copy: the part rewritten (an
@@ -1095,13 +1132,22 @@ fn put_solutions_sheet<R: Read + Seek>(
     )?;
     changes.set(ct, src.bytes_of(text));
     let src = changes.current(archive, rels, limit)?;
-    let ids: HashSet<String> = parse_rels(rels, &src.text, &book.workbook)?
-        .into_iter()
-        .map(|r| r.id)
-        .collect();
+    let existing = parse_rels(rels, &src.text, &book.workbook)?;
+    let ids: HashSet<&str> = existing.iter().map(|r| r.id.as_str()).collect();
+    // The worksheet relationship type the package uses already (strict
+    // or transitional), else the one its namespace calls for.
+    let strict = match existing.iter().find(|r| r.kind.ends_with("/worksheet")) {
+        Some(r) => r.kind == solutions::STRICT_WORKSHEET_TYPE,
+        None => book.strict,
+    };
+    let kind = if strict {
+        solutions::STRICT_WORKSHEET_TYPE
+    } else {
+        solutions::WORKSHEET_TYPE
+    };
     let id = (1..)
         .map(|n| format!("rId{n}"))
-        .find(|id| !ids.contains(id))
+        .find(|id| !ids.contains(id.as_str()))
         .unwrap_or_default();
     let dir = book
         .workbook
@@ -1116,19 +1162,10 @@ fn put_solutions_sheet<R: Read + Seek>(
     let text = insert_before_root_end(
         rels,
         &src.text,
-        &format!(
-            r#"<Relationship Id="{id}" Type="{}" Target="{target}"/>"#,
-            solutions::WORKSHEET_TYPE
-        ),
+        &format!(r#"<Relationship Id="{id}" Type="{kind}" Target="{target}"/>"#),
     )?;
     changes.set(rels, src.bytes_of(text));
-    let sheet_id = book
-        .sheets
-        .iter()
-        .filter_map(|s| s.sheet_id)
-        .max()
-        .unwrap_or(0)
-        .saturating_add(1);
+    let sheet_id = solutions::free_sheet_id(book.sheets.iter().filter_map(|s| s.sheet_id));
     let src = changes.current(archive, &book.workbook, limit)?;
     let text = solutions::add_sheet(&book.workbook, &src.text, name, sheet_id, &id, area)?;
     changes.set(&book.workbook, src.bytes_of(text));
@@ -1170,6 +1207,44 @@ fn remove_solutions_sheet<R: Read + Seek>(
     let text = solutions::remove_sheet(&book.workbook, &src.text, &own.sheet)?;
     changes.set(&book.workbook, src.bytes_of(text));
     Ok(())
+}
+
+/// The copies that a run writing the copies of the sheets `asked` only
+/// (`--sheet`, compared without regard to case) keeps on the sheet of
+/// solutions an earlier run wrote into the workbook `input`: those of the
+/// other sheets still in the workbook, as they stand there
+/// ([`solutions::read_copies`]), in their order. None when there is no
+/// such sheet, or when it was changed since (the copy then refuses it,
+/// or replaces it when forced).
+pub fn kept_solution_copies<R: Read + Seek>(
+    input: R,
+    asked: &[String],
+) -> Result<Vec<SolutionCopy>, AnnotateError> {
+    let mut archive = ZipArchive::new(input)
+        .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
+    let book = Book::read(&mut archive, MAX_PART_SIZE)?;
+    let Some(own) = solutions::parse_solutions_record(&records_part::record_text(&mut archive))
+        .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()))
+    else {
+        return Ok(Vec::new());
+    };
+    let bytes = read_bytes(&mut archive, &own.part, MAX_PART_SIZE)?;
+    if solutions::digest(&bytes) != own.digest {
+        return Ok(Vec::new());
+    }
+    let text = std::str::from_utf8(&bytes).map_err(|_| AnnotateError::Malformed {
+        part: own.part.clone(),
+        reason: "not UTF-8".to_string(),
+    })?;
+    let asked: Vec<String> = asked.iter().map(|s| s.to_lowercase()).collect();
+    Ok(solutions::read_copies(&own.part, text)?
+        .into_iter()
+        .filter(|c| {
+            !asked.contains(&c.sheet.to_lowercase())
+                && c.sheet != own.sheet
+                && book.worksheet_part(&c.sheet).is_some()
+        })
+        .collect())
 }
 
 /// The name the sheet of solutions takes in a copy of the workbook
@@ -1236,6 +1311,9 @@ struct Book {
     sheets: Vec<SheetInfo>,
     /// Every entry name of the archive.
     names: Vec<String>,
+    /// A Strict Open XML workbook (its workbook part in the strict
+    /// spreadsheet namespace): parts added to it use the strict namespaces.
+    strict: bool,
 }
 
 /// One sheet of the workbook.
@@ -1305,15 +1383,23 @@ impl Book {
     }
 
     /// A free name for a new worksheet part: `worksheets/sheetN.xml`
-    /// beside the workbook part, N the first number no entry has.
-    fn new_sheet_part(&self) -> String {
+    /// beside the workbook part, N the first number that no entry has and
+    /// that no name in `claimed` (parts the package names without holding
+    /// them) has.
+    fn new_sheet_part(&self, claimed: &[String]) -> String {
         let dir = self
             .workbook
             .rfind('/')
             .map_or("", |i| &self.workbook[..=i]);
         (1u32..)
             .map(|n| format!("{dir}worksheets/sheet{n}.xml"))
-            .find(|n| !self.names.iter().any(|e| e.eq_ignore_ascii_case(n)))
+            .find(|n| {
+                !self
+                    .names
+                    .iter()
+                    .chain(claimed)
+                    .any(|e| e.eq_ignore_ascii_case(n))
+            })
             .unwrap_or_default()
     }
 
@@ -1393,6 +1479,7 @@ impl Book {
             content_types: find("[Content_Types].xml"),
             sheets,
             names,
+            strict: wb_src.text.contains(solutions::STRICT_MAIN_NS),
         })
     }
 

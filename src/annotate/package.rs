@@ -84,6 +84,27 @@ pub(crate) fn remove_elements(
     Ok(out)
 }
 
+/// The values of attribute `key` of every element named `local`.
+pub(crate) fn attr_values(
+    part: &str,
+    xml: &str,
+    local: &str,
+    key: &str,
+) -> Result<Vec<String>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    let mut out = Vec::new();
+    loop {
+        match reader.read_event().map_err(&err)? {
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == local => {
+                out.extend(attr(&e, key).map_err(&err)?);
+            }
+            Event::Eof => return Ok(out),
+            _ => {}
+        }
+    }
+}
+
 /// The children of `<workbook>` that the schema puts after `<calcPr>`.
 const AFTER_CALC_PR: &[&str] = &[
     "oleSize",
@@ -132,6 +153,11 @@ pub(crate) fn set_full_calc_on_load(part: &str, xml: &str) -> Result<String, Ann
         } else if depth == 1 {
             let name = e.local_name();
             if name.as_ref() == "calcPr" {
+                // Already set: the part stays as it is, byte for byte.
+                let set = attr(&e, "fullCalcOnLoad").map_err(&err)?;
+                if matches!(set.as_deref().map(str::trim), Some("1" | "true")) {
+                    return Ok(xml.to_string());
+                }
                 let mut out = String::with_capacity(xml.len() + 24);
                 out.push_str(&xml[..start]);
                 write_start_tag(&mut out, &e, &[("fullCalcOnLoad", "1")], &[], empty)
@@ -205,6 +231,16 @@ mod tests {
             let _ = parse_sheets("w", &wb[..cut]);
             let _ = parse_rels("r", &wb[..cut], "xl/workbook.xml");
             let _ = remove_elements("w", &wb[..cut], "sheet", "name", |_| true);
+        }
+    }
+
+    #[test]
+    fn a_calc_pr_with_the_flag_set_is_left_byte_for_byte() {
+        for wb in [
+            r#"<workbook><sheets/><calcPr calcId="1" fullCalcOnLoad="1" /></workbook>"#,
+            r#"<workbook><sheets/><calcPr fullCalcOnLoad = 'true'></calcPr></workbook>"#,
+        ] {
+            assert_eq!(set_full_calc_on_load("w", wb).unwrap(), wb);
         }
     }
 

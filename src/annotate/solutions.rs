@@ -28,6 +28,7 @@
 //! assert_eq!(places[1].range.to_string(), "B15:G20");
 //! ```
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use quick_xml::events::Event;
@@ -60,6 +61,18 @@ pub(crate) const WORKSHEET_TYPE: &str =
 const RELATIONSHIPS_NS: &str =
     "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
+/// The spreadsheet namespace.
+const MAIN_NS: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+
+/// The namespaces of a Strict Open XML workbook (ISO/IEC 29500 strict),
+/// in place of [`MAIN_NS`], [`RELATIONSHIPS_NS`] and [`WORKSHEET_TYPE`]:
+/// a strict package uses no transitional namespace, so the parts and
+/// relationships the sheet of solutions adds to one use these.
+pub(crate) const STRICT_MAIN_NS: &str = "http://purl.oclc.org/ooxml/spreadsheetml/main";
+const STRICT_RELATIONSHIPS_NS: &str = "http://purl.oclc.org/ooxml/officeDocument/relationships";
+pub(crate) const STRICT_WORKSHEET_TYPE: &str =
+    "http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet";
+
 /// The defined name of a sheet's print area.
 const PRINT_AREA: &str = "_xlnm.Print_Area";
 
@@ -74,6 +87,10 @@ pub struct SolutionCopy {
     /// letter of the grid's alphabet, candidate letters) and whether it is
     /// written in blue italics (a solved cell) or as the given it is.
     pub cells: Vec<(CellValue, bool)>,
+    /// The style of each cell as an earlier run wrote it, for a copy kept
+    /// from the sheet that run wrote ([`read_copies`]); `None` (a new
+    /// copy): each cell takes its grid cell's style.
+    pub kept_styles: Option<Vec<u32>>,
 }
 
 /// What the sheet of solutions holds ([`super::AnnotateOptions::solutions`]).
@@ -142,6 +159,131 @@ fn quoted_sheet(name: &str) -> String {
     }
 }
 
+/// Reads a title written by [`title`] back: the sheet's name and the
+/// grid's range.
+fn parse_title(text: &str) -> Option<(String, CellRange)> {
+    let (sheet, range) = text.rsplit_once('!')?;
+    let range: CellRange = range.parse().ok()?;
+    let sheet = match sheet.strip_prefix('\'') {
+        Some(quoted) => quoted.strip_suffix('\'')?.replace("''", "'"),
+        None => sheet.to_string(),
+    };
+    (!sheet.is_empty()).then_some((sheet, range))
+}
+
+/// The copies on a sheet of solutions as xlsudoku wrote it (its
+/// `xml`, of part `part`), in their order, each with the values and the
+/// styles its cells have there ([`SolutionCopy::kept_styles`]): what a run
+/// that writes only some sheets' copies (`--sheet`) keeps of the others.
+///
+/// ```
+/// use xlsudoku::annotate::solutions::read_copies;
+///
+/// let xml = r#"<worksheet><sheetData><row r="2"><c r="B2" s="0" t="inlineStr"><is><t>'It''s'!C3:D4</t></is></c></row><row r="3"><c r="B3" s="4"><v>1</v></c><c r="C3" s="5"><v>2</v></c></row><row r="4"><c r="B4" s="4"><v>2</v></c><c r="C4" s="5" t="inlineStr"><is><t>a</t></is></c></row></sheetData></worksheet>"#;
+/// let copies = read_copies("s", xml)?;
+/// assert_eq!(copies[0].sheet, "It's");
+/// assert_eq!(copies[0].grid.to_string(), "C3:D4");
+/// assert_eq!(copies[0].kept_styles, Some(vec![4, 5, 4, 5]));
+/// # Ok::<(), xlsudoku::annotate::AnnotateError>(())
+/// ```
+pub fn read_copies(part: &str, xml: &str) -> Result<Vec<SolutionCopy>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    // Every cell: where, its style, what it holds.
+    let mut cells: Vec<(CellRef, u32, CellValue)> = Vec::new();
+    let mut cell: Option<(CellRef, u32, bool)> = None;
+    let mut value: Option<CellValue> = None;
+    let mut text_from: Option<usize> = None;
+    loop {
+        let start = pos(&reader);
+        let ev = reader.read_event().map_err(&err)?;
+        let end = pos(&reader);
+        match ev {
+            Event::Start(e) | Event::Empty(e) => {
+                let empty = matches!(xml.as_bytes().get(end.wrapping_sub(2)), Some(b'/'));
+                match e.local_name().as_ref() {
+                    "c" => {
+                        let at = attr(&e, "r").map_err(&err)?.and_then(|r| r.parse().ok());
+                        let style = attr(&e, "s")
+                            .map_err(&err)?
+                            .and_then(|v| v.trim().parse().ok())
+                            .unwrap_or(0);
+                        let inline = attr(&e, "t").map_err(&err)?.as_deref() == Some("inlineStr");
+                        cell = at.map(|at| (at, style, inline));
+                        value = None;
+                        if empty {
+                            if let Some((at, style, _)) = cell.take() {
+                                cells.push((at, style, CellValue::Clear));
+                            }
+                        }
+                    }
+                    "v" | "t" if !empty => text_from = Some(end),
+                    _ => {}
+                }
+            }
+            Event::End(e) => match e.local_name().as_ref() {
+                "v" | "t" => {
+                    let raw = text_from
+                        .take()
+                        .and_then(|a| xml.get(a..start))
+                        .unwrap_or("");
+                    let text = quick_xml::escape::unescape(raw)
+                        .map_err(|e| err(e.into()))?
+                        .into_owned();
+                    let inline = cell.is_some_and(|(_, _, inline)| inline);
+                    value = Some(match (inline, text.trim().parse::<f64>()) {
+                        (false, Ok(n)) => CellValue::Number(n),
+                        _ => CellValue::Text(text),
+                    });
+                }
+                "c" => {
+                    if let Some((at, style, _)) = cell.take() {
+                        cells.push((at, style, value.take().unwrap_or(CellValue::Clear)));
+                    }
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    let by_at: std::collections::HashMap<CellRef, (u32, &CellValue)> =
+        cells.iter().map(|(at, s, v)| (*at, (*s, v))).collect();
+    let mut out = Vec::new();
+    for (at, _, v) in &cells {
+        let CellValue::Text(t) = v else { continue };
+        // A title names a square no larger than a grid can be; anything
+        // else is not a copy (and is not allocated for).
+        let Some((sheet, grid)) = parse_title(t).filter(|(_, g)| {
+            at.col == FIRST_COL
+                && g.rows() == g.cols()
+                && (1..=crate::grid::MAX_SIDE as u32).contains(&g.rows())
+        }) else {
+            continue;
+        };
+        let place = CellRange::square(CellRef::new(at.row + 1, FIRST_COL), grid.rows().max(1));
+        let n = (place.rows() * place.cols()) as usize;
+        let mut copy: Vec<(CellValue, bool)> = Vec::with_capacity(n);
+        let mut styles = Vec::with_capacity(n);
+        for r in 0..place.rows() {
+            for c in 0..place.cols() {
+                let (style, v) = by_at
+                    .get(&place.cell(r, c))
+                    .map_or((0, CellValue::Clear), |(s, v)| (*s, (*v).clone()));
+                copy.push((v, false));
+                styles.push(style);
+            }
+        }
+        out.push(SolutionCopy {
+            sheet,
+            grid,
+            cells: copy,
+            kept_styles: Some(styles),
+        });
+    }
+    Ok(out)
+}
+
 /// The name the sheet of solutions takes: `own` (the name of an earlier
 /// run's sheet, which is rewritten), else `Solutions`, else the first of
 /// `Solutions 2`, `Solutions 3` … that no sheet has, compared without
@@ -155,6 +297,19 @@ pub fn free_name<'a>(existing: impl IntoIterator<Item = &'a str>, own: Option<&s
         .chain((2u32..).map(|n| format!("{SOLUTIONS_NAME} {n}")))
         .find(|n| !taken.contains(&n.to_lowercase()))
         .unwrap_or_else(|| SOLUTIONS_NAME.to_string())
+}
+
+/// The `sheetId` of a new sheet: one past the largest in use, or, when
+/// that is the largest number there is (`4294967295`), the smallest
+/// number no sheet has (sheet ids are unique, from 1).
+pub(crate) fn free_sheet_id(ids: impl IntoIterator<Item = u32>) -> u32 {
+    let ids: HashSet<u32> = ids.into_iter().collect();
+    match ids.iter().max() {
+        None => 1,
+        Some(&max) => max
+            .checked_add(1)
+            .unwrap_or_else(|| (1..).find(|n| !ids.contains(n)).unwrap_or(max)),
+    }
 }
 
 /// The record of the sheet of solutions an annotated copy holds: one line
@@ -246,11 +401,12 @@ const MARGIN_WIDTH: &str = "1.7109375";
 
 /// The worksheet XML of the sheet of solutions: each copy's title (in
 /// style `title_style`) and cells, each cell in the style `style_of` gives
-/// for copy `k`, cell `i`.
+/// for copy `k`, cell `i`; in the strict namespaces when `strict`.
 pub(crate) fn sheet_xml(
     copies: &[SolutionCopy],
     places: &[CopyPlace],
     title_style: u32,
+    strict: bool,
     mut style_of: impl FnMut(usize, usize) -> u32,
 ) -> String {
     let widest = places
@@ -265,11 +421,15 @@ pub(crate) fn sheet_xml(
         end: CellRef::new(last_row, widest),
     };
     let mut out = String::with_capacity(256 + copies.len() * 4096);
-    out.push_str(concat!(
-        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#,
-        "\n",
-        r#"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">"#,
-    ));
+    let (main, rels) = if strict {
+        (STRICT_MAIN_NS, STRICT_RELATIONSHIPS_NS)
+    } else {
+        (MAIN_NS, RELATIONSHIPS_NS)
+    };
+    let _ = write!(
+        out,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<worksheet xmlns=\"{main}\" xmlns:r=\"{rels}\">"
+    );
     let _ = write!(
         out,
         r#"<dimension ref="{dimension}"/><sheetViews><sheetView showGridLines="0" workbookViewId="0"/></sheetViews><sheetFormatPr defaultRowHeight="15"/><cols><col min="1" max="1" width="{MARGIN_WIDTH}" customWidth="1"/><col min="{}" max="{}" width="{CELL_WIDTH}" customWidth="1"/></cols><sheetData>"#,
@@ -345,12 +505,18 @@ pub(crate) fn print_area(name: &str, places: &[CopyPlace]) -> String {
 struct WorkbookLayout {
     /// The root element's prefix (`"x:"` or `""`).
     prefix: String,
-    /// The prefix the root binds to the relationships namespace, if any.
+    /// The prefix the root binds to the relationships namespace (the
+    /// transitional one or the strict one), if any.
     r_prefix: Option<String>,
+    /// Whether the root binds the strict spreadsheet namespace.
+    strict: bool,
     /// The start of `</sheets>`.
     sheets_close: Option<usize>,
     /// The `<sheet>` elements: (name, byte range).
     sheets: Vec<(String, std::ops::Range<usize>)>,
+    /// The indices of the sheets that are hidden (`state="hidden"` or
+    /// `"veryHidden"`).
+    hidden: Vec<usize>,
     /// The start of `</definedNames>` (or the whole empty `<definedNames/>`).
     names_close: Option<std::ops::Range<usize>>,
     /// Where a new `<definedNames>` goes: before the first child that the
@@ -392,10 +558,15 @@ fn workbook_layout(part: &str, xml: &str) -> Result<WorkbookLayout, AnnotateErro
                     for a in e.attributes() {
                         let a = a.map_err(|e| err(e.into()))?;
                         let key = a.key.as_ref().to_string();
+                        let value = a.value.as_ref();
                         if let Some(p) = key.strip_prefix("xmlns:") {
-                            if a.value.as_ref() == RELATIONSHIPS_NS {
+                            if value == RELATIONSHIPS_NS || value == STRICT_RELATIONSHIPS_NS {
                                 out.r_prefix = Some(p.to_string());
                             }
+                        }
+                        if (key == "xmlns" || key.starts_with("xmlns:")) && value == STRICT_MAIN_NS
+                        {
+                            out.strict = true;
                         }
                     }
                 } else if depth == 1 {
@@ -410,6 +581,10 @@ fn workbook_layout(part: &str, xml: &str) -> Result<WorkbookLayout, AnnotateErro
                     }
                 } else if depth == 2 && in_child.as_deref() == Some("sheets") && local == "sheet" {
                     let name = attr(&e, "name").map_err(&err)?.unwrap_or_default();
+                    let state = attr(&e, "state").map_err(&err)?;
+                    if matches!(state.as_deref(), Some("hidden" | "veryHidden")) {
+                        out.hidden.push(out.sheets.len());
+                    }
                     let stop = if empty {
                         end
                     } else {
@@ -595,7 +770,14 @@ pub(crate) fn add_sheet(
     let p = &layout.prefix;
     let (r, ns) = match &layout.r_prefix {
         Some(r) => (r.clone(), String::new()),
-        None => ("r".to_string(), format!(r#" xmlns:r="{RELATIONSHIPS_NS}""#)),
+        None => {
+            let ns = if layout.strict {
+                STRICT_RELATIONSHIPS_NS
+            } else {
+                RELATIONSHIPS_NS
+            };
+            ("r".to_string(), format!(r#" xmlns:r="{ns}""#))
+        }
     };
     let sheet = format!(
         r#"<{p}sheet name="{}" sheetId="{sheet_id}" {r}:id="{rel_id}"{ns}/>"#,
@@ -621,16 +803,82 @@ pub(crate) fn set_print_area(
 }
 
 /// The workbook part without sheet `name`: its `<sheet>` and the names
-/// local to it go; later sheets' local names follow their sheets.
+/// local to it go; later sheets' local names follow their sheets, and so
+/// do the window's active and first tabs (`<workbookView activeTab
+/// firstSheet>`, indices into the sheet list too). Refused when no
+/// visible sheet would be left.
 pub(crate) fn remove_sheet(part: &str, xml: &str, name: &str) -> Result<String, AnnotateError> {
     let layout = workbook_layout(part, xml)?;
     let index = sheet_index(part, &layout, name)?;
+    if (0..layout.sheets.len()).all(|i| i == index || layout.hidden.contains(&i)) {
+        return Err(AnnotateError::Unsupported {
+            part: part.to_string(),
+            reason: format!(
+                "taking the sheet '{name}' out would leave no visible sheet, which Excel refuses; \
+                 show a sheet first (or keep --answers sheet)"
+            ),
+        });
+    }
     let mut splices = defined_names_splices(part, xml, index, true, None, &layout)?;
+    splices.extend(view_splices(part, xml, index, layout.sheets.len())?);
     splices.push((layout.sheets[index].1.clone(), String::new()));
     let out = apply(xml, splices);
     // A list of names left empty goes (the workbook had none before).
     let p = &layout.prefix;
     Ok(out.replacen(&format!("<{p}definedNames></{p}definedNames>"), "", 1))
+}
+
+/// The `<workbookView>` start tags whose sheet indices (`activeTab`,
+/// `firstSheet`) change when sheet `index` of `count` goes: later sheets
+/// move down by one; the removed sheet's own index goes to the sheet that
+/// takes its place (the one before it, when it was the last).
+fn view_splices(
+    part: &str,
+    xml: &str,
+    index: usize,
+    count: usize,
+) -> Result<Vec<Splice>, AnnotateError> {
+    let err = xml_err(part);
+    let mut reader = Reader::from_str(xml);
+    let mut out = Vec::new();
+    loop {
+        let start = pos(&reader);
+        let ev = reader.read_event().map_err(&err)?;
+        let end = pos(&reader);
+        let (e, empty) = match ev {
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            Event::Eof => break,
+            _ => continue,
+        };
+        if e.local_name().as_ref() != "workbookView" {
+            continue;
+        }
+        let mut set: Vec<(&str, String)> = Vec::new();
+        for key in ["activeTab", "firstSheet"] {
+            let Some(v) = attr(&e, key)
+                .map_err(&err)?
+                .and_then(|v| v.trim().parse::<usize>().ok())
+            else {
+                continue;
+            };
+            let moved = if v > index || (v == index && index + 1 == count) {
+                v.saturating_sub(1)
+            } else {
+                v
+            };
+            if moved != v {
+                set.push((key, moved.to_string()));
+            }
+        }
+        if !set.is_empty() {
+            let set: Vec<(&str, &str)> = set.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let mut tag = String::new();
+            write_start_tag(&mut tag, &e, &set, &[], empty).map_err(&err)?;
+            out.push((start..end, tag));
+        }
+    }
+    Ok(out)
 }
 
 fn sheet_index(part: &str, layout: &WorkbookLayout, name: &str) -> Result<usize, AnnotateError> {
@@ -670,6 +918,87 @@ mod tests {
         let places = layout([9, 16]);
         assert_eq!(places[1].range.to_string(), "B15:Q30");
         assert_eq!(print_area("Solutions", &places), "'Solutions'!$A$1:$Q$30");
+    }
+
+    #[test]
+    fn copies_read_back_from_the_sheet_as_written() {
+        let copy = |sheet: &str, grid: &str, side: usize| SolutionCopy {
+            sheet: sheet.into(),
+            grid: grid.parse().unwrap(),
+            cells: (0..side * side)
+                .map(|i| match i % 3 {
+                    0 => (CellValue::Number((i % 9 + 1) as f64), true),
+                    1 => (CellValue::Text(format!("a<&{i}")), false),
+                    _ => (CellValue::Clear, false),
+                })
+                .collect(),
+            kept_styles: None,
+        };
+        let copies = vec![copy("It's 1!", "C3:F6", 4), copy("B", "A1:I9", 9)];
+        let places = layout(copies.iter().map(|c| c.grid.rows()));
+        let xml = sheet_xml(&copies, &places, 0, false, |k, i| (k * 100 + i) as u32);
+        let back = read_copies("s", &xml).unwrap();
+        assert_eq!(back.len(), 2);
+        for (k, (a, b)) in copies.iter().zip(&back).enumerate() {
+            assert_eq!((&a.sheet, a.grid), (&b.sheet, b.grid));
+            let values: Vec<&CellValue> = a.cells.iter().map(|(v, _)| v).collect();
+            let again: Vec<&CellValue> = b.cells.iter().map(|(v, _)| v).collect();
+            assert_eq!(values, again);
+            let styles: Vec<u32> = (0..a.cells.len()).map(|i| (k * 100 + i) as u32).collect();
+            assert_eq!(b.kept_styles.as_ref(), Some(&styles));
+        }
+        // Written again from what was read: the same sheet.
+        let kept_xml = sheet_xml(&back, &places, 0, false, |k, i| {
+            back[k].kept_styles.as_ref().map_or(0, |s| s[i])
+        });
+        assert_eq!(kept_xml, xml);
+        // A title naming a square no grid has is no copy.
+        let huge = xml.replacen("C3:F6", "A1:XFD1048576", 1);
+        assert_eq!(read_copies("s", &huge).unwrap().len(), 1);
+        // Not a sheet of solutions: nothing, and no panic on cut XML.
+        assert!(read_copies("s", "<worksheet/>").unwrap().is_empty());
+        for cut in (0..xml.len()).step_by(3) {
+            if xml.is_char_boundary(cut) {
+                let _ = read_copies("s", &xml[..cut]);
+            }
+        }
+    }
+
+    #[test]
+    fn sheet_ids_stay_unique_past_the_largest() {
+        assert_eq!(free_sheet_id([]), 1);
+        assert_eq!(free_sheet_id([1, 7, 3]), 8);
+        assert_eq!(free_sheet_id([1, 2, u32::MAX]), 3);
+        assert_eq!(free_sheet_id([u32::MAX, 2]), 1);
+    }
+
+    #[test]
+    fn removing_a_sheet_moves_the_active_and_first_tabs_with_their_sheets() {
+        let wb = r#"<workbook><bookViews><workbookView firstSheet="1" activeTab="2"/></bookViews><sheets><sheet name="S"/><sheet name="A"/><sheet name="B"/></sheets></workbook>"#;
+        assert_eq!(
+            remove_sheet("w", wb, "S").unwrap(),
+            r#"<workbook><bookViews><workbookView firstSheet="0" activeTab="1"/></bookViews><sheets><sheet name="A"/><sheet name="B"/></sheets></workbook>"#
+        );
+        // The active sheet removed, last: the one before it is active.
+        let out = remove_sheet("w", wb, "B").unwrap();
+        assert!(
+            out.contains(r#"<workbookView firstSheet="1" activeTab="1"/>"#),
+            "{out}"
+        );
+        // The last visible sheet stays.
+        let hidden = wb.replace(
+            r#"<sheet name="A"/><sheet name="B"/>"#,
+            r#"<sheet name="A" state="hidden"/><sheet name="B" state="veryHidden"/>"#,
+        );
+        assert!(matches!(
+            remove_sheet("w", &hidden, "S"),
+            Err(AnnotateError::Unsupported { .. })
+        ));
+        assert!(remove_sheet("w", &hidden, "A").is_ok());
+        // Before the tabs: nothing moves.
+        let wb = wb.replace(r#"firstSheet="1" activeTab="2""#, r#"activeTab="0""#);
+        let out = remove_sheet("w", &wb, "B").unwrap();
+        assert!(out.contains(r#"<workbookView activeTab="0"/>"#), "{out}");
     }
 
     #[test]
@@ -732,6 +1061,36 @@ mod tests {
             format!(
                 r#"<workbook><sheets><sheet name="A"/><sheet name="S" sheetId="2" r:id="rId2" xmlns:r="{RELATIONSHIPS_NS}"/></sheets><definedNames><definedName name="_xlnm.Print_Area" localSheetId="1">v</definedName></definedNames></workbook>"#
             )
+        );
+    }
+
+    #[test]
+    fn a_strict_workbook_gets_strict_relationship_ids() {
+        let wb = format!(
+            r#"<workbook xmlns="{STRICT_MAIN_NS}"><sheets><sheet name="A"/></sheets></workbook>"#
+        );
+        let out = add_sheet("w", &wb, "S", 2, "rId2", "v").unwrap();
+        assert!(
+            out.contains(&format!(
+                r#"<sheet name="S" sheetId="2" r:id="rId2" xmlns:r="{STRICT_RELATIONSHIPS_NS}"/>"#
+            )),
+            "{out}"
+        );
+        let wb = wb.replace(
+            "<workbook ",
+            &format!(r#"<workbook xmlns:q="{STRICT_RELATIONSHIPS_NS}" "#),
+        );
+        let out = add_sheet("w", &wb, "S", 2, "rId2", "v").unwrap();
+        assert!(
+            out.contains(r#"<sheet name="S" sheetId="2" q:id="rId2"/>"#),
+            "{out}"
+        );
+        let xml = sheet_xml(&[], &[], 0, true, |_, _| 0);
+        assert!(
+            xml.contains(&format!(
+                r#"<worksheet xmlns="{STRICT_MAIN_NS}" xmlns:r="{STRICT_RELATIONSHIPS_NS}">"#
+            )),
+            "{xml}"
         );
     }
 

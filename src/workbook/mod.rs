@@ -534,11 +534,17 @@ pub fn read_workbook_bytes(
     })?;
     let mut raw = reader::read_raw(path, bytes)?;
     let records = crate::annotate::read_grid_records(std::io::Cursor::new(bytes));
-    // The sheet of solutions an earlier run wrote holds no puzzles.
+    // The sheet of solutions an earlier run wrote holds no puzzles; it is
+    // known by its name and part both, as the copy knows it (a sheet that
+    // took the name of one deleted since is read like any other).
     let solutions = crate::annotate::read_solutions_record(std::io::Cursor::new(bytes));
     Ok(raw
         .iter_mut()
-        .filter(|sheet| solutions.as_ref().is_none_or(|s| s.sheet != sheet.name))
+        .filter(|sheet| {
+            solutions
+                .as_ref()
+                .is_none_or(|s| s.sheet != sheet.name || !s.part.eq_ignore_ascii_case(&sheet.part))
+        })
         .map(|sheet| {
             let recorded = Recorded::of(&records, &sheet.name);
             sheet.earlier = recorded.fills_in(sheet);

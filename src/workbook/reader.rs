@@ -95,6 +95,8 @@ pub(crate) struct Region {
 pub(crate) struct RawSheet {
     /// The sheet's name.
     pub name: String,
+    /// Its worksheet part (as the workbook's relationship names it).
+    pub part: String,
     /// The bordered regions, in reading order; no two overlap.
     pub borders: Vec<Region>,
     /// Cell values (absolute positions); an unreadable cell holds a
@@ -259,6 +261,7 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
         let (borders, blue_italic) = scan.styles.resolve(&xfs);
         out.push(RawSheet {
             name: name.clone(),
+            part: part.clone(),
             borders,
             values: Values(scan.values),
             unread: scan.unread,
