@@ -20,7 +20,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{rate, rate_after, Board, Ladder, Rating, Step, Stop};
+use crate::logic::{rate_after, rate_unique, Board, Ladder, Rating, Step, Stop};
 use crate::search::{search, SearchError, SearchOptions};
 
 /// How to solve.
@@ -197,13 +197,16 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     if status == Status::Solved {
         let solution = &found.solutions[0];
         let mut board = board;
+        // Proven unique: the uniqueness techniques are sound here (and only
+        // here: logic-only runs never prove it, so never use them).
+        board.assume_unique();
         let stop = board.run(Some(solution));
         out = out.with_board(board);
         // The whole ladder's run up to its first guess is HoDoKu's run.
         out.rating = if opts.techniques == Ladder::all() {
             rate_after(puzzle, &out.steps)
         } else {
-            rate(puzzle)
+            rate_unique(puzzle)
         };
         if stop != Stop::Solved {
             // The ladder is sound, so this cannot happen on a proven unique
