@@ -1323,6 +1323,96 @@ mod tests {
     }
 
     #[test]
+    fn finned_fish_names_its_covers_and_fins() {
+        let m = AddressMap::sheet(CellRef::new(0, 0), nine(), Symbols::Numbers);
+        // Rows 1 and 5, columns B and H, fin I5 (box 6): H4 and H6 lose 1.
+        let mut s = step(
+            Technique::FinnedXWing,
+            Some(Unit::Row(0)),
+            &[1],
+            &[1, 7, 37, 43, 44],
+        );
+        s.eliminated = vec![(34, 1), (52, 1)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "finned X-wing on 1 in rows 1 and 5 (columns B, H), fin I5: removes 1 from H4, H6"
+        );
+    }
+
+    #[test]
+    fn uniqueness_steps_in_words() {
+        let m = AddressMap::puzzle(nine());
+        let mut s = step(Technique::UniqueRectangle1, None, &[1, 2], &[0, 3, 9, 12]);
+        s.eliminated = vec![(12, 1), (12, 2)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "unique rectangle type 1 on 1,2 (r1c1, r1c4, r2c1, r2c4): r1c1, r1c4, r2c1 hold \
+             only 1,2, so r2c4 must not: removes 1 from r2c4, 2 from r2c4"
+        );
+        let mut s = step(Technique::UniqueRectangle4, None, &[1, 2], &[0, 9, 3, 12]);
+        s.eliminated = vec![(3, 2), (12, 2)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "unique rectangle type 4 on 1,2 (r1c1, r2c1, r1c4, r2c4): 1 has no place in \
+             column 4 but r1c4 and r2c4, so neither may be 2: removes 2 from r1c4, r2c4"
+        );
+        let mut s = step(Technique::HiddenRectangle, None, &[1, 2], &[0, 9, 3, 12]);
+        s.eliminated = vec![(12, 2)];
+        let text = describe(&s, &m, &[]);
+        assert!(
+            text.starts_with("hidden rectangle on 1,2 (r1c1, r2c1, r1c4, r2c4): r1c1 holds only 1,2, and 1 has no place in row 2 and column 4"),
+            "{text}"
+        );
+        let mut s = step(Technique::BugPlusOne, None, &[5], &[40]);
+        s.placed = Some((40, 5));
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "BUG+1: every blank but r5c5 has two candidates, and 5 has three places in its \
+             row, column and box → r5c5 = 5"
+        );
+    }
+
+    #[test]
+    fn patterns_in_words() {
+        let m = AddressMap::puzzle(nine());
+        // Empty rectangle: box 5's 1s on row 5 and column 5; strong link
+        // r5c8-r8c8 (column 8); r8c5 loses 1.
+        let mut s = step(
+            Technique::EmptyRectangle,
+            Some(Unit::Box(4)),
+            &[1],
+            &[43, 70, 31, 39, 41, 49],
+        );
+        s.eliminated = vec![(67, 1)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "empty rectangle on 1: the places of 1 in box 5 lie on row 5 and column 5; \
+             strong link r5c8–r8c8 (column 8): removes 1 from r8c5"
+        );
+        // Sue de Coq: r1c1, r1c2 with r1c7 (row) and r2c1 (box).
+        let mut s = step(
+            Technique::SueDeCoq,
+            Some(Unit::Row(0)),
+            &[1, 2, 3, 4],
+            &[0, 1, 6, 9],
+        );
+        s.eliminated = vec![(3, 1), (10, 3)];
+        let text = describe(&s, &m, &[]);
+        assert!(
+            text.starts_with("Sue de Coq where row 1 crosses box 1: r1c1, r1c2 with r1c7 in the line and r2c1 in the box — 4 cells holding the 4 digits 1,2,3,4: removes"),
+            "{text}"
+        );
+        // Remote pair {1,2}: r1c1 r1c5 r5c5 r5c9.
+        let mut s = step(Technique::RemotePair, None, &[1, 2], &[0, 4, 40, 44]);
+        s.eliminated = vec![(8, 1), (8, 2)];
+        let text = describe(&s, &m, &[]);
+        assert!(
+            text.contains("so r1c1, r5c5 hold one digit and r1c5, r5c9 the other"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn naked_pair_groups_removals_by_digit() {
         let m = AddressMap::sheet(CellRef::new(0, 0), nine(), Symbols::Numbers);
         let g = |r: usize| r * 9 + 6;
