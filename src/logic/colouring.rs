@@ -20,10 +20,18 @@ use super::{bit, digits_of, Board, Step, Technique};
 /// A cluster split in two colours: `(cell, colour)` in the order found.
 type Cluster = Vec<(usize, bool)>;
 
-/// Splits `nodes` into clusters by `linked`, two-coloured (breadth first,
-/// from the first node of each). A cluster that cannot be two-coloured
-/// (only on a broken position) is left out.
-fn clusters(nodes: &[usize], linked: impl Fn(usize, usize) -> bool) -> Vec<Cluster> {
+/// Splits `nodes` into clusters joined by `edges` (pairs of cells),
+/// two-coloured (breadth first, from the first node of each). A cluster
+/// that cannot be two-coloured (only on a broken position) is left out.
+fn clusters(nodes: &[usize], edges: &[(usize, usize)]) -> Vec<Cluster> {
+    let index = |c: usize| nodes.binary_search(&c).ok();
+    let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for &(a, b) in edges {
+        if let (Some(i), Some(j)) = (index(a), index(b)) {
+            adjacent[i].push(j);
+            adjacent[j].push(i);
+        }
+    }
     let mut colour: Vec<Option<bool>> = vec![None; nodes.len()];
     let mut out = Vec::new();
     for start in 0..nodes.len() {
@@ -38,10 +46,7 @@ fn clusters(nodes: &[usize], linked: impl Fn(usize, usize) -> bool) -> Vec<Clust
             let i = queue[head];
             head += 1;
             let ci = colour[i].unwrap_or(false);
-            for j in 0..nodes.len() {
-                if j == i || !linked(nodes[i], nodes[j]) {
-                    continue;
-                }
+            for &j in &adjacent[i] {
                 match colour[j] {
                     None => {
                         colour[j] = Some(!ci);
@@ -123,7 +128,15 @@ impl Board {
             if nodes.len() < 4 {
                 continue;
             }
-            for cluster in clusters(&nodes, |a, b| self.sees(a, b)) {
+            let mut edges = Vec::new();
+            for (i, &a) in nodes.iter().enumerate() {
+                for &b in &nodes[i + 1..] {
+                    if self.sees(a, b) {
+                        edges.push((a, b));
+                    }
+                }
+            }
+            for cluster in clusters(&nodes, &edges) {
                 if cluster.len() < 4 {
                     continue;
                 }
@@ -157,8 +170,7 @@ impl Board {
         let n = self.side;
         for d in 1..=n as u8 {
             let (nodes, links) = self.strong_graph(d);
-            let linked = |a: usize, b: usize| links.contains(&(a, b)) || links.contains(&(b, a));
-            for cluster in clusters(&nodes, linked) {
+            for cluster in clusters(&nodes, &links) {
                 if cluster.len() < 3 {
                     continue;
                 }
@@ -208,8 +220,7 @@ impl Board {
         let n = self.side;
         for d in 1..=n as u8 {
             let (nodes, links) = self.strong_graph(d);
-            let linked = |a: usize, b: usize| links.contains(&(a, b)) || links.contains(&(b, a));
-            let all = clusters(&nodes, linked);
+            let all = clusters(&nodes, &links);
             let b = bit(d);
             for (i, c1) in all.iter().enumerate() {
                 for (j, c2) in all.iter().enumerate() {

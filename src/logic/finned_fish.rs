@@ -2,9 +2,9 @@
 //!
 //! A fish of `size` base lines (rows, or columns) whose places of a digit
 //! lie in `size` cover lines, except for a few places outside them (the
-//! fins). Either a fin holds the digit, or the fish without its fins does;
-//! so a cell of a cover line, outside the base lines, that sees every fin
-//! cannot hold it. A fish is sashimi when a base line keeps at most one
+//! fins), all in one box. Either a fin holds the digit, or the fish without
+//! its fins does; so a cell of a cover line, outside the base lines, in the
+//! fins' box cannot hold it. A fish is sashimi when a base line keeps at most one
 //! place inside the cover lines (HoDoKu's definition); finned otherwise.
 //!
 //! The search is capped as HoDoKu caps it: at most five fins, and base
@@ -19,11 +19,66 @@ const MAX_FINS: u32 = 5;
 /// The most lines beyond the fish's size the base places may span.
 const MAX_EXTRA_COVERS: u32 = 3;
 
+/// The fixed parts of one search: the digit, the kinds of line, the size.
+struct Search<'a> {
+    d: u8,
+    /// The first unit of the base kind (0 rows, `n` columns).
+    base: usize,
+    /// The first unit of the cover kind.
+    cover: usize,
+    size: usize,
+    sashimi: bool,
+    /// The candidate base lines: unit and places.
+    lines: &'a [(usize, u64)],
+    /// For each line of the base kind (by unit - `base`), the positions of
+    /// its cells in each box (by box number).
+    in_box: &'a [Vec<u64>],
+    /// The first fish of the other kind (sashimi when finned ones are
+    /// sought) met on the way, kept for the next call.
+    other: std::cell::RefCell<Option<Step>>,
+}
+
+/// What a search for finned fish of one size found of the sashimi kind,
+/// in the position it searched: the ladder asks for sashimi fish of that
+/// size right after, in the same position, unless a finned one was found.
+#[derive(Debug, Clone)]
+pub(super) struct FishMemo {
+    cands: Vec<u64>,
+    size: usize,
+    sashimi: Option<Step>,
+}
+
+/// The most boxes a grid has (its side, at most 64).
+const MAX_BOXES: usize = 64;
+
 impl Board {
     /// One finned (`sashimi` false) or sashimi fish of `size` lines (2 to
     /// 4) that strikes something.
     pub(super) fn finned_fish(&mut self, size: usize, sashimi: bool) -> bool {
+        if sashimi {
+            if let Some(memo) = self.fish_memo.take() {
+                if memo.size == size && memo.cands == self.cands {
+                    return match memo.sashimi {
+                        Some(step) => {
+                            self.apply(step);
+                            true
+                        }
+                        None => false,
+                    };
+                }
+            }
+        }
         let n = self.side;
+        let mut first_sashimi: Option<Step> = None;
+        let in_box: Vec<Vec<u64>> = (0..2 * n)
+            .map(|k| {
+                let mut m = vec![0u64; n];
+                for (pos, &c) in self.units[k].iter().enumerate() {
+                    m[self.cell_units[c][2] - 2 * n] |= 1u64 << pos;
+                }
+                m
+            })
+            .collect();
         for d in 1..=n as u8 {
             for (base, cover) in [(0, n), (n, 0)] {
                 let lines: Vec<(usize, u64)> = (base..base + n)
@@ -33,41 +88,73 @@ impl Board {
                 if lines.len() < size {
                     continue;
                 }
+                let search = Search {
+                    d,
+                    base,
+                    cover,
+                    size,
+                    sashimi,
+                    lines: &lines,
+                    in_box: &in_box[base..base + n],
+                    other: std::cell::RefCell::new(None),
+                };
                 let mut pick = Vec::with_capacity(size);
-                if let Some(step) =
-                    self.finned_bases(d, cover, size, sashimi, &lines, 0, 0, &mut pick)
-                {
+                let outside = [0u64; MAX_BOXES];
+                let found = self.finned_bases(&search, 0, 0, &outside, &mut pick);
+                if first_sashimi.is_none() {
+                    first_sashimi = search.other.into_inner();
+                }
+                if let Some(step) = found {
                     self.apply(step);
                     return true;
                 }
             }
         }
+        if !sashimi {
+            // Nothing finned: the whole search ran, and met the first
+            // sashimi fish (if any) the next call would find.
+            self.fish_memo = Some(FishMemo {
+                cands: self.cands.clone(),
+                size,
+                sashimi: first_sashimi,
+            });
+        }
         false
     }
 
     /// Chooses the base lines (depth first, in order) and tries each.
-    #[allow(clippy::too_many_arguments)]
+    /// `outside[b]` holds the positions of the chosen lines' places outside
+    /// box `b`: were `b` the fins' box, they would all be covers, so a
+    /// choice where every box leaves more than `size` is dropped at once.
     fn finned_bases(
         &self,
-        d: u8,
-        cover: usize,
-        size: usize,
-        sashimi: bool,
-        lines: &[(usize, u64)],
+        s: &Search,
         from: usize,
         union: u64,
+        outside: &[u64; MAX_BOXES],
         pick: &mut Vec<(usize, u64)>,
     ) -> Option<Step> {
-        if pick.len() == size {
-            return self.finned_covers(d, cover, sashimi, pick, union);
+        let n = self.side;
+        if pick.len() == s.size {
+            return self.finned_covers(s, pick, union, outside);
         }
-        for j in from..lines.len() {
-            let u = union | lines[j].1;
-            if u.count_ones() > size as u32 + MAX_EXTRA_COVERS {
+        for j in from..s.lines.len() {
+            let (k, p) = s.lines[j];
+            let u = union | p;
+            if u.count_ones() > s.size as u32 + MAX_EXTRA_COVERS {
                 continue;
             }
-            pick.push(lines[j]);
-            let step = self.finned_bases(d, cover, size, sashimi, lines, j + 1, u, pick);
+            let mut next = *outside;
+            let mut possible = false;
+            for (b, o) in next.iter_mut().enumerate().take(n) {
+                *o |= p & !s.in_box[k - s.base][b];
+                possible |= o.count_ones() as usize <= s.size;
+            }
+            if !possible {
+                continue;
+            }
+            pick.push((k, p));
+            let step = self.finned_bases(s, j + 1, u, &next, pick);
             pick.pop();
             if step.is_some() {
                 return step;
@@ -76,82 +163,127 @@ impl Board {
         None
     }
 
-    /// Tries every choice of `pick.len()` cover lines among the positions
-    /// `union` of the base lines `pick`.
+    /// Tries every choice of covers for the base lines `pick` (places at
+    /// positions `union`) that leaves the fins in one box: a struck cell
+    /// lies on a cover line outside the base lines, so it shares neither a
+    /// row nor a column with a fin and must share every fin's box. For a
+    /// fin box `b`, the positions in `outside[b]` must be covers; the other
+    /// covers are chosen among the rest.
     fn finned_covers(
         &self,
-        d: u8,
-        cover: usize,
-        sashimi: bool,
+        s: &Search,
         pick: &[(usize, u64)],
         union: u64,
+        outside: &[u64; MAX_BOXES],
     ) -> Option<Step> {
-        let size = pick.len();
-        let positions: Vec<u8> = digits_of(union).map(|p| p - 1).collect();
-        if positions.len() < size {
-            return None;
+        let n = self.side;
+        for (b, &forced_mask) in outside.iter().enumerate().take(n) {
+            let forced = forced_mask.count_ones() as usize;
+            let free_mask = union & !forced_mask;
+            if forced > s.size || free_mask == 0 {
+                continue;
+            }
+            // Something to strike first: a cell of the box holding the
+            // digit, off the base lines, on a line that may be a cover.
+            let fin_box = 2 * n + b;
+            let bit_d = bit(s.d);
+            let cover_slot = if s.cover == 0 { 0 } else { 1 };
+            let base_slot = 1 - cover_slot;
+            let strikable = self.units[fin_box].iter().any(|&c| {
+                self.cands[c] & bit_d != 0
+                    && union & (1u64 << (self.cell_units[c][cover_slot] - s.cover)) != 0
+                    && !pick
+                        .iter()
+                        .any(|&(k, _)| self.cell_units[c][base_slot] == k)
+            });
+            if !strikable {
+                continue;
+            }
+            let free: Vec<u8> = digits_of(free_mask).map(|p| p - 1).collect();
+            if free.len() < s.size - forced {
+                continue;
+            }
+            let mut chosen = Vec::with_capacity(s.size);
+            let mut found = None;
+            subsets(
+                &free,
+                s.size - forced,
+                0,
+                &mut chosen,
+                &mut |more: u64| match self.finned_step(
+                    s.d,
+                    s.cover,
+                    pick,
+                    forced_mask | more,
+                    fin_box,
+                ) {
+                    Some((step, kind)) if kind == s.sashimi => {
+                        found = Some(step);
+                        true
+                    }
+                    Some((step, _)) => {
+                        let mut other = s.other.borrow_mut();
+                        if other.is_none() {
+                            *other = Some(step);
+                        }
+                        false
+                    }
+                    None => false,
+                },
+            );
+            if found.is_some() {
+                return found;
+            }
         }
-        // Every `size`-subset of the positions, as a bit mask.
-        let mut chosen = Vec::with_capacity(size);
-        let mut found = None;
-        subsets(&positions, size, 0, &mut chosen, &mut |covers: u64| {
-            found = self.finned_step(d, cover, sashimi, pick, covers);
-            found.is_some()
-        });
-        found
+        None
     }
 
-    /// The step for base lines `pick` and cover positions `covers`, if the
-    /// fish has fins, is of the wanted kind and strikes something.
+    /// The step for base lines `pick`, cover positions `covers` and fins in
+    /// `fin_box`, if the fish has fins and strikes something, and whether
+    /// it is sashimi.
     fn finned_step(
         &self,
         d: u8,
         cover: usize,
-        sashimi: bool,
         pick: &[(usize, u64)],
         covers: u64,
-    ) -> Option<Step> {
+        fin_box: usize,
+    ) -> Option<(Step, bool)> {
         let fin_count: u32 = pick.iter().map(|&(_, p)| (p & !covers).count_ones()).sum();
         if fin_count == 0 || fin_count > MAX_FINS {
             return None;
         }
-        let is_sashimi = pick.iter().any(|&(_, p)| (p & covers).count_ones() <= 1);
-        if is_sashimi != sashimi {
-            return None;
-        }
-        let cells_of = |k: usize, mask: u64| -> Vec<usize> {
-            digits_of(mask)
-                .map(|pos| self.units[k][pos as usize - 1])
-                .collect()
-        };
-        let fins: Vec<usize> = pick
-            .iter()
-            .flat_map(|&(k, p)| cells_of(k, p & !covers))
-            .collect();
-        let base_slot = if cover == 0 { 1 } else { 0 };
+        let sashimi = pick.iter().any(|&(_, p)| (p & covers).count_ones() <= 1);
+        let (base_slot, cover_slot) = if cover == 0 { (1, 0) } else { (0, 1) };
         let b = bit(d);
-        let eliminated: Vec<(usize, u8)> = digits_of(covers)
-            .flat_map(|pos| self.units[cover + pos as usize - 1].iter().copied())
+        let mut eliminated: Vec<(usize, u8)> = self.units[fin_box]
+            .iter()
+            .copied()
             .filter(|&c| {
+                let pos = self.cell_units[c][cover_slot] - cover;
                 self.cands[c] & b != 0
+                    && covers & (1u64 << pos) != 0
                     && !pick
                         .iter()
                         .any(|&(k, _)| self.cell_units[c][base_slot] == k)
-                    && fins.iter().all(|&f| self.sees(c, f))
             })
             .map(|c| (c, d))
             .collect();
         if eliminated.is_empty() {
             return None;
         }
-        let mut eliminated = eliminated;
         eliminated.sort_unstable();
+        let cells_of = |k: usize, mask: u64| -> Vec<usize> {
+            digits_of(mask)
+                .map(|pos| self.units[k][pos as usize - 1])
+                .collect()
+        };
         // The body first, then the fins.
         let mut cells: Vec<usize> = pick
             .iter()
             .flat_map(|&(k, p)| cells_of(k, p & covers))
             .collect();
-        cells.extend(&fins);
+        cells.extend(pick.iter().flat_map(|&(k, p)| cells_of(k, p & !covers)));
         let technique = match (pick.len(), sashimi) {
             (2, false) => Technique::FinnedXWing,
             (2, true) => Technique::SashimiXWing,
@@ -160,14 +292,15 @@ impl Board {
             (_, false) => Technique::FinnedJellyfish,
             (_, true) => Technique::SashimiJellyfish,
         };
-        Some(Step {
+        let step = Step {
             technique,
             unit: Some(self.unit_of(pick[0].0)),
             digits: vec![d],
             cells,
             placed: None,
             eliminated,
-        })
+        };
+        Some((step, sashimi))
     }
 }
 

@@ -119,6 +119,9 @@ pub struct Board {
     /// The puzzle is known to have exactly one solution: only then may
     /// uniqueness techniques (`u` `h` `b`) be used.
     unique: bool,
+    /// The sashimi fish a failed search for finned ones met, for the
+    /// search that follows it in the same position.
+    fish_memo: Option<finned_fish::FishMemo>,
 }
 
 fn bit(d: u8) -> u64 {
@@ -217,6 +220,7 @@ impl Board {
             contradiction: false,
             order: ladder.techniques().collect(),
             unique: false,
+            fish_memo: None,
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {

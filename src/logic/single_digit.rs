@@ -100,17 +100,9 @@ impl Board {
     /// One empty rectangle that strikes something.
     pub(super) fn empty_rectangle(&mut self) -> bool {
         let n = self.side;
-        for d in 1..=n as u8 {
-            let b = bit(d);
-            for bx in 2 * n..3 * n {
-                let inbox: Vec<usize> = self.units[bx]
-                    .iter()
-                    .copied()
-                    .filter(|&c| self.cands[c] & b != 0)
-                    .collect();
-                if inbox.len() < 2 {
-                    continue;
-                }
+        // The rows and columns through each box, whatever the digit.
+        let lines: Vec<(Vec<usize>, Vec<usize>)> = (2 * n..3 * n)
+            .map(|bx| {
                 let mut rows: Vec<usize> = self.units[bx]
                     .iter()
                     .map(|&c| self.cell_units[c][0])
@@ -123,8 +115,27 @@ impl Board {
                 rows.dedup();
                 cols.sort_unstable();
                 cols.dedup();
-                for &r in &rows {
-                    for &c in &cols {
+                (rows, cols)
+            })
+            .collect();
+        let mut inbox = Vec::with_capacity(n);
+        for d in 1..=n as u8 {
+            let b = bit(d);
+            for bx in 2 * n..3 * n {
+                inbox.clear();
+                inbox.extend(
+                    self.units[bx]
+                        .iter()
+                        .copied()
+                        .filter(|&c| self.cands[c] & b != 0),
+                );
+                let (rows, cols) = &lines[bx - 2 * n];
+                // A cross holds at most a row and a column of the box.
+                if inbox.len() < 2 || inbox.len() > rows.len() + cols.len() - 1 {
+                    continue;
+                }
+                for &r in rows {
+                    for &c in cols {
                         if let Some(step) = self.empty_rectangle_at(d, bx, r, c, &inbox) {
                             self.apply(step);
                             return true;
