@@ -18,7 +18,10 @@
 use super::{bit, digits_of, Board, Step, Technique};
 
 /// A cluster split in two colours: `(cell, colour)` in the order found.
-type Cluster = Vec<(usize, bool)>;
+pub(super) type Cluster = Vec<(usize, bool)>;
+
+/// A position's candidates and every digit's clusters in it.
+pub(super) type ColourMemo = (Vec<u64>, std::sync::Arc<Vec<Vec<Cluster>>>);
 
 /// Splits `nodes` into clusters joined by `edges` (pairs of cells),
 /// two-coloured (breadth first, from the first node of each). A cluster
@@ -73,6 +76,26 @@ impl Board {
     /// True when `x` sees a cell of `cluster` of colour `c`.
     fn sees_colour(&self, x: usize, cluster: &Cluster, c: bool) -> bool {
         cluster.iter().any(|&(y, cy)| cy == c && self.sees(x, y))
+    }
+
+    /// The two-coloured clusters of every digit's strong links (index
+    /// `d - 1`), kept while the position stays the same: simple and
+    /// multi-colouring run one after the other on a position.
+    fn digit_clusters(&mut self) -> std::sync::Arc<Vec<Vec<Cluster>>> {
+        if let Some((cands, all)) = &self.colour_memo {
+            if *cands == self.cands {
+                return all.clone();
+            }
+        }
+        let all: Vec<Vec<Cluster>> = (1..=self.side as u8)
+            .map(|d| {
+                let (nodes, links) = self.strong_graph(d);
+                clusters(&nodes, &links)
+            })
+            .collect();
+        let all = std::sync::Arc::new(all);
+        self.colour_memo = Some((self.cands.clone(), all.clone()));
+        all
     }
 
     /// The cells of a digit's strong-link graph: every cell that ends a
@@ -167,10 +190,10 @@ impl Board {
     /// One simple colouring (wrap, then trap, cluster by cluster) that
     /// strikes something.
     pub(super) fn simple_colouring(&mut self) -> bool {
-        let n = self.side;
-        for d in 1..=n as u8 {
-            let (nodes, links) = self.strong_graph(d);
-            for cluster in clusters(&nodes, &links) {
+        let all = self.digit_clusters();
+        for (k, found) in all.iter().enumerate() {
+            let d = k as u8 + 1;
+            for cluster in found.iter() {
                 if cluster.len() < 3 {
                     continue;
                 }
@@ -197,8 +220,8 @@ impl Board {
                         .filter(|&x| {
                             self.cands[x] & b != 0
                                 && !cells.contains(&x)
-                                && self.sees_colour(x, &cluster, false)
-                                && self.sees_colour(x, &cluster, true)
+                                && self.sees_colour(x, cluster, false)
+                                && self.sees_colour(x, cluster, true)
                         })
                         .map(|x| (x, d))
                         .collect();
@@ -217,10 +240,9 @@ impl Board {
     /// One multi-colouring (type 2, then type 1, pair of clusters by pair)
     /// that strikes something.
     pub(super) fn multi_colouring(&mut self) -> bool {
-        let n = self.side;
-        for d in 1..=n as u8 {
-            let (nodes, links) = self.strong_graph(d);
-            let all = clusters(&nodes, &links);
+        let every = self.digit_clusters();
+        for (k, all) in every.iter().enumerate() {
+            let d = k as u8 + 1;
             let b = bit(d);
             for (i, c1) in all.iter().enumerate() {
                 for (j, c2) in all.iter().enumerate() {

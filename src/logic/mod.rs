@@ -122,6 +122,12 @@ pub struct Board {
     /// The sashimi fish a failed search for finned ones met, for the
     /// search that follows it in the same position.
     fish_memo: Option<finned_fish::FishMemo>,
+    /// The rectangles of a position, for the uniqueness techniques that
+    /// follow one another on it.
+    rect_memo: Option<uniqueness::RectMemo>,
+    /// Every digit's colour clusters of a position, for the colouring
+    /// techniques that follow one another on it.
+    colour_memo: Option<colouring::ColourMemo>,
 }
 
 fn bit(d: u8) -> u64 {
@@ -221,6 +227,8 @@ impl Board {
             order: ladder.techniques().collect(),
             unique: false,
             fish_memo: None,
+            rect_memo: None,
+            colour_memo: None,
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {

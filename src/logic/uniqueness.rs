@@ -26,12 +26,28 @@
 use super::{bit, digits_of, Board, Step, Technique};
 
 /// A rectangle: corners `[r1c1, r1c2, r2c1, r2c2]`.
-type Rect = [usize; 4];
+pub(super) type Rect = [usize; 4];
+
+/// A position's candidates and its rectangles with their common digits.
+pub(super) type RectMemo = (Vec<u64>, Vec<(Rect, u64)>);
 
 /// Makes the step for a type 3 subset (its other cells and all digits).
 type SubsetStep<'a> = dyn FnMut(&Board, &[usize], u64) -> Option<Step> + 'a;
 
 impl Board {
+    /// [`Board::rectangles`], kept while the position stays the same: the
+    /// five rectangle techniques run one after the other on a position.
+    fn rectangles_memo(&mut self) -> Vec<(Rect, u64)> {
+        if let Some((cands, rects)) = &self.rect_memo {
+            if *cands == self.cands {
+                return rects.clone();
+            }
+        }
+        let rects = self.rectangles();
+        self.rect_memo = Some((self.cands.clone(), rects.clone()));
+        rects
+    }
+
     /// Every rectangle of blank cells in exactly two boxes whose corners
     /// share at least two candidates, with the candidates they share.
     fn rectangles(&self) -> Vec<(Rect, u64)> {
@@ -96,7 +112,7 @@ impl Board {
 
     /// One unique rectangle of this type (1 to 4) that strikes something.
     pub(super) fn unique_rectangle(&mut self, kind: u8) -> bool {
-        for (rect, common) in self.rectangles() {
+        for (rect, common) in self.rectangles_memo() {
             let pairs: Vec<u8> = digits_of(common).collect();
             for (i, &a) in pairs.iter().enumerate() {
                 for &b in &pairs[i + 1..] {
@@ -275,7 +291,7 @@ impl Board {
 
     /// One hidden rectangle that strikes something.
     pub(super) fn hidden_rectangle(&mut self) -> bool {
-        for (rect, common) in self.rectangles() {
+        for (rect, common) in self.rectangles_memo() {
             let pairs: Vec<u8> = digits_of(common).collect();
             for (i, &a) in pairs.iter().enumerate() {
                 for &b in &pairs[i + 1..] {
