@@ -36,6 +36,9 @@ struct Search<'a> {
     /// The first fish of the other kind (sashimi when finned ones are
     /// sought) met on the way, kept for the next call.
     other: std::cell::RefCell<Option<Step>>,
+    /// For each box, the places of the digit in it by base line: `(unit,
+    /// cover positions)`; what a fish with its fins there could strike.
+    strike: &'a [Vec<(usize, u64)>],
 }
 
 /// What a search for finned fish of one size found of the sashimi kind,
@@ -88,6 +91,24 @@ impl Board {
                 if lines.len() < size {
                     continue;
                 }
+                let (base_slot, cover_slot) = if cover == 0 { (1, 0) } else { (0, 1) };
+                let strike: Vec<Vec<(usize, u64)>> = (2 * n..3 * n)
+                    .map(|bx| {
+                        let mut by_line: Vec<(usize, u64)> = Vec::new();
+                        for &c in &self.units[bx] {
+                            if self.cands[c] & bit(d) == 0 {
+                                continue;
+                            }
+                            let k = self.cell_units[c][base_slot];
+                            let pos = 1u64 << (self.cell_units[c][cover_slot] - cover);
+                            match by_line.iter_mut().find(|(line, _)| *line == k) {
+                                Some((_, m)) => *m |= pos,
+                                None => by_line.push((k, pos)),
+                            }
+                        }
+                        by_line
+                    })
+                    .collect();
                 let search = Search {
                     d,
                     base,
@@ -97,6 +118,7 @@ impl Board {
                     lines: &lines,
                     in_box: &in_box[base..base + n],
                     other: std::cell::RefCell::new(None),
+                    strike: &strike,
                 };
                 let mut pick = Vec::with_capacity(size);
                 let outside = [0u64; MAX_BOXES];
@@ -186,16 +208,9 @@ impl Board {
             // Something to strike first: a cell of the box holding the
             // digit, off the base lines, on a line that may be a cover.
             let fin_box = 2 * n + b;
-            let bit_d = bit(s.d);
-            let cover_slot = if s.cover == 0 { 0 } else { 1 };
-            let base_slot = 1 - cover_slot;
-            let strikable = self.units[fin_box].iter().any(|&c| {
-                self.cands[c] & bit_d != 0
-                    && union & (1u64 << (self.cell_units[c][cover_slot] - s.cover)) != 0
-                    && !pick
-                        .iter()
-                        .any(|&(k, _)| self.cell_units[c][base_slot] == k)
-            });
+            let strikable = s.strike[b]
+                .iter()
+                .any(|&(k, m)| m & union != 0 && !pick.iter().any(|&(line, _)| line == k));
             if !strikable {
                 continue;
             }

@@ -41,6 +41,27 @@ impl Board {
     }
 
     fn sue_de_coq_at(&self, line: usize, bx: usize, inter: &[usize]) -> Option<Step> {
+        // The intersection cells: every choice of two or three holding at
+        // least two digits more than cells.
+        let mut groups: Vec<(Vec<usize>, u64)> = Vec::new();
+        for i in 0..inter.len() {
+            for j in i + 1..inter.len() {
+                let mut choices = vec![vec![inter[i], inter[j]]];
+                for &k in &inter[j + 1..] {
+                    choices.push(vec![inter[i], inter[j], k]);
+                }
+                for group in choices {
+                    let v = group.iter().fold(0u64, |m, &c| m | self.cands[c]);
+                    if v.count_ones() as usize >= group.len() + 2 {
+                        groups.push((group, v));
+                    }
+                }
+            }
+        }
+        if groups.is_empty() {
+            return None;
+        }
+        let line_slot = if line < self.side { 0 } else { 1 };
         let line_rest: Vec<usize> = self.units[line]
             .iter()
             .copied()
@@ -49,25 +70,14 @@ impl Board {
         let box_rest: Vec<usize> = self.units[bx]
             .iter()
             .copied()
-            .filter(|&c| !self.units[line].contains(&c) && self.cands[c] != 0)
+            .filter(|&c| self.cell_units[c][line_slot] != line && self.cands[c] != 0)
             .collect();
         let line_sets = small_sets(&line_rest, &self.cands);
         let box_sets = small_sets(&box_rest, &self.cands);
-        // The intersection cells: every choice of two or three.
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for i in 0..inter.len() {
-            for j in i + 1..inter.len() {
-                groups.push(vec![inter[i], inter[j]]);
-                for &k in &inter[j + 1..] {
-                    groups.push(vec![inter[i], inter[j], k]);
-                }
-            }
+        if line_sets.is_empty() || box_sets.is_empty() {
+            return None;
         }
-        for group in groups {
-            let v = group.iter().fold(0u64, |m, &c| m | self.cands[c]);
-            if (v.count_ones() as usize) < group.len() + 2 {
-                continue;
-            }
+        for (group, v) in groups {
             for (dcells, vd) in &line_sets {
                 // A line set must share digits with the group, and may
                 // not hold them all.
