@@ -280,6 +280,33 @@ mod tests {
     }
 
     #[test]
+    fn uniqueness_is_used_only_once_the_solution_is_proven_unique() {
+        // A unique rectangle finishes this one: solve (which proves the
+        // solution unique) takes it; logic-only (which does not) stops.
+        let p: Grid =
+            "..4.....8.5...........9.2.7....7..6...6....193..6..7.5....8.....4275....1...2..36"
+                .parse()
+                .unwrap();
+        let out = solve(&p, &SolveOptions::default());
+        assert_eq!(out.status, Status::Solved);
+        assert!(
+            out.history.contains('u') && !out.history.contains('#'),
+            "{}",
+            out.history
+        );
+        let only = solve(
+            &p,
+            &SolveOptions {
+                logic_only: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(only.status, Status::GaveUp);
+        assert!(!only.history.contains('u'), "{}", only.history);
+        assert!(out.history.starts_with(&only.history));
+    }
+
+    #[test]
     fn logic_only_gives_up_and_keeps_candidates() {
         let p: Grid = HARD.parse().unwrap();
         let out = solve(
