@@ -109,6 +109,9 @@ pub fn se_rating(step: &Step) -> f32 {
     match (step.technique, step.unit) {
         (Technique::HiddenSingle, Some(Unit::Box(_))) => 1.2,
         (Technique::LockedCandidates, Some(Unit::Row(_) | Unit::Col(_))) => 2.8,
+        // SE: 4.5, plus a tenth per digit of the naked set beyond two (the
+        // step's digits are the rectangle's pair, then the set's).
+        (Technique::UniqueRectangle3, _) => 4.4 + 0.1 * step.digits.len().saturating_sub(2) as f32,
         (t, _) => t.info().se_rating,
     }
 }
@@ -355,6 +358,21 @@ mod tests {
             explainer_ratings(&[], false),
             (0.0, BEYOND_LADDER, BEYOND_LADDER)
         );
+    }
+
+    #[test]
+    fn a_type_3_rectangle_rates_by_its_naked_set() {
+        let step = |digits: Vec<u8>| Step {
+            technique: Technique::UniqueRectangle3,
+            unit: Some(Unit::Row(0)),
+            digits,
+            cells: vec![0, 3, 9, 12, 30],
+            placed: None,
+            eliminated: vec![(21, 3)],
+        };
+        // Pair 1,2; naked pair 3,4 (SE 4.6), naked triple 3,4,5 (4.7).
+        assert!((se_rating(&step(vec![1, 2, 3, 4])) - 4.6).abs() < 1e-4);
+        assert!((se_rating(&step(vec![1, 2, 3, 4, 5])) - 4.7).abs() < 1e-4);
     }
 
     #[test]
