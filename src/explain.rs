@@ -194,6 +194,25 @@ impl AddressMap {
             .chain((0..h * w).map(move |k| (r0 + k / w) * n + c0 + k % w))
     }
 
+    /// The row and column through a box on which every one of `inbox`
+    /// lies (an empty rectangle's cross), the one through `x` first.
+    fn rectangle_lines(&self, inbox: &[usize], x: usize) -> Option<(usize, usize)> {
+        let rows: Vec<usize> = inbox.iter().map(|&c| self.row(c)).collect();
+        let cols: Vec<usize> = inbox.iter().map(|&c| self.col(c)).collect();
+        let mut found = None;
+        for &r in &rows {
+            for &c in &cols {
+                if inbox.iter().all(|&i| self.row(i) == r || self.col(i) == c) {
+                    if self.row(x) == r || self.col(x) == c {
+                        return Some((r, c));
+                    }
+                    found = found.or(Some((r, c)));
+                }
+            }
+        }
+        found
+    }
+
     fn cells(&self, cells: &[usize]) -> String {
         cells
             .iter()
@@ -458,8 +477,320 @@ pub fn describe(step: &Step, map: &AddressMap, candidates: &[u64]) -> String {
                 map.cell(b)
             )
         }
+        (Technique::RemotePair, None) if step.digits.len() == 2 => {
+            let (a, b) = two_colours(&step.cells, |x, y| !map.shared(&[x, y]).is_empty());
+            format!(
+                "{name} on {}: {} hold only {} and each sees the next, so {} hold one digit and {} the other: {removes}",
+                map.digits(&step.digits),
+                map.cells(&step.cells),
+                map.digits(&step.digits),
+                map.cells(&a),
+                map.cells(&b)
+            )
+        }
+        (Technique::BugPlusOne, Some((c, d))) => format!(
+            "{name}: every blank but {} has two candidates, and {} has three places in its row, column and box → {} = {}",
+            map.cell(c),
+            map.digit(d),
+            map.cell(c),
+            map.digit(d)
+        ),
+        (Technique::EmptyRectangle, None) if step.cells.len() >= 3 && d0.is_some() => {
+            let d = d0.unwrap_or(1);
+            let (x, y, inbox) = (step.cells[0], step.cells[1], &step.cells[2..]);
+            let cross = map.rectangle_lines(inbox, x);
+            let lines = match cross {
+                Some((r, c)) => format!(
+                    " lie on {} and {}",
+                    map.unit(Unit::Row(r)),
+                    map.unit(Unit::Col(c))
+                ),
+                None => format!(" are {}", map.cells(inbox)),
+            };
+            let within = step.unit.map(|u| map.unit(u)).unwrap_or_default();
+            let link = strong_unit(map, candidates, d, x, y)
+                .map(|u| format!(" ({})", map.unit(u)))
+                .unwrap_or_default();
+            format!(
+                "{name} on {}: the places of {} in {within}{lines}; strong link {}–{}{link}: {removes}",
+                map.digit(d),
+                map.digit(d),
+                map.cell(x),
+                map.cell(y)
+            )
+        }
+        (
+            Technique::UniqueRectangle1
+            | Technique::UniqueRectangle2
+            | Technique::UniqueRectangle3
+            | Technique::UniqueRectangle4,
+            None,
+        ) if step.cells.len() >= 4 && step.digits.len() >= 2 => {
+            let pair = map.digits(&step.digits[..2]);
+            let c = &step.cells;
+            let rect = map.cells(&c[..4]);
+            let why = match step.technique {
+                Technique::UniqueRectangle1 => format!(
+                    "{} hold only {pair}, so {} must not",
+                    map.cells(&c[..3]),
+                    map.cell(c[3])
+                ),
+                Technique::UniqueRectangle2 => format!(
+                    "{} and {} hold {pair} and the same extra {}, which one of them must be",
+                    map.cell(c[2]),
+                    map.cell(c[3]),
+                    step.digits.get(2).map(|&z| map.digit(z)).unwrap_or_default()
+                ),
+                Technique::UniqueRectangle3 => format!(
+                    "the extras of {} and {} ({}) form a naked subset with {}{}",
+                    map.cell(c[2]),
+                    map.cell(c[3]),
+                    map.digits(&step.digits[2..]),
+                    map.cells(&c[4..]),
+                    step.unit.map(|u| format!(" in {}", map.unit(u))).unwrap_or_default()
+                ),
+                _ => {
+                    let locked = map
+                        .shared(&c[2..4])
+                        .into_iter()
+                        .map(|u| map.unit(u))
+                        .next()
+                        .unwrap_or_default();
+                    format!(
+                        "{} has no place in {locked} but {} and {}, so neither may be {}",
+                        map.digit(step.digits[0]),
+                        map.cell(c[2]),
+                        map.cell(c[3]),
+                        map.digit(step.digits[1])
+                    )
+                }
+            };
+            format!("{name} on {pair} ({rect}): {why}: {removes}")
+        }
+        (Technique::HiddenRectangle, None) if step.cells.len() == 4 && step.digits.len() == 2 => {
+            let [p, q, s2, x] = [step.cells[0], step.cells[1], step.cells[2], step.cells[3]];
+            let (u, v) = (step.digits[0], step.digits[1]);
+            format!(
+                "{name} on {} ({}): {} holds only {}, and {} has no place in {} and {} but the rectangle's, so {} may not be {}: {removes}",
+                map.digits(&step.digits),
+                map.cells(&[p, q, s2, x]),
+                map.cell(p),
+                map.digits(&step.digits),
+                map.digit(u),
+                map.unit(map.units_of(x)[0]),
+                map.unit(map.units_of(x)[1]),
+                map.cell(x),
+                map.digit(v)
+            )
+        }
+        (
+            Technique::FinnedXWing
+            | Technique::SashimiXWing
+            | Technique::FinnedSwordfish
+            | Technique::SashimiSwordfish
+            | Technique::FinnedJellyfish
+            | Technique::SashimiJellyfish,
+            None,
+        ) if d0.is_some() && step.unit.is_some() => {
+            let d = d0.unwrap_or(1);
+            let in_rows = matches!(step.unit, Some(Unit::Row(_)));
+            let size = match step.technique {
+                Technique::FinnedXWing | Technique::SashimiXWing => 2,
+                Technique::FinnedSwordfish | Technique::SashimiSwordfish => 3,
+                _ => 4,
+            };
+            let line = |c: usize| if in_rows { map.row(c) } else { map.col(c) };
+            let across = |c: usize| if in_rows { map.col(c) } else { map.row(c) };
+            let mut base: Vec<usize> = step.cells.iter().map(|&c| line(c)).collect();
+            base.sort_unstable();
+            base.dedup();
+            let (cover, fins) = fish_covers(map, step, size, &across);
+            let label =
+                |row: bool, k: usize| map.label(if row { Unit::Row(k) } else { Unit::Col(k) });
+            let base: Vec<String> = base.into_iter().map(|k| label(in_rows, k)).collect();
+            let cover: Vec<String> = cover.into_iter().map(|k| label(!in_rows, k)).collect();
+            let (base_kind, cover_kind) = if in_rows {
+                ("rows", "columns")
+            } else {
+                ("columns", "rows")
+            };
+            let fin_word = if fins.len() == 1 { "fin" } else { "fins" };
+            format!(
+                "{name} on {} in {base_kind} {} ({cover_kind} {}), {fin_word} {}: {removes}",
+                map.digit(d),
+                and_list(&base),
+                cover.join(", "),
+                map.cells(&fins)
+            )
+        }
+        (Technique::SueDeCoq, None) if step.unit.is_some() && step.cells.len() >= 4 => {
+            let line = step.unit.unwrap_or(Unit::Row(0));
+            let first = step.cells[0];
+            let bx = map.units_of(first)[2];
+            let group: Vec<usize> = step
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| map.contains(line, c) && map.contains(bx, c))
+                .collect();
+            let in_line: Vec<usize> = step
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| map.contains(line, c) && !map.contains(bx, c))
+                .collect();
+            let in_box: Vec<usize> = step
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| !map.contains(line, c))
+                .collect();
+            let all: Vec<usize> = step.cells.clone();
+            let group_digits = digits_of(
+                group
+                    .iter()
+                    .fold(0u64, |m, &c| m | candidates.get(c).copied().unwrap_or(0)),
+            );
+            let held = if group_digits.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", map.digits(&group_digits))
+            };
+            format!(
+                "{name} where {} crosses {}: {}{held} with {} in the line and {} in the box — {} cells holding the {} digits {}: {removes}",
+                map.unit(line),
+                map.unit(bx),
+                map.cells(&group),
+                map.cells(&in_line),
+                map.cells(&in_box),
+                all.len(),
+                step.digits.len(),
+                map.digits(&step.digits)
+            )
+        }
+        (Technique::SimpleColouring, None) if d0.is_some() => {
+            let d = d0.unwrap_or(1);
+            let (a, b) = two_colours(&step.cells, |x, y| {
+                strong_unit(map, candidates, d, x, y).is_some()
+            });
+            let wrap = step
+                .eliminated
+                .iter()
+                .all(|&(c, _)| step.cells.contains(&c));
+            let how = if wrap {
+                "two cells of one colour see each other, so that colour is false"
+            } else {
+                "a cell seeing both colours cannot hold it"
+            };
+            format!(
+                "{name} on {}: strong links colour {} against {}; {how}: {removes}",
+                map.digit(d),
+                map.cells(&a),
+                map.cells(&b)
+            )
+        }
+        (Technique::MultiColouring, None) if d0.is_some() && !step.cells.is_empty() => {
+            let d = d0.unwrap_or(1);
+            let linked = |x: usize, y: usize| strong_unit(map, candidates, d, x, y).is_some();
+            let (a, b) = two_colours(&step.cells, linked);
+            let first: Vec<usize> = a.iter().chain(&b).copied().collect();
+            let rest: Vec<usize> = step
+                .cells
+                .iter()
+                .copied()
+                .filter(|c| !first.contains(c))
+                .collect();
+            let (c2, d2) = two_colours(&rest, linked);
+            format!(
+                "{name} on {}: clusters {} against {}, and {} against {}, joined where their cells see each other: {removes}",
+                map.digit(d),
+                map.cells(&a),
+                map.cells(&b),
+                map.cells(&c2),
+                map.cells(&d2)
+            )
+        }
         _ => generic(step, map),
     }
+}
+
+/// Splits the first cluster of `cells` reachable from `cells[0]` by
+/// `linked` into its two colours (breadth first); cells not reached are
+/// left out.
+fn two_colours(cells: &[usize], linked: impl Fn(usize, usize) -> bool) -> (Vec<usize>, Vec<usize>) {
+    let Some(&start) = cells.first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut colour: BTreeMap<usize, bool> = BTreeMap::new();
+    colour.insert(start, false);
+    let mut queue = vec![start];
+    let mut head = 0;
+    while head < queue.len() {
+        let x = queue[head];
+        head += 1;
+        let cx = colour.get(&x).copied().unwrap_or(false);
+        for &y in cells {
+            if y != x && !colour.contains_key(&y) && linked(x, y) {
+                colour.insert(y, !cx);
+                queue.push(y);
+            }
+        }
+    }
+    let pick = |want: bool| -> Vec<usize> {
+        queue
+            .iter()
+            .copied()
+            .filter(|c| colour.get(c) == Some(&want))
+            .collect()
+    };
+    (pick(false), pick(true))
+}
+
+/// A finned fish's cover lines and fins: the first choice of `size` lines
+/// across the base (by `across`) that holds every eliminated cell and
+/// leaves as fins cells that each eliminated cell sees; the fewest fins
+/// win.
+fn fish_covers(
+    map: &AddressMap,
+    step: &Step,
+    size: usize,
+    across: &dyn Fn(usize) -> usize,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut lines: Vec<usize> = step.cells.iter().map(|&c| across(c)).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    let sees = |x: usize, y: usize| x != y && !map.shared(&[x, y]).is_empty();
+    let mut best: Option<(Vec<usize>, Vec<usize>)> = None;
+    let count = lines.len();
+    if count < size || count > 16 {
+        return (lines, Vec::new());
+    }
+    for mask in 0u32..(1 << count) {
+        if mask.count_ones() as usize != size {
+            continue;
+        }
+        let cover: Vec<usize> = (0..count)
+            .filter(|&i| mask & (1 << i) != 0)
+            .map(|i| lines[i])
+            .collect();
+        let fins: Vec<usize> = step
+            .cells
+            .iter()
+            .copied()
+            .filter(|&c| !cover.contains(&across(c)))
+            .collect();
+        if fins.is_empty() {
+            continue;
+        }
+        let fits = step
+            .eliminated
+            .iter()
+            .all(|&(e, _)| cover.contains(&across(e)) && fins.iter().all(|&f| sees(e, f)));
+        if fits && best.as_ref().is_none_or(|(_, f)| fins.len() < f.len()) {
+            best = Some((cover, fins));
+        }
+    }
+    best.unwrap_or((lines, Vec::new()))
 }
 
 /// Any other step: name, digits, cells, unit, then what it does.
@@ -988,6 +1319,96 @@ mod tests {
         assert_eq!(
             describe(&s, &m, &[]),
             "X-wing on 4 in rows 3 and 7 (columns D, H): removes 4 from H2, D9"
+        );
+    }
+
+    #[test]
+    fn finned_fish_names_its_covers_and_fins() {
+        let m = AddressMap::sheet(CellRef::new(0, 0), nine(), Symbols::Numbers);
+        // Rows 1 and 5, columns B and H, fin I5 (box 6): H4 and H6 lose 1.
+        let mut s = step(
+            Technique::FinnedXWing,
+            Some(Unit::Row(0)),
+            &[1],
+            &[1, 7, 37, 43, 44],
+        );
+        s.eliminated = vec![(34, 1), (52, 1)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "finned X-wing on 1 in rows 1 and 5 (columns B, H), fin I5: removes 1 from H4, H6"
+        );
+    }
+
+    #[test]
+    fn uniqueness_steps_in_words() {
+        let m = AddressMap::puzzle(nine());
+        let mut s = step(Technique::UniqueRectangle1, None, &[1, 2], &[0, 3, 9, 12]);
+        s.eliminated = vec![(12, 1), (12, 2)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "unique rectangle type 1 on 1,2 (r1c1, r1c4, r2c1, r2c4): r1c1, r1c4, r2c1 hold \
+             only 1,2, so r2c4 must not: removes 1 from r2c4, 2 from r2c4"
+        );
+        let mut s = step(Technique::UniqueRectangle4, None, &[1, 2], &[0, 9, 3, 12]);
+        s.eliminated = vec![(3, 2), (12, 2)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "unique rectangle type 4 on 1,2 (r1c1, r2c1, r1c4, r2c4): 1 has no place in \
+             column 4 but r1c4 and r2c4, so neither may be 2: removes 2 from r1c4, r2c4"
+        );
+        let mut s = step(Technique::HiddenRectangle, None, &[1, 2], &[0, 9, 3, 12]);
+        s.eliminated = vec![(12, 2)];
+        let text = describe(&s, &m, &[]);
+        assert!(
+            text.starts_with("hidden rectangle on 1,2 (r1c1, r2c1, r1c4, r2c4): r1c1 holds only 1,2, and 1 has no place in row 2 and column 4"),
+            "{text}"
+        );
+        let mut s = step(Technique::BugPlusOne, None, &[5], &[40]);
+        s.placed = Some((40, 5));
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "BUG+1: every blank but r5c5 has two candidates, and 5 has three places in its \
+             row, column and box → r5c5 = 5"
+        );
+    }
+
+    #[test]
+    fn patterns_in_words() {
+        let m = AddressMap::puzzle(nine());
+        // Empty rectangle: box 5's 1s on row 5 and column 5; strong link
+        // r5c8-r8c8 (column 8); r8c5 loses 1.
+        let mut s = step(
+            Technique::EmptyRectangle,
+            Some(Unit::Box(4)),
+            &[1],
+            &[43, 70, 31, 39, 41, 49],
+        );
+        s.eliminated = vec![(67, 1)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "empty rectangle on 1: the places of 1 in box 5 lie on row 5 and column 5; \
+             strong link r5c8–r8c8 (column 8): removes 1 from r8c5"
+        );
+        // Sue de Coq: r1c1, r1c2 with r1c7 (row) and r2c1 (box).
+        let mut s = step(
+            Technique::SueDeCoq,
+            Some(Unit::Row(0)),
+            &[1, 2, 3, 4],
+            &[0, 1, 6, 9],
+        );
+        s.eliminated = vec![(3, 1), (10, 3)];
+        let text = describe(&s, &m, &[]);
+        assert!(
+            text.starts_with("Sue de Coq where row 1 crosses box 1: r1c1, r1c2 with r1c7 in the line and r2c1 in the box — 4 cells holding the 4 digits 1,2,3,4: removes"),
+            "{text}"
+        );
+        // Remote pair {1,2}: r1c1 r1c5 r5c5 r5c9.
+        let mut s = step(Technique::RemotePair, None, &[1, 2], &[0, 4, 40, 44]);
+        s.eliminated = vec![(8, 1), (8, 2)];
+        let text = describe(&s, &m, &[]);
+        assert!(
+            text.contains("so r1c1, r5c5 hold one digit and r1c5, r5c9 the other"),
+            "{text}"
         );
     }
 

@@ -132,7 +132,9 @@ struct SolveArgs {
     #[arg(long)]
     force: bool,
     /// No guessing: stop when the techniques stop, keep what was deduced and
-    /// write the remaining candidates as letters (a=1, b=2 ...).
+    /// write the remaining candidates as letters (a=1, b=2 ...). Nothing
+    /// proves the solution unique then, so the uniqueness techniques
+    /// (u, h, b) are not used.
     #[arg(long)]
     logic_only: bool,
     /// Where solutions go: `grid` (into the grid itself), `beside` (a copy

@@ -20,7 +20,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{rate, rate_after, Board, Ladder, Rating, Step, Stop};
+use crate::logic::{rate_after, rate_unique, Board, Ladder, Rating, Step, Stop};
 use crate::search::{search, SearchError, SearchOptions};
 
 /// How to solve.
@@ -197,13 +197,16 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     if status == Status::Solved {
         let solution = &found.solutions[0];
         let mut board = board;
+        // Proven unique: the uniqueness techniques are sound here (and only
+        // here: logic-only runs never prove it, so never use them).
+        board.assume_unique();
         let stop = board.run(Some(solution));
         out = out.with_board(board);
         // The whole ladder's run up to its first guess is HoDoKu's run.
         out.rating = if opts.techniques == Ladder::all() {
             rate_after(puzzle, &out.steps)
         } else {
-            rate(puzzle)
+            rate_unique(puzzle)
         };
         if stop != Stop::Solved {
             // The ladder is sound, so this cannot happen on a proven unique
@@ -274,6 +277,33 @@ mod tests {
         assert!(out.history.contains('#'), "{}", out.history);
         let rating = out.rating.expect("a unique puzzle is rated");
         assert!(!rating.complete && rating.level == crate::logic::Level::Extreme);
+    }
+
+    #[test]
+    fn uniqueness_is_used_only_once_the_solution_is_proven_unique() {
+        // A unique rectangle finishes this one: solve (which proves the
+        // solution unique) takes it; logic-only (which does not) stops.
+        let p: Grid =
+            "..4.....8.5...........9.2.7....7..6...6....193..6..7.5....8.....4275....1...2..36"
+                .parse()
+                .unwrap();
+        let out = solve(&p, &SolveOptions::default());
+        assert_eq!(out.status, Status::Solved);
+        assert!(
+            out.history.contains('u') && !out.history.contains('#'),
+            "{}",
+            out.history
+        );
+        let only = solve(
+            &p,
+            &SolveOptions {
+                logic_only: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(only.status, Status::GaveUp);
+        assert!(!only.history.contains('u'), "{}", only.history);
+        assert!(out.history.starts_with(&only.history));
     }
 
     #[test]

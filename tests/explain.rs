@@ -394,6 +394,13 @@ fn form_of(technique: &str) -> &'static str {
         "x-wing" | "swordfish" | "jellyfish" => " on ",
         "skyscraper" | "2-string-kite" | "turbot-fish" => " on ",
         "xy-wing" | "xyz-wing" | "w-wing" => " on ",
+        "remote-pair" | "empty-rectangle" | "simple-colouring" | "multi-colouring" => " on ",
+        "unique-rectangle-1" | "unique-rectangle-2" | "unique-rectangle-3"
+        | "unique-rectangle-4" | "hidden-rectangle" => " on ",
+        "finned-x-wing" | "sashimi-x-wing" | "finned-swordfish" | "sashimi-swordfish"
+        | "finned-jellyfish" | "sashimi-jellyfish" => " on ",
+        "bug-plus-1" => ": ",
+        "sue-de-coq" => " where ",
         _ => "",
     }
 }
@@ -423,6 +430,18 @@ fn every_technique_is_said_in_its_own_words_on_hard_puzzles() {
                 "skyscraper" | "2-string-kite" | "turbot-fish" => "strong links",
                 "xy-wing" | "xyz-wing" => "pivot",
                 "w-wing" => "both hold",
+                "remote-pair" => "each sees the next",
+                "empty-rectangle" => "strong link",
+                "unique-rectangle-1" => "hold only",
+                "unique-rectangle-2" => "extra",
+                "unique-rectangle-3" => "naked subset",
+                "unique-rectangle-4" | "hidden-rectangle" => "has no place in",
+                "finned-x-wing" | "sashimi-x-wing" | "finned-swordfish" | "sashimi-swordfish"
+                | "finned-jellyfish" | "sashimi-jellyfish" => "fin",
+                "bug-plus-1" => "three places",
+                "sue-de-coq" => "crosses",
+                "simple-colouring" => "colour",
+                "multi-colouring" => "clusters",
                 "guess" => "from the proven solution",
                 _ => "",
             };
@@ -444,6 +463,17 @@ fn every_technique_is_said_in_its_own_words_on_hard_puzzles() {
         "hidden-pair",
         "2-string-kite",
         "w-wing",
+        "remote-pair",
+        "bug-plus-1",
+        "empty-rectangle",
+        "unique-rectangle-1",
+        "unique-rectangle-3",
+        "unique-rectangle-4",
+        "hidden-rectangle",
+        "finned-x-wing",
+        "sashimi-swordfish",
+        "sue-de-coq",
+        "multi-colouring",
     ] {
         assert!(seen.contains(t), "{t} never seen: {seen:?}");
     }

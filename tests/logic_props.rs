@@ -41,6 +41,8 @@ fn unique_solution(p: &Grid) -> Option<Grid> {
 fn check_steps(p: &Grid, ladder: Ladder) -> BTreeSet<Technique> {
     let sol = unique_solution(p).expect("a puzzle with one solution");
     let mut b = Board::with_ladder(p, ladder).expect("no clash");
+    // One solution, proven: the uniqueness techniques may run.
+    b.assume_unique();
     assert_eq!(b.run(Some(&sol)), Stop::Solved, "{p}");
     assert_eq!(b.grid(), &sol);
     let mut used = BTreeSet::new();
@@ -75,7 +77,7 @@ fn every_step_agrees_with_the_solution_on_9x9_benchmark_puzzles() {
         let p: Grid = line.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
         used.extend(check_steps(&p, Ladder::all()));
     }
-    println!("{} 9x9 puzzles checked", lines.len());
+    println!("{} 9x9 puzzles checked; used: {used:?}", lines.len());
     for t in [
         Technique::HiddenSingle,
         Technique::LockedPair,
@@ -94,6 +96,21 @@ fn every_step_agrees_with_the_solution_on_9x9_benchmark_puzzles() {
         Technique::WWing,
         Technique::XyWing,
         Technique::XyzWing,
+        Technique::RemotePair,
+        Technique::BugPlusOne,
+        Technique::EmptyRectangle,
+        Technique::UniqueRectangle1,
+        Technique::UniqueRectangle2,
+        Technique::UniqueRectangle3,
+        Technique::UniqueRectangle4,
+        Technique::HiddenRectangle,
+        Technique::FinnedXWing,
+        Technique::SashimiXWing,
+        Technique::FinnedSwordfish,
+        Technique::SashimiSwordfish,
+        Technique::FinnedJellyfish,
+        Technique::SueDeCoq,
+        Technique::MultiColouring,
         Technique::Guess,
     ] {
         assert!(used.contains(&t), "{t:?} never used: {used:?}");
@@ -104,9 +121,108 @@ fn every_step_agrees_with_the_solution_on_9x9_benchmark_puzzles() {
 fn every_step_agrees_with_the_solution_on_16x16_puzzles() {
     let lines = data("16x16/gecode_16x16.txt");
     assert!(!lines.is_empty());
+    let mut used = BTreeSet::new();
     for line in &lines {
         let p: Grid = line.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
-        check_steps(&p, Ladder::all());
+        used.extend(check_steps(&p, Ladder::all()));
+    }
+    println!("16x16 used: {used:?}");
+}
+
+#[test]
+fn short_ladders_reach_the_techniques_the_whole_ladder_leaves_early() {
+    // With every technique, earlier ones (turbot fish, empty rectangles,
+    // finned fish) take what simple colouring and sashimi jellyfish would:
+    // these ladders leave the work to them, and their steps are checked
+    // the same way.
+    let lines = data("9x9/puzzles3_magictour_top1465");
+    let mut used = BTreeSet::new();
+    for spec in ["i,c", "i,f", "i,!,2,3,*,^,c,m"] {
+        let ladder: Ladder = spec.parse().unwrap();
+        for line in lines.iter().take(150) {
+            used.extend(check_steps(&line.parse().unwrap(), ladder.clone()));
+        }
+    }
+    for t in [
+        Technique::SimpleColouring,
+        Technique::MultiColouring,
+        Technique::FinnedXWing,
+        Technique::SashimiXWing,
+        Technique::FinnedSwordfish,
+        Technique::SashimiSwordfish,
+        Technique::FinnedJellyfish,
+        Technique::SashimiJellyfish,
+    ] {
+        assert!(used.contains(&t), "{t:?} never used: {used:?}");
+    }
+}
+
+/// Puzzles with several solutions: the benchmark puzzles with givens taken
+/// away until a second solution appears.
+fn ambiguous_puzzles(count: usize) -> Vec<(Grid, Vec<Grid>)> {
+    let mut out = Vec::new();
+    for line in data("9x9/puzzles3_magictour_top1465").iter().take(count) {
+        let mut p: Grid = line.parse().unwrap();
+        for i in 0..81 {
+            if p.cells()[i] == 0 {
+                continue;
+            }
+            p.set(i / 9, i % 9, 0);
+            let found = search(
+                &p,
+                &SearchOptions {
+                    limit: 50,
+                    ..SearchOptions::default()
+                },
+            )
+            .unwrap();
+            if found.solutions.len() > 1 {
+                out.push((p, found.solutions));
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn an_ambiguous_puzzle_is_never_solved_by_a_uniqueness_step() {
+    // Without the proof of one solution, the ladder takes no uniqueness
+    // step, and no step strikes a digit any solution has there.
+    let puzzles = ambiguous_puzzles(60);
+    assert!(puzzles.len() >= 50, "{}", puzzles.len());
+    for (p, solutions) in &puzzles {
+        let mut b = Board::with_ladder(p, Ladder::all()).unwrap();
+        assert!(!b.assumes_unique());
+        // Sound steps cannot pick one of several solutions: the ladder
+        // stops short.
+        assert_eq!(b.run(None), Stop::Stuck, "{p}");
+        for s in b.steps() {
+            assert!(
+                !matches!(
+                    s.technique,
+                    Technique::UniqueRectangle1
+                        | Technique::UniqueRectangle2
+                        | Technique::UniqueRectangle3
+                        | Technique::UniqueRectangle4
+                        | Technique::HiddenRectangle
+                        | Technique::BugPlusOne
+                ),
+                "uniqueness used on an ambiguous puzzle {p}: {s:?}"
+            );
+            for sol in solutions {
+                for &(c, d) in &s.eliminated {
+                    assert_ne!(sol.cells()[c], d, "{p}: {s:?}");
+                }
+                if let Some((c, d)) = s.placed {
+                    assert_eq!(sol.cells()[c], d, "{p}: {s:?}");
+                }
+            }
+        }
+        // And solve reports it as ambiguous, without steps or rating.
+        let out = xlsudoku::solve::solve(p, &xlsudoku::solve::SolveOptions::default());
+        assert_eq!(out.status, xlsudoku::solve::Status::Multiple, "{p}");
+        assert!(out.steps.is_empty() && out.rating.is_none());
     }
 }
 
@@ -194,6 +310,7 @@ fn rating_from_the_historys_run_equals_rating_from_scratch() {
         let p: Grid = line.parse().unwrap();
         let sol = unique_solution(&p).expect("one solution");
         let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        b.assume_unique();
         b.run(Some(&sol));
         assert_eq!(rate_after(&p, b.steps()), rate(&p), "{line}");
     }

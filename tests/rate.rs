@@ -284,3 +284,29 @@ fn rate_is_a_subcommand_and_checks_its_jobs() {
     let out = xlsudoku(&["--json", "rate", "--help"]);
     assert!(stdout(&out).contains("serate"), "{}", stdout(&out));
 }
+
+/// gen_random_minimal_10k.txt line 75: singles, subsets and locked
+/// candidates leave a unique rectangle (type 1) that finishes it.
+const NEEDS_UR: &str =
+    "..4.....8.5...........9.2.7....7..6...6....193..6..7.5....8.....4275....1...2..36";
+
+#[test]
+fn a_unique_puzzle_is_rated_with_uniqueness_and_an_ambiguous_one_is_not_rated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The same puzzle without its last given has several solutions.
+    let ambiguous = format!("{}.", &NEEDS_UR[..80]);
+    let path = dir.path().join("ur.txt");
+    std::fs::write(&path, format!("{NEEDS_UR}\n{ambiguous}\n")).expect("write");
+    let out = xlsudoku(&["rate", "--json", path.to_str().unwrap()]);
+    let lines = json_lines(&out);
+    let ur = &lines[0];
+    assert_eq!(ur["status"], "solved", "{ur}");
+    let history = ur["history"].as_str().unwrap();
+    assert!(history.ends_with('u') && !history.contains('#'), "{ur}");
+    assert_eq!(ur["level"], "hard", "{ur}");
+    assert_eq!(ur["guesses"], 0, "{ur}");
+    assert!((ur["rating"].as_f64().unwrap() - 4.5).abs() < 1e-6, "{ur}");
+    assert_eq!(lines[1]["status"], "multiple", "{}", lines[1]);
+    assert!(lines[1]["rating"].is_null() && lines[1]["level"].is_null());
+    assert_eq!(out.status.code(), Some(1));
+}

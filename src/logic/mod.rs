@@ -9,7 +9,13 @@
 //! the position ([`Board`]) and the loop, [`techniques`] the one table of
 //! order, letter, name and ratings, and one file per technique family
 //! (`singles`, `intersections`, `subsets`, `fish`, `single_digit`,
-//! `wings`) the finders.
+//! `wings`, `uniqueness`, `finned_fish`, `sue_de_coq`, `colouring`) the
+//! finders.
+//!
+//! The uniqueness techniques (`u` `h` `b`) hold only for a puzzle with one
+//! solution: a board uses them only after [`Board::assume_unique`], which
+//! `solve` calls once the exact search has proven the solution unique
+//! (never with `--logic-only`, which does not search).
 //!
 //! | letter | technique |
 //! |---|---|
@@ -19,8 +25,17 @@
 //! | `2` `3` `4` | naked pair, triple, quad (locked pair/triple when the cells also share a box and a line) |
 //! | `*` `^` `&` | hidden pair, triple, quad |
 //! | `x` `s` `j` | X-wing, swordfish, jellyfish |
+//! | `r` | remote pair: a chain of cells holding the same two candidates |
+//! | `b` | BUG+1 (uniqueness) |
 //! | `k` `t` `o` | skyscraper, 2-string kite, turbot fish |
+//! | `e` | empty rectangle |
 //! | `w` `y` `z` | W-wing, XY-wing, XYZ-wing |
+//! | `u` | unique rectangle types 1–4 (uniqueness) |
+//! | `h` | hidden rectangle (uniqueness) |
+//! | `f` | finned and sashimi X-wing, swordfish, jellyfish |
+//! | `q` | Sue de Coq |
+//! | `c` | simple colouring (trap and wrap) |
+//! | `m` | multi-colouring |
 //! | `#` | a guess, taken from a known solution when the ladder stops |
 //!
 //! ```
@@ -37,17 +52,21 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
+mod colouring;
 mod explainer;
+mod finned_fish;
 mod fish;
 mod intersections;
 pub mod rating;
 mod single_digit;
 mod singles;
 mod subsets;
+mod sue_de_coq;
 pub mod techniques;
+mod uniqueness;
 mod wings;
 
-pub use rating::{rate, rate_after, Limits, Rating};
+pub use rating::{rate, rate_after, rate_unique, Limits, Rating};
 pub use techniques::{Ladder, Level, Technique, TechniqueInfo, UnknownTechnique, TABLE};
 
 use crate::grid::{Grid, Unit};
@@ -98,6 +117,18 @@ pub struct Board {
     contradiction: bool,
     /// The ladder's techniques in the order they are tried.
     order: Vec<Technique>,
+    /// The puzzle is known to have exactly one solution: only then may
+    /// uniqueness techniques (`u` `h` `b`) be used.
+    unique: bool,
+    /// The sashimi fish a failed search for finned ones met, for the
+    /// search that follows it in the same position.
+    fish_memo: Option<finned_fish::FishMemo>,
+    /// The rectangles of a position, for the uniqueness techniques that
+    /// follow one another on it.
+    rect_memo: Option<uniqueness::RectMemo>,
+    /// Every digit's colour clusters of a position, for the colouring
+    /// techniques that follow one another on it.
+    colour_memo: Option<colouring::ColourMemo>,
 }
 
 fn bit(d: u8) -> u64 {
@@ -195,6 +226,10 @@ impl Board {
             steps: Vec::new(),
             contradiction: false,
             order: ladder.techniques().collect(),
+            unique: false,
+            fish_memo: None,
+            rect_memo: None,
+            colour_memo: None,
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -203,6 +238,36 @@ impl Board {
         }
         board.contradiction = board.find_contradiction();
         Some(board)
+    }
+
+    /// Tells the board that its puzzle has exactly one solution (proven,
+    /// say, by [`search`](crate::search::search) with a limit of 2), which
+    /// lets the ladder use the uniqueness techniques: unique rectangles
+    /// (`u`), hidden rectangles (`h`) and BUG+1 (`b`). They assume that no
+    /// second solution exists, so on a puzzle with several they could
+    /// strike a true digit; a board not told so (the default) skips them.
+    ///
+    /// ```
+    /// use xlsudoku::grid::Grid;
+    /// use xlsudoku::logic::Board;
+    ///
+    /// let p: Grid =
+    ///     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    ///         .parse()?;
+    /// let mut board = Board::new(&p).expect("no clash");
+    /// assert!(!board.assumes_unique());
+    /// board.assume_unique();
+    /// assert!(board.assumes_unique());
+    /// # Ok::<(), xlsudoku::grid::GridError>(())
+    /// ```
+    pub fn assume_unique(&mut self) {
+        self.unique = true;
+    }
+
+    /// Whether [`Board::assume_unique`] was called: uniqueness techniques
+    /// are used only then.
+    pub fn assumes_unique(&self) -> bool {
+        self.unique
     }
 
     /// The grid as far as it is solved.
@@ -324,12 +389,29 @@ impl Board {
             Technique::XWing => self.basic_fish(2),
             Technique::Swordfish => self.basic_fish(3),
             Technique::Jellyfish => self.basic_fish(4),
+            Technique::RemotePair => self.remote_pair(),
+            Technique::BugPlusOne => self.unique && self.bug_plus_one(),
             Technique::Skyscraper => self.single_digit(single_digit::Pattern::Skyscraper),
             Technique::TwoStringKite => self.single_digit(single_digit::Pattern::Kite),
             Technique::TurbotFish => self.single_digit(single_digit::Pattern::Turbot),
+            Technique::EmptyRectangle => self.empty_rectangle(),
             Technique::WWing => self.w_wing(),
             Technique::XyWing => self.xy_wing(false),
             Technique::XyzWing => self.xy_wing(true),
+            Technique::UniqueRectangle1 => self.unique && self.unique_rectangle(1),
+            Technique::UniqueRectangle2 => self.unique && self.unique_rectangle(2),
+            Technique::UniqueRectangle3 => self.unique && self.unique_rectangle(3),
+            Technique::UniqueRectangle4 => self.unique && self.unique_rectangle(4),
+            Technique::HiddenRectangle => self.unique && self.hidden_rectangle(),
+            Technique::FinnedXWing => self.finned_fish(2, false),
+            Technique::SashimiXWing => self.finned_fish(2, true),
+            Technique::FinnedSwordfish => self.finned_fish(3, false),
+            Technique::SashimiSwordfish => self.finned_fish(3, true),
+            Technique::FinnedJellyfish => self.finned_fish(4, false),
+            Technique::SashimiJellyfish => self.finned_fish(4, true),
+            Technique::SueDeCoq => self.sue_de_coq(),
+            Technique::SimpleColouring => self.simple_colouring(),
+            Technique::MultiColouring => self.multi_colouring(),
             Technique::Guess => false,
         })
     }

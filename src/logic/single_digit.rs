@@ -7,6 +7,13 @@
 //! - skyscraper (`k`): both strong links in rows, or both in columns;
 //! - 2-string kite (`t`): one in a row, one in a column, joined in a box;
 //! - turbot fish (`o`): any other pairing (a box link among them).
+//!
+//! Empty rectangle (`e`): in a box, every place of the digit lies on one
+//! row `R` or one column `C` (some on `R` off `C`, some on `C` off `R`).
+//! A strong link `x=y` in a column, with `x` on `R` outside the box, strikes
+//! the digit from the cell on `C` in `y`'s row: were that cell the digit,
+//! `y` would not be, `x` would, and the box would have no place left (the
+//! same with rows and columns swapped). Any box shape.
 
 use super::{bit, Board, Step, Technique};
 
@@ -90,6 +97,114 @@ impl Board {
         false
     }
 
+    /// One empty rectangle that strikes something.
+    pub(super) fn empty_rectangle(&mut self) -> bool {
+        let n = self.side;
+        // The rows and columns through each box, whatever the digit.
+        let lines: Vec<(Vec<usize>, Vec<usize>)> = (2 * n..3 * n)
+            .map(|bx| {
+                let mut rows: Vec<usize> = self.units[bx]
+                    .iter()
+                    .map(|&c| self.cell_units[c][0])
+                    .collect();
+                let mut cols: Vec<usize> = self.units[bx]
+                    .iter()
+                    .map(|&c| self.cell_units[c][1])
+                    .collect();
+                rows.sort_unstable();
+                rows.dedup();
+                cols.sort_unstable();
+                cols.dedup();
+                (rows, cols)
+            })
+            .collect();
+        let mut inbox = Vec::with_capacity(n);
+        for d in 1..=n as u8 {
+            let b = bit(d);
+            for bx in 2 * n..3 * n {
+                inbox.clear();
+                inbox.extend(
+                    self.units[bx]
+                        .iter()
+                        .copied()
+                        .filter(|&c| self.cands[c] & b != 0),
+                );
+                let (rows, cols) = &lines[bx - 2 * n];
+                // A cross holds at most a row and a column of the box.
+                if inbox.len() < 2 || inbox.len() > rows.len() + cols.len() - 1 {
+                    continue;
+                }
+                for &r in rows {
+                    for &c in cols {
+                        if let Some(step) = self.empty_rectangle_at(d, bx, r, c, &inbox) {
+                            self.apply(step);
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The empty rectangle of digit `d` in box `bx` on row unit `r` and
+    /// column unit `c`, if the box's places `inbox` fit it and it strikes
+    /// something.
+    fn empty_rectangle_at(
+        &self,
+        d: u8,
+        bx: usize,
+        r: usize,
+        c: usize,
+        inbox: &[usize],
+    ) -> Option<Step> {
+        let b = bit(d);
+        let on = |x: usize, slot: usize, k: usize| self.cell_units[x][slot] == k;
+        if !inbox.iter().all(|&x| on(x, 0, r) || on(x, 1, c))
+            || !inbox.iter().any(|&x| on(x, 0, r) && !on(x, 1, c))
+            || !inbox.iter().any(|&x| on(x, 1, c) && !on(x, 0, r))
+        {
+            return None;
+        }
+        // (the rectangle's line the strong link starts from, the other line,
+        // the slot of the line's kind, the slot of the other kind)
+        for (line, cross, slot_line, slot_cross) in [(r, c, 0, 1), (c, r, 1, 0)] {
+            for &x in &self.units[line] {
+                if self.cands[x] & b == 0 || self.cell_units[x][2] == bx {
+                    continue;
+                }
+                let perp = self.cell_units[x][slot_cross];
+                let mut ends = self.units[perp]
+                    .iter()
+                    .copied()
+                    .filter(|&e| self.cands[e] & b != 0);
+                let (Some(e1), Some(e2), None) = (ends.next(), ends.next(), ends.next()) else {
+                    continue;
+                };
+                let y = if e1 == x { e2 } else { e1 };
+                let target = self.units[self.cell_units[y][slot_line]]
+                    .iter()
+                    .copied()
+                    .find(|&t| self.cell_units[t][slot_cross] == cross);
+                let Some(t) = target else { continue };
+                if self.cell_units[t][2] == bx || self.cands[t] & b == 0 || t == y {
+                    continue;
+                }
+                let mut cells = vec![x, y];
+                cells.extend_from_slice(inbox);
+                return Some(Step {
+                    technique: Technique::EmptyRectangle,
+                    unit: Some(self.unit_of(bx)),
+                    digits: vec![d],
+                    cells,
+                    placed: None,
+                    eliminated: vec![(t, d)],
+                });
+            }
+        }
+        None
+    }
+
     /// The step for the chain `a=b-c=e` on `d`, if it strikes something.
     fn turbot_step(&self, kind: Pattern, d: u8, chain: [usize; 4], unit: usize) -> Option<Step> {
         let [a, _, _, e] = chain;
@@ -146,6 +261,22 @@ mod tests {
         assert_eq!(s.technique, Technique::Skyscraper);
         assert_eq!(s.cells, vec![3, 0, 54, 58]);
         assert_eq!(s.eliminated, vec![(13, 1)]);
+    }
+
+    #[test]
+    fn empty_rectangle_strikes_across_a_strong_link() {
+        // Box 5 (rows 4-6, columns 4-6): 1 only at r5c4, r5c6 (row 5) and
+        // r4c5, r6c5 (column 5). Column 8 has 1 only at r5c8 and r8c8:
+        // r8c5 (row 8, column 5) loses 1.
+        let mut keep: Vec<usize> = vec![39, 41, 31, 49, 43, 70];
+        // Other places of 1 outside the pattern, off column 8 and box 5.
+        keep.extend([0, 1, 2, 67, 68, 75, 76]);
+        let mut b = board_with_only(1, &keep);
+        assert!(b.empty_rectangle());
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::EmptyRectangle);
+        assert_eq!(&s.cells[..2], &[43, 70]);
+        assert_eq!(s.eliminated, vec![(67, 1)]);
     }
 
     #[test]

@@ -52,6 +52,12 @@ pub enum Technique {
     Swordfish,
     /// The same on four lines (`j`).
     Jellyfish,
+    /// A chain of four or more cells holding the same two candidates, each
+    /// seeing the next: cells seeing two of opposite parity lose both (`r`).
+    RemotePair,
+    /// Bivalue universal grave + 1: every blank but one has two
+    /// candidates; the odd digit of the one is its value (`b`; uniqueness).
+    BugPlusOne,
     /// Two strong links on a digit, both in rows or both in columns,
     /// joined across (`k`).
     Skyscraper,
@@ -59,12 +65,52 @@ pub enum Technique {
     TwoStringKite,
     /// Two strong links joined otherwise, a box link among them (`o`).
     TurbotFish,
+    /// A box whose places for a digit lie on one row and one column,
+    /// joined to a strong link (`e`).
+    EmptyRectangle,
     /// Two equal pairs joined by a strong link on one of their digits (`w`).
     WWing,
     /// A pair pivot with two pair pincers (`y`).
     XyWing,
     /// A three-candidate pivot with two pair pincers (`z`).
     XyzWing,
+    /// Unique rectangle type 1: three corners hold only the pair, the
+    /// fourth loses it (`u`; uniqueness).
+    UniqueRectangle1,
+    /// Unique rectangle type 2: two corners hold the pair plus the same
+    /// extra digit, struck from cells seeing both (`u`; uniqueness).
+    UniqueRectangle2,
+    /// Unique rectangle type 3: the extras of two corners form a naked
+    /// subset with other cells of their unit (`u`; uniqueness).
+    UniqueRectangle3,
+    /// Unique rectangle type 4: one digit of the pair is locked in the two
+    /// corners' unit, so they lose the other (`u`; uniqueness).
+    UniqueRectangle4,
+    /// Hidden rectangle: a pair corner and strong links on one digit
+    /// through the opposite corner, which loses the other (`h`; uniqueness).
+    HiddenRectangle,
+    /// A fish whose base lines hold extra places (fins) in one box: only
+    /// cells seeing every fin are struck (`f`).
+    FinnedXWing,
+    /// A finned X-wing with a base line of one body cell (`f`).
+    SashimiXWing,
+    /// Finned swordfish (`f`).
+    FinnedSwordfish,
+    /// Sashimi swordfish (`f`).
+    SashimiSwordfish,
+    /// Finned jellyfish (`f`).
+    FinnedJellyfish,
+    /// Sashimi jellyfish (`f`).
+    SashimiJellyfish,
+    /// Sue de Coq: cells of a box-line intersection with two almost locked
+    /// sets, one in the line and one in the box (`q`).
+    SueDeCoq,
+    /// Simple colouring: a digit's strong links coloured in two colours
+    /// (trap: a cell seeing both colours; wrap: a colour seeing itself) (`c`).
+    SimpleColouring,
+    /// Multi-colouring: two colour clusters of one digit joined by a weak
+    /// link (`m`).
+    MultiColouring,
     /// A value taken from the known solution when the techniques stop (`#`).
     Guess,
 }
@@ -160,6 +206,18 @@ macro_rules! row {
 /// Every technique, in the order the ladder tries them (HoDoKu 2.2's
 /// default order; SE ratings from Sudoku Explainer 1.2.1; HoDoKu levels and
 /// scores from HoDoKu 2.2's defaults). The guess closes the table.
+///
+/// Sudoku Explainer has no empty rectangle, remote pair, finned fish,
+/// colouring or Sue de Coq: SE proves those eliminations with its chains
+/// (X-cycles and XY-chains from 6.5, longer chains higher), so their rows
+/// carry the rating SE gives the shortest chain that makes the same
+/// deduction (6.6 for a four-link chain, a tenth more per extra pair of
+/// links), and Sue de Coq that of SE's shortest forcing chain (7.0). The
+/// uniqueness rows (`u` `h` `b`) are used only on a board told that its
+/// puzzle has one solution ([`Board::assume_unique`](super::Board::assume_unique)).
+/// SE rates a unique rectangle 4.5 whatever its type, plus a tenth per
+/// digit beyond two in a type 3's naked set (the pair's row says 4.6);
+/// SE has no hidden rectangle, whose deduction is its type 4's (4.5).
 #[rustfmt::skip]
 pub const TABLE: &[TechniqueInfo] = &[
     //   technique         letter     name                 key                  SE   level    score
@@ -177,12 +235,29 @@ pub const TABLE: &[TechniqueInfo] = &[
     row!(XWing,            Some('x'), "X-wing",            "x-wing",            3.2, Hard,    140),
     row!(Swordfish,        Some('s'), "swordfish",         "swordfish",         3.8, Hard,    150),
     row!(Jellyfish,        Some('j'), "jellyfish",         "jellyfish",         5.2, Hard,    160),
+    row!(RemotePair,       Some('r'), "remote pair",       "remote-pair",       6.6, Hard,    110),
+    row!(BugPlusOne,       Some('b'), "BUG+1",             "bug-plus-1",        5.6, Hard,    100),
     row!(Skyscraper,       Some('k'), "skyscraper",        "skyscraper",        6.6, Hard,    130),
     row!(TwoStringKite,    Some('t'), "2-string kite",     "2-string-kite",     6.6, Hard,    150),
     row!(TurbotFish,       Some('o'), "turbot fish",       "turbot-fish",       6.6, Hard,    120),
+    row!(EmptyRectangle,   Some('e'), "empty rectangle",   "empty-rectangle",   6.6, Hard,    120),
     row!(WWing,            Some('w'), "W-wing",            "w-wing",            7.1, Hard,    150),
     row!(XyWing,           Some('y'), "XY-wing",           "xy-wing",           4.2, Hard,    160),
     row!(XyzWing,          Some('z'), "XYZ-wing",          "xyz-wing",          4.4, Hard,    180),
+    row!(UniqueRectangle1, Some('u'), "unique rectangle type 1", "unique-rectangle-1", 4.5, Hard, 100),
+    row!(UniqueRectangle2, Some('u'), "unique rectangle type 2", "unique-rectangle-2", 4.5, Hard, 100),
+    row!(UniqueRectangle3, Some('u'), "unique rectangle type 3", "unique-rectangle-3", 4.6, Hard, 100),
+    row!(UniqueRectangle4, Some('u'), "unique rectangle type 4", "unique-rectangle-4", 4.5, Hard, 100),
+    row!(HiddenRectangle,  Some('h'), "hidden rectangle",  "hidden-rectangle",  4.5, Hard,    100),
+    row!(FinnedXWing,      Some('f'), "finned X-wing",     "finned-x-wing",     6.6, Hard,    130),
+    row!(SashimiXWing,     Some('f'), "sashimi X-wing",    "sashimi-x-wing",    6.6, Hard,    150),
+    row!(FinnedSwordfish,  Some('f'), "finned swordfish",  "finned-swordfish",  6.8, Unfair,  200),
+    row!(SashimiSwordfish, Some('f'), "sashimi swordfish", "sashimi-swordfish", 6.8, Unfair,  240),
+    row!(FinnedJellyfish,  Some('f'), "finned jellyfish",  "finned-jellyfish",  7.0, Unfair,  250),
+    row!(SashimiJellyfish, Some('f'), "sashimi jellyfish", "sashimi-jellyfish", 7.0, Unfair,  260),
+    row!(SueDeCoq,         Some('q'), "Sue de Coq",        "sue-de-coq",        7.0, Unfair,  250),
+    row!(SimpleColouring,  Some('c'), "simple colouring",  "simple-colouring",  6.7, Hard,    150),
+    row!(MultiColouring,   Some('m'), "multi-colouring",   "multi-colouring",   6.8, Hard,    200),
     row!(Guess,            Some('#'), "guess",             "guess",             11.0, Extreme, 20000),
 ];
 
@@ -312,7 +387,7 @@ impl fmt::Display for Ladder {
 
 /// A `--techniques` value that names no technique.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table (i ! 2 3 4 * ^ & x s j k t o w y z; hidden-single, x-wing, ...)")]
+#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table (i ! 2 3 4 * ^ & x s j r b k t o e w y z u h f q c m; hidden-single, x-wing, ...)")]
 pub struct UnknownTechnique(pub String);
 
 /// The rows `--techniques` may name: all but the guess.
@@ -402,7 +477,7 @@ mod tests {
         );
         assert_eq!("i,2,x".parse::<Ladder>().unwrap(), l);
         assert_eq!(Ladder::seed().spelling(), "seed");
-        assert!("i,q".parse::<Ladder>().unwrap_err().0 == "q");
+        assert!("i,Q".parse::<Ladder>().unwrap_err().0 == "Q");
         assert!("".parse::<Ladder>().is_err());
         assert!(
             "#".parse::<Ladder>().is_err(),

@@ -1,0 +1,377 @@
+//! Colouring: remote pair (`r`), simple colouring (`c`) and
+//! multi-colouring (`m`). Each splits a cluster of cells into two colours,
+//! exactly one of which is true.
+//!
+//! - Remote pair: cells holding only the same two candidates `{a,b}`, each
+//!   seeing the next, alternate between `a` and `b`. In a cluster of four
+//!   or more, a cell seeing cells of both colours holds neither.
+//! - Simple colouring: a digit's strong links (units where it has two
+//!   places) form clusters whose cells alternate true and false. Trap: a
+//!   cell seeing both colours loses the digit. Wrap: two cells of one
+//!   colour see each other, so that colour is false everywhere.
+//! - Multi-colouring: two clusters of one digit. If a colour of the first
+//!   sees both colours of the second, it is false (type 2). If colour `A`
+//!   of the first sees colour `C` of the second, one of their partners `B`
+//!   and `D` is true, so a cell seeing both `B` and `D` loses the digit
+//!   (type 1).
+
+use super::{bit, digits_of, Board, Step, Technique};
+
+/// A cluster split in two colours: `(cell, colour)` in the order found.
+pub(super) type Cluster = Vec<(usize, bool)>;
+
+/// A position's candidates and every digit's clusters in it.
+pub(super) type ColourMemo = (Vec<u64>, std::sync::Arc<Vec<Vec<Cluster>>>);
+
+/// Splits `nodes` into clusters joined by `edges` (pairs of cells),
+/// two-coloured (breadth first, from the first node of each). A cluster
+/// that cannot be two-coloured (only on a broken position) is left out.
+fn clusters(nodes: &[usize], edges: &[(usize, usize)]) -> Vec<Cluster> {
+    let index = |c: usize| nodes.binary_search(&c).ok();
+    let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for &(a, b) in edges {
+        if let (Some(i), Some(j)) = (index(a), index(b)) {
+            adjacent[i].push(j);
+            adjacent[j].push(i);
+        }
+    }
+    let mut colour: Vec<Option<bool>> = vec![None; nodes.len()];
+    let mut out = Vec::new();
+    for start in 0..nodes.len() {
+        if colour[start].is_some() {
+            continue;
+        }
+        colour[start] = Some(false);
+        let mut queue = vec![start];
+        let mut head = 0;
+        let mut broken = false;
+        while head < queue.len() {
+            let i = queue[head];
+            head += 1;
+            let ci = colour[i].unwrap_or(false);
+            for &j in &adjacent[i] {
+                match colour[j] {
+                    None => {
+                        colour[j] = Some(!ci);
+                        queue.push(j);
+                    }
+                    Some(cj) if cj == ci => broken = true,
+                    Some(_) => {}
+                }
+            }
+        }
+        if !broken {
+            out.push(
+                queue
+                    .iter()
+                    .map(|&i| (nodes[i], colour[i].unwrap_or(false)))
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
+impl Board {
+    /// True when `x` sees a cell of `cluster` of colour `c`.
+    fn sees_colour(&self, x: usize, cluster: &Cluster, c: bool) -> bool {
+        cluster.iter().any(|&(y, cy)| cy == c && self.sees(x, y))
+    }
+
+    /// The two-coloured clusters of every digit's strong links (index
+    /// `d - 1`), kept while the position stays the same: simple and
+    /// multi-colouring run one after the other on a position.
+    fn digit_clusters(&mut self) -> std::sync::Arc<Vec<Vec<Cluster>>> {
+        if let Some((cands, all)) = &self.colour_memo {
+            if *cands == self.cands {
+                return all.clone();
+            }
+        }
+        let all: Vec<Vec<Cluster>> = (1..=self.side as u8)
+            .map(|d| {
+                let (nodes, links) = self.strong_graph(d);
+                clusters(&nodes, &links)
+            })
+            .collect();
+        let all = std::sync::Arc::new(all);
+        self.colour_memo = Some((self.cands.clone(), all.clone()));
+        all
+    }
+
+    /// The cells of a digit's strong-link graph: every cell that ends a
+    /// strong link, and the links between them.
+    fn strong_graph(&self, d: u8) -> (Vec<usize>, Vec<(usize, usize)>) {
+        let links: Vec<(usize, usize)> = self
+            .strong_links(d)
+            .into_iter()
+            .map(|(_, a, b)| (a, b))
+            .collect();
+        let mut nodes: Vec<usize> = links.iter().flat_map(|&(a, b)| [a, b]).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        (nodes, links)
+    }
+
+    fn colour_step(
+        &self,
+        technique: Technique,
+        digits: Vec<u8>,
+        cells: Vec<usize>,
+        mut eliminated: Vec<(usize, u8)>,
+    ) -> Option<Step> {
+        if eliminated.is_empty() {
+            return None;
+        }
+        eliminated.sort_unstable();
+        eliminated.dedup();
+        Some(Step {
+            technique,
+            unit: None,
+            digits,
+            cells,
+            placed: None,
+            eliminated,
+        })
+    }
+
+    /// One remote pair that strikes something.
+    pub(super) fn remote_pair(&mut self) -> bool {
+        let mut masks: Vec<u64> = self
+            .cands
+            .iter()
+            .copied()
+            .filter(|m| m.count_ones() == 2)
+            .collect();
+        masks.sort_unstable();
+        masks.dedup();
+        for m in masks {
+            let nodes: Vec<usize> = (0..self.cands.len())
+                .filter(|&c| self.cands[c] == m)
+                .collect();
+            if nodes.len() < 4 {
+                continue;
+            }
+            let mut edges = Vec::new();
+            for (i, &a) in nodes.iter().enumerate() {
+                for &b in &nodes[i + 1..] {
+                    if self.sees(a, b) {
+                        edges.push((a, b));
+                    }
+                }
+            }
+            for cluster in clusters(&nodes, &edges) {
+                if cluster.len() < 4 {
+                    continue;
+                }
+                let eliminated: Vec<(usize, u8)> = (0..self.cands.len())
+                    .filter(|&x| {
+                        self.cands[x] & m != 0
+                            && !cluster.iter().any(|&(y, _)| y == x)
+                            && self.sees_colour(x, &cluster, false)
+                            && self.sees_colour(x, &cluster, true)
+                    })
+                    .flat_map(|x| digits_of(self.cands[x] & m).map(move |d| (x, d)))
+                    .collect();
+                let cells = cluster.iter().map(|&(c, _)| c).collect();
+                if let Some(step) = self.colour_step(
+                    Technique::RemotePair,
+                    digits_of(m).collect(),
+                    cells,
+                    eliminated,
+                ) {
+                    self.apply(step);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// One simple colouring (wrap, then trap, cluster by cluster) that
+    /// strikes something.
+    pub(super) fn simple_colouring(&mut self) -> bool {
+        let all = self.digit_clusters();
+        for (k, found) in all.iter().enumerate() {
+            let d = k as u8 + 1;
+            for cluster in found.iter() {
+                if cluster.len() < 3 {
+                    continue;
+                }
+                let cells: Vec<usize> = cluster.iter().map(|&(c, _)| c).collect();
+                // Wrap: a colour with two cells seeing each other is false.
+                let mut eliminated = Vec::new();
+                for c in [false, true] {
+                    let wrapped = cluster.iter().any(|&(x, cx)| {
+                        cx == c && cluster.iter().any(|&(y, cy)| cy == c && self.sees(x, y))
+                    });
+                    if wrapped {
+                        eliminated = cluster
+                            .iter()
+                            .filter(|&&(_, cx)| cx == c)
+                            .map(|&(x, _)| (x, d))
+                            .collect();
+                        break;
+                    }
+                }
+                if eliminated.is_empty() {
+                    // Trap: a cell outside seeing both colours.
+                    let b = bit(d);
+                    eliminated = (0..self.cands.len())
+                        .filter(|&x| {
+                            self.cands[x] & b != 0
+                                && !cells.contains(&x)
+                                && self.sees_colour(x, cluster, false)
+                                && self.sees_colour(x, cluster, true)
+                        })
+                        .map(|x| (x, d))
+                        .collect();
+                }
+                if let Some(step) =
+                    self.colour_step(Technique::SimpleColouring, vec![d], cells, eliminated)
+                {
+                    self.apply(step);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// One multi-colouring (type 2, then type 1, pair of clusters by pair)
+    /// that strikes something.
+    pub(super) fn multi_colouring(&mut self) -> bool {
+        let every = self.digit_clusters();
+        for (k, all) in every.iter().enumerate() {
+            let d = k as u8 + 1;
+            let b = bit(d);
+            for (i, c1) in all.iter().enumerate() {
+                for (j, c2) in all.iter().enumerate() {
+                    if i == j {
+                        continue;
+                    }
+                    let sees = |ca: bool, cb: bool| {
+                        c1.iter()
+                            .any(|&(x, cx)| cx == ca && self.sees_colour(x, c2, cb))
+                    };
+                    let mut eliminated: Vec<(usize, u8)> = Vec::new();
+                    // Type 2: a colour of c1 seeing both colours of c2.
+                    for ca in [false, true] {
+                        if sees(ca, false) && sees(ca, true) {
+                            eliminated = c1
+                                .iter()
+                                .filter(|&&(_, cx)| cx == ca)
+                                .map(|&(x, _)| (x, d))
+                                .collect();
+                            break;
+                        }
+                    }
+                    // Type 1: A sees C, so B or D holds the digit.
+                    if eliminated.is_empty() && i < j {
+                        'pairs: for ca in [false, true] {
+                            for cc in [false, true] {
+                                if !sees(ca, cc) {
+                                    continue;
+                                }
+                                eliminated = (0..self.cands.len())
+                                    .filter(|&x| {
+                                        self.cands[x] & b != 0
+                                            && !c1.iter().any(|&(y, _)| y == x)
+                                            && !c2.iter().any(|&(y, _)| y == x)
+                                            && self.sees_colour(x, c1, !ca)
+                                            && self.sees_colour(x, c2, !cc)
+                                    })
+                                    .map(|x| (x, d))
+                                    .collect();
+                                if !eliminated.is_empty() {
+                                    break 'pairs;
+                                }
+                            }
+                        }
+                    }
+                    let cells: Vec<usize> = c1.iter().chain(c2).map(|&(c, _)| c).collect();
+                    if let Some(step) =
+                        self.colour_step(Technique::MultiColouring, vec![d], cells, eliminated)
+                    {
+                        self.apply(step);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder, Technique};
+    use crate::grid::{BoxShape, Grid};
+
+    fn board_with_only(d: u8, keep: &[usize]) -> Board {
+        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        for c in 0..81 {
+            if !keep.contains(&c) {
+                b.cands[c] &= !(1 << (d - 1));
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn remote_pair_strikes_both_digits() {
+        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        // {1,2} at r1c1, r1c5, r5c5, r5c9: r1c1 and r5c9 have opposite
+        // colours; r5c1 sees r1c1 (column) and r5c5 (row) too, and r1c9
+        // sees r1c1 and r5c9.
+        for c in [0, 4, 40, 44] {
+            b.cands[c] = 0b11;
+        }
+        assert!(b.remote_pair());
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::RemotePair);
+        assert_eq!(s.digits, vec![1, 2]);
+        assert!(s.eliminated.contains(&(8, 1)) && s.eliminated.contains(&(8, 2)));
+        assert!(s.eliminated.contains(&(36, 1)));
+        assert!(!s.eliminated.iter().any(|&(c, _)| c == 80));
+    }
+
+    #[test]
+    fn simple_colouring_wrap() {
+        // Strong links on 1: r1c1=r1c5 (row 1), r1c5=r3c6 (box 2),
+        // r3c6=r8c6 (column 6), r8c6=r8c1 (row 8). Column 1 holds a third
+        // place (r5c1), so r1c1 and r8c1 share a colour and see each other:
+        // that colour is false.
+        let mut b = board_with_only(1, &[0, 4, 23, 68, 63, 36]);
+        assert!(b.simple_colouring());
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::SimpleColouring);
+        assert_eq!(s.eliminated, vec![(0, 1), (23, 1), (63, 1)]);
+    }
+
+    #[test]
+    fn simple_colouring_trap() {
+        // As above, but row 8 holds a third place (r8c9): the cluster ends
+        // at r8c6, and r8c1 sees r1c1 and r8c6, of opposite colours.
+        let mut b = board_with_only(1, &[0, 4, 23, 68, 63, 36, 71]);
+        assert!(b.simple_colouring());
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.eliminated, vec![(63, 1)]);
+    }
+
+    #[test]
+    fn multi_colouring_type_1() {
+        // Two clusters on 1: r1c1=r1c5 (row 1) and r2c6=r7c6 (column 6).
+        // r1c5 sees r2c6 (box 2), so r1c1 or r7c6 holds 1: r7c1, seeing
+        // both, loses it. Third places (r2c1, r2c2, r3c4, r5c1, r7c9) keep
+        // boxes 1 and 2, rows 2 and 7 and column 1 from linking.
+        let keep = [0, 4, 9, 10, 14, 21, 36, 54, 59, 62];
+        let mut b = board_with_only(1, &keep);
+        assert!(!b.simple_colouring());
+        assert!(b.multi_colouring());
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::MultiColouring);
+        assert_eq!(s.eliminated, vec![(54, 1)]);
+    }
+}

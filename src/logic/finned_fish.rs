@@ -1,0 +1,390 @@
+//! Finned and sashimi fish: X-wing, swordfish, jellyfish (`f`).
+//!
+//! A fish of `size` base lines (rows, or columns) whose places of a digit
+//! lie in `size` cover lines, except for a few places outside them (the
+//! fins), all in one box. Either a fin holds the digit, or the fish without
+//! its fins does; so a cell of a cover line, outside the base lines, in the
+//! fins' box cannot hold it. A fish is sashimi when a base line keeps at most one
+//! place inside the cover lines (HoDoKu's definition); finned otherwise.
+//!
+//! The search is capped as HoDoKu caps it: at most five fins, and base
+//! lines whose places span at most three lines beyond the `size` covers.
+//! Past those bounds a fin set seldom shares a box, so nothing is struck,
+//! and the combinations grow fast on 16x16 and 25x25 grids.
+
+use super::{bit, digits_of, Board, Step, Technique};
+
+/// The most fins a fish may have.
+const MAX_FINS: u32 = 5;
+/// The most lines beyond the fish's size the base places may span.
+const MAX_EXTRA_COVERS: u32 = 3;
+
+/// The fixed parts of one search: the digit, the kinds of line, the size.
+struct Search<'a> {
+    d: u8,
+    /// The first unit of the base kind (0 rows, `n` columns).
+    base: usize,
+    /// The first unit of the cover kind.
+    cover: usize,
+    size: usize,
+    sashimi: bool,
+    /// The candidate base lines: unit and places.
+    lines: &'a [(usize, u64)],
+    /// For each line of the base kind (by unit - `base`), the positions of
+    /// its cells in each box (by box number).
+    in_box: &'a [Vec<u64>],
+    /// The first fish of the other kind (sashimi when finned ones are
+    /// sought) met on the way, kept for the next call.
+    other: std::cell::RefCell<Option<Step>>,
+    /// For each box, the places of the digit in it by base line: `(unit,
+    /// cover positions)`; what a fish with its fins there could strike.
+    strike: &'a [Vec<(usize, u64)>],
+}
+
+/// What a search for finned fish of one size found of the sashimi kind,
+/// in the position it searched: the ladder asks for sashimi fish of that
+/// size right after, in the same position, unless a finned one was found.
+#[derive(Debug, Clone)]
+pub(super) struct FishMemo {
+    cands: Vec<u64>,
+    size: usize,
+    sashimi: Option<Step>,
+}
+
+/// The most boxes a grid has (its side, at most 64).
+const MAX_BOXES: usize = 64;
+
+impl Board {
+    /// One finned (`sashimi` false) or sashimi fish of `size` lines (2 to
+    /// 4) that strikes something.
+    pub(super) fn finned_fish(&mut self, size: usize, sashimi: bool) -> bool {
+        if sashimi {
+            if let Some(memo) = self.fish_memo.take() {
+                if memo.size == size && memo.cands == self.cands {
+                    return match memo.sashimi {
+                        Some(step) => {
+                            self.apply(step);
+                            true
+                        }
+                        None => false,
+                    };
+                }
+            }
+        }
+        let n = self.side;
+        let mut first_sashimi: Option<Step> = None;
+        let in_box: Vec<Vec<u64>> = (0..2 * n)
+            .map(|k| {
+                let mut m = vec![0u64; n];
+                for (pos, &c) in self.units[k].iter().enumerate() {
+                    m[self.cell_units[c][2] - 2 * n] |= 1u64 << pos;
+                }
+                m
+            })
+            .collect();
+        for d in 1..=n as u8 {
+            for (base, cover) in [(0, n), (n, 0)] {
+                let lines: Vec<(usize, u64)> = (base..base + n)
+                    .map(|k| (k, self.places(k, d)))
+                    .filter(|&(_, p)| p != 0 && p.count_ones() <= size as u32 + MAX_FINS)
+                    .collect();
+                if lines.len() < size {
+                    continue;
+                }
+                let (base_slot, cover_slot) = if cover == 0 { (1, 0) } else { (0, 1) };
+                let strike: Vec<Vec<(usize, u64)>> = (2 * n..3 * n)
+                    .map(|bx| {
+                        let mut by_line: Vec<(usize, u64)> = Vec::new();
+                        for &c in &self.units[bx] {
+                            if self.cands[c] & bit(d) == 0 {
+                                continue;
+                            }
+                            let k = self.cell_units[c][base_slot];
+                            let pos = 1u64 << (self.cell_units[c][cover_slot] - cover);
+                            match by_line.iter_mut().find(|(line, _)| *line == k) {
+                                Some((_, m)) => *m |= pos,
+                                None => by_line.push((k, pos)),
+                            }
+                        }
+                        by_line
+                    })
+                    .collect();
+                let search = Search {
+                    d,
+                    base,
+                    cover,
+                    size,
+                    sashimi,
+                    lines: &lines,
+                    in_box: &in_box[base..base + n],
+                    other: std::cell::RefCell::new(None),
+                    strike: &strike,
+                };
+                let mut pick = Vec::with_capacity(size);
+                let outside = [0u64; MAX_BOXES];
+                let found = self.finned_bases(&search, 0, 0, &outside, &mut pick);
+                if first_sashimi.is_none() {
+                    first_sashimi = search.other.into_inner();
+                }
+                if let Some(step) = found {
+                    self.apply(step);
+                    return true;
+                }
+            }
+        }
+        if !sashimi {
+            // Nothing finned: the whole search ran, and met the first
+            // sashimi fish (if any) the next call would find.
+            self.fish_memo = Some(FishMemo {
+                cands: self.cands.clone(),
+                size,
+                sashimi: first_sashimi,
+            });
+        }
+        false
+    }
+
+    /// Chooses the base lines (depth first, in order) and tries each.
+    /// `outside[b]` holds the positions of the chosen lines' places outside
+    /// box `b`: were `b` the fins' box, they would all be covers, so a
+    /// choice where every box leaves more than `size` is dropped at once.
+    fn finned_bases(
+        &self,
+        s: &Search,
+        from: usize,
+        union: u64,
+        outside: &[u64; MAX_BOXES],
+        pick: &mut Vec<(usize, u64)>,
+    ) -> Option<Step> {
+        let n = self.side;
+        if pick.len() == s.size {
+            return self.finned_covers(s, pick, union, outside);
+        }
+        for j in from..s.lines.len() {
+            let (k, p) = s.lines[j];
+            let u = union | p;
+            if u.count_ones() > s.size as u32 + MAX_EXTRA_COVERS {
+                continue;
+            }
+            let mut next = *outside;
+            let mut possible = false;
+            for (b, o) in next.iter_mut().enumerate().take(n) {
+                *o |= p & !s.in_box[k - s.base][b];
+                possible |= o.count_ones() as usize <= s.size;
+            }
+            if !possible {
+                continue;
+            }
+            pick.push((k, p));
+            let step = self.finned_bases(s, j + 1, u, &next, pick);
+            pick.pop();
+            if step.is_some() {
+                return step;
+            }
+        }
+        None
+    }
+
+    /// Tries every choice of covers for the base lines `pick` (places at
+    /// positions `union`) that leaves the fins in one box: a struck cell
+    /// lies on a cover line outside the base lines, so it shares neither a
+    /// row nor a column with a fin and must share every fin's box. For a
+    /// fin box `b`, the positions in `outside[b]` must be covers; the other
+    /// covers are chosen among the rest.
+    fn finned_covers(
+        &self,
+        s: &Search,
+        pick: &[(usize, u64)],
+        union: u64,
+        outside: &[u64; MAX_BOXES],
+    ) -> Option<Step> {
+        let n = self.side;
+        for (b, &forced_mask) in outside.iter().enumerate().take(n) {
+            let forced = forced_mask.count_ones() as usize;
+            let free_mask = union & !forced_mask;
+            if forced > s.size || free_mask == 0 {
+                continue;
+            }
+            // Something to strike first: a cell of the box holding the
+            // digit, off the base lines, on a line that may be a cover.
+            let fin_box = 2 * n + b;
+            let strikable = s.strike[b]
+                .iter()
+                .any(|&(k, m)| m & union != 0 && !pick.iter().any(|&(line, _)| line == k));
+            if !strikable {
+                continue;
+            }
+            let free: Vec<u8> = digits_of(free_mask).map(|p| p - 1).collect();
+            if free.len() < s.size - forced {
+                continue;
+            }
+            let mut chosen = Vec::with_capacity(s.size);
+            let mut found = None;
+            subsets(
+                &free,
+                s.size - forced,
+                0,
+                &mut chosen,
+                &mut |more: u64| match self.finned_step(
+                    s.d,
+                    s.cover,
+                    pick,
+                    forced_mask | more,
+                    fin_box,
+                ) {
+                    Some((step, kind)) if kind == s.sashimi => {
+                        found = Some(step);
+                        true
+                    }
+                    Some((step, _)) => {
+                        let mut other = s.other.borrow_mut();
+                        if other.is_none() {
+                            *other = Some(step);
+                        }
+                        false
+                    }
+                    None => false,
+                },
+            );
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// The step for base lines `pick`, cover positions `covers` and fins in
+    /// `fin_box`, if the fish has fins and strikes something, and whether
+    /// it is sashimi.
+    fn finned_step(
+        &self,
+        d: u8,
+        cover: usize,
+        pick: &[(usize, u64)],
+        covers: u64,
+        fin_box: usize,
+    ) -> Option<(Step, bool)> {
+        let fin_count: u32 = pick.iter().map(|&(_, p)| (p & !covers).count_ones()).sum();
+        if fin_count == 0 || fin_count > MAX_FINS {
+            return None;
+        }
+        let sashimi = pick.iter().any(|&(_, p)| (p & covers).count_ones() <= 1);
+        let (base_slot, cover_slot) = if cover == 0 { (1, 0) } else { (0, 1) };
+        let b = bit(d);
+        let mut eliminated: Vec<(usize, u8)> = self.units[fin_box]
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let pos = self.cell_units[c][cover_slot] - cover;
+                self.cands[c] & b != 0
+                    && covers & (1u64 << pos) != 0
+                    && !pick
+                        .iter()
+                        .any(|&(k, _)| self.cell_units[c][base_slot] == k)
+            })
+            .map(|c| (c, d))
+            .collect();
+        if eliminated.is_empty() {
+            return None;
+        }
+        eliminated.sort_unstable();
+        let cells_of = |k: usize, mask: u64| -> Vec<usize> {
+            digits_of(mask)
+                .map(|pos| self.units[k][pos as usize - 1])
+                .collect()
+        };
+        // The body first, then the fins.
+        let mut cells: Vec<usize> = pick
+            .iter()
+            .flat_map(|&(k, p)| cells_of(k, p & covers))
+            .collect();
+        cells.extend(pick.iter().flat_map(|&(k, p)| cells_of(k, p & !covers)));
+        let technique = match (pick.len(), sashimi) {
+            (2, false) => Technique::FinnedXWing,
+            (2, true) => Technique::SashimiXWing,
+            (3, false) => Technique::FinnedSwordfish,
+            (3, true) => Technique::SashimiSwordfish,
+            (_, false) => Technique::FinnedJellyfish,
+            (_, true) => Technique::SashimiJellyfish,
+        };
+        let step = Step {
+            technique,
+            unit: Some(self.unit_of(pick[0].0)),
+            digits: vec![d],
+            cells,
+            placed: None,
+            eliminated,
+        };
+        Some((step, sashimi))
+    }
+}
+
+/// Calls `f` with every `size`-subset of `items` (bit positions) as a mask,
+/// until it returns true.
+fn subsets(
+    items: &[u8],
+    size: usize,
+    from: usize,
+    chosen: &mut Vec<u8>,
+    f: &mut impl FnMut(u64) -> bool,
+) -> bool {
+    if chosen.len() == size {
+        return f(chosen.iter().fold(0u64, |m, &p| m | (1u64 << p)));
+    }
+    for j in from..items.len() {
+        chosen.push(items[j]);
+        let done = subsets(items, size, j + 1, chosen, f);
+        chosen.pop();
+        if done {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder, Technique};
+    use crate::grid::{BoxShape, Grid};
+
+    fn board_with_only(shape: BoxShape, d: u8, keep: &[usize]) -> Board {
+        let p = Grid::empty(shape);
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let n = shape.side();
+        for c in 0..n * n {
+            if !keep.contains(&c) {
+                b.cands[c] &= !(1 << (d - 1));
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn finned_x_wing_strikes_only_beside_its_fin() {
+        // 1 in row 1 at c2, c8; in row 5 at c2, c8 and the fin c9 (box 6).
+        // Column 8 below, in box 6: r4c8 and r6c8 see the fin and lose 1;
+        // r8c8 does not (box 9).
+        let keep = [1, 7, 37, 43, 44, 34, 52, 70];
+        let mut b = board_with_only(BoxShape::new(3, 3).unwrap(), 1, &keep);
+        assert!(!b.basic_fish(2));
+        assert!(b.finned_fish(2, false));
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::FinnedXWing);
+        assert_eq!(s.eliminated, vec![(34, 1), (52, 1)]);
+        assert_eq!(s.cells.last(), Some(&44), "the fin comes last");
+    }
+
+    #[test]
+    fn sashimi_x_wing_on_a_6x6() {
+        // Boxes 3 wide, 2 high. 2 in row 1 at c1, c4; in row 3 at c4 and
+        // the fin c5 (row 3 has one body cell: sashimi). r4c4 is in column
+        // 4 and in the fin's box (rows 3-4, columns 4-6): it loses 2.
+        let keep = [0, 3, 15, 16, 21, 33];
+        let mut b = board_with_only(BoxShape::new(3, 2).unwrap(), 2, &keep);
+        assert!(!b.finned_fish(2, false));
+        assert!(b.finned_fish(2, true));
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::SashimiXWing);
+        assert_eq!(s.eliminated, vec![(21, 2)]);
+    }
+}
