@@ -9,7 +9,7 @@
 //! the position ([`Board`]) and the loop, [`techniques`] the one table of
 //! order, letter, name and ratings, and one file per technique family
 //! (`singles`, `intersections`, `subsets`, `fish`, `single_digit`,
-//! `wings`) the finders.
+//! `wings`, `chains`, `als`, `forcing`) the finders.
 //!
 //! | letter | technique |
 //! |---|---|
@@ -21,6 +21,10 @@
 //! | `x` `s` `j` | X-wing, swordfish, jellyfish |
 //! | `k` `t` `o` | skyscraper, 2-string kite, turbot fish |
 //! | `w` `y` `z` | W-wing, XY-wing, XYZ-wing |
+//! | `X` `Y` | X-chain, XY-chain |
+//! | `A` | AIC (nice loop), plain or with grouped nodes |
+//! | `L` `M` `C` | ALS-XZ, ALS-XY-wing, ALS chain |
+//! | `F` `N` | forcing chain, forcing net |
 //! | `#` | a guess, taken from a known solution when the ladder stops |
 //!
 //! ```
@@ -37,7 +41,10 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
+mod als;
+mod chains;
 mod fish;
+mod forcing;
 mod intersections;
 pub mod rating;
 mod single_digit;
@@ -46,8 +53,11 @@ mod subsets;
 pub mod techniques;
 mod wings;
 
-pub use rating::{rate, rate_after, Limits, Rating};
+pub use rating::{rate, rate_after, rate_after_until, rate_until, Limits, Rating};
 pub use techniques::{Ladder, Level, Technique, TechniqueInfo, UnknownTechnique, TABLE};
+
+use std::sync::Arc;
+use std::time::Instant;
 
 use crate::grid::{Grid, Unit};
 
@@ -67,6 +77,26 @@ pub struct Step {
     pub placed: Option<(usize, u8)>,
     /// Candidates struck: `(cell, digit)`.
     pub eliminated: Vec<(usize, u8)>,
+    /// The chains of the pattern, for chains, almost locked sets and
+    /// forcing chains (empty for the others): an X-chain, XY-chain or AIC
+    /// is one chain of nodes, first to last; an ALS step one chain of its
+    /// sets (each a node whose digit is the restricted common it shares
+    /// with the next); a forcing chain or net one chain per branch, its
+    /// premise first and its conclusion last.
+    pub chains: Vec<Vec<ChainNode>>,
+}
+
+/// A node of a chain: a digit in one cell, or in a group of cells of one
+/// box and line (grouped nodes), taken as true (`on`) or false.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainNode {
+    /// The cells (row-major indices): one, or a group.
+    pub cells: Vec<usize>,
+    /// The digit.
+    pub digit: u8,
+    /// True when the node is "the digit is in these cells", false when it
+    /// is "the digit is not there".
+    pub on: bool,
 }
 
 /// Why the ladder stopped.
@@ -79,6 +109,9 @@ pub enum Stop {
     /// A cell lost its last candidate, or a digit its last place in a unit:
     /// the givens have no solution.
     Contradiction,
+    /// The deadline ([`Board::set_deadline`]) passed before the ladder
+    /// finished.
+    Timeout,
 }
 
 /// The solving position: digits placed so far, candidates of the blanks,
@@ -97,6 +130,27 @@ pub struct Board {
     contradiction: bool,
     /// The ladder's techniques in the order they are tried.
     order: Vec<Technique>,
+    /// The peers of each cell (its row, column and box, itself left out).
+    peers: Vec<Vec<usize>>,
+    /// When the ladder must stop (`--timeout`).
+    deadline: Option<Instant>,
+    /// Searches kept for the position they were made in (the number of
+    /// steps taken names the position): link graphs, almost locked sets.
+    cache: Cache,
+}
+
+/// What the costly techniques keep between calls: the link graph and the
+/// almost locked sets of the current position, and the premises of
+/// forcing chains and nets found with a conclusion and not used yet.
+#[derive(Debug, Clone, Default)]
+struct Cache {
+    /// `(steps taken, kind, graph)`.
+    graphs: Vec<(usize, chains::Kind, Arc<chains::Graph>)>,
+    /// `(steps taken, sets)`.
+    als: Option<(usize, Arc<als::AlsData>)>,
+    /// Premise groups of forcing chains (index 0) and nets (index 1)
+    /// found to conclude something, to be tried again first.
+    forcing: [Vec<forcing::Premises>; 2],
 }
 
 fn bit(d: u8) -> u64 {
@@ -145,7 +199,7 @@ fn first_cover<T: Copy>(
     go(items, size, 0, 0, &mut Vec::with_capacity(size), found)
 }
 
-fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
+pub(super) fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
     let mut m = mask;
     std::iter::from_fn(move || {
         if m == 0 {
@@ -185,6 +239,18 @@ impl Board {
                 cell_units[c][k / side] = k;
             }
         }
+        let peers = (0..side * side)
+            .map(|c| {
+                let mut p: Vec<usize> = cell_units[c]
+                    .iter()
+                    .flat_map(|&k| units[k].iter().copied())
+                    .filter(|&x| x != c)
+                    .collect();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect();
         let mut board = Board {
             grid: Grid::empty(puzzle.shape()),
             side,
@@ -194,6 +260,9 @@ impl Board {
             steps: Vec::new(),
             contradiction: false,
             order: ladder.techniques().collect(),
+            peers,
+            deadline: None,
+            cache: Cache::default(),
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -202,6 +271,33 @@ impl Board {
         }
         board.contradiction = board.find_contradiction();
         Some(board)
+    }
+
+    /// Sets the time by which [`Board::run`] must stop (`None`: no limit).
+    /// The ladder checks it between steps and inside its costly searches
+    /// (chains, almost locked sets, forcing chains), so a run ends soon
+    /// after it with [`Stop::Timeout`].
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use xlsudoku::grid::Grid;
+    /// use xlsudoku::logic::{Board, Stop};
+    ///
+    /// let hard: Grid =
+    ///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    ///         .parse()?;
+    /// let mut board = Board::new(&hard).unwrap();
+    /// board.set_deadline(Some(Instant::now()));
+    /// assert_eq!(board.run(None), Stop::Timeout);
+    /// # Ok::<(), xlsudoku::grid::GridError>(())
+    /// ```
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// True once the deadline has passed.
+    pub(crate) fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The grid as far as it is solved.
@@ -283,6 +379,7 @@ impl Board {
             cells: vec![cell],
             placed: Some((cell, d)),
             eliminated: Vec::new(),
+            chains: Vec::new(),
         });
     }
 
@@ -329,6 +426,15 @@ impl Board {
             Technique::WWing => self.w_wing(),
             Technique::XyWing => self.xy_wing(false),
             Technique::XyzWing => self.xy_wing(true),
+            Technique::XChain => self.chain(chains::Kind::X),
+            Technique::XyChain => self.chain(chains::Kind::Xy),
+            Technique::NiceLoop => self.chain(chains::Kind::Aic),
+            Technique::GroupedNiceLoop => self.chain(chains::Kind::Grouped),
+            Technique::AlsXz => self.als_xz(),
+            Technique::AlsXyWing => self.als_xy_wing(),
+            Technique::AlsChain => self.als_chain(),
+            Technique::ForcingChain => self.forcing(false),
+            Technique::ForcingNet => self.forcing(true),
             Technique::Guess => false,
         })
     }
@@ -344,6 +450,9 @@ impl Board {
             }
             if self.grid.is_full() {
                 return Stop::Solved;
+            }
+            if self.past_deadline() {
+                return Stop::Timeout;
             }
             if self.step() {
                 self.contradiction = self.find_contradiction();
@@ -393,8 +502,9 @@ mod tests {
 
     #[test]
     fn hard_puzzle_sticks_then_finishes_with_guesses() {
+        // The seed's four techniques stop on it (the whole ladder does not).
         let p: Grid = HARD.parse().unwrap();
-        let mut b = Board::new(&p).unwrap();
+        let mut b = Board::with_ladder(&p, Ladder::seed()).unwrap();
         assert_eq!(b.run(None), Stop::Stuck);
         let stuck_history = b.history();
         assert!(!b.grid().is_full());

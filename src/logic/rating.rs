@@ -33,6 +33,8 @@
 //! ```
 
 use super::{Board, Ladder, Level, Step, Stop, Technique};
+use std::time::Instant;
+
 use crate::grid::{Grid, Unit};
 
 /// How hard a puzzle is, on HoDoKu's and Sudoku Explainer's scales.
@@ -104,13 +106,40 @@ impl Limits {
     }
 }
 
-/// The SE rating of one step (the box and line variants told apart).
+/// The SE rating of one step (the box and line variants told apart;
+/// chains and forcing chains rated by their length, as SE does).
 pub fn se_rating(step: &Step) -> f32 {
     match (step.technique, step.unit) {
         (Technique::HiddenSingle, Some(Unit::Box(_))) => 1.2,
         (Technique::LockedCandidates, Some(Unit::Row(_) | Unit::Col(_))) => 2.8,
+        (t, _) if !step.chains.is_empty() => {
+            let nodes: usize = step.chains.iter().map(Vec::len).sum();
+            t.info().se_rating + length_difficulty(nodes)
+        }
         (t, _) => t.info().se_rating,
     }
+}
+
+/// Sudoku Explainer's rating added for a chain's length
+/// (`ChainingHint.getLengthDifficulty`): 0.1 for each step of the series
+/// 4, 6, 8, 12, 16, 24, 32 … that the chain's nodes less two pass.
+///
+/// ```
+/// use xlsudoku::logic::rating::length_difficulty;
+///
+/// assert_eq!(length_difficulty(6), 0.0);
+/// assert!((length_difficulty(7) - 0.1).abs() < 1e-6);
+/// assert!((length_difficulty(20) - 0.5).abs() < 1e-6);
+/// ```
+pub fn length_difficulty(nodes: usize) -> f32 {
+    let length = nodes.saturating_sub(2);
+    let (mut ceil, mut odd, mut added) = (4usize, false, 0.0f32);
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
 }
 
 /// The least SE rating of a step the ladder does not have (a unique
@@ -140,9 +169,19 @@ fn next(level: Level) -> Level {
 /// Rates a puzzle with every technique; `None` when givens clash. Rate
 /// only puzzles with one solution: the ratings assume it.
 pub fn rate(puzzle: &Grid) -> Option<Rating> {
+    rate_until(puzzle, None)
+}
+
+/// [`rate`] within a deadline: `None` also when the deadline passes
+/// before both runs (HoDoKu's and Sudoku Explainer's) finish.
+pub fn rate_until(puzzle: &Grid, deadline: Option<Instant>) -> Option<Rating> {
     let mut hodoku = Board::with_ladder(puzzle, Ladder::all())?;
+    hodoku.set_deadline(deadline);
     let stop = hodoku.run(None);
-    rate_from(puzzle, hodoku.steps(), stop == Stop::Solved)
+    if stop == Stop::Timeout {
+        return None;
+    }
+    rate_from(puzzle, hodoku.steps(), stop == Stop::Solved, deadline)
 }
 
 /// [`rate`] for a puzzle whose whole ladder ([`Ladder::all`]) has already
@@ -164,15 +203,30 @@ pub fn rate(puzzle: &Grid) -> Option<Rating> {
 /// # Ok::<(), xlsudoku::grid::GridError>(())
 /// ```
 pub fn rate_after(puzzle: &Grid, steps: &[Step]) -> Option<Rating> {
+    rate_after_until(puzzle, steps, None)
+}
+
+/// [`rate_after`] within a deadline: `None` also when the deadline passes
+/// before Sudoku Explainer's run finishes.
+pub fn rate_after_until(
+    puzzle: &Grid,
+    steps: &[Step],
+    deadline: Option<Instant>,
+) -> Option<Rating> {
     let guess = steps
         .iter()
         .position(|s| s.technique == Technique::Guess)
         .unwrap_or(steps.len());
-    rate_from(puzzle, &steps[..guess], guess == steps.len())
+    rate_from(puzzle, &steps[..guess], guess == steps.len(), deadline)
 }
 
 /// The ratings, given HoDoKu's steps and whether they finish the puzzle.
-fn rate_from(puzzle: &Grid, hodoku: &[Step], complete: bool) -> Option<Rating> {
+fn rate_from(
+    puzzle: &Grid,
+    hodoku: &[Step],
+    complete: bool,
+    deadline: Option<Instant>,
+) -> Option<Rating> {
     let score: u32 = hodoku.iter().map(|s| s.technique.info().hodoku_score).sum();
     let mut level = hodoku
         .iter()
@@ -189,7 +243,11 @@ fn rate_from(puzzle: &Grid, hodoku: &[Step], complete: bool) -> Option<Rating> {
         level = Level::Extreme;
     }
     let mut se = Board::with_ladder(puzzle, Ladder::all())?;
+    se.set_deadline(deadline);
     run_easiest_first(&mut se);
+    if se.past_deadline() && !se.grid.is_full() {
+        return None;
+    }
     let (mut er, ep, ed) = explainer_ratings(se.steps(), se.grid.is_full());
     if !complete {
         // SE has nothing under 4.5 that the ladder lacks.
@@ -249,7 +307,7 @@ fn run_easiest_first(board: &mut Board) {
         std::mem::swap(&mut board.order, order);
         found
     };
-    while !board.contradiction && !board.grid.is_full() {
+    while !board.contradiction && !board.grid.is_full() && !board.past_deadline() {
         let found = (singles && board.hidden_singles_in(2 * n..3 * n))
             || step_with(board, &mut low)
             || (pointing && board.locked_candidates_in(2 * n..3 * n))
@@ -264,7 +322,7 @@ fn run_easiest_first(board: &mut Board) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::samples::{EASY, HARD, PAIRS};
+    use crate::samples::{BEYOND, EASY, HARD, PAIRS};
 
     #[test]
     fn singles_only_is_easy() {
@@ -275,7 +333,7 @@ mod tests {
 
     #[test]
     fn a_stuck_ladder_is_extreme_and_a_lower_bound() {
-        let r = rate(&HARD.parse().unwrap()).unwrap();
+        let r = rate(&BEYOND.parse().unwrap()).unwrap();
         assert!(!r.complete);
         assert_eq!(r.level, Level::Extreme);
         assert!(r.se >= BEYOND_LADDER);

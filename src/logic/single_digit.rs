@@ -114,6 +114,7 @@ impl Board {
             cells: chain.to_vec(),
             placed: None,
             eliminated,
+            chains: Vec::new(),
         })
     }
 }
