@@ -19,8 +19,8 @@
 //!   nor the last common).
 //!
 //! ALS are gathered up to [`MAX_CELLS_LARGE`] cells on grids larger than
-//! 9x9 (a 16-cell unit has 65,536 subsets); chains are searched up to
-//! [`MAX_CHAIN`] sets and [`MAX_EXPANSIONS`] extensions per step, HoDoKu's
+//! 9x9 (a 16-cell unit has 65,536 subsets), of any size on smaller ones;
+//! chains are searched up to [`MAX_CHAIN`] sets and [`MAX_EXPANSIONS`] extensions per step, HoDoKu's
 //! ALS chain length being 6.
 
 use std::collections::HashSet;

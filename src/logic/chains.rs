@@ -48,6 +48,8 @@ pub(super) enum Kind {
 pub(super) struct Graph {
     /// The cells and digit of each node; single cells first.
     pub(super) nodes: Vec<(Vec<usize>, u8)>,
+    /// How many nodes are single cells (the first ones).
+    pub(super) singles: usize,
     /// Strong links of each node.
     pub(super) strong: Adj,
     /// Weak links of each node.
@@ -89,16 +91,36 @@ impl std::ops::Index<usize> for Adj {
     }
 }
 
-impl Board {
-    /// The link graph for chains of this kind, built once per position.
-    pub(super) fn graph(&mut self, kind: Kind) -> Arc<Graph> {
-        let at = self.steps.len();
-        self.cache.graphs.retain(|(s, _, _)| *s == at);
-        if let Some((_, _, g)) = self.cache.graphs.iter().find(|(_, k, _)| *k == kind) {
-            return Arc::clone(g);
+/// The mark of a link inside one cell (a pair cell's strong link, two
+/// digits' weak link) in an adjacency list entry; the rest is the node.
+pub(super) const IN_CELL: u32 = 1 << 31;
+
+impl Kind {
+    /// Whether a chain of this kind may go to node `y` by a link marked
+    /// `in_cell` or not, `strong` or weak.
+    fn allows(self, g: &Graph, pair: &[bool], y: usize, in_cell: bool, strong: bool) -> bool {
+        match self {
+            Kind::Grouped => true,
+            Kind::Aic => y < g.singles,
+            Kind::X => y < g.singles && !in_cell,
+            Kind::Xy => y < g.singles && pair[y] && in_cell == strong,
         }
-        let g = Arc::new(self.build_graph(kind));
-        self.cache.graphs.push((at, kind, Arc::clone(&g)));
+    }
+}
+
+impl Board {
+    /// The link graph of the position, built once per position: every
+    /// node and link, grouped ones too; each kind of chain keeps to its
+    /// own ([`Kind::allows`]).
+    pub(super) fn graph(&mut self) -> Arc<Graph> {
+        let at = self.steps.len();
+        if let Some((s, g)) = &self.cache.graph {
+            if *s == at {
+                return Arc::clone(g);
+            }
+        }
+        let g = Arc::new(self.build_graph(Kind::Grouped));
+        self.cache.graph = Some((at, Arc::clone(&g)));
         g
     }
 
@@ -107,10 +129,9 @@ impl Board {
         let mut nodes: Vec<(Vec<usize>, u8)> = Vec::new();
         // Node of each candidate (cell * n + digit - 1), u32::MAX when none.
         let mut of_cand = vec![u32::MAX; n * n * n];
-        let pair_only = kind == Kind::Xy;
         for c in 0..n * n {
             let m = self.cands[c];
-            if m == 0 || (pair_only && m.count_ones() != 2) {
+            if m == 0 {
                 continue;
             }
             for d in super::digits_of(m) {
@@ -153,8 +174,12 @@ impl Board {
             list.push((a as u32, b as u32));
             list.push((b as u32, a as u32));
         };
+        let cell_link = |list: &mut Vec<(u32, u32)>, a: usize, b: usize| {
+            list.push((a as u32, b as u32 | IN_CELL));
+            list.push((b as u32, a as u32 | IN_CELL));
+        };
         // Strong links in pair cells.
-        if kind != Kind::X {
+        {
             for c in 0..n * n {
                 let m = self.cands[c];
                 if m.count_ones() == 2 {
@@ -165,14 +190,14 @@ impl Board {
                             of_cand[c * n + b as usize - 1],
                         );
                         if x != u32::MAX && y != u32::MAX {
-                            link(&mut strong, x as usize, y as usize);
+                            cell_link(&mut strong, x as usize, y as usize);
                         }
                     }
                 }
             }
         }
         // Strong links in units: the digit's places split into two nodes.
-        if kind != Kind::Xy {
+        {
             for k in 0..self.units.len() {
                 for d in 1..=n as u8 {
                     let places: Vec<usize> = self.units[k]
@@ -223,12 +248,10 @@ impl Board {
                 }
             }
             // Two digits of one cell.
-            if kind == Kind::Aic || kind == Kind::Grouped {
-                for e in super::digits_of(self.cands[c]).filter(|&e| e > d) {
-                    let b = of_cand[c * n + e as usize - 1];
-                    if b != u32::MAX {
-                        link(&mut weak, a, b as usize);
-                    }
+            for e in super::digits_of(self.cands[c]).filter(|&e| e > d) {
+                let b = of_cand[c * n + e as usize - 1];
+                if b != u32::MAX {
+                    cell_link(&mut weak, a, b as usize);
                 }
             }
         }
@@ -266,6 +289,7 @@ impl Board {
         let m = nodes.len();
         Graph {
             nodes,
+            singles,
             strong: Adj::new(m, strong),
             weak: Adj::new(m, weak),
         }
@@ -315,29 +339,16 @@ impl Board {
 
     /// One chain of this kind that strikes something: the shortest found.
     pub(super) fn chain(&mut self, kind: Kind) -> bool {
-        let g = self.graph(kind);
+        let g = self.graph();
         let m = g.nodes.len();
-        // A quick test before working out what two single ends strike:
-        // the candidates weakly linked to both, in the graph of every link.
-        let full = if kind == Kind::Aic {
-            Arc::clone(&g)
-        } else {
-            self.graph(Kind::Aic)
-        };
-        let n = self.side;
-        let mut full_of = vec![u32::MAX; n * n * n];
-        for (i, (cells, d)) in full.nodes.iter().enumerate() {
-            full_of[cells[0] * n + *d as usize - 1] = i as u32;
-        }
-        let to_full: Vec<u32> = g
+        let pair: Vec<bool> = g
             .nodes
             .iter()
-            .map(|(cells, d)| match cells[..] {
-                [c] => full_of[c * n + *d as usize - 1],
-                _ => u32::MAX,
-            })
+            .map(|(cells, _)| cells.len() == 1 && self.cands[cells[0]].count_ones() == 2)
             .collect();
-        let mut mark = vec![u32::MAX; full.nodes.len()];
+        // A quick test before working out what two single ends strike:
+        // some candidate weakly linked to both.
+        let mut mark = vec![u32::MAX; m];
         // The shortest chain so far: its literals and what it strikes.
         type Found = (Vec<u32>, Vec<(usize, u8)>);
         let mut best: Option<Found> = None;
@@ -346,7 +357,7 @@ impl Board {
         let mut seen_at = vec![u32::MAX; 2 * m];
         let mut queue: Vec<(u32, u16)> = Vec::new();
         for x in 0..m {
-            if g.strong[x].is_empty() {
+            if g.strong[x].is_empty() || !kind.allows(&g, &pair, x, false, false) {
                 continue;
             }
             if x % 32 == 0 && self.past_deadline() {
@@ -356,10 +367,10 @@ impl Board {
             if limit < 4 {
                 break;
             }
-            let fx = to_full[x];
-            if fx != u32::MAX {
-                for &w in &full.weak[fx as usize] {
-                    mark[w as usize] = x as u32;
+            let single_x = x < g.singles;
+            if single_x {
+                for &w in &g.weak[x] {
+                    mark[(w & !IN_CELL) as usize] = x as u32;
                 }
             }
             let start = 2 * x as u32;
@@ -377,7 +388,11 @@ impl Board {
                 let node = (lit / 2) as usize;
                 let on = lit % 2 == 1;
                 let next: &[u32] = if on { &g.weak[node] } else { &g.strong[node] };
-                for &y in next {
+                for &link in next {
+                    let y = link & !IN_CELL;
+                    if !kind.allows(&g, &pair, y as usize, link & IN_CELL != 0, !on) {
+                        continue;
+                    }
                     let nl = 2 * y + u32::from(!on);
                     if seen_at[nl as usize] == x as u32 {
                         continue;
@@ -393,12 +408,12 @@ impl Board {
                     if matches!(kind, Kind::X | Kind::Xy) && nx.1 != ny.1 {
                         continue;
                     }
-                    let fy = to_full[y as usize];
-                    if fx != u32::MAX
-                        && fy != u32::MAX
-                        && !full.weak[fy as usize]
-                            .iter()
-                            .any(|&w| mark[w as usize] == x as u32)
+                    if single_x
+                        && (y as usize) < g.singles
+                        && !g.weak[y as usize].iter().any(|&w| {
+                            let w = (w & !IN_CELL) as usize;
+                            w < g.singles && mark[w] == x as u32
+                        })
                     {
                         continue;
                     }

@@ -24,7 +24,8 @@
 //! (its consequences kept as bit sets), so a step costs one propagation per
 //! candidate; the ladder only gets here when everything else has stopped.
 
-use super::{bit, chains::Graph, chains::Kind, Board, ChainNode, Step, Technique};
+use super::chains::{Graph, IN_CELL};
+use super::{bit, Board, ChainNode, Step, Technique};
 
 /// What a premise leads to: nodes found true and false (bit sets over the
 /// graph's nodes), and whether a contradiction came up.
@@ -32,6 +33,14 @@ struct Reach {
     on: Vec<u64>,
     off: Vec<u64>,
     contradiction: bool,
+}
+
+/// The single-cell nodes of an adjacency list (groups left out, the
+/// in-cell mark taken off).
+fn singles_of<'a>(g: &'a Graph, next: &'a [u32]) -> impl Iterator<Item = usize> + 'a {
+    next.iter()
+        .map(|&l| (l & !IN_CELL) as usize)
+        .filter(|&y| y < g.singles)
 }
 
 fn has(set: &[u64], i: usize) -> bool {
@@ -168,7 +177,7 @@ impl Board {
 
     /// What a premise leads to, as bit sets over the graph's nodes.
     fn reach(&self, g: &Graph, of_cand: &[u32], premise: Fact, net: bool) -> Reach {
-        let m = g.nodes.len();
+        let m = g.singles;
         let words = m.div_ceil(64);
         let mut r = Reach {
             on: vec![0; words],
@@ -179,7 +188,7 @@ impl Board {
             let s = self.net(premise, None);
             r.contradiction = s.contradiction;
             if !s.contradiction {
-                for (i, (cells, d)) in g.nodes.iter().enumerate() {
+                for (i, (cells, d)) in g.nodes.iter().enumerate().take(g.singles) {
                     let c = cells[0];
                     if s.vals[c] == *d {
                         put(&mut r.on, i);
@@ -202,8 +211,7 @@ impl Board {
         }
         while let Some((x, on)) = stack.pop() {
             let next = if on { &g.weak[x] } else { &g.strong[x] };
-            for &y in next {
-                let y = y as usize;
+            for y in singles_of(g, next) {
                 let (mine, other) = if on {
                     (&mut r.off, &r.on)
                 } else {
@@ -236,8 +244,8 @@ impl Board {
             }
             let (x, on) = ((lit / 2) as usize, lit % 2 == 1);
             let next = if on { &g.weak[x] } else { &g.strong[x] };
-            for &y in next {
-                let nl = 2 * y + u32::from(!on);
+            for y in singles_of(g, next) {
+                let nl = 2 * y as u32 + u32::from(!on);
                 if !seen[nl as usize] {
                     seen[nl as usize] = true;
                     parent[nl as usize] = lit;
@@ -312,10 +320,10 @@ impl Board {
     /// candidate serves several steps.
     pub(super) fn forcing(&mut self, net: bool) -> bool {
         let slot = usize::from(net);
-        let g = self.graph(Kind::Aic);
+        let g = self.graph();
         let n = self.side;
         let mut of_cand = vec![u32::MAX; n * n * n];
-        for (i, (cells, d)) in g.nodes.iter().enumerate() {
+        for (i, (cells, d)) in g.nodes.iter().enumerate().take(g.singles) {
             of_cand[cells[0] * n + *d as usize - 1] = i as u32;
         }
         while let Some(p) = self.cache.forcing[slot].pop() {
@@ -330,8 +338,8 @@ impl Board {
         };
         // 1. Premises "true" leading to a contradiction.
         let mut found: Vec<Premises> = Vec::new();
-        let mut on_reach: Vec<Reach> = Vec::with_capacity(g.nodes.len());
-        for i in 0..g.nodes.len() {
+        let mut on_reach: Vec<Reach> = Vec::with_capacity(g.singles);
+        for i in 0..g.singles {
             if i % 16 == 0 && self.past_deadline() {
                 return false;
             }
@@ -367,7 +375,7 @@ impl Board {
                 }
             }
         }
-        let words = g.nodes.len().div_ceil(64);
+        let words = g.singles.div_ceil(64);
         for premises in &groups {
             if premises.iter().any(|&p| on_reach[p].contradiction) {
                 continue;
@@ -397,7 +405,7 @@ impl Board {
             }
         }
         // 4. Premises "false" leading to a contradiction: the digit is there.
-        for i in 0..g.nodes.len() {
+        for i in 0..g.singles {
             if i % 16 == 0 && self.past_deadline() {
                 return false;
             }
@@ -451,7 +459,7 @@ impl Board {
         if premises.len() < 2 {
             return false;
         }
-        let words = g.nodes.len().div_ceil(64);
+        let words = g.singles.div_ceil(64);
         let mut on = vec![u64::MAX; words];
         let mut off = vec![u64::MAX; words];
         for &f in &premises {
@@ -469,10 +477,10 @@ impl Board {
             digit: g.nodes[i].1,
             on,
         };
-        let placed = (0..g.nodes.len()).find(|&i| has(&on, i));
+        let placed = (0..g.singles).find(|&i| has(&on, i));
         let goals: Vec<Fact> = match placed {
             Some(i) => vec![node_fact(i, true)],
-            None => (0..g.nodes.len())
+            None => (0..g.singles)
                 .filter(|&i| has(&off, i))
                 .map(|i| node_fact(i, false))
                 .collect(),
@@ -542,8 +550,8 @@ impl Board {
             }
             let (x, on) = ((lit / 2) as usize, lit % 2 == 1);
             let next = if on { &g.weak[x] } else { &g.strong[x] };
-            for &y in next {
-                let nl = 2 * y + u32::from(!on);
+            for y in singles_of(g, next) {
+                let nl = 2 * y as u32 + u32::from(!on);
                 if !seen[nl as usize] {
                     seen[nl as usize] = true;
                     queue.push_back(nl);

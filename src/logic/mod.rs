@@ -144,8 +144,8 @@ pub struct Board {
 /// forcing chains and nets found with a conclusion and not used yet.
 #[derive(Debug, Clone, Default)]
 struct Cache {
-    /// `(steps taken, kind, graph)`.
-    graphs: Vec<(usize, chains::Kind, Arc<chains::Graph>)>,
+    /// `(steps taken, graph)`.
+    graph: Option<(usize, Arc<chains::Graph>)>,
     /// `(steps taken, sets)`.
     als: Option<(usize, Arc<als::AlsData>)>,
     /// Premise groups of forcing chains (index 0) and nets (index 1)
