@@ -45,7 +45,7 @@ use serde::Serialize;
 
 use crate::address::{column_name, CellRef};
 use crate::grid::{digit_char, BoxShape, Grid, Unit};
-use crate::logic::{Level, Step, Technique};
+use crate::logic::{ChainNode, Level, Step, Technique};
 use crate::report::SheetStatus;
 use crate::solve::{solve, Outcome, SolveOptions, Status};
 use crate::workbook::{read_workbook, FoundGrid, ReadError, ReadOptions, Sheet, Symbols};
@@ -300,6 +300,7 @@ fn and_list(items: &[String]) -> String {
 ///     cells: vec![4 * 9 + 2],
 ///     placed: Some((4 * 9 + 2, 7)),
 ///     eliminated: vec![],
+///     chains: vec![],
 /// };
 /// assert_eq!(describe(&step, &map, &[]), "hidden single: 7 has one place in row 7 → E7");
 /// ```
@@ -710,6 +711,84 @@ pub fn describe(step: &Step, map: &AddressMap, candidates: &[u64]) -> String {
                 map.cells(&d2)
             )
         }
+        (
+            Technique::XChain
+            | Technique::XyChain
+            | Technique::NiceLoop
+            | Technique::GroupedNiceLoop,
+            None,
+        ) if step.chains.first().is_some_and(|c| c.len() >= 2) => {
+            let chain = &step.chains[0];
+            let (first, last) = (&chain[0], &chain[chain.len() - 1]);
+            let on_digit = if step.technique == Technique::XChain {
+                format!(" on {}", map.digit(first.digit))
+            } else {
+                String::new()
+            };
+            // The chain starts from its first node false and ends with its
+            // last true: one of the two holds.
+            let first_true = ChainNode {
+                on: true,
+                ..first.clone()
+            };
+            format!(
+                "{name}{on_digit}: {}: {} or {}: {removes}",
+                chain_text(map, chain),
+                node_is(map, &first_true),
+                node_is(map, last)
+            )
+        }
+        (Technique::AlsXz | Technique::AlsXyWing | Technique::AlsChain, None)
+            if step.chains.first().is_some_and(|c| c.len() >= 2) =>
+        {
+            let sets = &step.chains[0];
+            let set = |nd: &ChainNode| {
+                let held = nd
+                    .cells
+                    .iter()
+                    .filter_map(|&c| candidates.get(c))
+                    .fold(0u64, |m, &x| m | x);
+                let digits = if held == 0 {
+                    String::new()
+                } else {
+                    format!(" ({})", map.digits(&digits_of(held)))
+                };
+                format!("{{{}}}{digits}", map.cells(&nd.cells))
+            };
+            let body = match step.technique {
+                Technique::AlsXz => format!(
+                    "{} and {} share the restricted common {}, so one of them is locked",
+                    set(&sets[0]),
+                    set(&sets[1]),
+                    map.digit(sets[0].digit)
+                ),
+                Technique::AlsXyWing if sets.len() == 3 => format!(
+                    "pivot {} joined by {} to {} and by {} to {}, so {} or {} is locked",
+                    set(&sets[1]),
+                    map.digit(sets[0].digit),
+                    set(&sets[0]),
+                    map.digit(sets[1].digit),
+                    set(&sets[2]),
+                    map.cells(&sets[0].cells),
+                    map.cells(&sets[2].cells)
+                ),
+                _ => {
+                    let mut t = set(&sets[0]);
+                    for k in 1..sets.len() {
+                        t.push_str(&format!(
+                            " –{}– {}",
+                            map.digit(sets[k - 1].digit),
+                            set(&sets[k])
+                        ));
+                    }
+                    format!("{t}: the first or the last set is locked")
+                }
+            };
+            format!("{name}: {body}: {removes}")
+        }
+        (Technique::ForcingChain | Technique::ForcingNet, _) if !step.chains.is_empty() => {
+            forcing_text(step, map)
+        }
         _ => generic(step, map),
     }
 }
@@ -791,6 +870,111 @@ fn fish_covers(
         }
     }
     best.unwrap_or((lines, Vec::new()))
+}
+
+/// A node as a statement: `C3 is 4`, `C3 is not 4`, `4 is in C3 or D3`.
+fn node_is(map: &AddressMap, nd: &ChainNode) -> String {
+    let d = map.digit(nd.digit);
+    match (nd.cells.len(), nd.on) {
+        (1, true) => format!("{} is {d}", map.cell(nd.cells[0])),
+        (1, false) => format!("{} is not {d}", map.cell(nd.cells[0])),
+        (_, true) => format!(
+            "{d} is in {}",
+            and_list(&nd.cells.iter().map(|&c| map.cell(c)).collect::<Vec<_>>())
+                .replace(" and ", " or ")
+        ),
+        (_, false) => format!("{d} is not in {}", map.cells(&nd.cells)),
+    }
+}
+
+/// A chain in Eureka notation with the map's names: `(4)C3 = (4)G3 –
+/// (4)G7 = (4)J7`: `=` before a node made true (a strong link), `–`
+/// before one made false (a weak link); a group's cells joined by `/`.
+fn chain_text(map: &AddressMap, chain: &[ChainNode]) -> String {
+    let mut t = String::new();
+    for (k, nd) in chain.iter().enumerate() {
+        if k > 0 {
+            t.push_str(if nd.on { " = " } else { " – " });
+        }
+        let cells: Vec<String> = nd.cells.iter().map(|&c| map.cell(c)).collect();
+        t.push_str(&format!("({}){}", map.digit(nd.digit), cells.join("/")));
+    }
+    t
+}
+
+/// A forcing chain or net in words: the premise(s), each branch, and what
+/// follows.
+fn forcing_text(step: &Step, map: &AddressMap) -> String {
+    let name = step.technique.name();
+    let net = step.technique == Technique::ForcingNet;
+    let effect = match step.placed {
+        Some((c, d)) => format!("{} = {}", map.cell(c), map.digit(d)),
+        None => map.removes(&step.eliminated),
+    };
+    let branch = |b: &[ChainNode]| -> String {
+        if net {
+            let shown: Vec<String> = b
+                .iter()
+                .skip(1)
+                .take(12)
+                .map(|nd| node_is(map, nd))
+                .collect();
+            let more = if b.len() > 13 { ", …" } else { "" };
+            if shown.is_empty() {
+                String::new()
+            } else {
+                format!(" ({}{more})", shown.join(", "))
+            }
+        } else {
+            format!(" ({})", chain_text(map, b))
+        }
+    };
+    let premise = &step.chains[0][0];
+    let contradiction = step.chains.iter().all(|b| b.first() == Some(premise))
+        && (step.eliminated == [(premise.cells[0], premise.digit)]
+            || step.placed == Some((premise.cells[0], premise.digit)));
+    if contradiction {
+        let branches: Vec<String> = step.chains.iter().map(|b| branch(b)).collect();
+        return format!(
+            "{name}: if {}, a contradiction follows{}: {effect}",
+            node_is(map, premise).replace(" is ", " were "),
+            branches.concat()
+        );
+    }
+    let premises: Vec<&ChainNode> = step.chains.iter().filter_map(|b| b.first()).collect();
+    let cells: Vec<usize> = premises.iter().map(|nd| nd.cells[0]).collect();
+    let same_cell = cells.windows(2).all(|w| w[0] == w[1]);
+    let each = if same_cell {
+        let digits: Vec<u8> = premises.iter().map(|nd| nd.digit).collect();
+        format!(
+            "each candidate of {} ({})",
+            map.cell(cells[0]),
+            map.digits(&digits)
+        )
+    } else {
+        let unit = map
+            .shared(&cells)
+            .first()
+            .map(|&u| format!(" in {}", map.unit(u)))
+            .unwrap_or_default();
+        format!(
+            "each place of {}{unit} ({})",
+            map.digit(premise.digit),
+            map.cells(&cells)
+        )
+    };
+    let branches: Vec<String> = step
+        .chains
+        .iter()
+        .map(|b| {
+            let head = b.first().map(|nd| node_is(map, nd)).unwrap_or_default();
+            format!("{head}{}", branch(b))
+        })
+        .collect();
+    format!(
+        "{name}: {each} leads to the same: {}: {effect}",
+        branches.join("; ")
+    )
 }
 
 /// Any other step: name, digits, cells, unit, then what it does.
@@ -1265,7 +1449,7 @@ pub fn explain_workbook(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::samples::{EASY, HARD};
+    use crate::samples::{BEYOND, EASY, HARD};
 
     fn nine() -> BoxShape {
         BoxShape::new(3, 3).unwrap()
@@ -1279,6 +1463,7 @@ mod tests {
             cells: cells.to_vec(),
             placed: None,
             eliminated: Vec::new(),
+            chains: Vec::new(),
         }
     }
 
@@ -1304,6 +1489,93 @@ mod tests {
         let p = AddressMap::puzzle(s16);
         assert_eq!((p.digit(9), p.digit(16)), ("9".into(), "G".into()));
         assert_eq!(p.alphabet(), "1-9, A-G");
+    }
+
+    fn node(cells: &[usize], digit: u8, on: bool) -> ChainNode {
+        ChainNode {
+            cells: cells.to_vec(),
+            digit,
+            on,
+        }
+    }
+
+    #[test]
+    fn chains_are_written_with_the_sheets_cells() {
+        let m = AddressMap::sheet(CellRef::new(0, 0), nine(), Symbols::Numbers);
+        // r1c1 {1,2} – r1c5 {2,3} – r5c5 {3,1}: r1c1 or r5c5 is 1.
+        let mut s = step(Technique::XyChain, None, &[1, 2, 3], &[0, 4, 40]);
+        s.chains = vec![vec![
+            node(&[0], 1, false),
+            node(&[0], 2, true),
+            node(&[4], 2, false),
+            node(&[4], 3, true),
+            node(&[40], 3, false),
+            node(&[40], 1, true),
+        ]];
+        s.eliminated = vec![(36, 1)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "XY-chain: (1)A1 = (2)A1 – (2)E1 = (3)E1 – (3)E5 = (1)E5: \
+             A1 is 1 or E5 is 1: removes 1 from A5"
+        );
+        // A grouped node names its cells joined by a slash.
+        let mut g = step(Technique::GroupedNiceLoop, None, &[4], &[0, 1, 2]);
+        g.chains = vec![vec![node(&[0], 4, false), node(&[1, 2], 4, true)]];
+        g.eliminated = vec![(9, 4)];
+        let text = describe(&g, &m, &[]);
+        assert!(
+            text.starts_with("grouped AIC: (4)A1 = (4)B1/C1: "),
+            "{text}"
+        );
+        assert!(text.contains("4 is in B1 or C1"), "{text}");
+    }
+
+    #[test]
+    fn almost_locked_sets_show_their_cells_and_digits() {
+        let m = AddressMap::sheet(CellRef::new(0, 0), nine(), Symbols::Numbers);
+        let mut cands = vec![0u64; 81];
+        cands[0] = 0b011;
+        cands[3] = 0b101;
+        cands[4] = 0b110;
+        let mut s = step(Technique::AlsXz, None, &[1, 2], &[0, 3, 4]);
+        s.chains = vec![vec![node(&[0], 1, false), node(&[3, 4], 1, false)]];
+        s.eliminated = vec![(8, 2)];
+        assert_eq!(
+            describe(&s, &m, &cands),
+            "ALS-XZ: {A1} (1,2) and {D1, E1} (1,2,3) share the restricted common 1, \
+             so one of them is locked: removes 2 from I1"
+        );
+    }
+
+    #[test]
+    fn forcing_steps_say_their_premises_and_branches() {
+        let m = AddressMap::puzzle(nine());
+        // A contradiction net: r1c1 = 5 leads to trouble.
+        let mut s = step(Technique::ForcingNet, None, &[5], &[0]);
+        s.chains = vec![vec![node(&[0], 5, true), node(&[10], 7, true)]];
+        s.eliminated = vec![(0, 5)];
+        assert_eq!(
+            describe(&s, &m, &[]),
+            "forcing net: if r1c1 were 5, a contradiction follows (r2c2 is 7): removes 5 from r1c1"
+        );
+        // A cell forcing chain: both candidates of r1c1 strike 3 from r9c9.
+        let mut c = step(Technique::ForcingChain, None, &[1, 2], &[0, 0]);
+        c.chains = vec![
+            vec![node(&[0], 1, true), node(&[80], 1, false)],
+            vec![
+                node(&[0], 2, true),
+                node(&[8], 2, false),
+                node(&[80], 1, false),
+            ],
+        ];
+        c.eliminated = vec![(80, 1)];
+        let text = describe(&c, &m, &[]);
+        assert!(
+            text.starts_with("forcing chain: each candidate of r1c1 (1,2) leads to the same: "),
+            "{text}"
+        );
+        assert!(text.ends_with(": removes 1 from r9c9"), "{text}");
+        assert!(text.contains("(2)r1c1 – (2)r1c9 – (1)r9c9"), "{text}");
     }
 
     #[test]
@@ -1460,7 +1732,7 @@ mod tests {
 
     #[test]
     fn every_placement_of_a_hard_puzzle_agrees_with_its_solution() {
-        for line in [EASY, HARD] {
+        for line in [EASY, HARD, BEYOND] {
             let p: Grid = line.parse().unwrap();
             let e = explain_puzzle(&p, &SolveOptions::default());
             assert!(e.passes(), "{}", e.heading());

@@ -464,11 +464,11 @@ impl RateSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::samples::{EASY, HARD};
+    use crate::samples::{BEYOND, EASY};
 
     #[test]
     fn a_hard_puzzle_is_rated_with_its_guesses() {
-        let r = rate_puzzle("f", 1, &HARD.parse().unwrap(), None);
+        let r = rate_puzzle("f", 1, &BEYOND.parse().unwrap(), None);
         assert_eq!(r.status, Status::Solved);
         assert!(r.guesses > 0 && r.history.contains('#'), "{r:?}");
         assert_eq!(r.level, Some(Level::Extreme));

@@ -20,7 +20,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{rate_after, rate_unique, Board, Ladder, Rating, Step, Stop};
+use crate::logic::{rate_after_until, rate_unique_until, Board, Ladder, Rating, Step, Stop};
 use crate::search::{search, SearchError, SearchOptions};
 
 /// How to solve.
@@ -167,17 +167,16 @@ impl Outcome {
 /// [`SolveOptions::logic_only`], the ladder alone.
 pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     let started = Instant::now();
-    let Some(board) = Board::with_ladder(puzzle, opts.techniques.clone()) else {
+    let Some(mut board) = Board::with_ladder(puzzle, opts.techniques.clone()) else {
         return Outcome::invalid(puzzle);
     };
+    // A timeout too large to add is no limit at all.
+    let deadline = opts.timeout.and_then(|t| started.checked_add(t));
+    board.set_deadline(deadline);
     if opts.logic_only {
         return logic_only(puzzle, board, started);
     }
-    let search_opts = SearchOptions {
-        limit: 2,
-        // A timeout too large to add is no limit at all.
-        deadline: opts.timeout.and_then(|t| started.checked_add(t)),
-    };
+    let search_opts = SearchOptions { limit: 2, deadline };
     let found = match search(puzzle, &search_opts) {
         Ok(found) => found,
         Err(SearchError::Timeout { guesses }) => {
@@ -201,13 +200,20 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
         // here: logic-only runs never prove it, so never use them).
         board.assume_unique();
         let stop = board.run(Some(solution));
+        if stop == Stop::Timeout {
+            return Outcome::new(Status::Timeout, puzzle.clone(), started);
+        }
         out = out.with_board(board);
         // The whole ladder's run up to its first guess is HoDoKu's run.
         out.rating = if opts.techniques == Ladder::all() {
-            rate_after(puzzle, &out.steps)
+            rate_after_until(puzzle, &out.steps, deadline)
         } else {
-            rate_unique(puzzle)
+            rate_unique_until(puzzle, deadline)
         };
+        if out.rating.is_none() {
+            // The givens do not clash, so only the deadline stops a rating.
+            return Outcome::new(Status::Timeout, puzzle.clone(), started);
+        }
         if stop != Stop::Solved {
             // The ladder is sound, so this cannot happen on a proven unique
             // solution; keep the search's answer whatever the ladder did.
@@ -223,6 +229,7 @@ fn logic_only(puzzle: &Grid, mut board: Board, started: Instant) -> Outcome {
         Stop::Solved => Status::Solved,
         Stop::Stuck => Status::GaveUp,
         Stop::Contradiction => Status::Unsolvable,
+        Stop::Timeout => Status::Timeout,
     };
     let mut out = Outcome::new(status, puzzle.clone(), started);
     if status == Status::GaveUp {
@@ -265,11 +272,11 @@ pub fn format_elapsed(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::samples::{EASY, HARD};
+    use crate::samples::{BEYOND, EASY};
 
     #[test]
     fn hard_puzzle_is_solved_with_guesses_in_history() {
-        let p: Grid = HARD.parse().unwrap();
+        let p: Grid = BEYOND.parse().unwrap();
         let out = solve(&p, &SolveOptions::default());
         assert_eq!(out.status, Status::Solved);
         assert_eq!(out.unique, Some(true));
@@ -308,7 +315,7 @@ mod tests {
 
     #[test]
     fn logic_only_gives_up_and_keeps_candidates() {
-        let p: Grid = HARD.parse().unwrap();
+        let p: Grid = BEYOND.parse().unwrap();
         let out = solve(
             &p,
             &SolveOptions {

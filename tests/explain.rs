@@ -393,7 +393,9 @@ fn form_of(technique: &str) -> &'static str {
         | "hidden-pair" | "hidden-triple" | "hidden-quad" => " ",
         "x-wing" | "swordfish" | "jellyfish" => " on ",
         "skyscraper" | "2-string-kite" | "turbot-fish" => " on ",
-        "xy-wing" | "xyz-wing" | "w-wing" => " on ",
+        "xy-wing" | "xyz-wing" | "w-wing" | "x-chain" => " on ",
+        "xy-chain" | "aic" | "grouped-aic" | "als-xz" | "als-xy-wing" | "als-chain"
+        | "forcing-chain" | "forcing-net" => ": ",
         "remote-pair" | "empty-rectangle" | "simple-colouring" | "multi-colouring" => " on ",
         "unique-rectangle-1" | "unique-rectangle-2" | "unique-rectangle-3"
         | "unique-rectangle-4" | "hidden-rectangle" => " on ",
@@ -443,8 +445,20 @@ fn every_technique_is_said_in_its_own_words_on_hard_puzzles() {
                 "simple-colouring" => "colour",
                 "multi-colouring" => "clusters",
                 "guess" => "from the proven solution",
+                "x-chain" | "xy-chain" | "aic" | "grouped-aic" => " or ",
+                "als-xz" => "restricted common",
+                "als-xy-wing" => "pivot",
+                "als-chain" => "the first or the last set is locked",
                 _ => "",
             };
+            if matches!(s.technique, "forcing-chain" | "forcing-net") {
+                assert!(
+                    s.text.contains("a contradiction follows")
+                        || s.text.contains("leads to the same"),
+                    "{}",
+                    s.text
+                );
+            }
             assert!(s.text.contains(words), "{} lacks {words:?}", s.text);
             if !s.eliminated.is_empty() {
                 assert!(s.text.contains(": removes "), "{}", s.text);
@@ -474,6 +488,8 @@ fn every_technique_is_said_in_its_own_words_on_hard_puzzles() {
         "sashimi-swordfish",
         "sue-de-coq",
         "multi-colouring",
+        "aic",
+        "forcing-net",
     ] {
         assert!(seen.contains(t), "{t} never seen: {seen:?}");
     }

@@ -111,6 +111,9 @@ fn every_step_agrees_with_the_solution_on_9x9_benchmark_puzzles() {
         Technique::FinnedJellyfish,
         Technique::SueDeCoq,
         Technique::MultiColouring,
+        Technique::NiceLoop,
+        Technique::AlsXz,
+        Technique::ForcingNet,
         Technique::Guess,
     ] {
         assert!(used.contains(&t), "{t:?} never used: {used:?}");
@@ -313,5 +316,102 @@ fn rating_from_the_historys_run_equals_rating_from_scratch() {
         b.assume_unique();
         b.run(Some(&sol));
         assert_eq!(rate_after(&p, b.steps()), rate(&p), "{line}");
+    }
+}
+
+/// Singles and the chain, ALS and forcing techniques only: with the
+/// simpler techniques left out, these have to do the work, so each is
+/// exercised well beyond where the whole ladder would reach it.
+fn chain_ladder() -> Ladder {
+    Ladder::of(&[
+        Technique::HiddenSingle,
+        Technique::XChain,
+        Technique::XyChain,
+        Technique::NiceLoop,
+        Technique::GroupedNiceLoop,
+        Technique::AlsXz,
+        Technique::AlsXyWing,
+        Technique::AlsChain,
+        Technique::ForcingChain,
+        Technique::ForcingNet,
+    ])
+}
+
+#[test]
+fn chains_als_and_forcing_agree_with_the_solution_on_9x9_puzzles() {
+    let mut lines = data("9x9/puzzles3_magictour_top1465");
+    lines.truncate(120);
+    lines.extend(data("9x9/gen_random_minimal_10k.txt").into_iter().take(120));
+    let mut used = BTreeSet::new();
+    for line in &lines {
+        let p: Grid = line.parse().unwrap();
+        used.extend(check_steps(&p, chain_ladder()));
+    }
+    for t in [
+        Technique::XChain,
+        Technique::XyChain,
+        Technique::NiceLoop,
+        Technique::GroupedNiceLoop,
+        Technique::AlsXz,
+        Technique::AlsXyWing,
+        Technique::AlsChain,
+        Technique::ForcingChain,
+        Technique::ForcingNet,
+    ] {
+        assert!(used.contains(&t), "{t:?} never used: {used:?}");
+    }
+}
+
+#[test]
+fn chains_als_and_forcing_agree_with_the_solution_on_16x16_puzzles() {
+    // Naked singles and the chain techniques only: the 16x16 puzzles at
+    // hand fall to hidden singles, so without them the chains, sets and
+    // forcing chains have to find what hidden singles would.
+    let ladder = Ladder::of(&[
+        Technique::XChain,
+        Technique::XyChain,
+        Technique::NiceLoop,
+        Technique::GroupedNiceLoop,
+        Technique::AlsXz,
+        Technique::AlsXyWing,
+        Technique::AlsChain,
+        Technique::ForcingChain,
+        Technique::ForcingNet,
+    ]);
+    let mut used = BTreeSet::new();
+    for line in data("16x16/gecode_16x16.txt").iter().take(2) {
+        let p: Grid = line.parse().unwrap();
+        used.extend(check_steps(&p, ladder.clone()));
+    }
+    assert!(
+        used.iter().any(|t| !matches!(
+            t,
+            Technique::NakedSingle | Technique::HiddenSingle | Technique::Guess
+        )),
+        "no chain technique used on 16x16: {used:?}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Random 6x6 and 8x8 puzzles with the chain ladder.
+    #[test]
+    fn chains_agree_on_small_grids(seed in any::<u64>(), mask in any::<u64>(), kind in 0usize..3) {
+        let (w, h) = [(3, 2), (2, 3), (4, 2)][kind];
+        let shape = BoxShape::new(w, h).unwrap();
+        let full = solved_grid(shape, seed);
+        let n = shape.side();
+        let mut p = full.clone();
+        let mut m = mask;
+        for i in 0..n * n {
+            if !(m.rotate_left(i as u32 % 64) ^ (i as u64 * 0x9e37_79b9)).is_multiple_of(3) {
+                p.set(i / n, i % n, 0);
+            }
+            m = m.wrapping_mul(6364136223846793005).wrapping_add(1);
+        }
+        if unique_solution(&p).is_some() {
+            check_steps(&p, chain_ladder());
+        }
     }
 }

@@ -131,6 +131,7 @@ impl Board {
             cells,
             placed: None,
             eliminated,
+            chains: Vec::new(),
         })
     }
 

@@ -55,7 +55,7 @@ pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
         found
     };
     let mut out = Vec::new();
-    while !board.contradiction && !board.grid.is_full() {
+    while !board.contradiction && !board.grid.is_full() && !board.past_deadline() {
         let from = board.steps.len();
         let direct = if singles
             && (board.hidden_singles_in(2 * n..3 * n)
@@ -166,6 +166,7 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
                     cells,
                     placed: None,
                     eliminated,
+                    chains: Vec::new(),
                 });
                 let unit3 = board.unit_of(k3);
                 board.place(Technique::HiddenSingle, Some(unit3), cell, d);
@@ -225,6 +226,7 @@ fn direct_hidden_set(board: &mut Board, size: usize) -> bool {
                 cells,
                 placed: None,
                 eliminated,
+                chains: Vec::new(),
             });
             let cell = board.units[k][at];
             board.place(Technique::HiddenSingle, Some(unit), cell, target as u8 + 1);

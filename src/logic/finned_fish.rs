@@ -314,6 +314,7 @@ impl Board {
             cells,
             placed: None,
             eliminated,
+            chains: Vec::new(),
         };
         Some((step, sashimi))
     }

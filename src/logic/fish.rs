@@ -66,6 +66,7 @@ impl Board {
             cells,
             placed: None,
             eliminated,
+            chains: Vec::new(),
         })
     }
 }

@@ -47,6 +47,7 @@ impl Board {
                         cells,
                         placed: None,
                         eliminated,
+                        chains: Vec::new(),
                     });
                     return true;
                 }

@@ -9,8 +9,8 @@
 //! the position ([`Board`]) and the loop, [`techniques`] the one table of
 //! order, letter, name and ratings, and one file per technique family
 //! (`singles`, `intersections`, `subsets`, `fish`, `single_digit`,
-//! `wings`, `uniqueness`, `finned_fish`, `sue_de_coq`, `colouring`) the
-//! finders.
+//! `wings`, `uniqueness`, `finned_fish`, `sue_de_coq`, `colouring`,
+//! `chains`, `als`, `forcing`) the finders.
 //!
 //! The uniqueness techniques (`u` `h` `b`) hold only for a puzzle with one
 //! solution: a board uses them only after [`Board::assume_unique`], which
@@ -36,6 +36,10 @@
 //! | `q` | Sue de Coq |
 //! | `c` | simple colouring (trap and wrap) |
 //! | `m` | multi-colouring |
+//! | `X` `Y` | X-chain, XY-chain |
+//! | `A` | AIC (nice loop), plain or with grouped nodes |
+//! | `L` `M` `C` | ALS-XZ, ALS-XY-wing, ALS chain |
+//! | `F` `N` | forcing chain, forcing net |
 //! | `#` | a guess, taken from a known solution when the ladder stops |
 //!
 //! ```
@@ -52,10 +56,13 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
+mod als;
+mod chains;
 mod colouring;
 mod explainer;
 mod finned_fish;
 mod fish;
+mod forcing;
 mod intersections;
 pub mod rating;
 mod single_digit;
@@ -66,8 +73,13 @@ pub mod techniques;
 mod uniqueness;
 mod wings;
 
-pub use rating::{rate, rate_after, rate_unique, Limits, Rating};
+pub use rating::{
+    rate, rate_after, rate_after_until, rate_unique, rate_unique_until, Limits, Rating,
+};
 pub use techniques::{Ladder, Level, Technique, TechniqueInfo, UnknownTechnique, TABLE};
+
+use std::sync::Arc;
+use std::time::Instant;
 
 use crate::grid::{Grid, Unit};
 
@@ -87,6 +99,26 @@ pub struct Step {
     pub placed: Option<(usize, u8)>,
     /// Candidates struck: `(cell, digit)`.
     pub eliminated: Vec<(usize, u8)>,
+    /// The chains of the pattern, for chains, almost locked sets and
+    /// forcing chains (empty for the others): an X-chain, XY-chain or AIC
+    /// is one chain of nodes, first to last; an ALS step one chain of its
+    /// sets (each a node whose digit is the restricted common it shares
+    /// with the next); a forcing chain or net one chain per branch, its
+    /// premise first and its conclusion last.
+    pub chains: Vec<Vec<ChainNode>>,
+}
+
+/// A node of a chain: a digit in one cell, or in a group of cells of one
+/// box and line (grouped nodes), taken as true (`on`) or false.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainNode {
+    /// The cells (row-major indices): one, or a group.
+    pub cells: Vec<usize>,
+    /// The digit.
+    pub digit: u8,
+    /// True when the node is "the digit is in these cells", false when it
+    /// is "the digit is not there".
+    pub on: bool,
 }
 
 /// Why the ladder stopped.
@@ -99,6 +131,9 @@ pub enum Stop {
     /// A cell lost its last candidate, or a digit its last place in a unit:
     /// the givens have no solution.
     Contradiction,
+    /// The deadline ([`Board::set_deadline`]) passed before the ladder
+    /// finished.
+    Timeout,
 }
 
 /// The solving position: digits placed so far, candidates of the blanks,
@@ -129,6 +164,27 @@ pub struct Board {
     /// Every digit's colour clusters of a position, for the colouring
     /// techniques that follow one another on it.
     colour_memo: Option<colouring::ColourMemo>,
+    /// The peers of each cell (its row, column and box, itself left out).
+    peers: Vec<Vec<usize>>,
+    /// When the ladder must stop (`--timeout`).
+    deadline: Option<Instant>,
+    /// Searches kept for the position they were made in (the number of
+    /// steps taken names the position): link graphs, almost locked sets.
+    cache: Cache,
+}
+
+/// What the costly techniques keep between calls: the link graph and the
+/// almost locked sets of the current position, and the premises of
+/// forcing chains and nets found with a conclusion and not used yet.
+#[derive(Debug, Clone, Default)]
+struct Cache {
+    /// `(steps taken, graph)`.
+    graph: Option<(usize, Arc<chains::Graph>)>,
+    /// `(steps taken, sets)`.
+    als: Option<(usize, Arc<als::AlsData>)>,
+    /// Premise groups of forcing chains (index 0) and nets (index 1)
+    /// found to conclude something, to be tried again first.
+    forcing: [Vec<forcing::Premises>; 2],
 }
 
 fn bit(d: u8) -> u64 {
@@ -177,7 +233,7 @@ fn first_cover<T: Copy>(
     go(items, size, 0, 0, &mut Vec::with_capacity(size), found)
 }
 
-fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
+pub(super) fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
     let mut m = mask;
     std::iter::from_fn(move || {
         if m == 0 {
@@ -217,6 +273,18 @@ impl Board {
                 cell_units[c][k / side] = k;
             }
         }
+        let peers = (0..side * side)
+            .map(|c| {
+                let mut p: Vec<usize> = cell_units[c]
+                    .iter()
+                    .flat_map(|&k| units[k].iter().copied())
+                    .filter(|&x| x != c)
+                    .collect();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect();
         let mut board = Board {
             grid: Grid::empty(puzzle.shape()),
             side,
@@ -230,6 +298,9 @@ impl Board {
             fish_memo: None,
             rect_memo: None,
             colour_memo: None,
+            peers,
+            deadline: None,
+            cache: Cache::default(),
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -268,6 +339,33 @@ impl Board {
     /// are used only then.
     pub fn assumes_unique(&self) -> bool {
         self.unique
+    }
+
+    /// Sets the time by which [`Board::run`] must stop (`None`: no limit).
+    /// The ladder checks it between steps and inside its costly searches
+    /// (chains, almost locked sets, forcing chains), so a run ends soon
+    /// after it with [`Stop::Timeout`].
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use xlsudoku::grid::Grid;
+    /// use xlsudoku::logic::{Board, Stop};
+    ///
+    /// let hard: Grid =
+    ///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    ///         .parse()?;
+    /// let mut board = Board::new(&hard).unwrap();
+    /// board.set_deadline(Some(Instant::now()));
+    /// assert_eq!(board.run(None), Stop::Timeout);
+    /// # Ok::<(), xlsudoku::grid::GridError>(())
+    /// ```
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// True once the deadline has passed.
+    pub(crate) fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The grid as far as it is solved.
@@ -349,6 +447,7 @@ impl Board {
             cells: vec![cell],
             placed: Some((cell, d)),
             eliminated: Vec::new(),
+            chains: Vec::new(),
         });
     }
 
@@ -412,6 +511,15 @@ impl Board {
             Technique::SueDeCoq => self.sue_de_coq(),
             Technique::SimpleColouring => self.simple_colouring(),
             Technique::MultiColouring => self.multi_colouring(),
+            Technique::XChain => self.chain(chains::Kind::X),
+            Technique::XyChain => self.chain(chains::Kind::Xy),
+            Technique::NiceLoop => self.chain(chains::Kind::Aic),
+            Technique::GroupedNiceLoop => self.chain(chains::Kind::Grouped),
+            Technique::AlsXz => self.als_xz(),
+            Technique::AlsXyWing => self.als_xy_wing(),
+            Technique::AlsChain => self.als_chain(),
+            Technique::ForcingChain => self.forcing(false),
+            Technique::ForcingNet => self.forcing(true),
             Technique::Guess => false,
         })
     }
@@ -427,6 +535,9 @@ impl Board {
             }
             if self.grid.is_full() {
                 return Stop::Solved;
+            }
+            if self.past_deadline() {
+                return Stop::Timeout;
             }
             if self.step() {
                 self.contradiction = self.find_contradiction();
@@ -476,8 +587,9 @@ mod tests {
 
     #[test]
     fn hard_puzzle_sticks_then_finishes_with_guesses() {
+        // The seed's four techniques stop on it (the whole ladder does not).
         let p: Grid = HARD.parse().unwrap();
-        let mut b = Board::new(&p).unwrap();
+        let mut b = Board::with_ladder(&p, Ladder::seed()).unwrap();
         assert_eq!(b.run(None), Stop::Stuck);
         let stuck_history = b.history();
         assert!(!b.grid().is_full());

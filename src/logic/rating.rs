@@ -35,6 +35,8 @@
 
 use super::explainer::{explainer_ratings, run_easiest_first};
 use super::{Board, Ladder, Level, Step, Stop, Technique};
+use std::time::Instant;
+
 use crate::grid::{Grid, Unit};
 
 /// How hard a puzzle is, on HoDoKu's and Sudoku Explainer's scales.
@@ -106,7 +108,8 @@ impl Limits {
     }
 }
 
-/// The SE rating of one step (the box and line variants told apart).
+/// The SE rating of one step (the box and line variants told apart;
+/// chains and forcing chains rated by their length, as SE does).
 pub fn se_rating(step: &Step) -> f32 {
     match (step.technique, step.unit) {
         (Technique::HiddenSingle, Some(Unit::Box(_))) => 1.2,
@@ -114,8 +117,34 @@ pub fn se_rating(step: &Step) -> f32 {
         // SE: 4.5, plus a tenth per digit of the naked set beyond two (the
         // step's digits are the rectangle's pair, then the set's).
         (Technique::UniqueRectangle3, _) => 4.4 + 0.1 * step.digits.len().saturating_sub(2) as f32,
+        (t, _) if !step.chains.is_empty() => {
+            let nodes: usize = step.chains.iter().map(Vec::len).sum();
+            t.info().se_rating + length_difficulty(nodes)
+        }
         (t, _) => t.info().se_rating,
     }
+}
+
+/// Sudoku Explainer's rating added for a chain's length
+/// (`ChainingHint.getLengthDifficulty`): 0.1 for each step of the series
+/// 4, 6, 8, 12, 16, 24, 32 … that the chain's nodes less two pass.
+///
+/// ```
+/// use xlsudoku::logic::rating::length_difficulty;
+///
+/// assert_eq!(length_difficulty(6), 0.0);
+/// assert!((length_difficulty(7) - 0.1).abs() < 1e-6);
+/// assert!((length_difficulty(20) - 0.5).abs() < 1e-6);
+/// ```
+pub fn length_difficulty(nodes: usize) -> f32 {
+    let length = nodes.saturating_sub(2);
+    let (mut ceil, mut odd, mut added) = (4usize, false, 0.0f32);
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
 }
 
 /// The least SE rating of a step the ladder does not have (a unique
@@ -154,7 +183,13 @@ pub fn rate(puzzle: &Grid) -> Option<Rating> {
     let unique = crate::search::search(puzzle, &crate::search::SearchOptions::default())
         .map(|found| found.solutions.len() == 1)
         .unwrap_or(false);
-    rate_with(puzzle, unique)
+    rate_with(puzzle, unique, None)
+}
+
+/// [`rate_unique`] within a deadline: `None` also when the deadline passes
+/// before both runs (HoDoKu's and Sudoku Explainer's) finish.
+pub fn rate_unique_until(puzzle: &Grid, deadline: Option<Instant>) -> Option<Rating> {
+    rate_with(puzzle, true, deadline)
 }
 
 /// [`rate`] for a puzzle proven to have exactly one solution: the
@@ -162,16 +197,26 @@ pub fn rate(puzzle: &Grid) -> Option<Rating> {
 /// used. On a puzzle with several solutions they may strike a true digit
 /// and the rating means nothing.
 pub fn rate_unique(puzzle: &Grid) -> Option<Rating> {
-    rate_with(puzzle, true)
+    rate_with(puzzle, true, None)
 }
 
-fn rate_with(puzzle: &Grid, unique: bool) -> Option<Rating> {
+fn rate_with(puzzle: &Grid, unique: bool, deadline: Option<Instant>) -> Option<Rating> {
     let mut hodoku = Board::with_ladder(puzzle, Ladder::all())?;
     if unique {
         hodoku.assume_unique();
     }
+    hodoku.set_deadline(deadline);
     let stop = hodoku.run(None);
-    rate_from(puzzle, hodoku.steps(), stop == Stop::Solved, unique)
+    if stop == Stop::Timeout {
+        return None;
+    }
+    rate_from(
+        puzzle,
+        hodoku.steps(),
+        stop == Stop::Solved,
+        unique,
+        deadline,
+    )
 }
 
 /// [`rate`] for a puzzle proven to have one solution whose whole ladder
@@ -195,15 +240,37 @@ fn rate_with(puzzle: &Grid, unique: bool) -> Option<Rating> {
 /// # Ok::<(), xlsudoku::grid::GridError>(())
 /// ```
 pub fn rate_after(puzzle: &Grid, steps: &[Step]) -> Option<Rating> {
+    rate_after_until(puzzle, steps, None)
+}
+
+/// [`rate_after`] within a deadline: `None` also when the deadline passes
+/// before Sudoku Explainer's run finishes.
+pub fn rate_after_until(
+    puzzle: &Grid,
+    steps: &[Step],
+    deadline: Option<Instant>,
+) -> Option<Rating> {
     let guess = steps
         .iter()
         .position(|s| s.technique == Technique::Guess)
         .unwrap_or(steps.len());
-    rate_from(puzzle, &steps[..guess], guess == steps.len(), true)
+    rate_from(
+        puzzle,
+        &steps[..guess],
+        guess == steps.len(),
+        true,
+        deadline,
+    )
 }
 
 /// The ratings, given HoDoKu's steps and whether they finish the puzzle.
-fn rate_from(puzzle: &Grid, hodoku: &[Step], complete: bool, unique: bool) -> Option<Rating> {
+fn rate_from(
+    puzzle: &Grid,
+    hodoku: &[Step],
+    complete: bool,
+    unique: bool,
+    deadline: Option<Instant>,
+) -> Option<Rating> {
     let score: u32 = hodoku.iter().map(|s| s.technique.info().hodoku_score).sum();
     let mut level = hodoku
         .iter()
@@ -223,7 +290,11 @@ fn rate_from(puzzle: &Grid, hodoku: &[Step], complete: bool, unique: bool) -> Op
     if unique {
         se.assume_unique();
     }
+    se.set_deadline(deadline);
     let steps = run_easiest_first(&mut se);
+    if se.past_deadline() && !se.grid.is_full() {
+        return None;
+    }
     let (mut er, ep, ed) = explainer_ratings(&steps, se.grid.is_full(), BEYOND_LADDER);
     if !complete {
         // SE has nothing under 4.5 that the ladder lacks.
@@ -242,7 +313,7 @@ fn rate_from(puzzle: &Grid, hodoku: &[Step], complete: bool, unique: bool) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::samples::{EASY, HARD, PAIRS};
+    use crate::samples::{BEYOND, EASY, HARD, PAIRS};
 
     #[test]
     fn singles_only_is_easy() {
@@ -253,7 +324,7 @@ mod tests {
 
     #[test]
     fn a_stuck_ladder_is_extreme_and_a_lower_bound() {
-        let r = rate(&HARD.parse().unwrap()).unwrap();
+        let r = rate(&BEYOND.parse().unwrap()).unwrap();
         assert!(!r.complete);
         assert_eq!(r.level, Level::Extreme);
         assert!(r.se >= BEYOND_LADDER);
@@ -315,6 +386,7 @@ mod tests {
             cells: vec![0, 3, 9, 12, 30],
             placed: None,
             eliminated: vec![(21, 3)],
+            chains: Vec::new(),
         };
         // Pair 1,2; naked pair 3,4 (SE 4.6), naked triple 3,4,5 (4.7).
         assert!((se_rating(&step(vec![1, 2, 3, 4])) - 4.6).abs() < 1e-4);

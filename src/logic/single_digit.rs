@@ -199,6 +199,7 @@ impl Board {
                     cells,
                     placed: None,
                     eliminated: vec![(t, d)],
+                    chains: Vec::new(),
                 });
             }
         }
@@ -229,6 +230,7 @@ impl Board {
             cells: chain.to_vec(),
             placed: None,
             eliminated,
+            chains: Vec::new(),
         })
     }
 }

@@ -71,6 +71,7 @@ impl Board {
             digits: digits_of(union).collect(),
             cells: pick.to_vec(),
             placed: None,
+            chains: Vec::new(),
             eliminated: eliminated.into_iter().collect(),
         })
     }
@@ -123,6 +124,7 @@ impl Board {
             cells,
             placed: None,
             eliminated,
+            chains: Vec::new(),
         })
     }
 }

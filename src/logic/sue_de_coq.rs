@@ -120,6 +120,7 @@ impl Board {
                         cells,
                         placed: None,
                         eliminated,
+                        chains: Vec::new(),
                     });
                 }
             }

@@ -111,6 +111,32 @@ pub enum Technique {
     /// Multi-colouring: two colour clusters of one digit joined by a weak
     /// link (`m`).
     MultiColouring,
+    /// An alternating chain of strong and weak links on one digit whose
+    /// ends hold the digit between them (`X`).
+    XChain,
+    /// A chain of pair cells, each linked to the next by a shared digit,
+    /// whose ends hold the same digit between them (`Y`).
+    XyChain,
+    /// An alternating inference chain (a nice loop) mixing links in cells
+    /// and in units: one of its ends is true (`A`).
+    NiceLoop,
+    /// The same with grouped nodes: a digit's places in a box and line
+    /// taken together (`A`).
+    GroupedNiceLoop,
+    /// Two almost locked sets joined by a restricted common digit (`L`).
+    AlsXz,
+    /// Three almost locked sets: a pivot joined to two others by two
+    /// restricted common digits (`M`).
+    AlsXyWing,
+    /// A chain of almost locked sets joined by restricted common digits
+    /// (`C`).
+    AlsChain,
+    /// Chains from every candidate of a cell or every place of a digit in a
+    /// unit that agree, or from one candidate to a contradiction (`F`).
+    ForcingChain,
+    /// The same where a step follows from several earlier ones together
+    /// (singles across the whole grid), a net rather than a chain (`N`).
+    ForcingNet,
     /// A value taken from the known solution when the techniques stop (`#`).
     Guess,
 }
@@ -258,6 +284,15 @@ pub const TABLE: &[TechniqueInfo] = &[
     row!(SueDeCoq,         Some('q'), "Sue de Coq",        "sue-de-coq",        7.0, Unfair,  250),
     row!(SimpleColouring,  Some('c'), "simple colouring",  "simple-colouring",  6.7, Hard,    150),
     row!(MultiColouring,   Some('m'), "multi-colouring",   "multi-colouring",   6.8, Hard,    200),
+    row!(XChain,           Some('X'), "X-chain",           "x-chain",           6.6, Unfair,  260),
+    row!(XyChain,          Some('Y'), "XY-chain",          "xy-chain",          6.6, Unfair,  260),
+    row!(NiceLoop,         Some('A'), "AIC",               "aic",               7.0, Unfair,  280),
+    row!(GroupedNiceLoop,  Some('A'), "grouped AIC",       "grouped-aic",       7.0, Unfair,  300),
+    row!(AlsXz,            Some('L'), "ALS-XZ",            "als-xz",            7.5, Unfair,  300),
+    row!(AlsXyWing,        Some('M'), "ALS-XY-wing",       "als-xy-wing",       8.0, Unfair,  320),
+    row!(AlsChain,         Some('C'), "ALS chain",         "als-chain",         8.0, Unfair,  340),
+    row!(ForcingChain,     Some('F'), "forcing chain",     "forcing-chain",     8.0, Extreme, 500),
+    row!(ForcingNet,       Some('N'), "forcing net",       "forcing-net",       8.5, Extreme, 700),
     row!(Guess,            Some('#'), "guess",             "guess",             11.0, Extreme, 20000),
 ];
 
@@ -387,7 +422,7 @@ impl fmt::Display for Ladder {
 
 /// A `--techniques` value that names no technique.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table (i ! 2 3 4 * ^ & x s j r b k t o e w y z u h f q c m; hidden-single, x-wing, ...)")]
+#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table (i ! 2 3 4 * ^ & x s j r b k t o e w y z u h f q c m X Y A L M C F N; hidden-single, x-wing, ...)")]
 pub struct UnknownTechnique(pub String);
 
 /// The rows `--techniques` may name: all but the guess.

@@ -107,6 +107,7 @@ impl Board {
             cells: rect.to_vec(),
             placed: None,
             eliminated,
+            chains: Vec::new(),
         })
     }
 
@@ -375,6 +376,7 @@ impl Board {
             cells: vec![t],
             placed: Some((t, z)),
             eliminated: Vec::new(),
+            chains: Vec::new(),
         });
         true
     }

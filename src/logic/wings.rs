@@ -42,6 +42,7 @@ impl Board {
             cells,
             placed: None,
             eliminated,
+            chains: Vec::new(),
         })
     }
 

@@ -1,0 +1,487 @@
+//! Almost locked sets: ALS-XZ (`L`), ALS-XY-wing (`M`) and ALS chains
+//! (`C`).
+//!
+//! An almost locked set (ALS) is `k` cells of one unit holding `k + 1`
+//! digits between them (a pair cell is the smallest). Remove any one digit
+//! and the rest are locked: each must go in those cells. A digit `x` is a
+//! **restricted common** of two ALS that do not overlap when both hold it
+//! and every cell of one holding `x` sees every cell of the other holding
+//! it: `x` can then be in one of them at most.
+//!
+//! - ALS-XZ: ALS `A` and `B` with a restricted common `x`; one of them
+//!   lacks `x`, so it is locked: a digit `z` both hold is in `A` or in `B`,
+//!   and any cell seeing every `z` of both loses `z`.
+//! - ALS-XY-wing: a pivot `C` with restricted commons `x` to `A` and `y`
+//!   to `B`: `C` lacks `x` or `y`, so `A` or `B` is locked, and the same
+//!   `z` as above goes.
+//! - ALS chain: `A1 -x1- A2 -x2- … An`, consecutive restricted commons
+//!   different: `A1` or `An` is locked; `z` as above (`z` not the first
+//!   nor the last common).
+//!
+//! ALS are gathered up to [`MAX_CELLS_LARGE`] cells on grids larger than
+//! 9x9 (a 16-cell unit has 65,536 subsets), of any size on smaller ones;
+//! chains are searched up to [`MAX_CHAIN`] sets and [`MAX_EXPANSIONS`] extensions per step, HoDoKu's
+//! ALS chain length being 6.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::{bit, Board, ChainNode, Step, Technique};
+
+/// The largest ALS gathered on grids larger than 9x9.
+const MAX_CELLS_LARGE: usize = 4;
+/// The most sets in an ALS chain.
+const MAX_CHAIN: usize = 6;
+/// The most chain extensions tried in one search (the search is
+/// exponential in the chain length; past this it gives up for the step).
+const MAX_EXPANSIONS: usize = 20_000;
+
+/// The almost locked sets of a position and the restricted commons
+/// between them (`rcc[i]`: every other set `k` sharing one, with the
+/// digits as a bit set).
+#[derive(Debug)]
+pub(super) struct AlsData {
+    als: Vec<Als>,
+    rcc: Vec<Vec<(usize, u64)>>,
+}
+
+/// One almost locked set.
+#[derive(Debug)]
+struct Als {
+    cells: Vec<usize>,
+    /// The cells as a bit set.
+    set: Vec<u64>,
+    /// Its digits.
+    mask: u64,
+    /// Per digit (index `d - 1`): the cells seeing every cell of the set
+    /// holding `d` (empty when none holds it).
+    seen: Vec<Vec<u64>>,
+    /// Per digit: the cells of the set holding it, as a bit set.
+    with: Vec<Vec<u64>>,
+    /// The cells, `seen` and `with` folded into 128 bits (cell `c` at bit
+    /// `c % 128`): exact on grids of 128 cells or fewer, and a quick test
+    /// on larger ones (disjoint folds mean disjoint sets).
+    fold: u128,
+    seen_fold: Vec<u128>,
+    with_fold: Vec<u128>,
+}
+
+fn fold(set: &[u64]) -> u128 {
+    set.chunks(2).fold(0u128, |acc, w| {
+        acc | u128::from(w[0]) | (u128::from(w.get(1).copied().unwrap_or(0)) << 64)
+    })
+}
+
+fn and_into(a: &mut [u64], b: &[u64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= *y;
+    }
+}
+
+fn disjoint(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & y == 0)
+}
+
+fn subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & !y == 0)
+}
+
+fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut m = word;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                None
+            } else {
+                let b = m.trailing_zeros() as usize;
+                m &= m - 1;
+                Some(w * 64 + b)
+            }
+        })
+    })
+}
+
+impl Board {
+    /// The sets and their restricted commons, gathered once per position.
+    fn als_data(&mut self) -> Arc<AlsData> {
+        let at = self.steps.len();
+        if let Some((s, data)) = &self.cache.als {
+            if *s == at {
+                return Arc::clone(data);
+            }
+        }
+        let peer_sets = self.peer_sets();
+        let als = self.all_als(&peer_sets);
+        let small = self.cands.len() <= 128;
+        let mut rcc: Vec<Vec<(usize, u64)>> = vec![Vec::new(); als.len()];
+        for (i, a) in als.iter().enumerate() {
+            for (k, b) in als.iter().enumerate().skip(i + 1) {
+                // Restricted commons are symmetric: every x of one set
+                // sees every x of the other.
+                let r = Board::restricted(a, b, small);
+                if r != 0 {
+                    rcc[i].push((k, r));
+                    rcc[k].push((i, r));
+                }
+            }
+        }
+        let data = Arc::new(AlsData { als, rcc });
+        self.cache.als = Some((at, Arc::clone(&data)));
+        data
+    }
+
+    /// Each cell's peers as a bit set.
+    fn peer_sets(&self) -> Vec<Vec<u64>> {
+        let words = (self.side * self.side).div_ceil(64);
+        self.peers
+            .iter()
+            .map(|ps| {
+                let mut s = vec![0u64; words];
+                for &p in ps {
+                    s[p / 64] |= 1 << (p % 64);
+                }
+                s
+            })
+            .collect()
+    }
+
+    /// Every ALS of the position (each cell set once).
+    fn all_als(&self, peer_sets: &[Vec<u64>]) -> Vec<Als> {
+        let n = self.side;
+        let words = (n * n).div_ceil(64);
+        let max = if n > 9 { MAX_CELLS_LARGE } else { n };
+        let mut seen: HashSet<Vec<usize>> = HashSet::new();
+        let mut out = Vec::new();
+        for unit in &self.units {
+            let blanks: Vec<usize> = unit
+                .iter()
+                .copied()
+                .filter(|&c| self.cands[c] != 0)
+                .collect();
+            let mut pick: Vec<usize> = Vec::new();
+            #[allow(clippy::too_many_arguments)]
+            fn go(
+                b: &Board,
+                blanks: &[usize],
+                from: usize,
+                mask: u64,
+                max: usize,
+                pick: &mut Vec<usize>,
+                found: &mut Vec<(Vec<usize>, u64)>,
+            ) {
+                for j in from..blanks.len() {
+                    let m = mask | b.cands[blanks[j]];
+                    if m.count_ones() as usize > max.min(blanks.len() - 1) + 1 {
+                        continue;
+                    }
+                    pick.push(blanks[j]);
+                    if m.count_ones() as usize == pick.len() + 1 {
+                        found.push((pick.clone(), m));
+                    }
+                    if pick.len() < max.min(blanks.len().saturating_sub(1)) {
+                        go(b, blanks, j + 1, m, max, pick, found);
+                    }
+                    pick.pop();
+                }
+            }
+            let mut found = Vec::new();
+            go(self, &blanks, 0, 0, max, &mut pick, &mut found);
+            for (mut cells, mask) in found {
+                cells.sort_unstable();
+                if !seen.insert(cells.clone()) {
+                    continue;
+                }
+                let mut set = vec![0u64; words];
+                for &c in &cells {
+                    set[c / 64] |= 1 << (c % 64);
+                }
+                let mut seen_by = vec![Vec::new(); n];
+                let mut with = vec![Vec::new(); n];
+                for d in super::digits_of(mask) {
+                    let mut s = vec![u64::MAX; words];
+                    let mut w = vec![0u64; words];
+                    for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
+                        and_into(&mut s, &peer_sets[c]);
+                        w[c / 64] |= 1 << (c % 64);
+                    }
+                    seen_by[d as usize - 1] = s;
+                    with[d as usize - 1] = w;
+                }
+                let seen_fold = seen_by.iter().map(|s| fold(s)).collect();
+                let with_fold = with.iter().map(|s| fold(s)).collect();
+                out.push(Als {
+                    fold: fold(&set),
+                    cells,
+                    set,
+                    mask,
+                    seen: seen_by,
+                    with,
+                    seen_fold,
+                    with_fold,
+                });
+            }
+        }
+        out
+    }
+
+    /// The restricted commons of two ALS that do not overlap (`small`:
+    /// the grid has 128 cells or fewer, so the folded sets are exact).
+    fn restricted(a: &Als, b: &Als, small: bool) -> u64 {
+        let common = a.mask & b.mask;
+        if common == 0 {
+            return 0;
+        }
+        if small {
+            if a.fold & b.fold != 0 {
+                return 0;
+            }
+            let mut rcc = 0u64;
+            for x in super::digits_of(common) {
+                let i = x as usize - 1;
+                if b.with_fold[i] & !a.seen_fold[i] == 0 {
+                    rcc |= bit(x);
+                }
+            }
+            return rcc;
+        }
+        if a.fold & b.fold != 0 && !disjoint(&a.set, &b.set) {
+            return 0;
+        }
+        let mut rcc = 0u64;
+        for x in super::digits_of(common) {
+            let i = x as usize - 1;
+            if subset(&b.with[i], &a.seen[i]) {
+                rcc |= bit(x);
+            }
+        }
+        rcc
+    }
+
+    /// Candidates `z` (a digit of both, not in `except`) outside both sets
+    /// seeing every `z` of `a` and of `b`.
+    fn als_struck(&self, a: &Als, b: &Als, except: u64) -> Vec<(usize, u8)> {
+        let mut out = Vec::new();
+        for z in super::digits_of(a.mask & b.mask & !except) {
+            let i = z as usize - 1;
+            if a.seen_fold[i] & b.seen_fold[i] == 0 {
+                // Folded sets that do not meet: the sets do not either.
+                continue;
+            }
+            let mut s = a.seen[i].clone();
+            and_into(&mut s, &b.seen[i]);
+            for c in members(&s) {
+                if c < self.cands.len()
+                    && self.cands[c] & bit(z) != 0
+                    && !a.cells.contains(&c)
+                    && !b.cells.contains(&c)
+                {
+                    out.push((c, z));
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn als_step(
+        &mut self,
+        technique: Technique,
+        sets: &[&Als],
+        commons: &[u8],
+        struck: Vec<(usize, u8)>,
+    ) {
+        let chain: Vec<ChainNode> = sets
+            .iter()
+            .enumerate()
+            .map(|(k, a)| ChainNode {
+                cells: a.cells.clone(),
+                digit: commons.get(k).or(commons.last()).copied().unwrap_or(0),
+                on: false,
+            })
+            .collect();
+        let mut digits: Vec<u8> = commons.to_vec();
+        for &(_, z) in &struck {
+            if !digits.contains(&z) {
+                digits.push(z);
+            }
+        }
+        let cells: Vec<usize> = sets.iter().flat_map(|a| a.cells.iter().copied()).collect();
+        self.apply(Step {
+            technique,
+            unit: None,
+            digits,
+            cells,
+            placed: None,
+            eliminated: struck,
+            chains: vec![chain],
+        });
+    }
+
+    /// One ALS-XZ that strikes something.
+    pub(super) fn als_xz(&mut self) -> bool {
+        let data = self.als_data();
+        let als = &data.als;
+        for (i, a) in als.iter().enumerate() {
+            if i % 64 == 0 && self.past_deadline() {
+                return false;
+            }
+            for &(k, rcc) in &data.rcc[i] {
+                if k < i {
+                    continue;
+                }
+                let b = &als[k];
+                for x in super::digits_of(rcc) {
+                    let struck = self.als_struck(a, b, bit(x));
+                    if !struck.is_empty() {
+                        self.als_step(Technique::AlsXz, &[a, b], &[x], struck);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// One ALS-XY-wing that strikes something.
+    pub(super) fn als_xy_wing(&mut self) -> bool {
+        let data = self.als_data();
+        let als = &data.als;
+        for (ci, c) in als.iter().enumerate() {
+            if ci % 16 == 0 && self.past_deadline() {
+                return false;
+            }
+            let links = &data.rcc[ci];
+            for (p, &(ai, ra)) in links.iter().enumerate() {
+                for &(bi, rb) in &links[p + 1..] {
+                    let (a, b) = (&als[ai], &als[bi]);
+                    if !disjoint(&a.set, &b.set) || a.mask & b.mask == 0 {
+                        continue;
+                    }
+                    for x in super::digits_of(ra) {
+                        for y in super::digits_of(rb & !bit(x)) {
+                            let struck = self.als_struck(a, b, bit(x) | bit(y));
+                            if !struck.is_empty() {
+                                self.als_step(Technique::AlsXyWing, &[a, c, b], &[x, y], struck);
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// One ALS chain of four to [`MAX_CHAIN`] sets that strikes something.
+    pub(super) fn als_chain(&mut self) -> bool {
+        let data = self.als_data();
+        let (als, rcc) = (&data.als, &data.rcc);
+        struct Search<'a> {
+            board: &'a Board,
+            als: &'a [Als],
+            rcc: &'a [Vec<(usize, u64)>],
+            path: Vec<usize>,
+            commons: Vec<u8>,
+            budget: usize,
+        }
+        impl Search<'_> {
+            fn go(&mut self) -> Option<Vec<(usize, u8)>> {
+                let last = *self.path.last()?;
+                let prev = self.commons.last().copied();
+                for &(next, r) in &self.rcc[last] {
+                    if self.budget == 0 {
+                        return None;
+                    }
+                    self.budget -= 1;
+                    let a = &self.als[next];
+                    if self.path.contains(&next)
+                        || self
+                            .path
+                            .iter()
+                            .any(|&p| !disjoint(&self.als[p].set, &a.set))
+                    {
+                        continue;
+                    }
+                    for x in super::digits_of(r) {
+                        if Some(x) == prev {
+                            continue;
+                        }
+                        self.path.push(next);
+                        self.commons.push(x);
+                        if self.path.len() >= 4 {
+                            let first = &self.als[self.path[0]];
+                            let except = bit(self.commons[0]) | bit(x);
+                            let struck = self.board.als_struck(first, a, except);
+                            if !struck.is_empty() {
+                                return Some(struck);
+                            }
+                        }
+                        if self.path.len() < MAX_CHAIN {
+                            if let Some(s) = self.go() {
+                                return Some(s);
+                            }
+                        }
+                        self.path.pop();
+                        self.commons.pop();
+                    }
+                }
+                None
+            }
+        }
+        let mut search = Search {
+            board: self,
+            als,
+            rcc,
+            path: Vec::new(),
+            commons: Vec::new(),
+            budget: MAX_EXPANSIONS,
+        };
+        let mut found = None;
+        for start in 0..als.len() {
+            if start % 16 == 0 && search.board.past_deadline() {
+                break;
+            }
+            search.path = vec![start];
+            search.commons.clear();
+            if let Some(struck) = search.go() {
+                found = Some((search.path.clone(), search.commons.clone(), struck));
+                break;
+            }
+            if search.budget == 0 {
+                break;
+            }
+        }
+        let Some((path, commons, struck)) = found else {
+            return false;
+        };
+        let sets: Vec<&Als> = path.iter().map(|&i| &als[i]).collect();
+        self.als_step(Technique::AlsChain, &sets, &commons, struck);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder, Technique};
+    use crate::grid::{BoxShape, Grid};
+
+    #[test]
+    fn als_xz_strikes_the_common_digit() {
+        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        // A = r1c1 {1,2}; B = r1c4, r1c5 {1,2,3} with 1 only in r1c4,
+        // which r1c1 sees: 1 is a restricted common, and 2 (in both) is in
+        // one of them: row 1 loses it elsewhere (the search may find
+        // another pair first; every one found must strike outside its sets).
+        b.cands[0] = 0b011;
+        b.cands[3] = 0b101;
+        b.cands[4] = 0b110;
+        assert!(b.als_xz());
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.technique, Technique::AlsXz);
+        assert!(!s.eliminated.is_empty());
+        assert!(s.eliminated.iter().all(|(c, _)| !s.cells.contains(c)));
+        assert_eq!(s.chains[0].len(), 2);
+    }
+}

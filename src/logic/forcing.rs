@@ -1,0 +1,597 @@
+//! Forcing chains (`F`) and forcing nets (`N`): the last techniques before
+//! a guess.
+//!
+//! A premise ("digit `d` is in cell `c`", or "is not") is followed to its
+//! consequences:
+//!
+//! - in a **forcing chain**, along the links of the position as it stands
+//!   (a true node strikes its weakly linked nodes; a false node makes its
+//!   strong partner true), so every consequence has one reason;
+//! - in a **forcing net**, by placing digits and striking candidates, with
+//!   naked and hidden singles found anew after every placement, so a
+//!   consequence may follow from several earlier ones together.
+//!
+//! Three kinds of conclusions, tried in this order:
+//!
+//! 1. a premise that leads to a contradiction (a candidate both true and
+//!    false, a cell without candidates, a digit without a place) is false:
+//!    "d in c" is struck, or "d not in c" places d;
+//! 2. what every candidate of one cell leads to (cell forcing) holds;
+//! 3. what every place of a digit in a unit leads to (unit forcing) holds.
+//!
+//! A step places a digit when the branches agree on one, and else strikes
+//! every candidate they agree on. Every premise is followed once per step
+//! (its consequences kept as bit sets), so a step costs one propagation per
+//! candidate; the ladder only gets here when everything else has stopped.
+
+use super::chains::{Graph, IN_CELL};
+use super::{bit, Board, ChainNode, Step, Technique};
+
+/// What a premise leads to: nodes found true and false (bit sets over the
+/// graph's nodes), and whether a contradiction came up.
+struct Reach {
+    on: Vec<u64>,
+    off: Vec<u64>,
+    contradiction: bool,
+}
+
+/// The single-cell nodes of an adjacency list (groups left out, the
+/// in-cell mark taken off).
+fn singles_of<'a>(g: &'a Graph, next: &'a [u32]) -> impl Iterator<Item = usize> + 'a {
+    next.iter()
+        .map(|&l| (l & !IN_CELL) as usize)
+        .filter(|&y| y < g.singles)
+}
+
+fn has(set: &[u64], i: usize) -> bool {
+    set[i / 64] & (1u64 << (i % 64)) != 0
+}
+
+fn put(set: &mut [u64], i: usize) {
+    set[i / 64] |= 1u64 << (i % 64);
+}
+
+/// The position inside a net: candidates, digits, placements in order.
+struct Net {
+    cands: Vec<u64>,
+    vals: Vec<u8>,
+    placed: Vec<(usize, u8)>,
+    contradiction: bool,
+}
+
+/// Premises to follow again: one that leads to a contradiction, or the
+/// candidates of a cell or places of a digit in a unit that agree.
+#[derive(Debug, Clone)]
+pub(super) struct Premises {
+    facts: Vec<Fact>,
+    contradiction: bool,
+}
+
+/// A premise or a conclusion: a node made true (`on`) or false.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Fact {
+    cell: usize,
+    digit: u8,
+    on: bool,
+}
+
+impl Net {
+    fn holds(&self, f: Fact) -> bool {
+        let v = self.vals[f.cell];
+        if f.on {
+            v == f.digit
+        } else {
+            (v != 0 && v != f.digit) || (v == 0 && self.cands[f.cell] & bit(f.digit) == 0)
+        }
+    }
+}
+
+impl Board {
+    /// Follows a premise through the net (singles everywhere), stopping
+    /// early once `until` holds.
+    fn net(&self, premise: Fact, until: Option<Fact>) -> Net {
+        let n = self.side;
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut s = Net {
+            cands: self.cands.clone(),
+            vals: self.grid.cells().to_vec(),
+            placed: Vec::new(),
+            contradiction: false,
+        };
+        let mut queue: Vec<(usize, u8)> = Vec::new();
+        if premise.on {
+            queue.push((premise.cell, premise.digit));
+        } else {
+            let m = s.cands[premise.cell] & !bit(premise.digit);
+            s.cands[premise.cell] = m;
+            if m == 0 {
+                s.contradiction = true;
+                return s;
+            }
+            if m & (m - 1) == 0 {
+                queue.push((premise.cell, m.trailing_zeros() as u8 + 1));
+            }
+        }
+        loop {
+            while let Some((c, d)) = queue.pop() {
+                if s.vals[c] != 0 {
+                    if s.vals[c] != d {
+                        s.contradiction = true;
+                        return s;
+                    }
+                    continue;
+                }
+                if s.cands[c] & bit(d) == 0 {
+                    s.contradiction = true;
+                    return s;
+                }
+                s.vals[c] = d;
+                s.cands[c] = 0;
+                s.placed.push((c, d));
+                for &p in &self.peers[c] {
+                    if s.cands[p] & bit(d) != 0 {
+                        let m = s.cands[p] & !bit(d);
+                        s.cands[p] = m;
+                        if m == 0 {
+                            s.contradiction = true;
+                            return s;
+                        }
+                        if m & (m - 1) == 0 {
+                            queue.push((p, m.trailing_zeros() as u8 + 1));
+                        }
+                    }
+                }
+                if until.is_some_and(|f| s.holds(f)) {
+                    return s;
+                }
+            }
+            for cells in &self.units {
+                let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
+                for &c in cells {
+                    let m = s.cands[c];
+                    twice |= once & m;
+                    once |= m;
+                    if s.vals[c] != 0 {
+                        placed |= bit(s.vals[c]);
+                    }
+                }
+                let missing = all & !placed;
+                if missing & !once != 0 {
+                    s.contradiction = true;
+                    return s;
+                }
+                let mut single = once & !twice & missing;
+                while single != 0 {
+                    let d = single.trailing_zeros() as u8 + 1;
+                    single &= single - 1;
+                    if let Some(&c) = cells.iter().find(|&&c| s.cands[c] & bit(d) != 0) {
+                        queue.push((c, d));
+                    }
+                }
+            }
+            if queue.is_empty() {
+                return s;
+            }
+        }
+    }
+
+    /// What a premise leads to, as bit sets over the graph's nodes.
+    fn reach(&self, g: &Graph, of_cand: &[u32], premise: Fact, net: bool) -> Reach {
+        let m = g.singles;
+        let words = m.div_ceil(64);
+        let mut r = Reach {
+            on: vec![0; words],
+            off: vec![0; words],
+            contradiction: false,
+        };
+        if net {
+            let s = self.net(premise, None);
+            r.contradiction = s.contradiction;
+            if !s.contradiction {
+                for (i, (cells, d)) in g.nodes.iter().enumerate().take(g.singles) {
+                    let c = cells[0];
+                    if s.vals[c] == *d {
+                        put(&mut r.on, i);
+                    } else if s.vals[c] != 0 || s.cands[c] & bit(*d) == 0 {
+                        put(&mut r.off, i);
+                    }
+                }
+            }
+            return r;
+        }
+        let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
+        if start == u32::MAX {
+            return r;
+        }
+        let mut stack = vec![(start as usize, premise.on)];
+        if premise.on {
+            put(&mut r.on, start as usize);
+        } else {
+            put(&mut r.off, start as usize);
+        }
+        while let Some((x, on)) = stack.pop() {
+            let next = if on { &g.weak[x] } else { &g.strong[x] };
+            for y in singles_of(g, next) {
+                let (mine, other) = if on {
+                    (&mut r.off, &r.on)
+                } else {
+                    (&mut r.on, &r.off)
+                };
+                if has(mine, y) {
+                    continue;
+                }
+                put(mine, y);
+                if has(other, y) {
+                    r.contradiction = true;
+                    return r;
+                }
+                stack.push((y, !on));
+            }
+        }
+        r
+    }
+
+    /// The path of a forcing chain from `premise` to `goal` (both as
+    /// graph literals `2 * node + on`), breadth first along the links.
+    fn chain_path(g: &Graph, premise: u32, goal: u32) -> Vec<u32> {
+        let mut parent = vec![u32::MAX; 2 * g.nodes.len()];
+        let mut seen = vec![false; 2 * g.nodes.len()];
+        let mut queue = std::collections::VecDeque::from([premise]);
+        seen[premise as usize] = true;
+        while let Some(lit) = queue.pop_front() {
+            if lit == goal {
+                break;
+            }
+            let (x, on) = ((lit / 2) as usize, lit % 2 == 1);
+            let next = if on { &g.weak[x] } else { &g.strong[x] };
+            for y in singles_of(g, next) {
+                let nl = 2 * y as u32 + u32::from(!on);
+                if !seen[nl as usize] {
+                    seen[nl as usize] = true;
+                    parent[nl as usize] = lit;
+                    queue.push_back(nl);
+                }
+            }
+        }
+        let mut path = vec![goal];
+        let mut at = goal;
+        while parent[at as usize] != u32::MAX {
+            at = parent[at as usize];
+            path.push(at);
+        }
+        path.reverse();
+        path
+    }
+
+    /// One branch as chain nodes: the path from the premise to the
+    /// conclusion (a chain), or the premise, the placements that lead to
+    /// the conclusion and the conclusion (a net).
+    fn branch(
+        &self,
+        g: &Graph,
+        of_cand: &[u32],
+        premise: Fact,
+        goal: Fact,
+        net: bool,
+    ) -> Vec<ChainNode> {
+        let node = |f: Fact| ChainNode {
+            cells: vec![f.cell],
+            digit: f.digit,
+            on: f.on,
+        };
+        if net {
+            let s = self.net(premise, Some(goal));
+            let mut out = vec![node(premise)];
+            out.extend(
+                s.placed
+                    .iter()
+                    .filter(|&&(c, d)| !(premise.on && c == premise.cell && d == premise.digit))
+                    .map(|&(c, d)| ChainNode {
+                        cells: vec![c],
+                        digit: d,
+                        on: true,
+                    }),
+            );
+            if out.last() != Some(&node(goal)) {
+                out.push(node(goal));
+            }
+            return out;
+        }
+        let lit =
+            |f: Fact| 2 * of_cand[f.cell * self.side + f.digit as usize - 1] + u32::from(f.on);
+        Board::chain_path(g, lit(premise), lit(goal))
+            .into_iter()
+            .map(|l| {
+                let (cells, digit) = &g.nodes[(l / 2) as usize];
+                ChainNode {
+                    cells: cells.clone(),
+                    digit: *digit,
+                    on: l % 2 == 1,
+                }
+            })
+            .collect()
+    }
+
+    /// One forcing chain (`net` false) or net (`net` true) that places or
+    /// strikes something. Premises found with a conclusion in a full
+    /// search are kept and tried again first on the next call: what a
+    /// premise leads to only grows as the position loses candidates, so
+    /// they usually still conclude something, and one search of every
+    /// candidate serves several steps.
+    pub(super) fn forcing(&mut self, net: bool) -> bool {
+        let slot = usize::from(net);
+        let g = self.graph();
+        let n = self.side;
+        let mut of_cand = vec![u32::MAX; n * n * n];
+        for (i, (cells, d)) in g.nodes.iter().enumerate().take(g.singles) {
+            of_cand[cells[0] * n + *d as usize - 1] = i as u32;
+        }
+        while let Some(p) = self.cache.forcing[slot].pop() {
+            if self.conclude(&g, &of_cand, &p, net) {
+                return true;
+            }
+        }
+        let fact = |i: usize, on: bool| Fact {
+            cell: g.nodes[i].0[0],
+            digit: g.nodes[i].1,
+            on,
+        };
+        // 1. Premises "true" leading to a contradiction.
+        let mut found: Vec<Premises> = Vec::new();
+        let mut on_reach: Vec<Reach> = Vec::with_capacity(g.singles);
+        for i in 0..g.singles {
+            if i % 16 == 0 && self.past_deadline() {
+                return false;
+            }
+            let r = self.reach(&g, &of_cand, fact(i, true), net);
+            if r.contradiction {
+                found.push(Premises {
+                    facts: vec![fact(i, true)],
+                    contradiction: true,
+                });
+            }
+            on_reach.push(r);
+        }
+        // 2. Cells, 3. units: what every branch agrees on.
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for c in 0..n * n {
+            if self.cands[c].count_ones() >= 2 {
+                groups.push(
+                    super::digits_of(self.cands[c])
+                        .map(|d| of_cand[c * n + d as usize - 1] as usize)
+                        .collect(),
+                );
+            }
+        }
+        for cells in &self.units {
+            for d in 1..=n as u8 {
+                let places: Vec<usize> = cells
+                    .iter()
+                    .filter(|&&c| self.cands[c] & bit(d) != 0)
+                    .map(|&c| of_cand[c * n + d as usize - 1] as usize)
+                    .collect();
+                if places.len() >= 2 {
+                    groups.push(places);
+                }
+            }
+        }
+        let words = g.singles.div_ceil(64);
+        for premises in &groups {
+            if premises.iter().any(|&p| on_reach[p].contradiction) {
+                continue;
+            }
+            let mut on = vec![u64::MAX; words];
+            let mut off = vec![u64::MAX; words];
+            for &p in premises {
+                for w in 0..words {
+                    on[w] &= on_reach[p].on[w];
+                    off[w] &= on_reach[p].off[w];
+                }
+            }
+            if on.iter().chain(off.iter()).any(|&w| w != 0) {
+                found.push(Premises {
+                    facts: premises.iter().map(|&p| fact(p, true)).collect(),
+                    contradiction: false,
+                });
+            }
+        }
+        if !found.is_empty() {
+            found.reverse();
+            self.cache.forcing[slot] = found;
+            while let Some(p) = self.cache.forcing[slot].pop() {
+                if self.conclude(&g, &of_cand, &p, net) {
+                    return true;
+                }
+            }
+        }
+        // 4. Premises "false" leading to a contradiction: the digit is there.
+        for i in 0..g.singles {
+            if i % 16 == 0 && self.past_deadline() {
+                return false;
+            }
+            let p = Premises {
+                facts: vec![fact(i, false)],
+                contradiction: true,
+            };
+            if self.conclude(&g, &of_cand, &p, net) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Follows the premises in the current position and records the step
+    /// they lead to, if any.
+    fn conclude(&mut self, g: &Graph, of_cand: &[u32], p: &Premises, net: bool) -> bool {
+        let technique = if net {
+            Technique::ForcingNet
+        } else {
+            Technique::ForcingChain
+        };
+        let present = |f: &Fact| self.cands[f.cell] & bit(f.digit) != 0;
+        if p.contradiction {
+            let Some(&premise) = p.facts.first() else {
+                return false;
+            };
+            if !present(&premise) || !self.reach(g, of_cand, premise, net).contradiction {
+                return false;
+            }
+            let chains = self.contradiction_branches(g, of_cand, premise, net);
+            let (c, d) = (premise.cell, premise.digit);
+            let step = Step {
+                technique,
+                unit: None,
+                digits: vec![d],
+                cells: vec![c],
+                placed: (!premise.on).then_some((c, d)),
+                eliminated: if premise.on { vec![(c, d)] } else { Vec::new() },
+                chains,
+            };
+            if premise.on {
+                self.apply(step);
+            } else {
+                self.assign(c, d);
+                self.steps.push(step);
+            }
+            return true;
+        }
+        let premises: Vec<Fact> = p.facts.iter().copied().filter(|f| present(f)).collect();
+        if premises.len() < 2 {
+            return false;
+        }
+        let words = g.singles.div_ceil(64);
+        let mut on = vec![u64::MAX; words];
+        let mut off = vec![u64::MAX; words];
+        for &f in &premises {
+            let r = self.reach(g, of_cand, f, net);
+            if r.contradiction {
+                return false;
+            }
+            for w in 0..words {
+                on[w] &= r.on[w];
+                off[w] &= r.off[w];
+            }
+        }
+        let node_fact = |i: usize, on: bool| Fact {
+            cell: g.nodes[i].0[0],
+            digit: g.nodes[i].1,
+            on,
+        };
+        let placed = (0..g.singles).find(|&i| has(&on, i));
+        let goals: Vec<Fact> = match placed {
+            Some(i) => vec![node_fact(i, true)],
+            None => (0..g.singles)
+                .filter(|&i| has(&off, i))
+                .map(|i| node_fact(i, false))
+                .collect(),
+        };
+        let Some(&first) = goals.first() else {
+            return false;
+        };
+        let chains = premises
+            .iter()
+            .map(|&f| self.branch(g, of_cand, f, first, net))
+            .collect();
+        let mut digits: Vec<u8> = premises.iter().map(|f| f.digit).collect();
+        digits.dedup();
+        let mut cells: Vec<usize> = premises.iter().map(|f| f.cell).collect();
+        cells.dedup();
+        let step = Step {
+            technique,
+            unit: None,
+            digits,
+            cells,
+            placed: placed.map(|_| (first.cell, first.digit)),
+            eliminated: if placed.is_some() {
+                Vec::new()
+            } else {
+                goals.iter().map(|f| (f.cell, f.digit)).collect()
+            },
+            chains,
+        };
+        match step.placed {
+            Some((c, d)) => {
+                self.assign(c, d);
+                self.steps.push(step);
+            }
+            None => self.apply(step),
+        }
+        true
+    }
+
+    /// The branches of a contradiction from `premise`: for a chain, the
+    /// two paths to a node found both true and false; for a net, the
+    /// placements up to the contradiction.
+    fn contradiction_branches(
+        &self,
+        g: &Graph,
+        of_cand: &[u32],
+        premise: Fact,
+        net: bool,
+    ) -> Vec<Vec<ChainNode>> {
+        let node = |cells: Vec<usize>, digit: u8, on: bool| ChainNode { cells, digit, on };
+        if net {
+            let s = self.net(premise, None);
+            let mut out = vec![node(vec![premise.cell], premise.digit, premise.on)];
+            out.extend(s.placed.iter().map(|&(c, d)| node(vec![c], d, true)));
+            return vec![out];
+        }
+        // Find the node reached both ways, then the path to each.
+        let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
+        let mut seen = vec![false; 2 * g.nodes.len()];
+        let first = 2 * start + u32::from(premise.on);
+        seen[first as usize] = true;
+        let mut queue = std::collections::VecDeque::from([first]);
+        let mut clash = None;
+        while let Some(lit) = queue.pop_front() {
+            if seen[(lit ^ 1) as usize] {
+                clash = Some(lit / 2);
+                break;
+            }
+            let (x, on) = ((lit / 2) as usize, lit % 2 == 1);
+            let next = if on { &g.weak[x] } else { &g.strong[x] };
+            for y in singles_of(g, next) {
+                let nl = 2 * y as u32 + u32::from(!on);
+                if !seen[nl as usize] {
+                    seen[nl as usize] = true;
+                    queue.push_back(nl);
+                }
+            }
+        }
+        let Some(z) = clash else {
+            return vec![vec![node(vec![premise.cell], premise.digit, premise.on)]];
+        };
+        [2 * z + 1, 2 * z]
+            .into_iter()
+            .map(|goal| {
+                Board::chain_path(g, first, goal)
+                    .into_iter()
+                    .map(|l| {
+                        let (cells, digit) = &g.nodes[(l / 2) as usize];
+                        node(cells.clone(), *digit, l % 2 == 1)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder, Stop, Technique};
+    use crate::grid::Grid;
+    use crate::samples::HARD;
+
+    #[test]
+    fn forcing_nets_finish_a_hard_puzzle_without_a_guess() {
+        let p: Grid = HARD.parse().unwrap();
+        let sol = super::super::tests::brute_force(&p).unwrap();
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        assert_eq!(b.run(None), Stop::Solved, "{}", b.history());
+        assert_eq!(b.grid(), &sol);
+        assert!(b
+            .steps()
+            .iter()
+            .any(|s| matches!(s.technique, Technique::ForcingChain | Technique::ForcingNet)));
+    }
+}
