@@ -29,11 +29,27 @@ const DIRECT_CLAIMING: f32 = 1.9;
 const DIRECT_HIDDEN_PAIR: f32 = 2.0;
 const DIRECT_HIDDEN_TRIPLE: f32 = 2.5;
 
+/// The ladder's techniques Sudoku Explainer 1.2.1 does not have.
+const NOT_IN_SE: [Technique; 5] = [
+    Technique::SueDeCoq,
+    Technique::AlsXz,
+    Technique::AlsXyWing,
+    Technique::AlsChain,
+    Technique::HiddenRectangle,
+];
+
 /// Runs the ladder as Sudoku Explainer does (see the module doc) and
 /// returns its steps' ratings. The board's own steps are recorded too.
 pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
     let n = board.side;
-    let mut order: Vec<Technique> = board.order.clone();
+    // Techniques Sudoku Explainer lacks: it finds what they find with
+    // chains, rated higher, so its run goes without them.
+    let mut order: Vec<Technique> = board
+        .order
+        .iter()
+        .copied()
+        .filter(|t| !NOT_IN_SE.contains(t))
+        .collect();
     order.sort_by(|a, b| a.info().se_rating.total_cmp(&b.info().se_rating));
     let has = |t| order.contains(&t);
     let singles = has(Technique::HiddenSingle);
