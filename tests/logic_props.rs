@@ -160,6 +160,43 @@ fn short_ladders_reach_the_techniques_the_whole_ladder_leaves_early() {
     }
 }
 
+#[test]
+fn short_ladders_exercise_the_new_techniques_on_16x16() {
+    // Singles take most of these 16x16 puzzles; with few techniques on the
+    // ladder, the later ones get work, and their steps are checked.
+    let lines = data("16x16/gecode_16x16.txt");
+    let mut used = BTreeSet::new();
+    for spec in [
+        "i,f",
+        "i,c,m",
+        "i,e",
+        "i,r,u,h,b,q",
+        "i,!,e,r,c,m,q,f,u,h,b",
+    ] {
+        let ladder: Ladder = spec.parse().unwrap();
+        for line in &lines {
+            used.extend(check_steps(&line.parse().unwrap(), ladder.clone()));
+        }
+    }
+    for t in [
+        Technique::RemotePair,
+        Technique::EmptyRectangle,
+        Technique::UniqueRectangle4,
+        Technique::HiddenRectangle,
+        Technique::FinnedXWing,
+        Technique::SashimiXWing,
+        Technique::FinnedSwordfish,
+        Technique::SashimiSwordfish,
+        Technique::FinnedJellyfish,
+        Technique::SashimiJellyfish,
+        Technique::SueDeCoq,
+        Technique::SimpleColouring,
+        Technique::MultiColouring,
+    ] {
+        assert!(used.contains(&t), "{t:?} never used on 16x16: {used:?}");
+    }
+}
+
 /// Puzzles with several solutions: the benchmark puzzles with givens taken
 /// away until a second solution appears.
 fn ambiguous_puzzles(count: usize) -> Vec<(Grid, Vec<Grid>)> {
@@ -299,6 +336,9 @@ proptest! {
         }
         if unique_solution(&p).is_some() {
             check_steps(&p, Ladder::all());
+            // Without the subsets and basic fish, the later techniques
+            // (fins, rectangles, colouring, Sue de Coq) get the work.
+            check_steps(&p, "i,!,e,r,f,u,h,b,q,c,m".parse().unwrap());
         }
     }
 }

@@ -30,15 +30,16 @@ struct Search<'a> {
     sashimi: bool,
     /// The candidate base lines: unit and places.
     lines: &'a [(usize, u64)],
-    /// For each line of the base kind (by unit - `base`), the positions of
-    /// its cells in each box (by box number).
-    in_box: &'a [Vec<u64>],
+    /// For each line of the base kind (by unit - `base`, times the side)
+    /// and each box (by box number), the positions of its cells there.
+    in_box: &'a [u64],
     /// The first fish of the other kind (sashimi when finned ones are
     /// sought) met on the way, kept for the next call.
     other: std::cell::RefCell<Option<Step>>,
-    /// For each box, the places of the digit in it by base line: `(unit,
-    /// cover positions)`; what a fish with its fins there could strike.
-    strike: &'a [Vec<(usize, u64)>],
+    /// For each box (by box number, times the side) and each base line (by
+    /// unit - `base`), the cover positions of the digit's places there:
+    /// what a fish with its fins in the box could strike.
+    strike: &'a [u64],
 }
 
 /// What a search for finned fish of one size found of the sashimi kind,
@@ -73,15 +74,13 @@ impl Board {
         }
         let n = self.side;
         let mut first_sashimi: Option<Step> = None;
-        let in_box: Vec<Vec<u64>> = (0..2 * n)
-            .map(|k| {
-                let mut m = vec![0u64; n];
-                for (pos, &c) in self.units[k].iter().enumerate() {
-                    m[self.cell_units[c][2] - 2 * n] |= 1u64 << pos;
-                }
-                m
-            })
-            .collect();
+        let mut in_box = vec![0u64; 2 * n * n];
+        for k in 0..2 * n {
+            for (pos, &c) in self.units[k].iter().enumerate() {
+                in_box[k * n + self.cell_units[c][2] - 2 * n] |= 1u64 << pos;
+            }
+        }
+        let mut strike = vec![0u64; n * n];
         for d in 1..=n as u8 {
             for (base, cover) in [(0, n), (n, 0)] {
                 let lines: Vec<(usize, u64)> = (base..base + n)
@@ -92,23 +91,16 @@ impl Board {
                     continue;
                 }
                 let (base_slot, cover_slot) = if cover == 0 { (1, 0) } else { (0, 1) };
-                let strike: Vec<Vec<(usize, u64)>> = (2 * n..3 * n)
-                    .map(|bx| {
-                        let mut by_line: Vec<(usize, u64)> = Vec::new();
-                        for &c in &self.units[bx] {
-                            if self.cands[c] & bit(d) == 0 {
-                                continue;
-                            }
-                            let k = self.cell_units[c][base_slot];
-                            let pos = 1u64 << (self.cell_units[c][cover_slot] - cover);
-                            match by_line.iter_mut().find(|(line, _)| *line == k) {
-                                Some((_, m)) => *m |= pos,
-                                None => by_line.push((k, pos)),
-                            }
+                strike.fill(0);
+                for b in 0..n {
+                    for &c in &self.units[2 * n + b] {
+                        if self.cands[c] & bit(d) != 0 {
+                            let line = self.cell_units[c][base_slot] - base;
+                            strike[b * n + line] |=
+                                1u64 << (self.cell_units[c][cover_slot] - cover);
                         }
-                        by_line
-                    })
-                    .collect();
+                    }
+                }
                 let search = Search {
                     d,
                     base,
@@ -116,7 +108,7 @@ impl Board {
                     size,
                     sashimi,
                     lines: &lines,
-                    in_box: &in_box[base..base + n],
+                    in_box: &in_box[base * n..(base + n) * n],
                     other: std::cell::RefCell::new(None),
                     strike: &strike,
                 };
@@ -169,7 +161,7 @@ impl Board {
             let mut next = *outside;
             let mut possible = false;
             for (b, o) in next.iter_mut().enumerate().take(n) {
-                *o |= p & !s.in_box[k - s.base][b];
+                *o |= p & !s.in_box[(k - s.base) * n + b];
                 possible |= o.count_ones() as usize <= s.size;
             }
             if !possible {
@@ -208,9 +200,10 @@ impl Board {
             // Something to strike first: a cell of the box holding the
             // digit, off the base lines, on a line that may be a cover.
             let fin_box = 2 * n + b;
-            let strikable = s.strike[b]
-                .iter()
-                .any(|&(k, m)| m & union != 0 && !pick.iter().any(|&(line, _)| line == k));
+            let strikable = (0..n).any(|line| {
+                s.strike[b * n + line] & union != 0
+                    && !pick.iter().any(|&(k, _)| k == s.base + line)
+            });
             if !strikable {
                 continue;
             }

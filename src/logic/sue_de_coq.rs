@@ -21,13 +21,20 @@ impl Board {
     /// One Sue de Coq that strikes something.
     pub(super) fn sue_de_coq(&mut self) -> bool {
         let n = self.side;
+        let mut inter: Vec<usize> = Vec::with_capacity(n);
         for line in 0..2 * n {
-            for bx in 2 * n..3 * n {
-                let inter: Vec<usize> = self.units[line]
-                    .iter()
-                    .copied()
-                    .filter(|&c| self.cell_units[c][2] == bx && self.cands[c] != 0)
-                    .collect();
+            // The line's cells come box by box, boxes in increasing order.
+            let cells = &self.units[line];
+            let mut i = 0;
+            while i < cells.len() {
+                let bx = self.cell_units[cells[i]][2];
+                inter.clear();
+                while i < cells.len() && self.cell_units[cells[i]][2] == bx {
+                    if self.cands[cells[i]] != 0 {
+                        inter.push(cells[i]);
+                    }
+                    i += 1;
+                }
                 if inter.len() < 2 {
                     continue;
                 }
