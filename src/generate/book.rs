@@ -102,7 +102,12 @@ fn puzzle_sheet(sheet: &mut Worksheet, g: &Generated, bold: &Format) -> Result<(
     // C3: the column fits a `u16` (the origin is a constant).
     let c0 = at.col as u16;
     let big = Format::new().set_font_size(if side > 9 { 12 } else { 16 });
-    sheet.write_string_with_format(0, c0, title(g.index + 1, &g.rating, g.puzzle.givens()), bold)?;
+    sheet.write_string_with_format(
+        0,
+        c0,
+        title(g.index + 1, &g.rating, g.puzzle.givens()),
+        bold,
+    )?;
     write_grid(sheet, &g.puzzle, at)?;
     // Larger digits: the grid's cells again with their border and a font.
     restyle_givens(sheet, g, at, &big)?;
@@ -157,7 +162,12 @@ fn restyle_givens(
                 .set_border_bottom(weight((r + 1) % bh == 0))
                 .set_border_left(weight(c % bw == 0))
                 .set_border_right(weight((c + 1) % bw == 0));
-            sheet.write_number_with_format(at.row + r as u32, at.col as u16 + c as u16, v as f64, &format)?;
+            sheet.write_number_with_format(
+                at.row + r as u32,
+                at.col as u16 + c as u16,
+                v as f64,
+                &format,
+            )?;
         }
     }
     Ok(())
@@ -180,7 +190,12 @@ fn solutions_sheet(sheet: &mut Worksheet, set: &[Generated]) -> Result<(), XlsxE
             row: (top + 1) as u32,
             col: left as u32,
         };
-        sheet.write_string_with_format(top as u32, left as u16, format!("Puzzle {}", g.index + 1), &label)?;
+        sheet.write_string_with_format(
+            top as u32,
+            left as u16,
+            format!("Puzzle {}", g.index + 1),
+            &label,
+        )?;
         write_grid(sheet, &g.solution, at)?;
     }
     let cols = 2 + across.min(set.len()) * (side + 1);
@@ -238,11 +253,17 @@ mod tests {
             .filter_map(|n| n.ok().map(|n| n.to_string()))
             .collect();
         for n in 1..=4 {
-            assert!(names.contains(&format!("xl/worksheets/sheet{n}.xml")), "{names:?}");
+            assert!(
+                names.contains(&format!("xl/worksheets/sheet{n}.xml")),
+                "{names:?}"
+            );
         }
         let mut core = String::new();
-        std::io::Read::read_to_string(&mut zip.by_name("docProps/core.xml").expect("core"), &mut core)
-            .expect("text");
+        std::io::Read::read_to_string(
+            &mut zip.by_name("docProps/core.xml").expect("core"),
+            &mut core,
+        )
+        .expect("text");
         assert!(core.contains("2000-01-01T00:00:00Z"), "{core}");
         assert!(core.contains("seed 3"), "{core}");
     }

@@ -62,13 +62,9 @@ fn random_start(shape: BoxShape, rng: &mut Rng) -> Option<Grid> {
     for (k, &d) in digits.iter().enumerate() {
         grid.set(k / bw, k % bw, d);
     }
-    let cells = (bw..side)
-        .map(|c| (0, c))
-        .chain((bh..side).map(|r| (r, 0)));
+    let cells = (bw..side).map(|c| (0, c)).chain((bh..side).map(|r| (r, 0)));
     for (r, c) in cells {
-        let allowed: Vec<u8> = (1..=side as u8)
-            .filter(|&d| fits(&grid, r, c, d))
-            .collect();
+        let allowed: Vec<u8> = (1..=side as u8).filter(|&d| fits(&grid, r, c, d)).collect();
         if allowed.is_empty() {
             return None;
         }
@@ -128,7 +124,16 @@ mod tests {
 
     #[test]
     fn complete_valid_grids_of_every_shape() {
-        for (w, h) in [(2, 2), (3, 2), (2, 3), (4, 2), (3, 3), (4, 3), (4, 4), (5, 5)] {
+        for (w, h) in [
+            (2, 2),
+            (3, 2),
+            (2, 3),
+            (4, 2),
+            (3, 3),
+            (4, 3),
+            (4, 4),
+            (5, 5),
+        ] {
             let shape = BoxShape::new(w, h).expect("shape");
             let mut rng = Rng::for_puzzle(9, (w * 10 + h) as u64);
             let g = random_solution(shape, &mut rng, None).expect("no deadline");
@@ -143,7 +148,8 @@ mod tests {
         let shape = BoxShape::new(3, 3).expect("shape");
         let make = |i| random_solution(shape, &mut Rng::for_puzzle(3, i), None).expect("grid");
         assert_eq!(make(0), make(0));
-        let distinct: std::collections::HashSet<String> = (0..20).map(|i| make(i).to_line()).collect();
+        let distinct: std::collections::HashSet<String> =
+            (0..20).map(|i| make(i).to_line()).collect();
         assert_eq!(distinct.len(), 20);
     }
 

@@ -171,8 +171,8 @@ fn generate_one(
             return Err(Stopped::Timeout);
         }
         let solution = random_solution(opts.shape, &mut rng, opts.deadline).map_err(timeout)?;
-        let puzzle = dig(&solution, opts.symmetry, floor, &mut rng, opts.deadline)
-            .map_err(timeout)?;
+        let puzzle =
+            dig(&solution, opts.symmetry, floor, &mut rng, opts.deadline).map_err(timeout)?;
         if let Some(rating) = opts.target.accepts(&puzzle) {
             return Ok(Generated {
                 index,
@@ -264,7 +264,10 @@ mod tests {
         opts.jobs = 3;
         let three = generate(&opts, |_| {}).expect("set");
         assert_eq!(one, three);
-        assert_eq!(one.iter().map(|g| g.index).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            one.iter().map(|g| g.index).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4, 5]
+        );
         opts.seed = 100;
         assert_ne!(generate(&opts, |_| {}).expect("set"), one);
     }
@@ -290,7 +293,14 @@ mod tests {
         opts.max_attempts = 200;
         let err = generate(&opts, |_| {}).expect_err("unreachable");
         assert!(
-            matches!(err, GenerateError::Unreached { number: 1, attempts: 200, .. }),
+            matches!(
+                err,
+                GenerateError::Unreached {
+                    number: 1,
+                    attempts: 200,
+                    ..
+                }
+            ),
             "{err}"
         );
         assert!(err.to_string().contains("hard"), "{err}");
@@ -301,6 +311,16 @@ mod tests {
         let mut opts = GenerateOptions::new(nine(), 2, 1);
         opts.deadline = Some(Instant::now());
         let err = generate(&opts, |_| {}).expect_err("timeout");
-        assert!(matches!(err, GenerateError::Timeout { made: 0, count: 2, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                GenerateError::Timeout {
+                    made: 0,
+                    count: 2,
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 }

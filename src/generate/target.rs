@@ -113,7 +113,8 @@ impl Target {
     /// exactly one solution: the rating assumes it).
     pub fn accepts(&self, puzzle: &Grid) -> Option<Rating> {
         let givens = puzzle.givens();
-        if self.givens.max.is_some_and(|m| givens > m) || self.givens.min.is_some_and(|m| givens < m)
+        if self.givens.max.is_some_and(|m| givens > m)
+            || self.givens.min.is_some_and(|m| givens < m)
         {
             return None;
         }
@@ -175,12 +176,18 @@ impl Target {
     /// proven by McGuire et al.; `side - 1` digits must appear in any
     /// size), more givens than cells, and a symmetric pattern whose
     /// orbits cannot add up to the givens range.
-    pub fn check_reachable(&self, shape: BoxShape, symmetry: Symmetry) -> Result<(), GenerateError> {
+    pub fn check_reachable(
+        &self,
+        shape: BoxShape,
+        symmetry: Symmetry,
+    ) -> Result<(), GenerateError> {
         let l = &self.limits;
         let no = |why: String| Err(GenerateError::Impossible(why));
         if let (Some(a), Some(b)) = (l.min_level, l.max_level) {
             if a > b {
-                return no(format!("level {a}..{b}: the lower level is above the upper"));
+                return no(format!(
+                    "level {a}..{b}: the lower level is above the upper"
+                ));
             }
         }
         if let (Some(a), Some(b)) = (l.min_rating, l.max_rating) {
@@ -196,7 +203,11 @@ impl Target {
         }
         let side = shape.side();
         let cells = side * side;
-        let least = if side == 9 { 17 } else { side.saturating_sub(1) };
+        let least = if side == 9 {
+            17
+        } else {
+            side.saturating_sub(1)
+        };
         if let Some(max) = self.givens.max {
             if max < least {
                 return no(format!(
@@ -297,8 +308,10 @@ mod tests {
         t.limits.min_level = Some(Level::Hard);
         t.limits.max_level = Some(Level::Easy);
         assert!(refused(&t, Symmetry::None));
-        let mut t = Target::default();
-        t.givens = "25".parse().expect("span");
+        let mut t = Target {
+            givens: "25".parse().expect("span"),
+            ..Target::default()
+        };
         // 9x9 has a centre cell and diagonal cells: odd counts are fine.
         assert!(!refused(&t, Symmetry::Rotational));
         let four = BoxShape::new(2, 2).expect("shape");
