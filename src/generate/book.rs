@@ -57,12 +57,15 @@ pub fn text(set: &[Generated], info: &SetInfo) -> String {
     out
 }
 
-/// Cell size in pixels of a puzzle sheet's grid, by side.
-fn cell_pixels(side: usize) -> u32 {
+/// Cell size in pixels of a puzzle sheet's grid, and the digits' font
+/// size, by side: a 9x9 grid about 11 cm wide on paper, a 25x25 one
+/// filling the width of A4 (fit to the page shrinks only).
+fn cell_pixels(side: usize) -> (u32, u32) {
     match side {
-        0..=9 => 34,
-        10..=16 => 28,
-        _ => 24,
+        0..=6 => (64, 24),
+        7..=9 => (48, 20),
+        10..=16 => (40, 14),
+        _ => (28, 11),
     }
 }
 
@@ -101,7 +104,8 @@ fn puzzle_sheet(sheet: &mut Worksheet, g: &Generated, bold: &Format) -> Result<(
     let at = DEFAULT_ORIGIN;
     // C3: the column fits a `u16` (the origin is a constant).
     let c0 = at.col as u16;
-    let big = Format::new().set_font_size(if side > 9 { 12 } else { 16 });
+    let (px, points) = cell_pixels(side);
+    let big = Format::new().set_font_size(points);
     sheet.write_string_with_format(
         0,
         c0,
@@ -111,7 +115,6 @@ fn puzzle_sheet(sheet: &mut Worksheet, g: &Generated, bold: &Format) -> Result<(
     write_grid(sheet, &g.puzzle, at)?;
     // Larger digits: the grid's cells again with their border and a font.
     restyle_givens(sheet, g, at, &big)?;
-    let px = cell_pixels(side);
     for k in 0..side {
         sheet.set_column_width_pixels(c0 + k as u16, px)?;
         sheet.set_row_height_pixels(at.row + k as u32, px)?;

@@ -119,15 +119,34 @@ pub fn dig(
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Grid, SearchError> {
+    dig_from(
+        solution.clone(),
+        solution,
+        symmetry,
+        min_givens,
+        rng,
+        deadline,
+    )
+}
+
+/// [`dig`] from a puzzle already dug part of the way: `puzzle` must have
+/// exactly one solution, `solution`, and follow `symmetry`.
+pub fn dig_from(
+    mut puzzle: Grid,
+    solution: &Grid,
+    symmetry: Symmetry,
+    min_givens: usize,
+    rng: &mut Rng,
+    deadline: Option<Instant>,
+) -> Result<Grid, SearchError> {
     let side = solution.side();
     let mut orbits = symmetry.orbits(side);
     rng.shuffle(&mut orbits);
-    let mut puzzle = solution.clone();
     let mut givens = puzzle.givens();
     let opts = SearchOptions { limit: 2, deadline };
     let mut out = Vec::with_capacity(2 * side * side);
     for orbit in orbits {
-        if givens < min_givens + orbit.len() {
+        if givens < min_givens + orbit.len() || orbit.iter().any(|&c| puzzle.cells()[c] == 0) {
             continue;
         }
         for &cell in &orbit {
@@ -143,6 +162,35 @@ pub fn dig(
         }
     }
     Ok(puzzle)
+}
+
+/// A neighbour of a unique puzzle for the search of harder ones: `add`
+/// blank orbits chosen at random get their givens back from `solution`,
+/// then the puzzle is dug again ([`dig_from`]) in a new random order.
+/// The result is unique and minimal again (down to `min_givens`).
+pub fn neighbour(
+    puzzle: &Grid,
+    solution: &Grid,
+    symmetry: Symmetry,
+    add: usize,
+    min_givens: usize,
+    rng: &mut Rng,
+    deadline: Option<Instant>,
+) -> Result<Grid, SearchError> {
+    let side = solution.side();
+    let mut blank: Vec<Vec<usize>> = symmetry
+        .orbits(side)
+        .into_iter()
+        .filter(|o| o.iter().all(|&c| puzzle.cells()[c] == 0))
+        .collect();
+    rng.shuffle(&mut blank);
+    let mut next = puzzle.clone();
+    for orbit in blank.iter().take(add) {
+        for &cell in orbit {
+            next.set(cell / side, cell % side, solution.cells()[cell]);
+        }
+    }
+    dig_from(next, solution, symmetry, min_givens, rng, deadline)
 }
 
 #[cfg(test)]
@@ -182,6 +230,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn neighbours_are_unique_symmetric_and_differ() {
+        let shape = BoxShape::new(3, 3).expect("shape");
+        let mut rng = Rng::for_puzzle(4, 4);
+        let solution = random_solution(shape, &mut rng, None).expect("grid");
+        let p = dig(&solution, Symmetry::Mirror, 0, &mut rng, None).expect("dug");
+        let mut differ = 0;
+        for _ in 0..10 {
+            let q = neighbour(&p, &solution, Symmetry::Mirror, 2, 0, &mut rng, None).expect("dug");
+            assert!(unique(&q) && solution.solves(&q));
+            assert!(Symmetry::Mirror.holds(&q));
+            differ += usize::from(q != p);
+        }
+        assert!(differ > 5, "{differ} of 10 neighbours differ");
     }
 
     #[test]

@@ -32,10 +32,10 @@ pub mod target;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-pub use dig::{dig, Symmetry};
+pub use dig::{dig, dig_from, neighbour, Symmetry};
 pub use fill::random_solution;
 pub use rng::Rng;
-pub use target::{Span, Target};
+pub use target::{Hardness, Span, Target, Verdict};
 
 use crate::grid::{BoxShape, Grid};
 use crate::logic::Rating;
@@ -55,7 +55,7 @@ pub struct GenerateOptions {
     pub target: Target,
     /// The pattern the givens follow.
     pub symmetry: Symmetry,
-    /// Attempts (a new grid, dug and rated) per puzzle before giving up
+    /// Attempts (a puzzle dug and judged) per puzzle before giving up
     /// with [`GenerateError::Unreached`].
     pub max_attempts: u64,
     /// Give up with [`GenerateError::Timeout`] once this instant passes.
@@ -153,8 +153,17 @@ enum Stopped {
     Cancelled,
 }
 
+/// Neighbours tried from one complete grid, while climbing towards a
+/// target that is harder than the first puzzle dug from it, before a new
+/// grid is drawn.
+const CLIMB: u64 = 30;
+
 /// Makes puzzle `index` of the set: attempts drawn from its own stream
-/// until one meets the target.
+/// until one meets the target. An attempt is one puzzle dug and judged:
+/// a new grid dug to a minimal puzzle, or (when the target asks for harder
+/// puzzles than that one) a neighbour of the hardest puzzle so far from
+/// the same grid, two orbits of givens put back and the puzzle dug again,
+/// kept when at least as hard (a hill climb on the rating).
 fn generate_one(
     opts: &GenerateOptions,
     index: usize,
@@ -163,27 +172,71 @@ fn generate_one(
     let mut rng = Rng::for_puzzle(opts.seed, index as u64);
     let floor = opts.target.givens.min.unwrap_or(0);
     let timeout = |_: SearchError| Stopped::Timeout;
-    for attempt in 1..=opts.max_attempts {
+    let climbs = opts.target.wants_harder();
+    let mut attempt = 0u64;
+    let stop = |attempt: u64| -> Option<Stopped> {
         if cancel.load(Ordering::Relaxed) {
-            return Err(Stopped::Cancelled);
+            return Some(Stopped::Cancelled);
         }
         if opts.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(Stopped::Timeout);
+            return Some(Stopped::Timeout);
         }
+        (attempt >= opts.max_attempts).then_some(Stopped::Exhausted(opts.max_attempts))
+    };
+    loop {
+        if let Some(why) = stop(attempt) {
+            return Err(why);
+        }
+        attempt += 1;
         let solution = random_solution(opts.shape, &mut rng, opts.deadline).map_err(timeout)?;
-        let puzzle =
+        let mut current =
             dig(&solution, opts.symmetry, floor, &mut rng, opts.deadline).map_err(timeout)?;
-        if let Some(rating) = opts.target.accepts(&puzzle) {
-            return Ok(Generated {
-                index,
-                puzzle,
-                solution,
-                rating,
-                attempts: attempt,
-            });
+        let mut best = match opts.target.judge(&current) {
+            Verdict::Keep(rating) => {
+                return Ok(Generated {
+                    index,
+                    puzzle: current,
+                    solution,
+                    rating,
+                    attempts: attempt,
+                })
+            }
+            Verdict::TooEasy(h) if climbs => h,
+            _ => continue,
+        };
+        for _ in 0..CLIMB {
+            if let Some(why) = stop(attempt) {
+                return Err(why);
+            }
+            attempt += 1;
+            let next = neighbour(
+                &current,
+                &solution,
+                opts.symmetry,
+                2,
+                floor,
+                &mut rng,
+                opts.deadline,
+            )
+            .map_err(timeout)?;
+            match opts.target.judge(&next) {
+                Verdict::Keep(rating) => {
+                    return Ok(Generated {
+                        index,
+                        puzzle: next,
+                        solution,
+                        rating,
+                        attempts: attempt,
+                    })
+                }
+                Verdict::TooEasy(h) if h >= best => {
+                    best = h;
+                    current = next;
+                }
+                _ => {}
+            }
         }
     }
-    Err(Stopped::Exhausted(opts.max_attempts))
 }
 
 /// Generates the set: `opts.count` puzzles in order, made in parallel on

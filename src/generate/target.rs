@@ -94,6 +94,21 @@ impl<T: fmt::Display> fmt::Display for Span<T> {
     }
 }
 
+/// How hard a puzzle is, compared as a whole ([`Target::judge`]).
+pub type Hardness = [u32; 3];
+
+/// What a [`Target`] makes of a puzzle.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Inside the target: keep it, with its rating.
+    Keep(Rating),
+    /// Below the target's lower bound, this hard.
+    TooEasy(Hardness),
+    /// Out for another reason: too hard, too many or too few givens, or
+    /// not finished by the techniques asked for.
+    Out,
+}
+
 /// What a puzzle must be for a set to keep it. The default keeps every
 /// unique puzzle.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -112,25 +127,63 @@ impl Target {
     /// The puzzle's rating when it meets the target (the puzzle must have
     /// exactly one solution: the rating assumes it).
     pub fn accepts(&self, puzzle: &Grid) -> Option<Rating> {
+        match self.judge(puzzle) {
+            Verdict::Keep(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether a puzzle below the target is worth climbing from: the
+    /// target has a lower bound on the level or the rating.
+    pub fn wants_harder(&self) -> bool {
+        self.limits.min_level.is_some_and(|l| l > Level::Easy) || self.limits.min_rating.is_some()
+    }
+
+    /// What the target makes of a unique puzzle: kept, too easy (with how
+    /// hard it is, for the climb towards the target), or out (too hard,
+    /// too many givens, not finished by the techniques asked for).
+    pub fn judge(&self, puzzle: &Grid) -> Verdict {
         let givens = puzzle.givens();
         if self.givens.max.is_some_and(|m| givens > m)
             || self.givens.min.is_some_and(|m| givens < m)
         {
-            return None;
+            return Verdict::Out;
         }
-        let rating = rate(puzzle)?;
-        self.limits.check(&rating).ok()?;
+        let Some(rating) = rate(puzzle) else {
+            return Verdict::Out;
+        };
+        match self.limits.check(&rating) {
+            Ok(()) => {}
+            Err((false, _)) => return Verdict::TooEasy(self.hardness(&rating)),
+            Err((true, _)) => return Verdict::Out,
+        }
         if let Some(ladder) = &self.ladder {
             // The whole ladder finishes it iff the rating is complete.
-            if *ladder == Ladder::all() {
-                if !rating.complete {
-                    return None;
-                }
-            } else if Board::with_ladder(puzzle, ladder.clone())?.run(None) != Stop::Solved {
-                return None;
+            let finished = if *ladder == Ladder::all() {
+                rating.complete
+            } else {
+                Board::with_ladder(puzzle, ladder.clone())
+                    .is_some_and(|mut b| b.run(None) == Stop::Solved)
+            };
+            if !finished {
+                return Verdict::Out;
             }
         }
-        Some(rating)
+        Verdict::Keep(rating)
+    }
+
+    /// How hard a rating is, in the order the target's lower bound asks
+    /// for: the SE rating first when `--rating` has a lower end, else the
+    /// HoDoKu level, then the score (which raises the level past each
+    /// ceiling).
+    fn hardness(&self, r: &Rating) -> Hardness {
+        let level = Level::ALL.iter().position(|&l| l == r.level).unwrap_or(0) as u32;
+        let se = (r.se * 10.0).round() as u32;
+        if self.limits.min_rating.is_some() {
+            [se, level, r.score]
+        } else {
+            [level, r.score, se]
+        }
     }
 
     /// The target in words, for messages: `hard 9x9 (3x3 boxes), SE
