@@ -24,6 +24,7 @@ use std::time::Instant;
 
 use super::Rng;
 use crate::grid::Grid;
+use crate::logic::{Board, Ladder, Stop};
 use crate::search::{search_into, SearchError, SearchOptions};
 
 /// Which cells are given or blank together: the pattern of givens is
@@ -107,6 +108,41 @@ impl FromStr for Symmetry {
     }
 }
 
+/// What proves a dug puzzle still unique, each time a given goes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Prover {
+    /// The exact solver finds no second solution: the result is minimal.
+    #[default]
+    Exact,
+    /// These techniques still finish the puzzle without a guess (sound
+    /// techniques leave no choice, so the solution is unique). Much faster
+    /// on large grids, where a sparse puzzle's second solution can take the
+    /// exact solver long to find or rule out; the result is minimal for
+    /// the ladder (no given can go without the ladder stopping short) and
+    /// finished by it, a book-grade puzzle. A caller that cannot vouch for
+    /// every technique's soundness checks the result with the exact solver.
+    Ladder(Ladder),
+}
+
+impl Prover {
+    /// Whether `puzzle` (whose one solution is known to exist) is unique.
+    fn unique(
+        &self,
+        puzzle: &Grid,
+        out: &mut Vec<u8>,
+        opts: &SearchOptions,
+    ) -> Result<bool, SearchError> {
+        match self {
+            Prover::Exact => {
+                out.clear();
+                Ok(search_into(puzzle, opts, out)?.count == 1)
+            }
+            Prover::Ladder(ladder) => Ok(Board::with_ladder(puzzle, ladder.clone())
+                .is_some_and(|mut b| b.run(None) == Stop::Solved)),
+        }
+    }
+}
+
 /// Takes givens away from `solution` (a complete grid) an orbit of
 /// `symmetry` at a time, in random order, keeping every orbit whose removal
 /// would leave more than one solution or fewer than `min_givens` givens.
@@ -124,18 +160,22 @@ pub fn dig(
         solution,
         symmetry,
         min_givens,
+        &Prover::Exact,
         rng,
         deadline,
     )
 }
 
-/// [`dig`] from a puzzle already dug part of the way: `puzzle` must have
-/// exactly one solution, `solution`, and follow `symmetry`.
+/// [`dig`] from a puzzle already dug part of the way, with uniqueness
+/// proven by `prover`: `puzzle` must have exactly one solution,
+/// `solution`, and follow `symmetry` (and, with [`Prover::Ladder`], be
+/// finished by that ladder).
 pub fn dig_from(
     mut puzzle: Grid,
     solution: &Grid,
     symmetry: Symmetry,
     min_givens: usize,
+    prover: &Prover,
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Grid, SearchError> {
@@ -152,8 +192,7 @@ pub fn dig_from(
         for &cell in &orbit {
             puzzle.set(cell / side, cell % side, 0);
         }
-        out.clear();
-        if search_into(&puzzle, &opts, &mut out)?.count == 1 {
+        if prover.unique(&puzzle, &mut out, &opts)? {
             givens -= orbit.len();
         } else {
             for &cell in &orbit {
@@ -168,12 +207,14 @@ pub fn dig_from(
 /// blank orbits chosen at random get their givens back from `solution`,
 /// then the puzzle is dug again ([`dig_from`]) in a new random order.
 /// The result is unique and minimal again (down to `min_givens`).
+#[allow(clippy::too_many_arguments)]
 pub fn neighbour(
     puzzle: &Grid,
     solution: &Grid,
     symmetry: Symmetry,
     add: usize,
     min_givens: usize,
+    prover: &Prover,
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Grid, SearchError> {
@@ -190,7 +231,7 @@ pub fn neighbour(
             next.set(cell / side, cell % side, solution.cells()[cell]);
         }
     }
-    dig_from(next, solution, symmetry, min_givens, rng, deadline)
+    dig_from(next, solution, symmetry, min_givens, prover, rng, deadline)
 }
 
 #[cfg(test)]
@@ -240,12 +281,44 @@ mod tests {
         let p = dig(&solution, Symmetry::Mirror, 0, &mut rng, None).expect("dug");
         let mut differ = 0;
         for _ in 0..10 {
-            let q = neighbour(&p, &solution, Symmetry::Mirror, 2, 0, &mut rng, None).expect("dug");
+            let q = neighbour(
+                &p,
+                &solution,
+                Symmetry::Mirror,
+                2,
+                0,
+                &Prover::Exact,
+                &mut rng,
+                None,
+            )
+            .expect("dug");
             assert!(unique(&q) && solution.solves(&q));
             assert!(Symmetry::Mirror.holds(&q));
             differ += usize::from(q != p);
         }
         assert!(differ > 5, "{differ} of 10 neighbours differ");
+    }
+
+    #[test]
+    fn the_ladder_prover_digs_book_grade_unique_puzzles() {
+        let shape = BoxShape::new(4, 4).expect("shape");
+        let mut rng = Rng::for_puzzle(6, 6);
+        let solution = random_solution(shape, &mut rng, None).expect("grid");
+        let seed = Prover::Ladder(Ladder::seed());
+        let p = dig_from(
+            solution.clone(),
+            &solution,
+            Symmetry::None,
+            0,
+            &seed,
+            &mut rng,
+            None,
+        )
+        .expect("dug");
+        assert!(unique(&p));
+        let mut board = Board::with_ladder(&p, Ladder::seed()).expect("no clash");
+        assert_eq!(board.run(None), Stop::Solved);
+        assert!(p.givens() < 256 / 2, "{} givens", p.givens());
     }
 
     #[test]

@@ -32,14 +32,14 @@ pub mod target;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-pub use dig::{dig, dig_from, neighbour, Symmetry};
+pub use dig::{dig, dig_from, neighbour, Prover, Symmetry};
 pub use fill::random_solution;
 pub use rng::Rng;
 pub use target::{Hardness, Span, Target, Verdict};
 
 use crate::grid::{BoxShape, Grid};
 use crate::logic::Rating;
-use crate::search::SearchError;
+use crate::search::{SearchError, SearchOptions};
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]
@@ -173,6 +173,7 @@ fn generate_one(
     let floor = opts.target.givens.min.unwrap_or(0);
     let timeout = |_: SearchError| Stopped::Timeout;
     let climbs = opts.target.wants_harder();
+    let prover = prover_for(opts);
     let mut attempt = 0u64;
     let stop = |attempt: u64| -> Option<Stopped> {
         if cancel.load(Ordering::Relaxed) {
@@ -189,9 +190,17 @@ fn generate_one(
         }
         attempt += 1;
         let solution = random_solution(opts.shape, &mut rng, opts.deadline).map_err(timeout)?;
-        let mut current =
-            dig(&solution, opts.symmetry, floor, &mut rng, opts.deadline).map_err(timeout)?;
-        let mut best = match opts.target.judge(&current) {
+        let mut current = dig_from(
+            solution.clone(),
+            &solution,
+            opts.symmetry,
+            floor,
+            &prover,
+            &mut rng,
+            opts.deadline,
+        )
+        .map_err(timeout)?;
+        let mut best = match judge(opts, &prover, &current)? {
             Verdict::Keep(rating) => {
                 return Ok(Generated {
                     index,
@@ -215,11 +224,12 @@ fn generate_one(
                 opts.symmetry,
                 2,
                 floor,
+                &prover,
                 &mut rng,
                 opts.deadline,
             )
             .map_err(timeout)?;
-            match opts.target.judge(&next) {
+            match judge(opts, &prover, &next)? {
                 Verdict::Keep(rating) => {
                     return Ok(Generated {
                         index,
@@ -237,6 +247,35 @@ fn generate_one(
             }
         }
     }
+}
+
+/// How digging proves uniqueness: exactly up to 12x12 (minimal puzzles);
+/// from 16x16 up, by the ladder (`--techniques`, or every technique), as
+/// the exact solver can spend seconds proving a sparse large puzzle unique
+/// and the book-grade large puzzles asked for are finished by the ladder.
+pub fn prover_for(opts: &GenerateOptions) -> Prover {
+    if opts.shape.side() >= 16 {
+        Prover::Ladder(opts.target.ladder.clone().unwrap_or_default())
+    } else {
+        Prover::Exact
+    }
+}
+
+/// The target's verdict on a dug puzzle; one dug by the ladder is first
+/// proven unique by the exact solver (a technique that assumes uniqueness
+/// would otherwise vouch for a puzzle that lacks it).
+fn judge(opts: &GenerateOptions, prover: &Prover, puzzle: &Grid) -> Result<Verdict, Stopped> {
+    if *prover != Prover::Exact {
+        let search = SearchOptions {
+            limit: 2,
+            deadline: opts.deadline,
+        };
+        let found = crate::search::search(puzzle, &search).map_err(|_| Stopped::Timeout)?;
+        if found.solutions.len() != 1 {
+            return Ok(Verdict::Out);
+        }
+    }
+    Ok(opts.target.judge(puzzle))
 }
 
 /// Generates the set: `opts.count` puzzles in order, made in parallel on
