@@ -1,5 +1,5 @@
 //! New puzzles: random complete grids of any box shape ([`fill`]), givens
-//! taken away while the exact solver proves the puzzle unique ([`dig`]),
+//! taken away while the puzzle stays provably unique ([`dig`](mod@dig)),
 //! each puzzle rated by the technique ladder and kept only inside the
 //! level, rating, givens and techniques asked for ([`target`]); [`book`]
 //! writes the set as a print-ready workbook or as text.
