@@ -70,6 +70,22 @@ enum Command {
     Rate(RateArgs),
     /// Generate new puzzles: each with exactly one solution, at the level
     /// asked for, as a print-ready workbook or one puzzle per line.
+    ///
+    /// Random complete grids, givens taken away while the puzzle stays
+    /// provably unique (by the exact solver: a minimal puzzle; from 16x16
+    /// up by the ladder: a book-grade one), rated by the
+    /// technique ladder and kept when inside --level, --rating, --givens and
+    /// --techniques. The same --seed and options give the same bytes on every
+    /// machine and for every -j.
+    ///
+    /// `xlsudoku generate --size 9 --count 20 --level hard --seed 7 -o set.xlsx`
+    /// writes one sheet per puzzle (title in C1, the grid at C3, print-ready)
+    /// and a Solutions sheet; `--format txt` (or an output ending in .txt, or
+    /// `-o -`) writes one puzzle per line, the format `bench` and `rate` read.
+    ///
+    /// Exit status: 0 the set was written, 2 a usage or file error, a request
+    /// no puzzle can meet, or a target not reached within --max-attempts or
+    /// --timeout (named in the message).
     Generate(GenerateArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell,
     /// elvish) on stdout.
@@ -260,20 +276,7 @@ struct RateArgs {
     timeout: Option<Duration>,
 }
 
-/// Generate puzzles: random complete grids, givens taken away while the
-/// exact solver proves the puzzle unique (a minimal puzzle), rated by the
-/// technique ladder and kept when inside --level, --rating, --givens and
-/// --techniques. The same --seed and options give the same bytes on every
-/// machine and for every -j.
-///
-/// `xlsudoku generate --size 9 --count 20 --level hard --seed 7 -o set.xlsx`
-/// writes one sheet per puzzle (title in C1, the grid at C3, print-ready)
-/// and a Solutions sheet; `--format txt` (or an output ending in .txt, or
-/// `-o -`) writes one puzzle per line, the format `bench` and `rate` read.
-///
-/// Exit status: 0 the set was written, 2 a usage or file error, a request
-/// no puzzle can meet, or a target not reached within --max-attempts or
-/// --timeout (named in the message).
+/// `generate`'s flags (the command's help is on [`Command::Generate`]).
 #[derive(Args, Debug)]
 struct GenerateArgs {
     /// Where to write the set; `-` for standard output. An existing file is
