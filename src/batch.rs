@@ -489,7 +489,8 @@ pub struct RunOptions {
     /// alone and not reported.
     pub sheets: Vec<String>,
     /// `check --max-level` and the like: a solved grid outside these is
-    /// `too-hard` or `too-easy`.
+    /// `too-hard` or `too-easy` (a complete grid, with no blank, is never
+    /// either).
     pub limits: crate::logic::Limits,
 }
 
@@ -1594,7 +1595,7 @@ pub fn answer_styles(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> Vec<S
 /// the grid's earlier fills cleared). A grid whose answer copy is refused
 /// gets no edits at all.
 /// A solved grid's rating outside `limits` makes the record `too-hard` or
-/// `too-easy`.
+/// `too-easy`; a complete grid (no blank) is never either.
 pub fn solve_grid(
     file: &str,
     sheet: &str,
@@ -1777,7 +1778,10 @@ pub fn solve_grid_copy(
         record.error = Some(why);
         return (record, Vec::new(), None);
     }
-    if let (Status::Solved, Some(r)) = (outcome.status, outcome.rating) {
+    // A complete grid (a solution printed beside its puzzles) has nothing
+    // to solve, so no difficulty to bound.
+    let rated = (outcome.status, outcome.rating, puzzle.is_full());
+    if let (Status::Solved, Some(r), false) = rated {
         if let Err((too_hard, why)) = limits.check(&r) {
             record.status = if too_hard {
                 SheetStatus::TooHard

@@ -19,7 +19,8 @@
 //! [`export`] writes new workbooks with bordered puzzle grids;
 //! [`explain`] puts a grid's solving path in words, with the sheet's own
 //! addresses; [`rate`](mod@rate) rates text collections on Sudoku
-//! Explainer's and HoDoKu's scales.
+//! Explainer's and HoDoKu's scales; [`generate`](mod@generate) makes new
+//! puzzles with one solution, at the level asked for.
 
 pub mod address;
 pub mod annotate;
@@ -28,6 +29,7 @@ pub mod batch;
 pub mod bench;
 pub mod explain;
 pub mod export;
+pub mod generate;
 pub mod grid;
 pub mod logic;
 mod opc;
