@@ -533,7 +533,12 @@ impl Board {
         if net {
             let s = self.net(premise, None);
             let mut out = vec![node(vec![premise.cell], premise.digit, premise.on)];
-            out.extend(s.placed.iter().map(|&(c, d)| node(vec![c], d, true)));
+            out.extend(
+                s.placed
+                    .iter()
+                    .filter(|&&(c, d)| !(premise.on && c == premise.cell && d == premise.digit))
+                    .map(|&(c, d)| node(vec![c], d, true)),
+            );
             return vec![out];
         }
         // Find the node reached both ways, then the path to each.
