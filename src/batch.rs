@@ -1654,7 +1654,7 @@ pub fn solve_grid_copy(
         // The seed's `history-time` first, then the ratings.
         note.push_str(&format!(
             " · SE {} · {}",
-            crate::logic::rating::se_text(r.se, r.level),
+            crate::logic::rating::se_text(r.se, r.complete),
             r.level
         ));
     }

@@ -1175,7 +1175,11 @@ impl GridExplanation {
         if let (Some(r), Some(l)) = (self.rating, self.level) {
             line.push_str(&format!(
                 " · SE {} · {l}",
-                crate::logic::rating::se_text(r, l)
+                // Only a ladder that stopped short leaves the rating a bound.
+                crate::logic::rating::se_text(
+                    r,
+                    l != Level::Extreme || !self.history.contains('#')
+                )
             ));
         }
         if let Some(e) = &self.error {

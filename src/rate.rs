@@ -143,7 +143,9 @@ impl RateRecord {
                 } else {
                     &self.history
                 };
-                format!("{head} {} {level} {score} {history}", se_text(se, level))
+                // Rated with every technique: a guess means the ladder stopped short.
+                let complete = self.guesses == 0;
+                format!("{head} {} {level} {score} {history}", se_text(se, complete))
             }
             _ => match &self.error {
                 Some(why) => format!("{head} {}: {why}", self.status),

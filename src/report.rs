@@ -183,7 +183,15 @@ impl SheetRecord {
             let _ = write!(s, " {h}");
         }
         if let (Some(r), Some(l)) = (self.rating, self.level) {
-            let _ = write!(s, " [SE {} · {l}]", crate::logic::rating::se_text(r, l));
+            // Only a ladder that stopped short (a guess) leaves the rating
+            // a lower bound, and then the level is extreme.
+            let bound = l == crate::logic::Level::Extreme
+                && self.history.as_deref().is_some_and(|h| h.contains('#'));
+            let _ = write!(
+                s,
+                " [SE {} · {l}]",
+                crate::logic::rating::se_text(r, !bound)
+            );
         }
         if self.sheet.is_some() && self.status != SheetStatus::NoGrid {
             let _ = write!(s, " ({:.2} ms)", self.elapsed_ms);

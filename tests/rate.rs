@@ -167,7 +167,12 @@ fn rate_prints_one_human_line_per_puzzle_and_the_summary_on_stderr() {
         "{}",
         lines[0]
     );
-    assert!(lines[2].contains("+ extreme "), "{}", lines[2]);
+    // Extreme (forcing nets) but finished: the rating is no lower bound.
+    assert!(
+        lines[2].contains(" extreme ") && !lines[2].contains("+ extreme "),
+        "{}",
+        lines[2]
+    );
     assert!(lines[3].contains(" invalid: "), "{}", lines[3]);
     assert!(lines[4].ends_with(" multiple"), "{}", lines[4]);
     let err = stderr(&out);

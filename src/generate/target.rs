@@ -303,7 +303,7 @@ pub fn title(number: usize, rating: &Rating, givens: usize) -> String {
     format!(
         "Puzzle {number}: {}, SE {}, {givens} givens",
         rating.level,
-        se_text(rating.se, rating.level)
+        se_text(rating.se, rating.complete)
     )
 }
 

@@ -19,7 +19,8 @@
 //!   nor the last common).
 //!
 //! ALS are gathered up to [`MAX_CELLS_LARGE`] cells on grids larger than
-//! 9x9 (a 16-cell unit has 65,536 subsets), of any size on smaller ones;
+//! 9x9 (a 16-cell unit has 65,536 subsets), of any size on smaller ones,
+//! and at most [`MAX_SETS`] are kept, the smallest;
 //! chains are searched up to [`MAX_CHAIN`] sets and [`MAX_EXPANSIONS`] extensions per step, HoDoKu's
 //! ALS chain length being 6.
 
@@ -30,6 +31,9 @@ use super::{bit, Board, ChainNode, Step, Technique};
 
 /// The largest ALS gathered on grids larger than 9x9.
 const MAX_CELLS_LARGE: usize = 4;
+/// The most sets kept (the smallest first): restricted commons are worked
+/// out for every two, so a 25x25's thousands of sets would take seconds.
+const MAX_SETS: usize = 2_000;
 /// The most sets in an ALS chain.
 const MAX_CHAIN: usize = 6;
 /// The most chain extensions tried in one search (the search is
@@ -111,7 +115,11 @@ impl Board {
             }
         }
         let peer_sets = self.peer_sets();
-        let als = self.all_als(&peer_sets);
+        let mut als = self.all_als(&peer_sets);
+        if als.len() > MAX_SETS {
+            als.sort_by_key(|a| a.cells.len());
+            als.truncate(MAX_SETS);
+        }
         let small = self.cands.len() <= 128;
         let mut rcc: Vec<Vec<(usize, u64)>> = vec![Vec::new(); als.len()];
         for (i, a) in als.iter().enumerate() {

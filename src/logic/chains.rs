@@ -20,7 +20,8 @@
 //! The search is breadth first from every node, so each chain found is a
 //! shortest one from its start, and the shortest over all starts is taken
 //! (Sudoku Explainer rates chains by length). Chains are capped at
-//! [`MAX_NODES`] nodes, as HoDoKu caps its chains at 20.
+//! [`MAX_NODES`] nodes, as HoDoKu caps its chains at 20, and one search at
+//! [`MAX_WORK`] links followed (it matters on large grids only).
 
 use std::sync::Arc;
 
@@ -28,6 +29,11 @@ use super::{bit, Board, ChainNode, Step, Technique};
 
 /// The longest chain searched, in nodes (HoDoKu's default chain length).
 pub(super) const MAX_NODES: usize = 20;
+
+/// The most links one chain search follows (all starts together) before
+/// it gives up for the step: a 9x9 search stays well below, a 25x25 one,
+/// thousands of nodes each searched from, would take seconds.
+const MAX_WORK: usize = 4_000_000;
 
 /// Which links a chain may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -356,7 +362,11 @@ impl Board {
         let mut parent = vec![u32::MAX; 2 * m];
         let mut seen_at = vec![u32::MAX; 2 * m];
         let mut queue: Vec<(u32, u16)> = Vec::new();
+        let mut work = 0usize;
         for x in 0..m {
+            if work > MAX_WORK {
+                break;
+            }
             if g.strong[x].is_empty() || !kind.allows(&g, &pair, x, false, false) {
                 continue;
             }
@@ -388,6 +398,7 @@ impl Board {
                 let node = (lit / 2) as usize;
                 let on = lit % 2 == 1;
                 let next: &[u32] = if on { &g.weak[node] } else { &g.strong[node] };
+                work += next.len();
                 for &link in next {
                     let y = link & !IN_CELL;
                     if !kind.allows(&g, &pair, y as usize, link & IN_CELL != 0, !on) {

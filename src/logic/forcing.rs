@@ -27,6 +27,10 @@
 use super::chains::{Graph, IN_CELL};
 use super::{bit, Board, ChainNode, Step, Technique};
 
+/// The most branches (candidates of a cell, places of a digit in a
+/// unit) followed on grids larger than 9x9.
+const MAX_BRANCHES_LARGE: usize = 3;
+
 /// What a premise leads to: nodes found true and false (bit sets over the
 /// graph's nodes), and whether a contradiction came up.
 struct Reach {
@@ -336,26 +340,17 @@ impl Board {
             digit: g.nodes[i].1,
             on,
         };
-        // 1. Premises "true" leading to a contradiction.
         let mut found: Vec<Premises> = Vec::new();
-        let mut on_reach: Vec<Reach> = Vec::with_capacity(g.singles);
-        for i in 0..g.singles {
-            if i % 16 == 0 && self.past_deadline() {
-                return false;
-            }
-            let r = self.reach(&g, &of_cand, fact(i, true), net);
-            if r.contradiction {
-                found.push(Premises {
-                    facts: vec![fact(i, true)],
-                    contradiction: true,
-                });
-            }
-            on_reach.push(r);
-        }
-        // 2. Cells, 3. units: what every branch agrees on.
+        // 2. Cells, 3. units: what every branch agrees on. On grids larger
+        // than 9x9 only cells of up to MAX_BRANCHES_LARGE candidates and
+        // digits with up to as many places are followed, and only their
+        // candidates are tried for a contradiction: a 25x25 has thousands
+        // of candidates, each a propagation over 625 cells.
+        let max = if n > 9 { MAX_BRANCHES_LARGE } else { n };
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for c in 0..n * n {
-            if self.cands[c].count_ones() >= 2 {
+            let k = self.cands[c].count_ones() as usize;
+            if (2..=max).contains(&k) {
                 groups.push(
                     super::digits_of(self.cands[c])
                         .map(|d| of_cand[c * n + d as usize - 1] as usize)
@@ -370,11 +365,44 @@ impl Board {
                     .filter(|&&c| self.cands[c] & bit(d) != 0)
                     .map(|&c| of_cand[c * n + d as usize - 1] as usize)
                     .collect();
-                if places.len() >= 2 {
+                if (2..=max).contains(&places.len()) {
                     groups.push(places);
                 }
             }
         }
+        let mut wanted = vec![n <= 9; g.singles];
+        for &p in groups.iter().flatten() {
+            wanted[p] = true;
+        }
+        // 1. Premises "true" leading to a contradiction.
+        let mut on_reach: Vec<Option<Reach>> = Vec::with_capacity(g.singles);
+        for (i, &want) in wanted.iter().enumerate() {
+            if i % 16 == 0 && self.past_deadline() {
+                return false;
+            }
+            if !want {
+                on_reach.push(None);
+                continue;
+            }
+            let r = self.reach(&g, &of_cand, fact(i, true), net);
+            if r.contradiction {
+                found.push(Premises {
+                    facts: vec![fact(i, true)],
+                    contradiction: true,
+                });
+            }
+            on_reach.push(Some(r));
+        }
+        let on_reach: Vec<Reach> = on_reach
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or(Reach {
+                    on: Vec::new(),
+                    off: Vec::new(),
+                    contradiction: true,
+                })
+            })
+            .collect();
         let words = g.singles.div_ceil(64);
         for premises in &groups {
             if premises.iter().any(|&p| on_reach[p].contradiction) {
@@ -405,7 +433,7 @@ impl Board {
             }
         }
         // 4. Premises "false" leading to a contradiction: the digit is there.
-        for i in 0..g.singles {
+        for i in (0..g.singles).filter(|&i| n <= 9 || wanted[i]) {
             if i % 16 == 0 && self.past_deadline() {
                 return false;
             }
@@ -533,7 +561,12 @@ impl Board {
         if net {
             let s = self.net(premise, None);
             let mut out = vec![node(vec![premise.cell], premise.digit, premise.on)];
-            out.extend(s.placed.iter().map(|&(c, d)| node(vec![c], d, true)));
+            out.extend(
+                s.placed
+                    .iter()
+                    .filter(|&&(c, d)| !(premise.on && c == premise.cell && d == premise.digit))
+                    .map(|&(c, d)| node(vec![c], d, true)),
+            );
             return vec![out];
         }
         // Find the node reached both ways, then the path to each.

@@ -59,9 +59,16 @@ pub struct Rating {
 }
 
 /// A rating as notes and reports show it: `4.2`, or `4.2+` when the
-/// ladder stopped short and the rating is a lower bound (level extreme).
-pub fn se_text(se: f32, level: Level) -> String {
-    let plus = if level == Level::Extreme { "+" } else { "" };
+/// ladder stopped short (`complete` false) and the rating is a lower bound.
+///
+/// ```
+/// use xlsudoku::logic::rating::se_text;
+///
+/// assert_eq!(se_text(8.5, true), "8.5");
+/// assert_eq!(se_text(4.5, false), "4.5+");
+/// ```
+pub fn se_text(se: f32, complete: bool) -> String {
+    let plus = if complete { "" } else { "+" };
     format!("{se:.1}{plus}")
 }
 
@@ -88,7 +95,7 @@ impl Limits {
     /// `Err(true, why)` when the rating is above a bound, `Err(false, why)`
     /// when below one, `Ok` when within all.
     pub fn check(&self, r: &Rating) -> Result<(), (bool, String)> {
-        let shown = format!("{} (SE {})", r.level, se_text(r.se, r.level));
+        let shown = format!("{} (SE {})", r.level, se_text(r.se, r.complete));
         if let Some(max) = self.max_level.filter(|&m| r.level > m) {
             return Err((true, format!("{shown}, above --max-level {max}")));
         }
