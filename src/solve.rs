@@ -288,13 +288,22 @@ mod tests {
 
     #[test]
     fn uniqueness_is_used_only_once_the_solution_is_proven_unique() {
-        // A unique rectangle finishes this one: solve (which proves the
-        // solution unique) takes it; logic-only (which does not) stops.
+        // Among singles, subsets and unique rectangles, a unique rectangle
+        // finishes this one: solve (which proves the solution unique)
+        // takes it; logic-only (which does not) stops. (Chains finish it
+        // too, so they are left out.)
         let p: Grid =
             "..4.....8.5...........9.2.7....7..6...6....193..6..7.5....8.....4275....1...2..36"
                 .parse()
                 .unwrap();
-        let out = solve(&p, &SolveOptions::default());
+        let techniques: Ladder = "i,!,2,3,4,*,^,&,u".parse().unwrap();
+        let out = solve(
+            &p,
+            &SolveOptions {
+                techniques: techniques.clone(),
+                ..Default::default()
+            },
+        );
         assert_eq!(out.status, Status::Solved);
         assert!(
             out.history.contains('u') && !out.history.contains('#'),
@@ -305,6 +314,7 @@ mod tests {
             &p,
             &SolveOptions {
                 logic_only: true,
+                techniques,
                 ..Default::default()
             },
         );
