@@ -38,7 +38,7 @@ pub use rng::Rng;
 pub use target::{Hardness, Span, Target, Verdict};
 
 use crate::grid::{BoxShape, Grid};
-use crate::logic::Rating;
+use crate::logic::{Ladder, Rating, Technique};
 use crate::search::{SearchError, SearchOptions};
 
 /// What to generate.
@@ -250,16 +250,38 @@ fn generate_one(
 }
 
 /// How digging proves uniqueness: exactly up to 12x12 (minimal puzzles);
-/// from 16x16 up, by the ladder (`--techniques`, or every technique), as
-/// the exact solver can spend seconds proving a sparse large puzzle unique
-/// and the book-grade large puzzles asked for are finished by the ladder.
+/// from 16x16 up, by the ladder (`--techniques`), as the exact solver can
+/// spend seconds proving a sparse large puzzle unique and the book-grade
+/// large puzzles asked for are finished by the ladder. With every
+/// technique (the default), digging goes without the chains, almost
+/// locked sets and forcing chains and nets: on a 16x16 or 25x25 their
+/// searches, run for every given tried, cost a hundred times the rest,
+/// and a puzzle the other techniques finish is finished by the whole
+/// ladder too.
 pub fn prover_for(opts: &GenerateOptions) -> Prover {
-    if opts.shape.side() >= 16 {
-        Prover::Ladder(opts.target.ladder.clone().unwrap_or_default())
-    } else {
-        Prover::Exact
+    if opts.shape.side() < 16 {
+        return Prover::Exact;
     }
+    let ladder = opts.target.ladder.clone().unwrap_or_default();
+    if ladder != Ladder::all() {
+        return Prover::Ladder(ladder);
+    }
+    let light: Vec<Technique> = ladder.techniques().filter(|t| !HEAVY.contains(t)).collect();
+    Prover::Ladder(Ladder::of(&light))
 }
+
+/// The techniques digging a large grid leaves out (see [`prover_for`]).
+const HEAVY: [Technique; 9] = [
+    Technique::XChain,
+    Technique::XyChain,
+    Technique::NiceLoop,
+    Technique::GroupedNiceLoop,
+    Technique::AlsXz,
+    Technique::AlsXyWing,
+    Technique::AlsChain,
+    Technique::ForcingChain,
+    Technique::ForcingNet,
+];
 
 /// The target's verdict on a dug puzzle; one dug by the ladder is first
 /// proven unique by the exact solver (a technique that assumes uniqueness
