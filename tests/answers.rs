@@ -26,23 +26,7 @@ fn xlsudoku(args: &[&str]) -> Output {
 /// Solves `input` into `dir/NAME`, with `--json` and `extra`: the exit
 /// code and the grid records.
 fn solve(input: &Path, out: &Path, extra: &[&str]) -> (i32, Vec<SheetRecord>) {
-    let mut args = vec![
-        "solve",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--json",
-    ];
-    args.extend_from_slice(extra);
-    let o = xlsudoku(&args);
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
-    let mut lines: Vec<&str> = text.lines().collect();
-    lines.pop();
-    let recs = lines
-        .iter()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    (o.status.code().unwrap(), recs)
+    common::solve_records(input, out, extra)
 }
 
 fn range(s: &str) -> CellRange {
@@ -56,18 +40,11 @@ fn values(path: &Path, sheet: &str) -> calamine::Range<Data> {
 }
 
 fn text(v: &calamine::Range<Data>, at: CellRef) -> String {
-    match v.get_value((at.row, at.col)) {
-        None | Some(Data::Empty) => String::new(),
-        Some(Data::Float(f)) => format!("{f}"),
-        Some(Data::Int(i)) => format!("{i}"),
-        Some(d) => d.to_string(),
-    }
+    common::cell_text(v, at)
 }
 
 fn cells(r: CellRange) -> Vec<CellRef> {
-    (r.start.row..=r.end.row)
-        .flat_map(|row| (r.start.col..=r.end.col).map(move |c| CellRef::new(row, c)))
-        .collect()
+    common::range_cells(r)
 }
 
 /// The `s` attribute of each `<c>` of a sheet part (`None`: no `s`).

@@ -121,3 +121,49 @@ pub fn easy_with_sheet(dir: &Path, name: &str, edit: impl Fn(String) -> String) 
     std::fs::write(&path, w.finish().expect("the package").into_inner()).expect("written");
     path
 }
+
+/// Solves `input` into `out` with `--json` and `extra`: the exit code and
+/// the grid records (the summary line left out).
+pub fn solve_records(
+    input: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> (i32, Vec<xlsudoku::report::SheetRecord>) {
+    let mut args = vec![
+        "solve",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let o = run_xlsudoku(&args);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.pop();
+    let recs = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (o.status.code().unwrap(), recs)
+}
+
+/// The value of a cell of a calamine range as text (`""` for empty).
+pub fn cell_text(v: &calamine::Range<calamine::Data>, at: xlsudoku::address::CellRef) -> String {
+    use calamine::Data;
+    match v.get_value((at.row, at.col)) {
+        None | Some(Data::Empty) => String::new(),
+        Some(Data::Float(f)) => format!("{f}"),
+        Some(Data::Int(i)) => format!("{i}"),
+        Some(d) => d.to_string(),
+    }
+}
+
+/// Every cell of a range, row by row.
+pub fn range_cells(r: xlsudoku::address::CellRange) -> Vec<xlsudoku::address::CellRef> {
+    (r.start.row..=r.end.row)
+        .flat_map(|row| {
+            (r.start.col..=r.end.col).map(move |c| xlsudoku::address::CellRef::new(row, c))
+        })
+        .collect()
+}
