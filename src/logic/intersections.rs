@@ -13,32 +13,55 @@ impl Board {
     pub(super) fn locked_candidates_in(&mut self, units: std::ops::Range<usize>) -> bool {
         let n = self.side;
         for k in units {
+            // The slot of `cell_units` that holds unit k's kind.
+            let kind = k / n;
             for d in 1..=n as u8 {
-                let cells: Vec<usize> = self.units[k]
-                    .iter()
-                    .copied()
-                    .filter(|&c| self.cands[c] & bit(d) != 0)
-                    .collect();
-                if cells.len() < 2 {
+                let b = bit(d);
+                // The places of d in k, counted without a list, and which of
+                // their units they all share (no allocation on this hot path:
+                // most pairs of unit and digit strike nothing).
+                let mut count = 0usize;
+                let mut first = 0usize;
+                let mut shared = [true; 3];
+                for &c in &self.units[k] {
+                    if self.cands[c] & b == 0 {
+                        continue;
+                    }
+                    if count == 0 {
+                        first = c;
+                    } else {
+                        for (slot, same) in shared.iter_mut().enumerate() {
+                            *same &= self.cell_units[c][slot] == self.cell_units[first][slot];
+                        }
+                    }
+                    count += 1;
+                }
+                if count < 2 {
                     continue;
                 }
-                // The other units all these cells share.
-                for slot in 0..3 {
-                    let other = self.cell_units[cells[0]][slot];
-                    if other == k || !cells.iter().all(|&c| self.cell_units[c][slot] == other) {
+                for (slot, &same) in shared.iter().enumerate() {
+                    let other = self.cell_units[first][slot];
+                    if other == k || !same {
+                        continue;
+                    }
+                    // The other unit's places of d outside k.
+                    let strikes =
+                        |c: &usize| self.cands[*c] & b != 0 && self.cell_units[*c][kind] != k;
+                    if !self.units[other].iter().any(strikes) {
                         continue;
                     }
                     let eliminated: Vec<(usize, u8)> = self.units[other]
                         .iter()
-                        .copied()
-                        .filter(|c| !cells.contains(c) && self.cands[*c] & bit(d) != 0)
-                        .map(|c| (c, d))
+                        .filter(|c| strikes(c))
+                        .map(|&c| (c, d))
                         .collect();
-                    if eliminated.is_empty() {
-                        continue;
-                    }
+                    let cells: Vec<usize> = self.units[k]
+                        .iter()
+                        .copied()
+                        .filter(|&c| self.cands[c] & b != 0)
+                        .collect();
                     for &(c, _) in &eliminated {
-                        self.cands[c] &= !bit(d);
+                        self.cands[c] &= !b;
                     }
                     self.steps.push(Step {
                         technique: Technique::LockedCandidates,
