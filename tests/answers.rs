@@ -52,21 +52,7 @@ fn cell_styles(path: &Path, part: &str) -> std::collections::HashMap<String, Opt
     let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
     let mut xml = String::new();
     std::io::Read::read_to_string(&mut z.by_name(part).unwrap(), &mut xml).unwrap();
-    xml.split("<c ")
-        .skip(1)
-        .filter_map(|c| {
-            let tag = &c[..c.find('>')?];
-            let attr = |k: &str| {
-                let at = tag
-                    .find(&format!(" {k}=\""))
-                    .or_else(|| tag.starts_with(&format!("{k}=\"")).then_some(0))?;
-                let rest = &tag[at..];
-                let v = &rest[rest.find('"')? + 1..];
-                Some(v[..v.find('"')?].to_string())
-            };
-            Some((attr("r")?, attr("s")))
-        })
-        .collect()
+    common::cell_styles_of(&xml)
 }
 
 /// Checks one grid's answer copy in `out`: the puzzle's cells as in

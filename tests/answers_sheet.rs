@@ -67,21 +67,7 @@ fn part(path: &Path, name: &str) -> Option<Vec<u8>> {
 /// The `s` attribute of each `<c>` of a sheet part.
 fn cell_styles(path: &Path, name: &str) -> HashMap<String, Option<String>> {
     let xml = String::from_utf8(part(path, name).unwrap()).unwrap();
-    xml.split("<c ")
-        .skip(1)
-        .filter_map(|c| {
-            let tag = &c[..c.find('>')?];
-            let attr = |k: &str| {
-                let at = tag
-                    .find(&format!(" {k}=\""))
-                    .or_else(|| tag.starts_with(&format!("{k}=\"")).then_some(0))?;
-                let rest = &tag[at..];
-                let v = &rest[rest.find('"')? + 1..];
-                Some(v[..v.find('"')?].to_string())
-            };
-            Some((attr("r")?, attr("s")))
-        })
-        .collect()
+    common::cell_styles_of(&xml)
 }
 
 /// The worksheet part of each sheet, by name, as the package says.

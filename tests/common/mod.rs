@@ -167,3 +167,23 @@ pub fn range_cells(r: xlsudoku::address::CellRange) -> Vec<xlsudoku::address::Ce
         })
         .collect()
 }
+
+/// The `r` and `s` attributes of each `<c>` of a sheet part's XML (`None`:
+/// no `s`).
+pub fn cell_styles_of(xml: &str) -> std::collections::HashMap<String, Option<String>> {
+    xml.split("<c ")
+        .skip(1)
+        .filter_map(|c| {
+            let tag = &c[..c.find('>')?];
+            let attr = |k: &str| {
+                let at = tag
+                    .find(&format!(" {k}=\""))
+                    .or_else(|| tag.starts_with(&format!("{k}=\"")).then_some(0))?;
+                let rest = &tag[at..];
+                let v = &rest[rest.find('"')? + 1..];
+                Some(v[..v.find('"')?].to_string())
+            };
+            Some((attr("r")?, attr("s")))
+        })
+        .collect()
+}
