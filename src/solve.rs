@@ -20,7 +20,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{rate_after_until, rate_unique_until, Board, Ladder, Rating, Step, Stop};
+use crate::logic::{rate_after_noted, rate_unique_until, Board, Ladder, Rating, Step, Stop};
 use crate::search::{search, SearchError, SearchOptions};
 
 /// How to solve.
@@ -199,14 +199,21 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
         // Proven unique: the uniqueness techniques are sound here (and only
         // here: logic-only runs never prove it, so never use them).
         board.assume_unique();
+        let whole = opts.techniques == Ladder::all();
+        if whole {
+            // Sudoku Explainer's run, for the rating, then skips what this
+            // run found nothing with.
+            board.note_failures(None);
+        }
         let stop = board.run(Some(solution));
         if stop == Stop::Timeout {
             return Outcome::new(Status::Timeout, puzzle.clone(), started);
         }
+        let failures = board.take_failures();
         out = out.with_board(board);
         // The whole ladder's run up to its first guess is HoDoKu's run.
-        out.rating = if opts.techniques == Ladder::all() {
-            rate_after_until(puzzle, &out.steps, deadline)
+        out.rating = if whole {
+            rate_after_noted(puzzle, &out.steps, failures, deadline)
         } else {
             rate_unique_until(puzzle, deadline)
         };

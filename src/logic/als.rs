@@ -24,7 +24,6 @@
 //! chains are searched up to [`MAX_CHAIN`] sets and [`MAX_EXPANSIONS`] extensions per step, HoDoKu's
 //! ALS chain length being 6.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::{bit, Board, ChainNode, Step, Technique};
@@ -57,17 +56,33 @@ struct Als {
     set: Vec<u64>,
     /// Its digits.
     mask: u64,
-    /// Per digit (index `d - 1`): the cells seeing every cell of the set
-    /// holding `d` (empty when none holds it).
-    seen: Vec<Vec<u64>>,
+    /// Per digit (index `d - 1`, `words` words each): the cells seeing
+    /// every cell of the set holding `d` (empty when none holds it).
+    seen: Vec<u64>,
     /// Per digit: the cells of the set holding it, as a bit set.
-    with: Vec<Vec<u64>>,
+    with: Vec<u64>,
     /// The cells, `seen` and `with` folded into 128 bits (cell `c` at bit
     /// `c % 128`): exact on grids of 128 cells or fewer, and a quick test
     /// on larger ones (disjoint folds mean disjoint sets).
     fold: u128,
     seen_fold: Vec<u128>,
     with_fold: Vec<u128>,
+}
+
+impl Als {
+    fn words(&self) -> usize {
+        self.set.len()
+    }
+
+    /// The cells seeing every cell of the set holding digit index `i`.
+    fn seen(&self, i: usize) -> &[u64] {
+        &self.seen[i * self.words()..(i + 1) * self.words()]
+    }
+
+    /// The cells of the set holding digit index `i`.
+    fn with(&self, i: usize) -> &[u64] {
+        &self.with[i * self.words()..(i + 1) * self.words()]
+    }
 }
 
 fn fold(set: &[u64]) -> u128 {
@@ -158,9 +173,8 @@ impl Board {
         let n = self.side;
         let words = (n * n).div_ceil(64);
         let max = if n > 9 { MAX_CELLS_LARGE } else { n };
-        let mut seen: HashSet<Vec<usize>> = HashSet::new();
         let mut out = Vec::new();
-        for unit in &self.units {
+        for (k, unit) in self.units.iter().enumerate() {
             let blanks: Vec<usize> = unit
                 .iter()
                 .copied()
@@ -196,27 +210,36 @@ impl Board {
             go(self, &blanks, 0, 0, max, &mut pick, &mut found);
             for (mut cells, mask) in found {
                 cells.sort_unstable();
-                if !seen.insert(cells.clone()) {
+                // Each set once, from the first unit holding it (rows,
+                // then columns, then boxes): a set of one row or column
+                // found again in a column or box is skipped.
+                let earlier = (0..k / n).any(|t| {
+                    let u = self.cell_units[cells[0]][t];
+                    cells.iter().all(|&c| self.cell_units[c][t] == u)
+                });
+                if earlier {
                     continue;
                 }
                 let mut set = vec![0u64; words];
                 for &c in &cells {
                     set[c / 64] |= 1 << (c % 64);
                 }
-                let mut seen_by = vec![Vec::new(); n];
-                let mut with = vec![Vec::new(); n];
+                let mut seen_by = vec![0u64; n * words];
+                let mut with = vec![0u64; n * words];
+                let mut seen_fold = vec![0u128; n];
+                let mut with_fold = vec![0u128; n];
                 for d in super::digits_of(mask) {
-                    let mut s = vec![u64::MAX; words];
-                    let mut w = vec![0u64; words];
+                    let i = d as usize - 1;
+                    let s = &mut seen_by[i * words..(i + 1) * words];
+                    s.fill(u64::MAX);
+                    let w = &mut with[i * words..(i + 1) * words];
                     for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
-                        and_into(&mut s, &peer_sets[c]);
+                        and_into(s, &peer_sets[c]);
                         w[c / 64] |= 1 << (c % 64);
                     }
-                    seen_by[d as usize - 1] = s;
-                    with[d as usize - 1] = w;
+                    seen_fold[i] = fold(s);
+                    with_fold[i] = fold(w);
                 }
-                let seen_fold = seen_by.iter().map(|s| fold(s)).collect();
-                let with_fold = with.iter().map(|s| fold(s)).collect();
                 out.push(Als {
                     fold: fold(&set),
                     cells,
@@ -258,7 +281,7 @@ impl Board {
         let mut rcc = 0u64;
         for x in super::digits_of(common) {
             let i = x as usize - 1;
-            if subset(&b.with[i], &a.seen[i]) {
+            if subset(b.with(i), a.seen(i)) {
                 rcc |= bit(x);
             }
         }
@@ -275,8 +298,8 @@ impl Board {
                 // Folded sets that do not meet: the sets do not either.
                 continue;
             }
-            let mut s = a.seen[i].clone();
-            and_into(&mut s, &b.seen[i]);
+            let mut s = a.seen(i).to_vec();
+            and_into(&mut s, b.seen(i));
             for c in members(&s) {
                 if c < self.cands.len()
                     && self.cands[c] & bit(z) != 0

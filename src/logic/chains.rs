@@ -48,6 +48,9 @@ pub(super) enum Kind {
     Grouped,
 }
 
+/// A chain found: its literals (`2 * node + on`) and what it strikes.
+type Found = (Vec<u32>, Vec<(usize, u8)>);
+
 /// The link graph of a position: nodes (cells and digit), strong and
 /// weak links as adjacency lists.
 #[derive(Debug)]
@@ -71,10 +74,9 @@ pub(super) struct Adj {
 }
 
 impl Adj {
-    /// From links `(a, b)` given both ways; repeated links kept once.
-    fn new(nodes: usize, mut edges: Vec<(u32, u32)>) -> Adj {
-        edges.sort_unstable();
-        edges.dedup();
+    /// From links `(a, b)` given both ways; repeated links kept once,
+    /// each node's list in ascending order.
+    fn new(nodes: usize, edges: Vec<(u32, u32)>) -> Adj {
         let mut start = vec![0u32; nodes + 1];
         for &(a, _) in &edges {
             start[a as usize + 1] += 1;
@@ -82,10 +84,33 @@ impl Adj {
         for i in 0..nodes {
             start[i + 1] += start[i];
         }
-        Adj {
-            start,
-            list: edges.into_iter().map(|(_, b)| b).collect(),
+        let mut fill = start.clone();
+        let mut list = vec![0u32; edges.len()];
+        for (a, b) in edges {
+            list[fill[a as usize] as usize] = b;
+            fill[a as usize] += 1;
         }
+        // Sort and deduplicate each node's list in place, compacting.
+        let mut out = 0usize;
+        let mut from = 0usize;
+        for i in 0..nodes {
+            let to = start[i + 1] as usize;
+            list[from..to].sort_unstable();
+            start[i] = out as u32;
+            let mut last = None;
+            for j in from..to {
+                let v = list[j];
+                if last != Some(v) {
+                    list[out] = v;
+                    out += 1;
+                    last = Some(v);
+                }
+            }
+            from = to;
+        }
+        start[nodes] = out as u32;
+        list.truncate(out);
+        Adj { start, list }
     }
 }
 
@@ -125,13 +150,14 @@ impl Board {
                 return Arc::clone(g);
             }
         }
-        let g = Arc::new(self.build_graph(Kind::Grouped));
+        let g = Arc::new(self.build_graph());
         self.cache.graph = Some((at, Arc::clone(&g)));
         g
     }
 
-    fn build_graph(&self, kind: Kind) -> Graph {
+    fn build_graph(&self) -> Graph {
         let n = self.side;
+        let units = self.units.len();
         let mut nodes: Vec<(Vec<usize>, u8)> = Vec::new();
         // Node of each candidate (cell * n + digit - 1), u32::MAX when none.
         let mut of_cand = vec![u32::MAX; n * n * n];
@@ -146,29 +172,38 @@ impl Board {
             }
         }
         let singles = nodes.len();
-        if kind == Kind::Grouped {
-            // Groups: a digit's places in a box and a line, two or more.
-            for b in 2 * n..3 * n {
-                for d in 1..=n as u8 {
-                    for slot in 0..2 {
-                        let mut lines: Vec<usize> = self.units[b]
+        // Groups: a digit's places in a box and a line, two or more; each
+        // listed under its two units (`in_unit[unit * n + digit - 1]`).
+        let mut in_unit: Vec<Vec<u32>> = vec![Vec::new(); units * n];
+        // A group's box and line.
+        let mut group_units: Vec<[usize; 2]> = Vec::new();
+        for b in 2 * n..3 * n {
+            for d in 1..=n as u8 {
+                let places: Vec<usize> = self.units[b]
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.cands[c] & bit(d) != 0)
+                    .collect();
+                if places.len() < 2 {
+                    continue;
+                }
+                for slot in 0..2 {
+                    let mut lines: Vec<usize> =
+                        places.iter().map(|&c| self.cell_units[c][slot]).collect();
+                    lines.sort_unstable();
+                    lines.dedup();
+                    for line in lines {
+                        let cells: Vec<usize> = places
                             .iter()
-                            .filter(|&&c| self.cands[c] & bit(d) != 0)
-                            .map(|&c| self.cell_units[c][slot])
+                            .copied()
+                            .filter(|&c| self.cell_units[c][slot] == line)
                             .collect();
-                        lines.sort_unstable();
-                        lines.dedup();
-                        for line in lines {
-                            let cells: Vec<usize> = self.units[b]
-                                .iter()
-                                .copied()
-                                .filter(|&c| {
-                                    self.cands[c] & bit(d) != 0 && self.cell_units[c][slot] == line
-                                })
-                                .collect();
-                            if cells.len() >= 2 {
-                                nodes.push((cells, d));
-                            }
+                        if cells.len() >= 2 {
+                            let g = nodes.len() as u32;
+                            in_unit[b * n + d as usize - 1].push(g);
+                            in_unit[line * n + d as usize - 1].push(g);
+                            group_units.push([b, line]);
+                            nodes.push((cells, d));
                         }
                     }
                 }
@@ -185,60 +220,57 @@ impl Board {
             list.push((b as u32, a as u32 | IN_CELL));
         };
         // Strong links in pair cells.
-        {
-            for c in 0..n * n {
-                let m = self.cands[c];
-                if m.count_ones() == 2 {
-                    let mut ds = super::digits_of(m);
-                    if let (Some(a), Some(b)) = (ds.next(), ds.next()) {
-                        let (x, y) = (
-                            of_cand[c * n + a as usize - 1],
-                            of_cand[c * n + b as usize - 1],
-                        );
-                        if x != u32::MAX && y != u32::MAX {
-                            cell_link(&mut strong, x as usize, y as usize);
-                        }
-                    }
+        for c in 0..n * n {
+            let m = self.cands[c];
+            if m.count_ones() == 2 {
+                let mut ds = super::digits_of(m);
+                if let (Some(a), Some(b)) = (ds.next(), ds.next()) {
+                    let (x, y) = (
+                        of_cand[c * n + a as usize - 1],
+                        of_cand[c * n + b as usize - 1],
+                    );
+                    cell_link(&mut strong, x as usize, y as usize);
                 }
             }
         }
         // Strong links in units: the digit's places split into two nodes.
-        {
-            for k in 0..self.units.len() {
-                for d in 1..=n as u8 {
-                    let places: Vec<usize> = self.units[k]
+        let mut places: Vec<usize> = Vec::new();
+        let mut inside: Vec<usize> = Vec::new();
+        for k in 0..units {
+            for d in 1..=n as u8 {
+                places.clear();
+                places.extend(
+                    self.units[k]
                         .iter()
                         .copied()
-                        .filter(|&c| self.cands[c] & bit(d) != 0)
-                        .collect();
-                    if places.len() == 2 {
-                        let x = of_cand[places[0] * n + d as usize - 1];
-                        let y = of_cand[places[1] * n + d as usize - 1];
-                        if x != u32::MAX && y != u32::MAX {
-                            link(&mut strong, x as usize, y as usize);
-                        }
-                    }
-                    if kind != Kind::Grouped || places.len() < 3 {
-                        continue;
-                    }
-                    // Nodes inside this unit on d (singles and groups).
-                    let inside: Vec<usize> = places
+                        .filter(|&c| self.cands[c] & bit(d) != 0),
+                );
+                if places.len() == 2 {
+                    let x = of_cand[places[0] * n + d as usize - 1];
+                    let y = of_cand[places[1] * n + d as usize - 1];
+                    link(&mut strong, x as usize, y as usize);
+                }
+                let groups = &in_unit[k * n + d as usize - 1];
+                if places.len() < 3 || groups.is_empty() {
+                    continue;
+                }
+                // Nodes inside this unit on d (singles and groups); two
+                // of them that share no cell and cover every place.
+                inside.clear();
+                inside.extend(
+                    places
                         .iter()
-                        .map(|&c| of_cand[c * n + d as usize - 1] as usize)
-                        .chain((singles..nodes.len()).filter(|&g| {
-                            nodes[g].1 == d
-                                && nodes[g].0.iter().all(|&c| self.units[k].contains(&c))
-                        }))
-                        .collect();
-                    for (i, &a) in inside.iter().enumerate() {
-                        for &b in &inside[i + 1..] {
-                            let (ca, cb) = (&nodes[a].0, &nodes[b].0);
-                            if ca.len() + cb.len() == places.len()
-                                && ca.iter().all(|c| !cb.contains(c))
-                                && (a >= singles || b >= singles)
-                            {
-                                link(&mut strong, a, b);
-                            }
+                        .map(|&c| of_cand[c * n + d as usize - 1] as usize),
+                );
+                inside.extend(groups.iter().map(|&g| g as usize));
+                for (i, &a) in inside.iter().enumerate() {
+                    for &b in &inside[i + 1..] {
+                        let (ca, cb) = (&nodes[a].0, &nodes[b].0);
+                        if (a >= singles || b >= singles)
+                            && ca.len() + cb.len() == places.len()
+                            && ca.iter().all(|c| !cb.contains(c))
+                        {
+                            link(&mut strong, a, b);
                         }
                     }
                 }
@@ -256,39 +288,34 @@ impl Board {
             // Two digits of one cell.
             for e in super::digits_of(self.cands[c]).filter(|&e| e > d) {
                 let b = of_cand[c * n + e as usize - 1];
-                if b != u32::MAX {
-                    cell_link(&mut weak, a, b as usize);
-                }
+                cell_link(&mut weak, a, b as usize);
             }
         }
         // A group's weak links: the digit elsewhere in its box and its
-        // line (a cell seeing every cell of a group shares one of them).
+        // line (a cell seeing every cell of a group shares one of them),
+        // and the groups of either that share none of its cells.
         for g in singles..nodes.len() {
-            let (cg, d) = (nodes[g].0.clone(), nodes[g].1);
-            let (bx, line) = (self.cell_units[cg[0]][2], {
-                let row = self.cell_units[cg[0]][0];
-                if cg.iter().all(|&c| self.cell_units[c][0] == row) {
-                    row
-                } else {
-                    self.cell_units[cg[0]][1]
-                }
-            });
+            let (cg, d) = (&nodes[g].0, nodes[g].1);
+            let [bx, line] = group_units[g - singles];
             for k in [bx, line] {
                 for &c in &self.units[k] {
                     let h = of_cand[c * n + d as usize - 1];
-                    if h != u32::MAX && !cg.contains(&c) {
+                    // A cell of the box's line is in both units: linked once.
+                    if h != u32::MAX && !cg.contains(&c) && (k == bx || self.cell_units[c][2] != bx)
+                    {
                         link(&mut weak, g, h as usize);
                     }
                 }
-            }
-            for (h, (ch, hd)) in nodes.iter().enumerate().skip(g + 1) {
-                if *hd == d
-                    && ch.iter().all(|c| !cg.contains(c))
-                    && [bx, line]
-                        .iter()
-                        .any(|&k| ch.iter().all(|c| self.units[k].contains(c)))
-                {
-                    link(&mut weak, g, h);
+                for &h in &in_unit[k * n + d as usize - 1] {
+                    let h = h as usize;
+                    // Each pair once: from the lower node, through the
+                    // box when they share both units.
+                    if h > g
+                        && (k == bx || group_units[h - singles][0] != bx)
+                        && nodes[h].0.iter().all(|c| !cg.contains(c))
+                    {
+                        link(&mut weak, g, h);
+                    }
                 }
             }
         }
@@ -343,9 +370,9 @@ impl Board {
         out
     }
 
-    /// One chain of this kind that strikes something: the shortest found.
-    pub(super) fn chain(&mut self, kind: Kind) -> bool {
-        let g = self.graph();
+    /// The breadth-first search of [`Board::chain`] over the chains `kind`
+    /// allows: the shortest chain that strikes something.
+    fn search(&self, g: &Graph, kind: Kind) -> Option<Found> {
         let m = g.nodes.len();
         let pair: Vec<bool> = g
             .nodes
@@ -356,7 +383,6 @@ impl Board {
         // some candidate weakly linked to both.
         let mut mark = vec![u32::MAX; m];
         // The shortest chain so far: its literals and what it strikes.
-        type Found = (Vec<u32>, Vec<(usize, u8)>);
         let mut best: Option<Found> = None;
         // Literal 2 * node + on; parent literal of each reached literal.
         let mut parent = vec![u32::MAX; 2 * m];
@@ -367,7 +393,7 @@ impl Board {
             if work > MAX_WORK {
                 break;
             }
-            if g.strong[x].is_empty() || !kind.allows(&g, &pair, x, false, false) {
+            if g.strong[x].is_empty() || !kind.allows(g, &pair, x, false, false) {
                 continue;
             }
             if x % 32 == 0 && self.past_deadline() {
@@ -401,7 +427,7 @@ impl Board {
                 work += next.len();
                 for &link in next {
                     let y = link & !IN_CELL;
-                    if !kind.allows(&g, &pair, y as usize, link & IN_CELL != 0, !on) {
+                    if !kind.allows(g, &pair, y as usize, link & IN_CELL != 0, !on) {
                         continue;
                     }
                     let nl = 2 * y + u32::from(!on);
@@ -444,7 +470,13 @@ impl Board {
                 }
             }
         }
-        let Some((path, struck)) = best else {
+        best
+    }
+
+    /// One chain of this kind that strikes something: the shortest found.
+    pub(super) fn chain(&mut self, kind: Kind) -> bool {
+        let g = self.graph();
+        let Some((path, struck)) = self.search(&g, kind) else {
             return false;
         };
         let chain: Vec<ChainNode> = path

@@ -73,6 +73,7 @@ pub mod techniques;
 mod uniqueness;
 mod wings;
 
+pub(crate) use rating::rate_after_noted;
 pub use rating::{
     rate, rate_after, rate_after_until, rate_unique, rate_unique_until, Limits, Rating,
 };
@@ -171,7 +172,21 @@ pub struct Board {
     /// Searches kept for the position they were made in (the number of
     /// steps taken names the position): link graphs, almost locked sets.
     cache: Cache,
+    /// What runs on this puzzle found nothing with, where noted
+    /// ([`Board::note_failures`]).
+    failures: Option<Failures>,
 }
+
+/// Where techniques found nothing: for each position met (its
+/// candidates), the techniques tried there in vain, as bits
+/// ([`Technique::bit`]). Whether a technique finds a step depends on the
+/// position alone (the searches' memos are checked against the
+/// candidates they were made for), so a second run on the same puzzle,
+/// in another order, skips those searches: the ratings run the ladder
+/// twice, in HoDoKu's order and in Sudoku Explainer's, and about half of
+/// the second run's positions were met by the first.
+#[derive(Debug, Clone, Default)]
+pub struct Failures(std::collections::HashMap<Vec<u64>, u64>);
 
 /// What the costly techniques keep between calls: the link graph and the
 /// almost locked sets of the current position, and the premises of
@@ -301,6 +316,7 @@ impl Board {
             peers,
             deadline: None,
             cache: Cache::default(),
+            failures: None,
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -364,6 +380,35 @@ impl Board {
     }
 
     /// True once the deadline has passed.
+    /// Notes from now on where techniques find nothing, starting from
+    /// what an earlier run on the same puzzle noted (`known`), and skips
+    /// them there: the steps are the same, found sooner.
+    ///
+    /// ```
+    /// use xlsudoku::grid::Grid;
+    /// use xlsudoku::logic::{Board, Ladder};
+    ///
+    /// let p: Grid =
+    ///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    ///         .parse()?;
+    /// let mut first = Board::new(&p).unwrap();
+    /// first.note_failures(None);
+    /// first.run(None);
+    /// let mut second = Board::with_ladder(&p, Ladder::all()).unwrap();
+    /// second.note_failures(first.take_failures());
+    /// second.run(None);
+    /// assert_eq!(second.steps(), first.steps());
+    /// # Ok::<(), xlsudoku::grid::GridError>(())
+    /// ```
+    pub fn note_failures(&mut self, known: Option<Failures>) {
+        self.failures = Some(known.unwrap_or_default());
+    }
+
+    /// What [`Board::note_failures`] noted, leaving nothing noted.
+    pub fn take_failures(&mut self) -> Option<Failures> {
+        self.failures.take()
+    }
+
     pub(crate) fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -473,7 +518,38 @@ impl Board {
     /// One step of the ladder: the first technique, in table order, that
     /// finds something; false when none does.
     fn step(&mut self) -> bool {
-        (0..self.order.len()).any(|k| match self.order[k] {
+        // Techniques a run on the same puzzle found nothing with here are
+        // not tried again; the others that find nothing are noted.
+        let key = self.failures.as_ref().map(|_| self.cands.clone());
+        let known = match (&self.failures, &key) {
+            (Some(f), Some(key)) => f.0.get(key).copied().unwrap_or(0),
+            _ => 0,
+        };
+        let mut failed = 0u64;
+        let found = (0..self.order.len()).any(|k| {
+            let t = self.order[k];
+            if known & t.bit() != 0 {
+                return false;
+            }
+            let found = self.try_technique(t);
+            if !found {
+                failed |= t.bit();
+            }
+            found
+        });
+        if let (Some(key), false) = (key, self.past_deadline()) {
+            if let Some(f) = &mut self.failures {
+                if failed & !known != 0 {
+                    *f.0.entry(key).or_default() |= failed;
+                }
+            }
+        }
+        found
+    }
+
+    /// One step of technique `t`, if it finds one here.
+    fn try_technique(&mut self, t: Technique) -> bool {
+        match t {
             Technique::NakedSingle => self.naked_singles(),
             Technique::HiddenSingle => self.hidden_singles(),
             Technique::LockedPair => self.naked_subset(2, true),
@@ -521,7 +597,7 @@ impl Board {
             Technique::ForcingChain => self.forcing(false),
             Technique::ForcingNet => self.forcing(true),
             Technique::Guess => false,
-        })
+        }
     }
 
     /// Runs the ladder to the end. When it stops short and `solution` is

@@ -34,7 +34,7 @@
 //! ```
 
 use super::explainer::{explainer_ratings, run_easiest_first};
-use super::{Board, Ladder, Level, Step, Stop, Technique};
+use super::{Board, Failures, Ladder, Level, Step, Stop, Technique};
 use std::time::Instant;
 
 use crate::grid::{Grid, Unit};
@@ -213,15 +213,18 @@ fn rate_with(puzzle: &Grid, unique: bool, deadline: Option<Instant>) -> Option<R
         hodoku.assume_unique();
     }
     hodoku.set_deadline(deadline);
+    hodoku.note_failures(None);
     let stop = hodoku.run(None);
     if stop == Stop::Timeout {
         return None;
     }
+    let failures = hodoku.take_failures();
     rate_from(
         puzzle,
         hodoku.steps(),
         stop == Stop::Solved,
         unique,
+        failures,
         deadline,
     )
 }
@@ -257,6 +260,17 @@ pub fn rate_after_until(
     steps: &[Step],
     deadline: Option<Instant>,
 ) -> Option<Rating> {
+    rate_after_noted(puzzle, steps, None, deadline)
+}
+
+/// [`rate_after_until`] with what the run noted ([`Board::note_failures`]):
+/// Sudoku Explainer's run skips the searches it found nothing with.
+pub(crate) fn rate_after_noted(
+    puzzle: &Grid,
+    steps: &[Step],
+    failures: Option<Failures>,
+    deadline: Option<Instant>,
+) -> Option<Rating> {
     let guess = steps
         .iter()
         .position(|s| s.technique == Technique::Guess)
@@ -266,6 +280,7 @@ pub fn rate_after_until(
         &steps[..guess],
         guess == steps.len(),
         true,
+        failures,
         deadline,
     )
 }
@@ -276,6 +291,7 @@ fn rate_from(
     hodoku: &[Step],
     complete: bool,
     unique: bool,
+    failures: Option<Failures>,
     deadline: Option<Instant>,
 ) -> Option<Rating> {
     let score: u32 = hodoku.iter().map(|s| s.technique.info().hodoku_score).sum();
@@ -298,6 +314,9 @@ fn rate_from(
         se.assume_unique();
     }
     se.set_deadline(deadline);
+    if failures.is_some() {
+        se.note_failures(failures);
+    }
     let steps = run_easiest_first(&mut se);
     if se.past_deadline() && !se.grid.is_full() {
         return None;

@@ -297,6 +297,19 @@ pub const TABLE: &[TechniqueInfo] = &[
 ];
 
 impl Technique {
+    /// The technique as one bit of a set of techniques (there are fewer
+    /// than 64; a unit test checks it).
+    ///
+    /// ```
+    /// use xlsudoku::logic::Technique;
+    ///
+    /// assert_ne!(Technique::XWing.bit(), Technique::Swordfish.bit());
+    /// assert_eq!(Technique::XWing.bit().count_ones(), 1);
+    /// ```
+    pub fn bit(self) -> u64 {
+        1u64 << (self as u32 % 64)
+    }
+
     /// The technique's row of [`TABLE`].
     pub fn info(self) -> &'static TechniqueInfo {
         // Every technique has exactly one row (a unit test checks it).
@@ -480,6 +493,7 @@ mod tests {
             for b in &TABLE[k + 1..] {
                 assert_ne!(a.technique, b.technique);
                 assert_ne!(a.key, b.key);
+                assert_ne!(a.technique.bit(), b.technique.bit());
             }
         }
         assert_eq!(TABLE.last().map(|i| i.technique), Some(Technique::Guess));
