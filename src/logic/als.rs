@@ -46,6 +46,9 @@ const MAX_EXPANSIONS: usize = 20_000;
 pub(super) struct AlsData {
     als: Vec<Als>,
     rcc: Vec<Vec<(usize, u64)>>,
+    /// Per digit (index `d - 1`): the cells holding it, folded as
+    /// [`Als::fold`].
+    cand_fold: Vec<u128>,
 }
 
 /// One almost locked set.
@@ -136,19 +139,69 @@ impl Board {
             als.truncate(MAX_SETS);
         }
         let small = self.cands.len() <= 128;
+        let n = self.side;
         let mut rcc: Vec<Vec<(usize, u64)>> = vec![Vec::new(); als.len()];
-        for (i, a) in als.iter().enumerate() {
-            for (k, b) in als.iter().enumerate().skip(i + 1) {
-                // Restricted commons are symmetric: every x of one set
-                // sees every x of the other.
-                let r = Board::restricted(a, b, small);
-                if r != 0 {
-                    rcc[i].push((k, r));
-                    rcc[k].push((i, r));
+        if small {
+            // The same test as `restricted`, on flat arrays the inner loop
+            // walks in order: the pairs are most of the work.
+            let masks: Vec<u64> = als.iter().map(|a| a.mask).collect();
+            let folds: Vec<u128> = als.iter().map(|a| a.fold).collect();
+            let seen: Vec<u128> = als
+                .iter()
+                .flat_map(|a| a.seen_fold.iter().copied())
+                .collect();
+            let with: Vec<u128> = als
+                .iter()
+                .flat_map(|a| a.with_fold.iter().copied())
+                .collect();
+            for i in 0..als.len() {
+                let (mi, fi) = (masks[i], folds[i]);
+                let seen_i = &seen[i * n..(i + 1) * n];
+                for k in i + 1..als.len() {
+                    let common = mi & masks[k];
+                    if common == 0 || fi & folds[k] != 0 {
+                        continue;
+                    }
+                    let with_k = &with[k * n..(k + 1) * n];
+                    let mut r = 0u64;
+                    for x in super::digits_of(common) {
+                        let x = x as usize - 1;
+                        if with_k[x] & !seen_i[x] == 0 {
+                            r |= 1 << x;
+                        }
+                    }
+                    if r != 0 {
+                        rcc[i].push((k, r));
+                        rcc[k].push((i, r));
+                    }
+                }
+            }
+        } else {
+            for (i, a) in als.iter().enumerate() {
+                for (k, b) in als.iter().enumerate().skip(i + 1) {
+                    // Restricted commons are symmetric: every x of one set
+                    // sees every x of the other.
+                    let r = Board::restricted(a, b, small);
+                    if r != 0 {
+                        rcc[i].push((k, r));
+                        rcc[k].push((i, r));
+                    }
                 }
             }
         }
-        let data = Arc::new(AlsData { als, rcc });
+        // Each digit's candidates, folded: a quick test of whether two
+        // sets strike anything.
+        let mut cand_fold = vec![0u128; n];
+        for (c, &m) in self.cands.iter().enumerate() {
+            for d in super::digits_of(m) {
+                cand_fold[d as usize - 1] |= 1u128 << (c % 128);
+            }
+        }
+        let data = Arc::new(AlsData {
+            als,
+            rcc,
+            cand_fold,
+        });
         self.cache.als = Some((at, Arc::clone(&data)));
         data
     }
@@ -290,11 +343,17 @@ impl Board {
 
     /// Candidates `z` (a digit of both, not in `except`) outside both sets
     /// seeing every `z` of `a` and of `b`.
-    fn als_struck(&self, a: &Als, b: &Als, except: u64) -> Vec<(usize, u8)> {
+    fn als_struck(&self, data: &AlsData, a: &Als, b: &Als, except: u64) -> Vec<(usize, u8)> {
         let mut out = Vec::new();
+        // On grids of 128 cells or fewer the folds are the sets.
+        let own = if self.cands.len() <= 128 {
+            !(a.fold | b.fold)
+        } else {
+            u128::MAX
+        };
         for z in super::digits_of(a.mask & b.mask & !except) {
             let i = z as usize - 1;
-            if a.seen_fold[i] & b.seen_fold[i] == 0 {
+            if a.seen_fold[i] & b.seen_fold[i] & data.cand_fold[i] & own == 0 {
                 // Folded sets that do not meet: the sets do not either.
                 continue;
             }
@@ -363,7 +422,7 @@ impl Board {
                 }
                 let b = &als[k];
                 for x in super::digits_of(rcc) {
-                    let struck = self.als_struck(a, b, bit(x));
+                    let struck = self.als_struck(&data, a, b, bit(x));
                     if !struck.is_empty() {
                         self.als_step(Technique::AlsXz, &[a, b], &[x], struck);
                         return true;
@@ -391,7 +450,7 @@ impl Board {
                     }
                     for x in super::digits_of(ra) {
                         for y in super::digits_of(rb & !bit(x)) {
-                            let struck = self.als_struck(a, b, bit(x) | bit(y));
+                            let struck = self.als_struck(&data, a, b, bit(x) | bit(y));
                             if !struck.is_empty() {
                                 self.als_step(Technique::AlsXyWing, &[a, c, b], &[x, y], struck);
                                 return true;
@@ -410,6 +469,7 @@ impl Board {
         let (als, rcc) = (&data.als, &data.rcc);
         struct Search<'a> {
             board: &'a Board,
+            data: &'a AlsData,
             als: &'a [Als],
             rcc: &'a [Vec<(usize, u64)>],
             path: Vec<usize>,
@@ -443,7 +503,7 @@ impl Board {
                         if self.path.len() >= 4 {
                             let first = &self.als[self.path[0]];
                             let except = bit(self.commons[0]) | bit(x);
-                            let struck = self.board.als_struck(first, a, except);
+                            let struck = self.board.als_struck(self.data, first, a, except);
                             if !struck.is_empty() {
                                 return Some(struck);
                             }
@@ -462,6 +522,7 @@ impl Board {
         }
         let mut search = Search {
             board: self,
+            data: &data,
             als,
             rcc,
             path: Vec::new(),

@@ -71,12 +71,17 @@ pub(super) struct Graph {
 pub(super) struct Adj {
     start: Vec<u32>,
     list: Vec<u32>,
+    /// Where each node's links to grouped nodes begin in `list`, and
+    /// where its links inside one cell begin (each list is in ascending
+    /// order: single nodes, groups, then the [`IN_CELL`] links).
+    groups_at: Vec<u32>,
+    in_cell_at: Vec<u32>,
 }
 
 impl Adj {
     /// From links `(a, b)` given both ways; repeated links kept once,
     /// each node's list in ascending order.
-    fn new(nodes: usize, edges: Vec<(u32, u32)>) -> Adj {
+    fn new(nodes: usize, singles: usize, edges: Vec<(u32, u32)>) -> Adj {
         let mut start = vec![0u32; nodes + 1];
         for &(a, _) in &edges {
             start[a as usize + 1] += 1;
@@ -110,7 +115,38 @@ impl Adj {
         }
         start[nodes] = out as u32;
         list.truncate(out);
-        Adj { start, list }
+        let mut groups_at = Vec::with_capacity(nodes);
+        let mut in_cell_at = Vec::with_capacity(nodes);
+        for i in 0..nodes {
+            let (lo, hi) = (start[i] as usize, start[i + 1] as usize);
+            let links = &list[lo..hi];
+            groups_at.push((lo + links.partition_point(|&v| (v as usize) < singles)) as u32);
+            in_cell_at.push((lo + links.partition_point(|&v| v < IN_CELL)) as u32);
+        }
+        Adj {
+            start,
+            list,
+            groups_at,
+            in_cell_at,
+        }
+    }
+
+    /// Node `i`'s links a chain of this kind may follow, in two runs of
+    /// the list (as `Kind::allows` would keep them, but for an XY-chain's
+    /// pair cells): single nodes only for all but grouped chains, and
+    /// for X-chains and the weak links of XY-chains nothing inside a
+    /// cell; an XY-chain's strong links are inside its pair cells.
+    fn runs(&self, i: usize, kind: Kind, strong: bool) -> [&[u32]; 2] {
+        let (lo, hi) = (self.start[i] as usize, self.start[i + 1] as usize);
+        let (g, c) = (self.groups_at[i] as usize, self.in_cell_at[i] as usize);
+        let l = &self.list;
+        match kind {
+            Kind::Grouped => [&l[lo..hi], &[]],
+            Kind::Aic => [&l[lo..g], &l[c..hi]],
+            Kind::X => [&l[lo..g], &[]],
+            Kind::Xy if strong => [&l[c..hi], &[]],
+            Kind::Xy => [&l[lo..g], &[]],
+        }
     }
 }
 
@@ -323,8 +359,8 @@ impl Board {
         Graph {
             nodes,
             singles,
-            strong: Adj::new(m, strong),
-            weak: Adj::new(m, weak),
+            strong: Adj::new(m, singles, strong),
+            weak: Adj::new(m, singles, weak),
         }
     }
 
@@ -423,11 +459,15 @@ impl Board {
                 }
                 let node = (lit / 2) as usize;
                 let on = lit % 2 == 1;
-                let next: &[u32] = if on { &g.weak[node] } else { &g.strong[node] };
-                work += next.len();
-                for &link in next {
+                let adj = if on { &g.weak } else { &g.strong };
+                work += adj[node].len();
+                for &link in adj.runs(node, kind, !on).into_iter().flatten() {
                     let y = link & !IN_CELL;
-                    if !kind.allows(g, &pair, y as usize, link & IN_CELL != 0, !on) {
+                    debug_assert!(
+                        kind.allows(g, &pair, y as usize, link & IN_CELL != 0, !on)
+                            || (kind == Kind::Xy && !pair[y as usize])
+                    );
+                    if kind == Kind::Xy && !pair[y as usize] {
                         continue;
                     }
                     let nl = 2 * y + u32::from(!on);
