@@ -1048,8 +1048,27 @@ pub struct ExplainedStep {
     pub placed: Option<CellDigit>,
     /// The candidates struck.
     pub eliminated: Vec<CellDigit>,
+    /// The pattern's chains, for chains, almost locked sets and forcing
+    /// chains ([`Step::chains`](crate::logic::Step::chains)): each a list of nodes, first to last.
+    /// Left out of the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chains: Vec<Vec<ExplainedNode>>,
     /// The step in words.
     pub text: String,
+}
+
+/// A node of a chain, as JSON shows it:
+/// `{"cells":["E7"],"digit":4,"on":true}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExplainedNode {
+    /// The node's cells: one, or a group (of one box and line, or an
+    /// almost locked set's cells).
+    pub cells: Vec<String>,
+    /// The digit (an almost locked set's node: the restricted common it
+    /// shares with the next set).
+    pub digit: u8,
+    /// True for "the digit is in these cells", false for "it is not".
+    pub on: bool,
 }
 
 /// Every step of a puzzle's solving path in words: the candidates are
@@ -1106,6 +1125,20 @@ pub fn explain_steps(puzzle: &Grid, steps: &[Step], map: &AddressMap) -> Vec<Exp
                 digits: step.digits.clone(),
                 placed: step.placed.map(pair),
                 eliminated: step.eliminated.iter().copied().map(pair).collect(),
+                chains: step
+                    .chains
+                    .iter()
+                    .map(|chain| {
+                        chain
+                            .iter()
+                            .map(|node| ExplainedNode {
+                                cells: node.cells.iter().map(|&c| map.cell(c)).collect(),
+                                digit: node.digit,
+                                on: node.on,
+                            })
+                            .collect()
+                    })
+                    .collect(),
                 text,
             }
         })

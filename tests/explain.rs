@@ -510,3 +510,70 @@ fn puzzle_line_with_a_note_after_it_is_read_as_bench_reads_it() {
     let o = xlsudoku(&["explain", "--box", "2x3", "--puzzle", six]);
     assert_eq!(code(&o), 1, "another box shape makes another puzzle");
 }
+
+/// `explain --json` gives the chains of chain, ALS and forcing steps as
+/// nodes with the puzzle's own cell names, and none for other steps. An
+/// X-chain, XY-chain or AIC runs from "x is not there" to "y is there"
+/// through alternating nodes, so in the solution x or y holds: checked on
+/// every such step of hard puzzles through the real binary.
+#[test]
+fn json_steps_carry_their_chains_and_each_chain_holds_in_the_solution() {
+    let text = common::bench_text("9x9/puzzles6_forum_hardest_1106");
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(12)
+    {
+        let line = line.trim();
+        let puzzle: Grid = line.parse().unwrap();
+        let solution = solve(&puzzle, &SolveOptions::default()).grid;
+        let o = xlsudoku(&["explain", "--json", "--puzzle", line]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let (grids, _) = json(&o);
+        let holds = |node: &Value| {
+            let d = node["digit"].as_u64().unwrap() as u8;
+            node["cells"].as_array().unwrap().iter().any(|c| {
+                let (r, c) = c.as_str().unwrap()[1..].split_once('c').unwrap();
+                let (r, c) = (r.parse::<usize>().unwrap(), c.parse::<usize>().unwrap());
+                solution.get(r - 1, c - 1) == d
+            })
+        };
+        for s in grids[0]["steps"].as_array().unwrap() {
+            let technique = s["technique"].as_str().unwrap();
+            let chained = matches!(
+                technique,
+                "x-chain"
+                    | "xy-chain"
+                    | "aic"
+                    | "grouped-aic"
+                    | "als-xz"
+                    | "als-xy-wing"
+                    | "als-chain"
+                    | "forcing-chain"
+                    | "forcing-net"
+            );
+            let Some(chains) = s.get("chains") else {
+                assert!(!chained, "{technique} without chains: {s}");
+                continue;
+            };
+            assert!(chained, "{technique} with chains: {s}");
+            kinds.insert(technique.to_string());
+            let chains = chains.as_array().unwrap();
+            assert!(!chains.is_empty() && chains.iter().all(|c| !c.as_array().unwrap().is_empty()));
+            if !matches!(technique, "x-chain" | "xy-chain" | "aic" | "grouped-aic") {
+                continue;
+            }
+            assert_eq!(chains.len(), 1, "{s}");
+            let nodes = chains[0].as_array().unwrap();
+            assert!(nodes.len() >= 4, "{s}");
+            for (k, node) in nodes.iter().enumerate() {
+                assert_eq!(node["on"].as_bool(), Some(k % 2 == 1), "{s}");
+            }
+            let (first, last) = (&nodes[0], &nodes[nodes.len() - 1]);
+            assert!(holds(first) || holds(last), "neither end holds: {s}");
+        }
+    }
+    assert!(kinds.contains("aic"), "no AIC met: {kinds:?}");
+    assert!(kinds.iter().any(|k| k.starts_with("forcing")), "{kinds:?}");
+}
