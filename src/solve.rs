@@ -203,17 +203,17 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
         if whole {
             // Sudoku Explainer's run, for the rating, then skips what this
             // run found nothing with.
-            board.note_failures(None);
+            board.note_findings(None);
         }
         let stop = board.run(Some(solution));
         if stop == Stop::Timeout {
             return Outcome::new(Status::Timeout, puzzle.clone(), started);
         }
-        let failures = board.take_failures();
+        let findings = board.take_findings();
         out = out.with_board(board);
         // The whole ladder's run up to its first guess is HoDoKu's run.
         out.rating = if whole {
-            rate_after_noted(puzzle, &out.steps, failures, deadline)
+            rate_after_noted(puzzle, &out.steps, findings, deadline)
         } else {
             rate_unique_until(puzzle, deadline)
         };

@@ -343,9 +343,9 @@ proptest! {
     }
 }
 
-/// Also pins the failure notes: `rate` hands Sudoku Explainer's run what
-/// HoDoKu's run found nothing with (`Board::note_failures`), `rate_after`
-/// runs it without; the ratings must not differ.
+/// Also pins the notes of findings: `rate` hands Sudoku Explainer's run
+/// what HoDoKu's run found and found nothing with (`Board::note_findings`),
+/// `rate_after` runs it without; the ratings must not differ.
 #[test]
 fn rating_from_the_historys_run_equals_rating_from_scratch() {
     use xlsudoku::logic::{rate, rate_after};

@@ -172,21 +172,45 @@ pub struct Board {
     /// Searches kept for the position they were made in (the number of
     /// steps taken names the position): link graphs, almost locked sets.
     cache: Cache,
-    /// What runs on this puzzle found nothing with, where noted
-    /// ([`Board::note_failures`]).
-    failures: Option<Failures>,
+    /// What runs on this puzzle found where, when noted
+    /// ([`Board::note_findings`]).
+    findings: Option<Findings>,
 }
 
-/// Where techniques found nothing: for each position met (its
-/// candidates), the techniques tried there in vain, as bits
-/// ([`Technique::bit`]). Whether a technique finds a step depends on the
-/// position alone (the searches' memos are checked against the
+/// What runs on one puzzle found, position by position (a position is
+/// its candidates): the techniques tried there in vain, and the steps the
+/// costlier ones found. Whether and what a technique finds depends on the
+/// position alone (the searches' own memos are checked against the
 /// candidates they were made for), so a second run on the same puzzle,
 /// in another order, skips those searches: the ratings run the ladder
 /// twice, in HoDoKu's order and in Sudoku Explainer's, and about half of
-/// the second run's positions were met by the first.
+/// the second run's positions were met by the first. Forcing chains and
+/// nets, which try first the premises that concluded before, are noted
+/// only where they find nothing.
 #[derive(Debug, Clone, Default)]
-pub struct Failures(std::collections::HashMap<Vec<u64>, u64>);
+pub struct Findings(std::collections::HashMap<Vec<u64>, Noted>);
+
+/// What was found in one position.
+#[derive(Debug, Clone, Default)]
+struct Noted {
+    /// The techniques that found nothing, as bits ([`Technique::bit`]).
+    failed: u64,
+    /// Steps found, by the technique tried (a step may name a variant:
+    /// a grouped AIC search finds plain ones too).
+    found: Vec<(Technique, Step)>,
+}
+
+/// Techniques whose steps are not worth keeping (singles, which cost less
+/// than a copy) or depend on the run (forcing chains and nets).
+fn kept(t: Technique) -> bool {
+    !matches!(
+        t,
+        Technique::NakedSingle
+            | Technique::HiddenSingle
+            | Technique::ForcingChain
+            | Technique::ForcingNet
+    )
+}
 
 /// What the costly techniques keep between calls: the link graph and the
 /// almost locked sets of the current position, and the premises of
@@ -316,7 +340,7 @@ impl Board {
             peers,
             deadline: None,
             cache: Cache::default(),
-            failures: None,
+            findings: None,
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -380,9 +404,11 @@ impl Board {
     }
 
     /// True once the deadline has passed.
-    /// Notes from now on where techniques find nothing, starting from
-    /// what an earlier run on the same puzzle noted (`known`), and skips
-    /// them there: the steps are the same, found sooner.
+    /// Notes from now on what techniques find in each position, starting
+    /// from what an earlier run on the same puzzle noted (`known`), and
+    /// uses the notes: a technique that found nothing in a position is not
+    /// tried there again, a step found there is taken again without a
+    /// search. The steps are the same, found sooner.
     ///
     /// ```
     /// use xlsudoku::grid::Grid;
@@ -392,21 +418,21 @@ impl Board {
     ///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
     ///         .parse()?;
     /// let mut first = Board::new(&p).unwrap();
-    /// first.note_failures(None);
+    /// first.note_findings(None);
     /// first.run(None);
     /// let mut second = Board::with_ladder(&p, Ladder::all()).unwrap();
-    /// second.note_failures(first.take_failures());
+    /// second.note_findings(first.take_findings());
     /// second.run(None);
     /// assert_eq!(second.steps(), first.steps());
     /// # Ok::<(), xlsudoku::grid::GridError>(())
     /// ```
-    pub fn note_failures(&mut self, known: Option<Failures>) {
-        self.failures = Some(known.unwrap_or_default());
+    pub fn note_findings(&mut self, known: Option<Findings>) {
+        self.findings = Some(known.unwrap_or_default());
     }
 
-    /// What [`Board::note_failures`] noted, leaving nothing noted.
-    pub fn take_failures(&mut self) -> Option<Failures> {
-        self.failures.take()
+    /// What [`Board::note_findings`] noted, leaving nothing noted.
+    pub fn take_findings(&mut self) -> Option<Findings> {
+        self.findings.take()
     }
 
     pub(crate) fn past_deadline(&self) -> bool {
@@ -518,33 +544,51 @@ impl Board {
     /// One step of the ladder: the first technique, in table order, that
     /// finds something; false when none does.
     fn step(&mut self) -> bool {
-        // Techniques a run on the same puzzle found nothing with here are
-        // not tried again; the others that find nothing are noted.
-        let key = self.failures.as_ref().map(|_| self.cands.clone());
-        let known = match (&self.failures, &key) {
-            (Some(f), Some(key)) => f.0.get(key).copied().unwrap_or(0),
-            _ => 0,
+        // What runs on this puzzle found here (nothing, or a step) is
+        // not searched for again; what this search finds is noted.
+        let key = self.findings.as_ref().map(|_| self.cands.clone());
+        let known = match (&self.findings, &key) {
+            (Some(f), Some(key)) => f.0.get(key).cloned().unwrap_or_default(),
+            _ => Noted::default(),
         };
         let mut failed = 0u64;
-        let found = (0..self.order.len()).any(|k| {
+        let mut found = None;
+        for k in 0..self.order.len() {
             let t = self.order[k];
-            if known & t.bit() != 0 {
-                return false;
+            if known.failed & t.bit() != 0 {
+                continue;
             }
-            let found = self.try_technique(t);
-            if !found {
-                failed |= t.bit();
+            if let Some((_, step)) = known.found.iter().find(|(tried, _)| *tried == t) {
+                self.replay(step.clone());
+                return true;
             }
-            found
-        });
+            if self.try_technique(t) {
+                found = Some(t);
+                break;
+            }
+            failed |= t.bit();
+        }
         if let (Some(key), false) = (key, self.past_deadline()) {
-            if let Some(f) = &mut self.failures {
-                if failed & !known != 0 {
-                    *f.0.entry(key).or_default() |= failed;
+            let step = found
+                .filter(|&t| kept(t))
+                .and_then(|t| Some((t, self.steps.last()?.clone())));
+            if let Some(f) = &mut self.findings {
+                if failed & !known.failed != 0 || step.is_some() {
+                    let noted = f.0.entry(key).or_default();
+                    noted.failed |= failed;
+                    noted.found.extend(step);
                 }
             }
         }
-        found
+        found.is_some()
+    }
+
+    /// Takes a step found before in this position.
+    fn replay(&mut self, step: Step) {
+        if let Some((cell, d)) = step.placed {
+            self.assign(cell, d);
+        }
+        self.apply(step);
     }
 
     /// One step of technique `t`, if it finds one here.

@@ -34,7 +34,7 @@
 //! ```
 
 use super::explainer::{explainer_ratings, run_easiest_first};
-use super::{Board, Failures, Ladder, Level, Step, Stop, Technique};
+use super::{Board, Findings, Ladder, Level, Step, Stop, Technique};
 use std::time::Instant;
 
 use crate::grid::{Grid, Unit};
@@ -213,18 +213,18 @@ fn rate_with(puzzle: &Grid, unique: bool, deadline: Option<Instant>) -> Option<R
         hodoku.assume_unique();
     }
     hodoku.set_deadline(deadline);
-    hodoku.note_failures(None);
+    hodoku.note_findings(None);
     let stop = hodoku.run(None);
     if stop == Stop::Timeout {
         return None;
     }
-    let failures = hodoku.take_failures();
+    let findings = hodoku.take_findings();
     rate_from(
         puzzle,
         hodoku.steps(),
         stop == Stop::Solved,
         unique,
-        failures,
+        findings,
         deadline,
     )
 }
@@ -263,12 +263,12 @@ pub fn rate_after_until(
     rate_after_noted(puzzle, steps, None, deadline)
 }
 
-/// [`rate_after_until`] with what the run noted ([`Board::note_failures`]):
+/// [`rate_after_until`] with what the run noted ([`Board::note_findings`]):
 /// Sudoku Explainer's run skips the searches it found nothing with.
 pub(crate) fn rate_after_noted(
     puzzle: &Grid,
     steps: &[Step],
-    failures: Option<Failures>,
+    findings: Option<Findings>,
     deadline: Option<Instant>,
 ) -> Option<Rating> {
     let guess = steps
@@ -280,7 +280,7 @@ pub(crate) fn rate_after_noted(
         &steps[..guess],
         guess == steps.len(),
         true,
-        failures,
+        findings,
         deadline,
     )
 }
@@ -291,7 +291,7 @@ fn rate_from(
     hodoku: &[Step],
     complete: bool,
     unique: bool,
-    failures: Option<Failures>,
+    findings: Option<Findings>,
     deadline: Option<Instant>,
 ) -> Option<Rating> {
     let score: u32 = hodoku.iter().map(|s| s.technique.info().hodoku_score).sum();
@@ -314,8 +314,8 @@ fn rate_from(
         se.assume_unique();
     }
     se.set_deadline(deadline);
-    if failures.is_some() {
-        se.note_failures(failures);
+    if findings.is_some() {
+        se.note_findings(findings);
     }
     let steps = run_easiest_first(&mut se);
     if se.past_deadline() && !se.grid.is_full() {
