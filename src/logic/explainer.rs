@@ -29,8 +29,12 @@ const DIRECT_CLAIMING: f32 = 1.9;
 const DIRECT_HIDDEN_PAIR: f32 = 2.0;
 const DIRECT_HIDDEN_TRIPLE: f32 = 2.5;
 
-/// The ladder's techniques Sudoku Explainer 1.2.1 does not have.
-const NOT_IN_SE: [Technique; 5] = [
+/// The ladder's techniques Sudoku Explainer 1.2.1 does not have. Its
+/// chains are made of single candidates (`Potential`: one cell, one
+/// value), so an AIC with grouped nodes is not among them: SE finds what
+/// one strikes only with its dynamic forcing chains, rated 8.5 and up.
+const NOT_IN_SE: [Technique; 6] = [
+    Technique::GroupedNiceLoop,
     Technique::SueDeCoq,
     Technique::AlsXz,
     Technique::AlsXyWing,
