@@ -33,7 +33,13 @@ const DIRECT_HIDDEN_TRIPLE: f32 = 2.5;
 /// chains are made of single candidates (`Potential`: one cell, one
 /// value), so an AIC with grouped nodes is not among them: SE finds what
 /// one strikes only with its dynamic forcing chains, rated 8.5 and up.
-const NOT_IN_SE: [Technique; 6] = [
+/// With links through cells alone SE looks for loops only (`Chaining`:
+/// "Forcing Y-Chains do not exist"), so an XY-chain or a remote pair
+/// that is no loop is one of its forcing chains (7.0 + length): the AIC
+/// search, which finds them too, the shortest first, stands for them.
+const NOT_IN_SE: [Technique; 8] = [
+    Technique::RemotePair,
+    Technique::XyChain,
     Technique::GroupedNiceLoop,
     Technique::SueDeCoq,
     Technique::AlsXz,
