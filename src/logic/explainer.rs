@@ -9,9 +9,10 @@
 //! strikes leave a hidden single in its unit), naked single 2.3, direct
 //! hidden triple 2.5, then the other techniques (pointing 2.6, claiming
 //! 2.8, naked pair 3.0, …) by rating. A direct hint is applied as SE
-//! applies it: its strikes and its placement, one step rated as the
-//! intersection or subset. Without the direct variants, a puzzle SE rates
-//! 1.7 would rate 2.6 here.
+//! applies it: its placement alone (SE's `DirectLockingHint` and
+//! `DirectHiddenSetHint` carry no strikes; the candidates the pattern
+//! would strike stay), one step rated as the intersection or subset.
+//! Without the direct variants, a puzzle SE rates 1.7 would rate 2.6 here.
 
 use super::rating::se_rating;
 use super::{bit, Board, Step, Technique};
@@ -142,9 +143,10 @@ pub(super) fn explainer_ratings(steps: &[SeStep], finished: bool, beyond: f32) -
 }
 
 /// SE's direct pointing (`pointing`: a box's digit confined to a line) or
-/// direct claiming (a line's digit confined to a box) whose strikes leave
-/// the digit one place in another unit of the first unit's kind: strikes,
-/// then places it there. True if one was found.
+/// direct claiming (a line's digit confined to a box) whose strikes would
+/// leave the digit one place in another unit of the first unit's kind:
+/// places it there, as SE does, without the strikes. True if one was
+/// found.
 fn direct_locking(board: &mut Board, pointing: bool) -> bool {
     let n = board.side;
     let units = if pointing { 2 * n..3 * n } else { 0..2 * n };
@@ -183,7 +185,8 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
                     (left.len() == 1).then(|| (k3, left[0]))
                 });
                 let Some((k3, cell)) = single else { continue };
-                let eliminated = struck.iter().map(|&c| (c, d)).collect();
+                // SE applies a direct hint as its placement alone: the
+                // strikes that led to it stay candidates.
                 let unit = board.unit_of(k);
                 board.apply(Step {
                     technique: Technique::LockedCandidates,
@@ -191,7 +194,7 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
                     digits: vec![d],
                     cells,
                     placed: None,
-                    eliminated,
+                    eliminated: Vec::new(),
                     chains: Vec::new(),
                 });
                 let unit3 = board.unit_of(k3);
@@ -205,8 +208,9 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
 
 /// SE's direct hidden pair or triple (`size`): `size` digits confined to
 /// `size` cells of a unit (each with at least two places, the unit with
-/// more than `size` blanks), whose strikes leave another digit one place
-/// in the unit: strikes, then places it. True if one was found.
+/// more than `size` blanks), whose strikes would leave another digit one
+/// place in the unit: places it, as SE does, without the strikes. True if
+/// one was found.
 fn direct_hidden_set(board: &mut Board, size: usize) -> bool {
     let n = board.side;
     // SE's order of units: boxes, columns, rows.
@@ -229,16 +233,6 @@ fn direct_hidden_set(board: &mut Board, size: usize) -> bool {
                 .filter(|&i| union & (1 << i) != 0)
                 .map(|i| board.units[k][i])
                 .collect();
-            let keep: u64 = set.iter().fold(0, |m, &i| m | (1u64 << i));
-            let eliminated: Vec<(usize, u8)> = cells
-                .iter()
-                .flat_map(|&c| {
-                    let strike = board.cands[c] & !keep;
-                    (0..n as u8)
-                        .filter(move |&i| strike & (1 << i) != 0)
-                        .map(move |i| (c, i + 1))
-                })
-                .collect();
             let technique = if size == 2 {
                 Technique::HiddenPair
             } else {
@@ -251,7 +245,8 @@ fn direct_hidden_set(board: &mut Board, size: usize) -> bool {
                 digits: set.iter().map(|&i| i as u8 + 1).collect(),
                 cells,
                 placed: None,
-                eliminated,
+                // As SE applies it: the placement alone.
+                eliminated: Vec::new(),
                 chains: Vec::new(),
             });
             let cell = board.units[k][at];

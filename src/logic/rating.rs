@@ -464,6 +464,27 @@ mod tests {
         }
     }
 
+    /// Sudoku Explainer applies a direct hint (a pointing or hidden set
+    /// that leaves a hidden single) as its placement alone, the strikes
+    /// left as candidates: these two then need a naked triple (3.6) and a
+    /// hidden pair (3.4) in SE, and rated 2.6 here when the strikes went.
+    #[test]
+    fn direct_hints_place_without_striking_as_in_sudoku_explainer() {
+        for (p, se) in [
+            (
+                "8..9.6...........7...3..9...1...2..849.5...36.2......9......54....2......31..7...",
+                3.6,
+            ),
+            (
+                "2.....3.4.....1.8.3........7..36......4....9.....2.....8.9......5....2.....7..6..",
+                3.4,
+            ),
+        ] {
+            let r = rate(&p.parse().unwrap()).unwrap();
+            assert!((r.se - se).abs() <= 1e-4, "{p}: SE {se}, here {r:?}");
+        }
+    }
+
     #[test]
     fn ceilings_follow_hodoku() {
         assert_eq!(ceiling(Level::Easy), 800);
