@@ -81,12 +81,16 @@ impl Board {
             }
         }
         let mut strike = vec![0u64; n * n];
+        let places = self.line_places();
+        let mut lines = Vec::with_capacity(n);
         for d in 1..=n as u8 {
             for (base, cover) in [(0, n), (n, 0)] {
-                let lines: Vec<(usize, u64)> = (base..base + n)
-                    .map(|k| (k, self.places(k, d)))
-                    .filter(|&(_, p)| p != 0 && p.count_ones() <= size as u32 + MAX_FINS)
-                    .collect();
+                lines.clear();
+                lines.extend(
+                    (base..base + n)
+                        .map(|k| (k, places[k * n + d as usize - 1]))
+                        .filter(|&(_, p)| p != 0 && p.count_ones() <= size as u32 + MAX_FINS),
+                );
                 if lines.len() < size {
                     continue;
                 }

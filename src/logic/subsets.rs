@@ -12,16 +12,22 @@ impl Board {
     /// in both (HoDoKu's locked pair and triple).
     pub(super) fn naked_subset(&mut self, size: usize, locked: bool) -> bool {
         let n = self.side;
+        // The unit's cells of 2 to `size` candidates, without an
+        // allocation per unit.
+        let mut cells = [(0usize, 0u64); 64];
         for k in 0..3 * n {
-            let cells: Vec<(usize, u64)> = self.units[k]
-                .iter()
-                .map(|&c| (c, self.cands[c]))
-                .filter(|&(_, m)| (2..=size).contains(&(m.count_ones() as usize)))
-                .collect();
-            if cells.len() < size {
+            let mut len = 0;
+            for &c in &self.units[k] {
+                let m = self.cands[c];
+                if (2..=size).contains(&(m.count_ones() as usize)) {
+                    cells[len] = (c, m);
+                    len += 1;
+                }
+            }
+            if len < size {
                 continue;
             }
-            let step = first_cover(&cells, size, &mut |pick, union| {
+            let step = first_cover(&cells[..len], size, &mut |pick, union| {
                 self.naked_step(k, pick, union, locked)
             });
             if let Some(step) = step {
@@ -79,15 +85,22 @@ impl Board {
     /// One hidden subset of `size` digits (2 to 4) that strikes something.
     pub(super) fn hidden_subset(&mut self, size: usize) -> bool {
         let n = self.side;
+        let mut all = [0u64; 64];
+        let mut places = [(0u8, 0u64); 64];
         for k in 0..3 * n {
-            let places: Vec<(u8, u64)> = (1..=n as u8)
-                .map(|d| (d, self.places(k, d)))
-                .filter(|&(_, p)| p.count_ones() >= 2 && p.count_ones() as usize <= size)
-                .collect();
-            if places.len() < size {
+            self.unit_places(k, &mut all);
+            let mut len = 0;
+            for d in 1..=n as u8 {
+                let p = all[d as usize - 1];
+                if p.count_ones() >= 2 && p.count_ones() as usize <= size {
+                    places[len] = (d, p);
+                    len += 1;
+                }
+            }
+            if len < size {
                 continue;
             }
-            let step = first_cover(&places, size, &mut |pick, union| {
+            let step = first_cover(&places[..len], size, &mut |pick, union| {
                 self.hidden_step(k, pick, union)
             });
             if let Some(step) = step {
