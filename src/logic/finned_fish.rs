@@ -81,7 +81,8 @@ impl Board {
             }
         }
         let mut strike = vec![0u64; n * n];
-        let places = self.line_places();
+        let table = self.table();
+        let places = &table.places;
         let mut lines = Vec::with_capacity(n);
         for d in 1..=n as u8 {
             for (base, cover) in [(0, n), (n, 0)] {
@@ -211,14 +212,20 @@ impl Board {
             if !strikable {
                 continue;
             }
-            let free: Vec<u8> = digits_of(free_mask).map(|p| p - 1).collect();
-            if free.len() < s.size - forced {
+            let mut free = [0u8; 64];
+            let mut len = 0;
+            for p in digits_of(free_mask) {
+                free[len] = p - 1;
+                len += 1;
+            }
+            if len < s.size - forced {
                 continue;
             }
+            let free = &free[..len];
             let mut chosen = Vec::with_capacity(s.size);
             let mut found = None;
             subsets(
-                &free,
+                free,
                 s.size - forced,
                 0,
                 &mut chosen,

@@ -8,7 +8,8 @@ impl Board {
     /// One basic fish of `size` lines (2 to 4) that strikes something.
     pub(super) fn basic_fish(&mut self, size: usize) -> bool {
         let n = self.side;
-        let places = self.line_places();
+        let table = self.table();
+        let places = &table.places;
         let mut lines = [(0usize, 0u64); 64];
         for d in 1..=n as u8 {
             // Base rows (units 0..n) then base columns (units n..2n): the
@@ -35,20 +36,6 @@ impl Board {
             }
         }
         false
-    }
-
-    /// The places of every digit in every row and column: entry
-    /// `k * side + d - 1` for unit `k` (rows `0..side`, then columns) and
-    /// digit `d`, as [`Board::places`] gives them.
-    pub(super) fn line_places(&self) -> Vec<u64> {
-        let n = self.side;
-        let mut out = vec![0u64; 2 * n * n];
-        let mut one = [0u64; 64];
-        for k in 0..2 * n {
-            self.unit_places(k, &mut one);
-            out[k * n..(k + 1) * n].copy_from_slice(&one[..n]);
-        }
-        out
     }
 
     /// The step for digit `d` confined in the base lines `pick` to the

@@ -1,6 +1,33 @@
 //! Intersections: locked candidates, pointing and claiming (`!`).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use super::{bit, Board, Step, Technique};
+use crate::grid::BoxShape;
+
+/// What the techniques that follow one another on a position read of it
+/// again and again: every digit's places in every unit, and every cell's
+/// number of candidates. A function of the shape and the candidates alone,
+/// so kept per thread for the last position asked about (the ladder asks
+/// for it up to ten times between two steps, and a board dug on a large
+/// grid stalls on many positions).
+pub(super) struct Table {
+    /// `places[k * side + d - 1]`: digit `d`'s places in unit `k`, as
+    /// [`Board::places`] gives them.
+    pub(super) places: Vec<u64>,
+    /// Each cell's number of candidates.
+    pub(super) counts: Vec<u8>,
+}
+
+/// A position's table with what names the position: its shape and its
+/// candidates.
+type Memo = (BoxShape, Vec<u64>, Rc<Table>);
+
+thread_local! {
+    /// The last position's table.
+    static TABLE: RefCell<Option<Memo>> = const { RefCell::new(None) };
+}
 
 impl Board {
     /// One pointing or claiming deduction that strikes something.
@@ -24,18 +51,19 @@ impl Board {
         // Within a box, the positions (bit `i` for its `i`-th cell) of its
         // first column; shifted, of any column.
         let box_col = (0..h).fold(0u64, |m, r| m | 1u64 << (r * w));
-        let mut places = [0u64; 64];
+        let table = self.table();
         for k in units {
             // The slot of `cell_units` that holds unit k's kind.
             let kind = k / n;
             // Every digit's places in k, in one pass over its cells (no
             // allocation on this hot path: most pairs of unit and digit
             // strike nothing).
-            self.unit_places(k, &mut places);
+            let places = &table.places[k * n..(k + 1) * n];
             for d in 1..=n as u8 {
                 let b = bit(d);
                 let p = places[d as usize - 1];
-                if p.count_ones() < 2 {
+                // Fewer than two places.
+                if p & p.wrapping_sub(1) == 0 {
                     continue;
                 }
                 let f = p.trailing_zeros() as usize;
@@ -88,6 +116,37 @@ impl Board {
             }
         }
         false
+    }
+
+    /// The [`Table`] of the current position.
+    pub(super) fn table(&self) -> Rc<Table> {
+        let shape = self.grid.shape();
+        TABLE.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if let Some((s, cands, table)) = &*memo {
+                if *s == shape && *cands == self.cands {
+                    return Rc::clone(table);
+                }
+            }
+            let n = self.side;
+            let mut places = vec![0u64; 3 * n * n];
+            let mut one = [0u64; 64];
+            for k in 0..3 * n {
+                self.unit_places(k, &mut one);
+                places[k * n..(k + 1) * n].copy_from_slice(&one[..n]);
+            }
+            let counts = self.cands.iter().map(|m| m.count_ones() as u8).collect();
+            let table = Rc::new(Table { places, counts });
+            match &mut *memo {
+                Some((s, cands, t)) => {
+                    *s = shape;
+                    cands.clone_from(&self.cands);
+                    *t = Rc::clone(&table);
+                }
+                None => *memo = Some((shape, self.cands.clone(), Rc::clone(&table))),
+            }
+            table
+        })
     }
 
     /// Every digit's places in unit `k` at once: `places[d - 1]` gets bit

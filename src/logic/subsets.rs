@@ -14,13 +14,13 @@ impl Board {
         let n = self.side;
         // The unit's cells of 2 to `size` candidates, without an
         // allocation per unit.
+        let table = self.table();
         let mut cells = [(0usize, 0u64); 64];
         for k in 0..3 * n {
             let mut len = 0;
             for &c in &self.units[k] {
-                let m = self.cands[c];
-                if (2..=size).contains(&(m.count_ones() as usize)) {
-                    cells[len] = (c, m);
+                if (2..=size).contains(&(table.counts[c] as usize)) {
+                    cells[len] = (c, self.cands[c]);
                     len += 1;
                 }
             }
@@ -44,15 +44,25 @@ impl Board {
         let size = pick.len();
         // The units the digits are locked in: this one, and for a locked
         // subset the other unit all its cells share.
-        let mut strike = vec![k];
+        let mut strike = [k, k];
+        let mut units = 1;
         if locked {
             let other = (0..3)
                 .map(|slot| self.cell_units[pick[0]][slot])
                 .find(|&u| u != k && pick.iter().all(|&c| self.cell_units[c].contains(&u)))?;
-            strike.push(other);
+            strike[1] = other;
+            units = 2;
+        }
+        let strikes = |u: usize| {
+            self.units[u]
+                .iter()
+                .any(|c| !pick.contains(c) && self.cands[*c] & union != 0)
+        };
+        if !strike[..units].iter().any(|&u| strikes(u)) {
+            return None;
         }
         let mut eliminated = BTreeSet::new();
-        for &u in &strike {
+        for &u in &strike[..units] {
             for &c in &self.units[u] {
                 if !pick.contains(&c) {
                     for d in digits_of(self.cands[c] & union) {
@@ -85,10 +95,10 @@ impl Board {
     /// One hidden subset of `size` digits (2 to 4) that strikes something.
     pub(super) fn hidden_subset(&mut self, size: usize) -> bool {
         let n = self.side;
-        let mut all = [0u64; 64];
+        let table = self.table();
         let mut places = [(0u8, 0u64); 64];
         for k in 0..3 * n {
-            self.unit_places(k, &mut all);
+            let all = &table.places[k * n..(k + 1) * n];
             let mut len = 0;
             for d in 1..=n as u8 {
                 let p = all[d as usize - 1];
@@ -115,6 +125,11 @@ impl Board {
     /// of unit `k`, if their cells hold other candidates to strike.
     fn hidden_step(&self, k: usize, pick: &[u8], union: u64) -> Option<Step> {
         let keep: u64 = pick.iter().map(|&d| bit(d)).fold(0, |a, b| a | b);
+        // Most digit sets met strike nothing (one already used keeps its
+        // pattern): tell so before building the step.
+        if digits_of(union).all(|i| self.cands[self.units[k][i as usize - 1]] & !keep == 0) {
+            return None;
+        }
         let cells: Vec<usize> = digits_of(union)
             .map(|i| self.units[k][i as usize - 1])
             .collect();
