@@ -20,7 +20,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::Rng;
 use crate::grid::Grid;
@@ -137,9 +137,111 @@ impl Prover {
                 out.clear();
                 Ok(search_into(puzzle, opts, out)?.count == 1)
             }
-            Prover::Ladder(ladder) => Ok(Board::with_ladder(puzzle, ladder.clone())
-                .is_some_and(|mut b| b.run(None) == Stop::Solved)),
+            Prover::Ladder(ladder) => Ok(by_ladder(puzzle, ladder, out, opts.deadline)),
         }
+    }
+}
+
+/// Whether `ladder` finishes `puzzle` (whose one solution is known to
+/// exist), asking the exact solver first for a second solution when that
+/// has been paying off ([`Costs`]): a puzzle with two solutions is never
+/// finished by the ladder (its techniques are sound), and on a 16x16 dug by
+/// singles nearly every given taken away leaves a second solution, which
+/// the solver finds in half the time the ladder takes to stall. The answer
+/// is the ladder's in every case (the same puzzles for any timing); only
+/// the time to it changes.
+fn by_ladder(puzzle: &Grid, ladder: &Ladder, out: &mut Vec<u8>, deadline: Option<Instant>) -> bool {
+    let side = puzzle.side();
+    let budget = COSTS.with(|c| c.borrow_mut().for_ladder(side, ladder).search_budget());
+    if let Some(budget) = budget {
+        let start = Instant::now();
+        let until = start + budget;
+        let opts = SearchOptions {
+            limit: 2,
+            deadline: Some(deadline.map_or(until, |d| d.min(until))),
+        };
+        out.clear();
+        let second = matches!(search_into(puzzle, &opts, out), Ok(found) if found.count > 1);
+        let spent = start.elapsed();
+        COSTS.with(|c| c.borrow_mut().searched(spent, second));
+        if second {
+            return false;
+        }
+    }
+    let start = Instant::now();
+    let solved =
+        Board::with_ladder(puzzle, ladder.clone()).is_some_and(|mut b| b.run(None) == Stop::Solved);
+    let spent = start.elapsed();
+    COSTS.with(|c| c.borrow_mut().laddered(spent));
+    solved
+}
+
+/// What one thread has measured of the two ways to a verdict on a given
+/// taken away, for the last side and ladder dug: the ladder's runs, and the
+/// exact solver's searches for a second solution (with how many found
+/// one). The search goes first while its time is below the ladder time it
+/// saves (the ladder's mean time times the share of searches that found a
+/// second solution); it is tried again now and then so a change is seen.
+#[derive(Debug, Default)]
+struct Costs {
+    key: Option<(usize, Ladder)>,
+    ladder: Duration,
+    ladder_runs: u32,
+    search: Duration,
+    searches: u32,
+    seconds: u32,
+    asked: u32,
+}
+
+/// Ladder runs measured before the first search; searches made before
+/// their payoff is judged; one search in this many asks is made whatever
+/// the judgement.
+const LEARN: u32 = 8;
+const PROBE_EVERY: u32 = 64;
+
+thread_local! {
+    static COSTS: std::cell::RefCell<Costs> = std::cell::RefCell::new(Costs::default());
+}
+
+impl Costs {
+    /// The measurements for `side` and `ladder` (afresh when either changed).
+    fn for_ladder(&mut self, side: usize, ladder: &Ladder) -> &mut Costs {
+        if self
+            .key
+            .as_ref()
+            .is_none_or(|(s, l)| *s != side || l != ladder)
+        {
+            *self = Costs {
+                key: Some((side, ladder.clone())),
+                ..Costs::default()
+            };
+        }
+        self
+    }
+
+    /// How long the next search may take, or `None` to go to the ladder
+    /// at once: twice the ladder's mean time.
+    fn search_budget(&mut self) -> Option<Duration> {
+        if self.ladder_runs < LEARN {
+            return None;
+        }
+        self.asked = self.asked.wrapping_add(1);
+        let ladder_mean = self.ladder / self.ladder_runs;
+        let pays = self.searches < LEARN
+            || self.asked.is_multiple_of(PROBE_EVERY)
+            || self.search.as_secs_f64() < ladder_mean.as_secs_f64() * f64::from(self.seconds);
+        pays.then_some(2 * ladder_mean)
+    }
+
+    fn searched(&mut self, spent: Duration, second: bool) {
+        self.search += spent;
+        self.searches += 1;
+        self.seconds += u32::from(second);
+    }
+
+    fn laddered(&mut self, spent: Duration) {
+        self.ladder += spent;
+        self.ladder_runs += 1;
     }
 }
 
