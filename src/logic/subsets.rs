@@ -24,7 +24,7 @@ impl Board {
                     len += 1;
                 }
             }
-            if len < size {
+            if len < size || (locked && !self.may_lock(k, &cells[..len], size)) {
                 continue;
             }
             let step = first_cover(&cells[..len], size, &mut |pick, union| {
@@ -36,6 +36,22 @@ impl Board {
             }
         }
         false
+    }
+
+    /// Whether `size` of these cells of unit `k` share a second unit (a
+    /// box for a line, a line for a box), as a locked subset's must.
+    fn may_lock(&self, k: usize, cells: &[(usize, u64)], size: usize) -> bool {
+        let kind = k / self.side;
+        (0..3).filter(|&slot| slot != kind).any(|slot| {
+            cells.iter().enumerate().any(|(i, &(c, _))| {
+                let u = self.cell_units[c][slot];
+                cells[i..]
+                    .iter()
+                    .filter(|&&(o, _)| self.cell_units[o][slot] == u)
+                    .count()
+                    >= size
+            })
+        })
     }
 
     /// The step for the cells `pick` of unit `k` holding the digits
