@@ -164,3 +164,35 @@ impl Board {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder};
+    use crate::grid::Grid;
+    use crate::samples::HARD;
+
+    #[test]
+    fn the_table_is_every_places_and_count_of_its_position() {
+        let p: Grid = HARD.parse().unwrap();
+        let mut b = Board::with_ladder(&p, Ladder::seed()).unwrap();
+        for _ in 0..2 {
+            let t = b.table();
+            for k in 0..27 {
+                for d in 1..=9u8 {
+                    assert_eq!(
+                        t.places[k * 9 + d as usize - 1],
+                        b.places(k, d),
+                        "unit {k}, {d}"
+                    );
+                }
+            }
+            for c in 0..81 {
+                assert_eq!(u32::from(t.counts[c]), b.candidates(c).count_ones());
+            }
+            // A new position (a candidate struck) gets a new table.
+            let c = (0..81).find(|&c| b.candidates(c).count_ones() > 2).unwrap();
+            b.cands[c] &= b.cands[c] - 1;
+            assert_ne!(b.table().counts[c], t.counts[c]);
+        }
+    }
+}
