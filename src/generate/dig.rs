@@ -156,7 +156,7 @@ impl Prover {
 /// the time to it changes.
 fn by_ladder(puzzle: &Grid, ladder: &Ladder, out: &mut Vec<u8>, deadline: Option<Instant>) -> bool {
     let side = puzzle.side();
-    let budget = COSTS.with(|c| c.borrow_mut().for_ladder(side, ladder).search_budget());
+    let budget = with_costs(side, ladder, Costs::search_budget);
     if let Some(budget) = budget {
         let start = Instant::now();
         let until = start + budget;
@@ -167,7 +167,7 @@ fn by_ladder(puzzle: &Grid, ladder: &Ladder, out: &mut Vec<u8>, deadline: Option
         out.clear();
         let second = matches!(search_into(puzzle, &opts, out), Ok(found) if found.count > 1);
         let spent = start.elapsed();
-        COSTS.with(|c| c.borrow_mut().searched(spent, second));
+        with_costs(side, ladder, |c| c.searched(spent, second));
         if second {
             return false;
         }
@@ -176,53 +176,71 @@ fn by_ladder(puzzle: &Grid, ladder: &Ladder, out: &mut Vec<u8>, deadline: Option
     let solved =
         Board::with_ladder(puzzle, ladder.clone()).is_some_and(|mut b| b.run(None) == Stop::Solved);
     let spent = start.elapsed();
-    COSTS.with(|c| c.borrow_mut().laddered(spent));
+    with_costs(side, ladder, |c| c.laddered(spent));
     solved
 }
 
 /// What one thread has measured of the two ways to a verdict on a given
-/// taken away, for the last side and ladder dug: the ladder's runs, and the
+/// taken away, for one side and ladder: the ladder's runs, and the
 /// exact solver's searches for a second solution (with how many found
 /// one). The search goes first while its time is below the ladder time it
 /// saves (the ladder's mean time times the share of searches that found a
 /// second solution); it is tried again now and then so a change is seen.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Costs {
-    key: Option<(usize, Ladder)>,
+    side: usize,
+    key: Ladder,
     ladder: Duration,
-    ladder_runs: u32,
+    ladder_runs: u64,
     search: Duration,
-    searches: u32,
-    seconds: u32,
-    asked: u32,
+    searches: u64,
+    seconds: u64,
+    asked: u64,
 }
 
 /// Ladder runs measured before the first search; searches made before
 /// their payoff is judged; one search in this many asks is made whatever
 /// the judgement.
-const LEARN: u32 = 8;
-const PROBE_EVERY: u32 = 64;
+const LEARN: u64 = 8;
+const PROBE_EVERY: u64 = 64;
+
+/// The most sides and ladders a thread keeps measurements for (a large
+/// grid's digging alternates two: singles, then the ladder).
+const KEPT: usize = 8;
 
 thread_local! {
-    static COSTS: std::cell::RefCell<Costs> = std::cell::RefCell::new(Costs::default());
+    static COSTS: std::cell::RefCell<Vec<Costs>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` on this thread's measurements for `side` and `ladder` (new ones
+/// when there are none yet, the oldest dropped past [`KEPT`]).
+fn with_costs<T>(side: usize, ladder: &Ladder, f: impl FnOnce(&mut Costs) -> T) -> T {
+    COSTS.with(|all| {
+        let mut all = all.borrow_mut();
+        let at = match all.iter().position(|c| c.side == side && c.key == *ladder) {
+            Some(at) => at,
+            None => {
+                if all.len() >= KEPT {
+                    all.remove(0);
+                }
+                all.push(Costs {
+                    side,
+                    key: ladder.clone(),
+                    ladder: Duration::ZERO,
+                    ladder_runs: 0,
+                    search: Duration::ZERO,
+                    searches: 0,
+                    seconds: 0,
+                    asked: 0,
+                });
+                all.len() - 1
+            }
+        };
+        f(&mut all[at])
+    })
 }
 
 impl Costs {
-    /// The measurements for `side` and `ladder` (afresh when either changed).
-    fn for_ladder(&mut self, side: usize, ladder: &Ladder) -> &mut Costs {
-        if self
-            .key
-            .as_ref()
-            .is_none_or(|(s, l)| *s != side || l != ladder)
-        {
-            *self = Costs {
-                key: Some((side, ladder.clone())),
-                ..Costs::default()
-            };
-        }
-        self
-    }
-
     /// How long the next search may take, or `None` to go to the ladder
     /// at once: twice the ladder's mean time.
     fn search_budget(&mut self) -> Option<Duration> {
@@ -230,17 +248,17 @@ impl Costs {
             return None;
         }
         self.asked = self.asked.wrapping_add(1);
-        let ladder_mean = self.ladder / self.ladder_runs;
+        let ladder_mean = self.ladder.as_secs_f64() / self.ladder_runs as f64;
         let pays = self.searches < LEARN
             || self.asked.is_multiple_of(PROBE_EVERY)
-            || self.search.as_secs_f64() < ladder_mean.as_secs_f64() * f64::from(self.seconds);
-        pays.then_some(2 * ladder_mean)
+            || self.search.as_secs_f64() < ladder_mean * self.seconds as f64;
+        pays.then(|| Duration::from_secs_f64(2.0 * ladder_mean))
     }
 
     fn searched(&mut self, spent: Duration, second: bool) {
         self.search += spent;
         self.searches += 1;
-        self.seconds += u32::from(second);
+        self.seconds += u64::from(second);
     }
 
     fn laddered(&mut self, spent: Duration) {
@@ -582,7 +600,7 @@ mod tests {
             }
         }
         assert!(kept > 20 && refused > 20, "{kept} kept, {refused} refused");
-        let searched = COSTS.with(|c| c.borrow().searches);
+        let searched = with_costs(16, &ladder, |c| c.searches);
         assert!(searched > 0, "the solver was never asked");
     }
 
