@@ -20,7 +20,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::Rng;
 use crate::grid::Grid;
@@ -121,6 +121,10 @@ pub enum Prover {
     /// the ladder (no given can go without the ladder stopping short) and
     /// finished by it, a book-grade puzzle. A caller that cannot vouch for
     /// every technique's soundness checks the result with the exact solver.
+    /// A removal that leaves a second solution is refused without the
+    /// ladder when one is seen sooner: two digits that can swap in a group
+    /// of blank cells, or the exact solver asked first while that pays
+    /// (the same verdicts, found faster; see `by_ladder`).
     Ladder(Ladder),
 }
 
@@ -137,9 +141,129 @@ impl Prover {
                 out.clear();
                 Ok(search_into(puzzle, opts, out)?.count == 1)
             }
-            Prover::Ladder(ladder) => Ok(Board::with_ladder(puzzle, ladder.clone())
-                .is_some_and(|mut b| b.run(None) == Stop::Solved)),
+            Prover::Ladder(ladder) => Ok(by_ladder(puzzle, ladder, out, opts.deadline)),
         }
+    }
+}
+
+/// Whether `ladder` finishes `puzzle` (whose one solution is known to
+/// exist), asking the exact solver first for a second solution when that
+/// has been paying off ([`Costs`]): a puzzle with two solutions is never
+/// finished by the ladder (its techniques are sound), and on a 16x16 dug by
+/// singles nearly every given taken away leaves a second solution, which
+/// the solver finds in half the time the ladder takes to stall. The answer
+/// is the ladder's in every case (the same puzzles for any timing); only
+/// the time to it changes.
+fn by_ladder(puzzle: &Grid, ladder: &Ladder, out: &mut Vec<u8>, deadline: Option<Instant>) -> bool {
+    let side = puzzle.side();
+    let budget = with_costs(side, ladder, Costs::search_budget);
+    if let Some(budget) = budget {
+        let start = Instant::now();
+        let until = start + budget;
+        let opts = SearchOptions {
+            limit: 2,
+            deadline: Some(deadline.map_or(until, |d| d.min(until))),
+        };
+        out.clear();
+        let second = matches!(search_into(puzzle, &opts, out), Ok(found) if found.count > 1);
+        let spent = start.elapsed();
+        with_costs(side, ladder, |c| c.searched(spent, second));
+        if second {
+            return false;
+        }
+    }
+    let start = Instant::now();
+    let solved =
+        Board::with_ladder(puzzle, ladder.clone()).is_some_and(|mut b| b.run(None) == Stop::Solved);
+    let spent = start.elapsed();
+    with_costs(side, ladder, |c| c.laddered(spent));
+    solved
+}
+
+/// What one thread has measured of the two ways to a verdict on a given
+/// taken away, for one side and ladder: the ladder's runs, and the
+/// exact solver's searches for a second solution (with how many found
+/// one). The search goes first while its time is below the ladder time it
+/// saves (the ladder's mean time times the share of searches that found a
+/// second solution); it is tried again now and then so a change is seen.
+#[derive(Debug)]
+struct Costs {
+    side: usize,
+    key: Ladder,
+    ladder: Duration,
+    ladder_runs: u64,
+    search: Duration,
+    searches: u64,
+    seconds: u64,
+    asked: u64,
+}
+
+/// Ladder runs measured before the first search; searches made before
+/// their payoff is judged; one search in this many asks is made whatever
+/// the judgement.
+const LEARN: u64 = 8;
+const PROBE_EVERY: u64 = 64;
+
+/// The most sides and ladders a thread keeps measurements for (a large
+/// grid's digging alternates two: singles, then the ladder).
+const KEPT: usize = 8;
+
+thread_local! {
+    static COSTS: std::cell::RefCell<Vec<Costs>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` on this thread's measurements for `side` and `ladder` (new ones
+/// when there are none yet, the oldest dropped past [`KEPT`]).
+fn with_costs<T>(side: usize, ladder: &Ladder, f: impl FnOnce(&mut Costs) -> T) -> T {
+    COSTS.with(|all| {
+        let mut all = all.borrow_mut();
+        let at = match all.iter().position(|c| c.side == side && c.key == *ladder) {
+            Some(at) => at,
+            None => {
+                if all.len() >= KEPT {
+                    all.remove(0);
+                }
+                all.push(Costs {
+                    side,
+                    key: ladder.clone(),
+                    ladder: Duration::ZERO,
+                    ladder_runs: 0,
+                    search: Duration::ZERO,
+                    searches: 0,
+                    seconds: 0,
+                    asked: 0,
+                });
+                all.len() - 1
+            }
+        };
+        f(&mut all[at])
+    })
+}
+
+impl Costs {
+    /// How long the next search may take, or `None` to go to the ladder
+    /// at once: twice the ladder's mean time.
+    fn search_budget(&mut self) -> Option<Duration> {
+        if self.ladder_runs < LEARN {
+            return None;
+        }
+        self.asked = self.asked.wrapping_add(1);
+        let ladder_mean = self.ladder.as_secs_f64() / self.ladder_runs as f64;
+        let pays = self.searches < LEARN
+            || self.asked.is_multiple_of(PROBE_EVERY)
+            || self.search.as_secs_f64() < ladder_mean * self.seconds as f64;
+        pays.then(|| Duration::from_secs_f64(2.0 * ladder_mean))
+    }
+
+    fn searched(&mut self, spent: Duration, second: bool) {
+        self.search += spent;
+        self.searches += 1;
+        self.seconds += u64::from(second);
+    }
+
+    fn laddered(&mut self, spent: Duration) {
+        self.ladder += spent;
+        self.ladder_runs += 1;
     }
 }
 
@@ -217,6 +341,7 @@ fn dig_pass(
     let mut givens = puzzle.givens();
     let opts = SearchOptions { limit: 2, deadline };
     let mut out = Vec::with_capacity(2 * side * side);
+    let swaps = matches!(prover, Prover::Ladder(_)).then(|| Swaps::new(solution));
     for orbit in orbits {
         if givens < min_givens + orbit.len() || orbit.iter().any(|&c| puzzle.cells()[c] == 0) {
             continue;
@@ -224,7 +349,9 @@ fn dig_pass(
         for &cell in &orbit {
             puzzle.set(cell / side, cell % side, 0);
         }
-        if prover.unique(&puzzle, &mut out, &opts)? {
+        // A second solution by two digits swapped settles it at once.
+        let swapped = swaps.as_ref().is_some_and(|s| s.second(&puzzle, orbit[0]));
+        if !swapped && prover.unique(&puzzle, &mut out, &opts)? {
             givens -= orbit.len();
         } else {
             for &cell in &orbit {
@@ -233,6 +360,74 @@ fn dig_pass(
         }
     }
     Ok(puzzle)
+}
+
+/// Second solutions that differ from a complete grid by two digits
+/// swapped: for digits `a` and `b`, the cells holding either are linked
+/// (each unit has one of each); swapping the two in a linked group leaves
+/// every unit with one `a` and one `b`, a valid grid. When the group of a
+/// blank cell has no given, the puzzle has that second solution too, and no
+/// sound technique can finish it: the ladder need not run. A test of
+/// microseconds that catches about one given in five the ladder would
+/// refuse on a 16x16.
+struct Swaps<'a> {
+    solution: &'a Grid,
+    /// `at[k * side + d - 1]`: the cell of unit `k` holding `d`.
+    at: Vec<usize>,
+    /// The row, column and box unit of each cell.
+    units: Vec<[usize; 3]>,
+}
+
+impl<'a> Swaps<'a> {
+    fn new(solution: &'a Grid) -> Swaps<'a> {
+        let n = solution.side();
+        let mut at = vec![0; 3 * n * n];
+        let mut units = vec![[0; 3]; n * n];
+        for (k, unit) in solution.units().enumerate() {
+            for c in solution.unit_cells(unit) {
+                let d = solution.cells()[c] as usize;
+                if d > 0 {
+                    at[k * n + d - 1] = c;
+                }
+                units[c][k / n] = k;
+            }
+        }
+        Swaps {
+            solution,
+            at,
+            units,
+        }
+    }
+
+    /// Whether some digit swapped with `cell`'s along its linked group
+    /// (all blank in `puzzle`) gives a second solution.
+    fn second(&self, puzzle: &Grid, cell: usize) -> bool {
+        let n = self.solution.side();
+        let sol = self.solution.cells();
+        let a = sol[cell];
+        let mut seen = vec![false; n * n];
+        let mut stack = Vec::with_capacity(2 * n);
+        (1..=n as u8).filter(|&b| b != a && a != 0).any(|b| {
+            seen.fill(false);
+            stack.clear();
+            stack.push(cell);
+            seen[cell] = true;
+            while let Some(c) = stack.pop() {
+                if puzzle.cells()[c] != 0 {
+                    return false;
+                }
+                let other = if sol[c] == a { b } else { a };
+                for k in self.units[c] {
+                    let o = self.at[k * n + other as usize - 1];
+                    if !seen[o] {
+                        seen[o] = true;
+                        stack.push(o);
+                    }
+                }
+            }
+            true
+        })
+    }
 }
 
 /// A neighbour of a unique puzzle for the search of harder ones: `add`
@@ -351,6 +546,62 @@ mod tests {
         let mut board = Board::with_ladder(&p, Ladder::seed()).expect("no clash");
         assert_eq!(board.run(None), Stop::Solved);
         assert!(p.givens() < 256 / 2, "{} givens", p.givens());
+    }
+
+    #[test]
+    fn a_blank_swappable_group_is_a_second_solution() {
+        let shape = BoxShape::new(3, 3).expect("shape");
+        let mut rng = Rng::for_puzzle(3, 3);
+        let solution = random_solution(shape, &mut rng, None).expect("grid");
+        let swaps = Swaps::new(&solution);
+        let mut said = 0;
+        for k in 0..200 {
+            // Givens taken away at random, more and more.
+            let mut p = solution.clone();
+            for c in 0..81 {
+                if (c * 7 + k * 13) % 97 < 20 + k / 4 {
+                    p.set(c / 9, c % 9, 0);
+                }
+            }
+            let blank: Vec<usize> = (0..81).filter(|&c| p.cells()[c] == 0).collect();
+            for &c in &blank {
+                if swaps.second(&p, c) {
+                    said += 1;
+                    assert!(!unique(&p), "a swap claimed on a unique puzzle:\n{p}");
+                }
+            }
+        }
+        assert!(said > 100, "{said} swaps found");
+        // The complete grid has no blank group.
+        assert!(!swaps.second(&solution, 0));
+    }
+
+    #[test]
+    fn the_ladder_verdict_is_the_same_with_the_solver_asked_first() {
+        let shape = BoxShape::new(4, 4).expect("shape");
+        let mut rng = Rng::for_puzzle(8, 8);
+        let solution = random_solution(shape, &mut rng, None).expect("grid");
+        let ladder = Ladder::seed();
+        let mut out = Vec::new();
+        let mut p = solution.clone();
+        let mut order: Vec<usize> = (0..256).collect();
+        rng.shuffle(&mut order);
+        let (mut kept, mut refused) = (0, 0);
+        for &c in order.iter().take(200) {
+            p.set(c / 16, c % 16, 0);
+            let plain = Board::with_ladder(&p, ladder.clone())
+                .is_some_and(|mut b| b.run(None) == Stop::Solved);
+            assert_eq!(by_ladder(&p, &ladder, &mut out, None), plain, "cell {c}");
+            if plain {
+                kept += 1;
+            } else {
+                refused += 1;
+                p.set(c / 16, c % 16, solution.cells()[c]);
+            }
+        }
+        assert!(kept > 20 && refused > 20, "{kept} kept, {refused} refused");
+        let searched = with_costs(16, &ladder, |c| c.searches);
+        assert!(searched > 0, "the solver was never asked");
     }
 
     #[test]

@@ -81,12 +81,17 @@ impl Board {
             }
         }
         let mut strike = vec![0u64; n * n];
+        let table = self.table();
+        let places = &table.places;
+        let mut lines = Vec::with_capacity(n);
         for d in 1..=n as u8 {
             for (base, cover) in [(0, n), (n, 0)] {
-                let lines: Vec<(usize, u64)> = (base..base + n)
-                    .map(|k| (k, self.places(k, d)))
-                    .filter(|&(_, p)| p != 0 && p.count_ones() <= size as u32 + MAX_FINS)
-                    .collect();
+                lines.clear();
+                lines.extend(
+                    (base..base + n)
+                        .map(|k| (k, places[k * n + d as usize - 1]))
+                        .filter(|&(_, p)| p != 0 && p.count_ones() <= size as u32 + MAX_FINS),
+                );
                 if lines.len() < size {
                     continue;
                 }
@@ -114,7 +119,8 @@ impl Board {
                 };
                 let mut pick = Vec::with_capacity(size);
                 let outside = [0u64; MAX_BOXES];
-                let found = self.finned_bases(&search, 0, 0, &outside, &mut pick);
+                let mut levels = [[0u64; MAX_BOXES]; 4];
+                let found = self.finned_bases(&search, 0, 0, &outside[..n], &mut levels, &mut pick);
                 if first_sashimi.is_none() {
                     first_sashimi = search.other.into_inner();
                 }
@@ -145,30 +151,35 @@ impl Board {
         s: &Search,
         from: usize,
         union: u64,
-        outside: &[u64; MAX_BOXES],
+        outside: &[u64],
+        levels: &mut [[u64; MAX_BOXES]],
         pick: &mut Vec<(usize, u64)>,
     ) -> Option<Step> {
         let n = self.side;
         if pick.len() == s.size {
             return self.finned_covers(s, pick, union, outside);
         }
+        // The next level's `outside`, in a buffer of its own (no copy of
+        // every box's entry per choice).
+        let (next, deeper) = levels.split_first_mut()?;
+        let next = &mut next[..n];
         for j in from..s.lines.len() {
             let (k, p) = s.lines[j];
             let u = union | p;
             if u.count_ones() > s.size as u32 + MAX_EXTRA_COVERS {
                 continue;
             }
-            let mut next = *outside;
+            let in_box = &s.in_box[(k - s.base) * n..(k - s.base + 1) * n];
             let mut possible = false;
-            for (b, o) in next.iter_mut().enumerate().take(n) {
-                *o |= p & !s.in_box[(k - s.base) * n + b];
-                possible |= o.count_ones() as usize <= s.size;
+            for ((o, &before), &inside) in next.iter_mut().zip(outside).zip(in_box) {
+                *o = before | (p & !inside);
+                possible |= at_most(*o, s.size);
             }
             if !possible {
                 continue;
             }
             pick.push((k, p));
-            let step = self.finned_bases(s, j + 1, u, &next, pick);
+            let step = self.finned_bases(s, j + 1, u, next, deeper, pick);
             pick.pop();
             if step.is_some() {
                 return step;
@@ -188,10 +199,10 @@ impl Board {
         s: &Search,
         pick: &[(usize, u64)],
         union: u64,
-        outside: &[u64; MAX_BOXES],
+        outside: &[u64],
     ) -> Option<Step> {
         let n = self.side;
-        for (b, &forced_mask) in outside.iter().enumerate().take(n) {
+        for (b, &forced_mask) in outside.iter().enumerate() {
             let forced = forced_mask.count_ones() as usize;
             let free_mask = union & !forced_mask;
             if forced > s.size || free_mask == 0 {
@@ -207,14 +218,20 @@ impl Board {
             if !strikable {
                 continue;
             }
-            let free: Vec<u8> = digits_of(free_mask).map(|p| p - 1).collect();
-            if free.len() < s.size - forced {
+            let mut free = [0u8; 64];
+            let mut len = 0;
+            for p in digits_of(free_mask) {
+                free[len] = p - 1;
+                len += 1;
+            }
+            if len < s.size - forced {
                 continue;
             }
+            let free = &free[..len];
             let mut chosen = Vec::with_capacity(s.size);
             let mut found = None;
             subsets(
-                &free,
+                free,
                 s.size - forced,
                 0,
                 &mut chosen,
@@ -311,6 +328,15 @@ impl Board {
         };
         Some((step, sashimi))
     }
+}
+
+/// Whether `x` has at most `k` bits set (cheaper than counting them all
+/// for the small `k` of a fish).
+fn at_most(mut x: u64, k: usize) -> bool {
+    for _ in 0..k {
+        x &= x.wrapping_sub(1);
+    }
+    x == 0
 }
 
 /// Calls `f` with every `size`-subset of `items` (bit positions) as a mask,

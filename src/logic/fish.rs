@@ -8,18 +8,25 @@ impl Board {
     /// One basic fish of `size` lines (2 to 4) that strikes something.
     pub(super) fn basic_fish(&mut self, size: usize) -> bool {
         let n = self.side;
+        let table = self.table();
+        let places = &table.places;
+        let mut lines = [(0usize, 0u64); 64];
         for d in 1..=n as u8 {
             // Base rows (units 0..n) then base columns (units n..2n): the
             // cover units are the other kind, at the same positions.
             for (base, cover) in [(0, n), (n, 0)] {
-                let lines: Vec<(usize, u64)> = (base..base + n)
-                    .map(|k| (k, self.places(k, d)))
-                    .filter(|&(_, p)| (2..=size).contains(&(p.count_ones() as usize)))
-                    .collect();
-                if lines.len() < size {
+                let mut len = 0;
+                for k in base..base + n {
+                    let p = places[k * n + d as usize - 1];
+                    if (2..=size).contains(&(p.count_ones() as usize)) {
+                        lines[len] = (k, p);
+                        len += 1;
+                    }
+                }
+                if len < size {
                     continue;
                 }
-                let step = first_cover(&lines, size, &mut |pick, union| {
+                let step = first_cover(&lines[..len], size, &mut |pick, union| {
                     self.fish_step(d, cover, pick, union)
                 });
                 if let Some(step) = step {

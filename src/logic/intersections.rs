@@ -1,6 +1,33 @@
 //! Intersections: locked candidates, pointing and claiming (`!`).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use super::{bit, Board, Step, Technique};
+use crate::grid::BoxShape;
+
+/// What the techniques that follow one another on a position read of it
+/// again and again: every digit's places in every unit, and every cell's
+/// number of candidates. A function of the shape and the candidates alone,
+/// so kept per thread for the last position asked about (the ladder asks
+/// for it up to ten times between two steps, and a board dug on a large
+/// grid stalls on many positions).
+pub(super) struct Table {
+    /// `places[k * side + d - 1]`: digit `d`'s places in unit `k`, as
+    /// [`Board::places`] gives them.
+    pub(super) places: Vec<u64>,
+    /// Each cell's number of candidates.
+    pub(super) counts: Vec<u8>,
+}
+
+/// A position's table with what names the position: its shape and its
+/// candidates.
+type Memo = (BoxShape, Vec<u64>, Rc<Table>);
+
+thread_local! {
+    /// The last position's table.
+    static TABLE: RefCell<Option<Memo>> = const { RefCell::new(None) };
+}
 
 impl Board {
     /// One pointing or claiming deduction that strikes something.
@@ -12,33 +39,45 @@ impl Board {
     /// (`2n..3n`) give pointing alone.
     pub(super) fn locked_candidates_in(&mut self, units: std::ops::Range<usize>) -> bool {
         let n = self.side;
+        let shape = self.grid.shape();
+        let (w, h) = (shape.width(), shape.height());
+        let run = |len: usize| {
+            if len >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << len) - 1
+            }
+        };
+        // Within a box, the positions (bit `i` for its `i`-th cell) of its
+        // first column; shifted, of any column.
+        let box_col = (0..h).fold(0u64, |m, r| m | 1u64 << (r * w));
+        let table = self.table();
         for k in units {
             // The slot of `cell_units` that holds unit k's kind.
             let kind = k / n;
+            // Every digit's places in k, in one pass over its cells (no
+            // allocation on this hot path: most pairs of unit and digit
+            // strike nothing).
+            let places = &table.places[k * n..(k + 1) * n];
             for d in 1..=n as u8 {
                 let b = bit(d);
-                // The places of d in k, counted without a list, and which of
-                // their units they all share (no allocation on this hot path:
-                // most pairs of unit and digit strike nothing).
-                let mut count = 0usize;
-                let mut first = 0usize;
-                let mut shared = [true; 3];
-                for &c in &self.units[k] {
-                    if self.cands[c] & b == 0 {
-                        continue;
-                    }
-                    if count == 0 {
-                        first = c;
-                    } else {
-                        for (slot, same) in shared.iter_mut().enumerate() {
-                            *same &= self.cell_units[c][slot] == self.cell_units[first][slot];
-                        }
-                    }
-                    count += 1;
-                }
-                if count < 2 {
+                let p = places[d as usize - 1];
+                // Fewer than two places.
+                if p & p.wrapping_sub(1) == 0 {
                     continue;
                 }
+                let f = p.trailing_zeros() as usize;
+                let first = self.units[k][f];
+                // Which of their row, column and box the places all share
+                // (the positions of k in the first place's unit of each
+                // slot; none but the first for a line across k).
+                let along = match kind {
+                    // A row: its box holds w places in a run; a column: h.
+                    0 => [0, 1u64 << f, run(w) << (f / w * w)],
+                    1 => [1u64 << f, 0, run(h) << (f / h * h)],
+                    _ => [run(w) << (f / w * w), box_col << (f % w), 0],
+                };
+                let shared = along.map(|m| p & !m == 0);
                 for (slot, &same) in shared.iter().enumerate() {
                     let other = self.cell_units[first][slot];
                     if other == k || !same {
@@ -77,5 +116,83 @@ impl Board {
             }
         }
         false
+    }
+
+    /// The [`Table`] of the current position.
+    pub(super) fn table(&self) -> Rc<Table> {
+        let shape = self.grid.shape();
+        TABLE.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if let Some((s, cands, table)) = &*memo {
+                if *s == shape && *cands == self.cands {
+                    return Rc::clone(table);
+                }
+            }
+            let n = self.side;
+            let mut places = vec![0u64; 3 * n * n];
+            let mut one = [0u64; 64];
+            for k in 0..3 * n {
+                self.unit_places(k, &mut one);
+                places[k * n..(k + 1) * n].copy_from_slice(&one[..n]);
+            }
+            let counts = self.cands.iter().map(|m| m.count_ones() as u8).collect();
+            let table = Rc::new(Table { places, counts });
+            match &mut *memo {
+                Some((s, cands, t)) => {
+                    *s = shape;
+                    cands.clone_from(&self.cands);
+                    *t = Rc::clone(&table);
+                }
+                None => *memo = Some((shape, self.cands.clone(), Rc::clone(&table))),
+            }
+            table
+        })
+    }
+
+    /// Every digit's places in unit `k` at once: `places[d - 1]` gets bit
+    /// `i` when the unit's `i`-th cell may hold `d` (what
+    /// [`Board::places`] gives one digit at a time), for the digits of the
+    /// grid; one pass over the unit's cells.
+    pub(super) fn unit_places(&self, k: usize, places: &mut [u64; 64]) {
+        places[..self.side].fill(0);
+        for (pos, &c) in self.units[k].iter().enumerate() {
+            let mut m = self.cands[c];
+            while m != 0 {
+                places[m.trailing_zeros() as usize] |= 1u64 << pos;
+                m &= m - 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder};
+    use crate::grid::Grid;
+    use crate::samples::HARD;
+
+    #[test]
+    fn the_table_is_every_places_and_count_of_its_position() {
+        let p: Grid = HARD.parse().unwrap();
+        let mut b = Board::with_ladder(&p, Ladder::seed()).unwrap();
+        for _ in 0..2 {
+            let t = b.table();
+            for k in 0..27 {
+                for d in 1..=9u8 {
+                    assert_eq!(
+                        t.places[k * 9 + d as usize - 1],
+                        b.places(k, d),
+                        "unit {k}, {d}"
+                    );
+                }
+            }
+            for c in 0..81 {
+                assert_eq!(u32::from(t.counts[c]), b.candidates(c).count_ones());
+            }
+            // A new position (a candidate struck) gets a new table.
+            let c = (0..81).find(|&c| b.candidates(c).count_ones() > 2).unwrap();
+            b.cands[c] &= b.cands[c] - 1;
+            assert_ne!(b.table().counts[c], t.counts[c]);
+        }
     }
 }

@@ -146,9 +146,9 @@ pub struct Board {
     /// Candidate bits per cell (bit `d - 1` for digit `d`); 0 once filled.
     cands: Vec<u64>,
     /// Cells of each unit: rows, then columns, then boxes.
-    units: Vec<Vec<usize>>,
+    units: Shared<Vec<usize>>,
     /// The row, column and box unit index of each cell.
-    cell_units: Vec<[usize; 3]>,
+    cell_units: Shared<[usize; 3]>,
     steps: Vec<Step>,
     contradiction: bool,
     /// The ladder's techniques in the order they are tried.
@@ -166,7 +166,7 @@ pub struct Board {
     /// techniques that follow one another on it.
     colour_memo: Option<colouring::ColourMemo>,
     /// The peers of each cell (its row, column and box, itself left out).
-    peers: Vec<Vec<usize>>,
+    peers: Shared<Vec<usize>>,
     /// When the ladder must stop (`--timeout`).
     deadline: Option<Instant>,
     /// Searches kept for the position they were made in (the number of
@@ -224,6 +224,110 @@ struct Cache {
     /// Premise groups of forcing chains (index 0) and nets (index 1)
     /// found to conclude something, to be tried again first.
     forcing: [Vec<forcing::Premises>; 2],
+}
+
+/// The fixed layout of a board of one box shape: units, each cell's
+/// units and peers. Built once per shape and thread ([`Geometry::of`]) and
+/// shared by every board of that shape, as digging a large grid makes a
+/// board for every given it tries.
+#[derive(Clone)]
+struct Geometry {
+    shape: crate::grid::BoxShape,
+    units: Shared<Vec<usize>>,
+    cell_units: Shared<[usize; 3]>,
+    peers: Shared<Vec<usize>>,
+}
+
+/// A list shared by every board of one shape (read like a `Vec`).
+#[derive(Debug, Clone)]
+struct Shared<T>(Arc<Vec<T>>);
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = Vec<T>;
+
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Shared<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+thread_local! {
+    /// The last shape's geometry, per thread.
+    static GEOMETRY: std::cell::RefCell<Option<Geometry>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Geometry {
+    /// The layout of `puzzle`'s shape, from the thread's cache when the
+    /// last board made on this thread had the same shape.
+    fn of(puzzle: &Grid) -> Geometry {
+        let shape = puzzle.shape();
+        GEOMETRY.with(|cached| {
+            let mut cached = cached.borrow_mut();
+            match &*cached {
+                Some(g) if g.shape == shape => g.clone(),
+                _ => {
+                    let g = Geometry::build(puzzle);
+                    *cached = Some(g.clone());
+                    g
+                }
+            }
+        })
+    }
+
+    fn build(puzzle: &Grid) -> Geometry {
+        let side = puzzle.side();
+        let units: Vec<Vec<usize>> = puzzle.units().map(|u| puzzle.unit_cells(u)).collect();
+        let mut cell_units = vec![[0usize; 3]; side * side];
+        for (k, cells) in units.iter().enumerate() {
+            for &c in cells {
+                cell_units[c][k / side] = k;
+            }
+        }
+        let peers = (0..side * side)
+            .map(|c| {
+                let mut p: Vec<usize> = cell_units[c]
+                    .iter()
+                    .flat_map(|&k| units[k].iter().copied())
+                    .filter(|&x| x != c)
+                    .collect();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect();
+        Geometry {
+            shape: puzzle.shape(),
+            units: Shared(Arc::new(units)),
+            cell_units: Shared(Arc::new(cell_units)),
+            peers: Shared(Arc::new(peers)),
+        }
+    }
+
+    /// Whether two givens of `puzzle` clash in a unit (as
+    /// [`Grid::conflicts`] would find, without listing them).
+    fn clash(&self, puzzle: &Grid) -> bool {
+        let cells = puzzle.cells();
+        self.units.iter().any(|u| {
+            let mut seen = 0u64;
+            u.iter().any(|&c| match cells[c] {
+                0 => false,
+                v => {
+                    let b = bit(v);
+                    let again = seen & b != 0;
+                    seen |= b;
+                    again
+                }
+            })
+        })
+    }
 }
 
 fn bit(d: u8) -> u64 {
@@ -296,40 +400,22 @@ impl Board {
     /// The starting position for a puzzle, solved with the techniques of
     /// `ladder`. `None` when two givens clash.
     pub fn with_ladder(puzzle: &Grid, ladder: Ladder) -> Option<Board> {
-        if !puzzle.conflicts().is_empty() {
-            return None;
-        }
         let side = puzzle.side();
         let all = if side == 64 {
             u64::MAX
         } else {
             (1u64 << side) - 1
         };
-        let units: Vec<Vec<usize>> = puzzle.units().map(|u| puzzle.unit_cells(u)).collect();
-        let mut cell_units = vec![[0usize; 3]; side * side];
-        for (k, cells) in units.iter().enumerate() {
-            for &c in cells {
-                cell_units[c][k / side] = k;
-            }
+        let geometry = Geometry::of(puzzle);
+        if geometry.clash(puzzle) {
+            return None;
         }
-        let peers = (0..side * side)
-            .map(|c| {
-                let mut p: Vec<usize> = cell_units[c]
-                    .iter()
-                    .flat_map(|&k| units[k].iter().copied())
-                    .filter(|&x| x != c)
-                    .collect();
-                p.sort_unstable();
-                p.dedup();
-                p
-            })
-            .collect();
         let mut board = Board {
             grid: Grid::empty(puzzle.shape()),
             side,
             cands: vec![all; side * side],
-            units,
-            cell_units,
+            units: geometry.units,
+            cell_units: geometry.cell_units,
             steps: Vec::new(),
             contradiction: false,
             order: ladder.techniques().collect(),
@@ -337,7 +423,7 @@ impl Board {
             fish_memo: None,
             rect_memo: None,
             colour_memo: None,
-            peers,
+            peers: geometry.peers,
             deadline: None,
             cache: Cache::default(),
             findings: None,
@@ -488,25 +574,25 @@ impl Board {
     /// True when a blank has no candidate or a missing digit has no place.
     fn find_contradiction(&self) -> bool {
         let cells = self.grid.cells();
-        if (0..cells.len()).any(|i| cells[i] == 0 && self.cands[i] == 0) {
+        if cells
+            .iter()
+            .zip(&self.cands)
+            .any(|(&v, &m)| v == 0 && m == 0)
+        {
             return true;
         }
-        self.units.iter().any(|u| {
-            let mut placed = 0u64;
-            let mut possible = 0u64;
-            for &c in u {
-                match cells[c] {
-                    0 => possible |= self.cands[c],
-                    v => placed |= bit(v),
-                }
-            }
-            let all = if self.side == 64 {
-                u64::MAX
-            } else {
-                (1u64 << self.side) - 1
-            };
-            (placed | possible) != all
-        })
+        let all = if self.side == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.side) - 1
+        };
+        // A filled cell has no candidates: its digit counts instead.
+        let has = |c: usize| {
+            self.cands[c] | (u64::from(cells[c] != 0) << (cells[c].wrapping_sub(1) & 63))
+        };
+        self.units
+            .iter()
+            .any(|u| u.iter().fold(0u64, |seen, &c| seen | has(c)) != all)
     }
 
     fn place(&mut self, technique: Technique, unit: Option<Unit>, cell: usize, d: u8) {

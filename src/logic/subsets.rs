@@ -12,16 +12,22 @@ impl Board {
     /// in both (HoDoKu's locked pair and triple).
     pub(super) fn naked_subset(&mut self, size: usize, locked: bool) -> bool {
         let n = self.side;
+        // The unit's cells of 2 to `size` candidates, without an
+        // allocation per unit.
+        let table = self.table();
+        let mut cells = [(0usize, 0u64); 64];
         for k in 0..3 * n {
-            let cells: Vec<(usize, u64)> = self.units[k]
-                .iter()
-                .map(|&c| (c, self.cands[c]))
-                .filter(|&(_, m)| (2..=size).contains(&(m.count_ones() as usize)))
-                .collect();
-            if cells.len() < size {
+            let mut len = 0;
+            for &c in &self.units[k] {
+                if (2..=size).contains(&(table.counts[c] as usize)) {
+                    cells[len] = (c, self.cands[c]);
+                    len += 1;
+                }
+            }
+            if len < size || (locked && !self.may_lock(k, &cells[..len], size)) {
                 continue;
             }
-            let step = first_cover(&cells, size, &mut |pick, union| {
+            let step = first_cover(&cells[..len], size, &mut |pick, union| {
                 self.naked_step(k, pick, union, locked)
             });
             if let Some(step) = step {
@@ -32,21 +38,47 @@ impl Board {
         false
     }
 
+    /// Whether `size` of these cells of unit `k` share a second unit (a
+    /// box for a line, a line for a box), as a locked subset's must.
+    fn may_lock(&self, k: usize, cells: &[(usize, u64)], size: usize) -> bool {
+        let kind = k / self.side;
+        (0..3).filter(|&slot| slot != kind).any(|slot| {
+            cells.iter().enumerate().any(|(i, &(c, _))| {
+                let u = self.cell_units[c][slot];
+                cells[i..]
+                    .iter()
+                    .filter(|&&(o, _)| self.cell_units[o][slot] == u)
+                    .count()
+                    >= size
+            })
+        })
+    }
+
     /// The step for the cells `pick` of unit `k` holding the digits
     /// `union` between them, if it strikes something.
     fn naked_step(&self, k: usize, pick: &[usize], union: u64, locked: bool) -> Option<Step> {
         let size = pick.len();
         // The units the digits are locked in: this one, and for a locked
         // subset the other unit all its cells share.
-        let mut strike = vec![k];
+        let mut strike = [k, k];
+        let mut units = 1;
         if locked {
             let other = (0..3)
                 .map(|slot| self.cell_units[pick[0]][slot])
                 .find(|&u| u != k && pick.iter().all(|&c| self.cell_units[c].contains(&u)))?;
-            strike.push(other);
+            strike[1] = other;
+            units = 2;
+        }
+        let strikes = |u: usize| {
+            self.units[u]
+                .iter()
+                .any(|c| !pick.contains(c) && self.cands[*c] & union != 0)
+        };
+        if !strike[..units].iter().any(|&u| strikes(u)) {
+            return None;
         }
         let mut eliminated = BTreeSet::new();
-        for &u in &strike {
+        for &u in &strike[..units] {
             for &c in &self.units[u] {
                 if !pick.contains(&c) {
                     for d in digits_of(self.cands[c] & union) {
@@ -79,15 +111,22 @@ impl Board {
     /// One hidden subset of `size` digits (2 to 4) that strikes something.
     pub(super) fn hidden_subset(&mut self, size: usize) -> bool {
         let n = self.side;
+        let table = self.table();
+        let mut places = [(0u8, 0u64); 64];
         for k in 0..3 * n {
-            let places: Vec<(u8, u64)> = (1..=n as u8)
-                .map(|d| (d, self.places(k, d)))
-                .filter(|&(_, p)| p.count_ones() >= 2 && p.count_ones() as usize <= size)
-                .collect();
-            if places.len() < size {
+            let all = &table.places[k * n..(k + 1) * n];
+            let mut len = 0;
+            for d in 1..=n as u8 {
+                let p = all[d as usize - 1];
+                if p.count_ones() >= 2 && p.count_ones() as usize <= size {
+                    places[len] = (d, p);
+                    len += 1;
+                }
+            }
+            if len < size {
                 continue;
             }
-            let step = first_cover(&places, size, &mut |pick, union| {
+            let step = first_cover(&places[..len], size, &mut |pick, union| {
                 self.hidden_step(k, pick, union)
             });
             if let Some(step) = step {
@@ -102,6 +141,11 @@ impl Board {
     /// of unit `k`, if their cells hold other candidates to strike.
     fn hidden_step(&self, k: usize, pick: &[u8], union: u64) -> Option<Step> {
         let keep: u64 = pick.iter().map(|&d| bit(d)).fold(0, |a, b| a | b);
+        // Most digit sets met strike nothing (one already used keeps its
+        // pattern): tell so before building the step.
+        if digits_of(union).all(|i| self.cands[self.units[k][i as usize - 1]] & !keep == 0) {
+            return None;
+        }
         let cells: Vec<usize> = digits_of(union)
             .map(|i| self.units[k][i as usize - 1])
             .collect();
