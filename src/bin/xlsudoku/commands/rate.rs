@@ -1,0 +1,106 @@
+//! `xlsudoku rate`: its flags and run (SE rating, HoDoKu level and score).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::common::{parse_timeout, say, usage_error, MAX_JOBS};
+
+/// Rate text puzzle files: per puzzle line (in input order) the Sudoku
+/// Explainer rating, the HoDoKu level and score and the history, then a
+/// summary on stderr (counts per level, puzzles per second).
+///
+/// A puzzle with clashing givens, no solution or more than one is reported
+/// as `invalid`, `unsolvable` or `multiple`, not rated; a rating with `+`
+/// is a lower bound (the techniques needed a guess: level extreme). A line
+/// that is not a puzzle is reported on stderr with its file and line, and
+/// the run goes on. Exit status: 0 every puzzle rated, 1 some puzzle not
+/// rated (invalid, unsolvable, multiple, timeout), 2 a malformed line, a
+/// file that cannot be read, or a usage error.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Text puzzle files: one puzzle per line, `.` or `0` blank, `#`
+    /// comment lines.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// JSON Lines on stdout: one object per puzzle (file, line, puzzle,
+    /// status, rating, ep, ed, level, score, history, guesses, elapsed_ms),
+    /// then {"summary":{...}}.
+    #[arg(long)]
+    json: bool,
+    /// Threads for puzzles [default: the number of cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Give up on a puzzle after this many seconds (status `timeout`).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
+}
+
+/// `xlsudoku rate FILE...`: a line per puzzle on stdout as soon as it and
+/// every puzzle before it are rated, the summary last.
+pub fn run(a: Args) -> u8 {
+    use xlsudoku::rate::{rate_files, RateOptions, RateSummary};
+    if let Some(j) = a.jobs {
+        if j == 0 || j > MAX_JOBS {
+            return usage_error(format!("--jobs {j}: must be 1 to {MAX_JOBS}"));
+        }
+    }
+    let opts = RateOptions {
+        timeout: a.timeout,
+        jobs: a.jobs.unwrap_or(0),
+    };
+    let start = Instant::now();
+    let mut summary = RateSummary {
+        files: a.files.len() as u64,
+        ..RateSummary::default()
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut written: std::io::Result<()> = Ok(());
+    let run = rate_files(&a.files, &opts, |item| {
+        summary.add(&item);
+        match &item {
+            Ok(r) => {
+                if written.is_ok() {
+                    let line = if a.json {
+                        r.to_json_line()
+                    } else {
+                        r.to_human_line()
+                    };
+                    written = writeln!(out, "{line}");
+                }
+            }
+            Err(e) => {
+                // Flush first, so that the message follows the lines before it.
+                if written.is_ok() {
+                    written = out.flush();
+                }
+                say(&format!("xlsudoku: {e}"));
+            }
+        }
+    });
+    if let Err(e) = run {
+        return usage_error(e);
+    }
+    summary.finish(start.elapsed().as_secs_f64());
+    if a.json {
+        if written.is_ok() {
+            written = writeln!(out, "{}", summary.to_json_line());
+        }
+    } else {
+        say(&summary.to_human_line());
+    }
+    let mut code = if summary.malformed > 0 || summary.file_errors > 0 {
+        2
+    } else if summary.all_rated() {
+        0
+    } else {
+        1
+    };
+    if let Err(e) = written.and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            say(&format!("xlsudoku: stdout: cannot write the report: {e}"));
+            code = 2;
+        }
+    }
+    code
+}

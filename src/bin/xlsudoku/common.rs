@@ -1,0 +1,145 @@
+//! What several commands share: the `Common` flags of `solve` and `check`,
+//! their options (`run_options`), `--timeout` and `-j` checks, usage errors,
+//! messages on stderr, and generated text (completions, man) on stdout.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use xlsudoku::address::CellRange;
+use xlsudoku::batch::{RunOptions, Shard};
+use xlsudoku::grid::BoxShape;
+use xlsudoku::logic::{Ladder, Limits};
+use xlsudoku::solve::SolveOptions;
+use xlsudoku::workbook::ReadOptions;
+
+/// Flags shared by `solve` and `check`.
+#[derive(Args, Debug)]
+pub struct Common {
+    /// Workbooks (.xlsx, .xlsm) and directories (searched recursively);
+    /// `-` reads one workbook from standard input.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Threads for files and sheets [default: the number of cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Print nothing but errors (and, with --json, the JSON).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// JSON Lines on stdout: one object per grid, then a summary object.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the JSON Lines report to FILE as well.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Use exactly this square as the grid (no detection), e.g. C3:K11.
+    #[arg(long, value_name = "RANGE")]
+    pub range: Option<CellRange>,
+    /// Box shape, WIDTHxHEIGHT, e.g. 3x2 for 6x6 grids.
+    #[arg(long = "box", value_name = "WxH")]
+    pub box_shape: Option<BoxShape>,
+    /// Give up on a grid after this many seconds (status `timeout`).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+    /// Process only the K-th of N deterministic slices of the sorted inputs.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Only the sheets with this name (repeat for several; case does not
+    /// matter); the others are left alone and not reported. A name no
+    /// workbook has is a usage error.
+    #[arg(long, value_name = "NAME")]
+    pub sheet: Vec<String>,
+    /// Techniques the ladder may use: `seed` (the old macro's four: i ! * ^,
+    /// its exact history), `all`, or letters/names such as `i,!,2,x`.
+    #[arg(long, value_name = "seed|all|LIST", default_value = "all")]
+    pub techniques: Ladder,
+}
+
+pub fn usage_error(message: impl std::fmt::Display) -> u8 {
+    say(&format!("xlsudoku: {message}"));
+    2
+}
+
+/// The most threads `-j` may ask for.
+pub const MAX_JOBS: usize = 256;
+
+/// `--timeout SECONDS`: a positive number of seconds (clap names the
+/// value as typed in the error).
+pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let t: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "not a number of seconds".to_string())?;
+    if t.is_nan() || t <= 0.0 {
+        return Err("must be a positive number of seconds".to_string());
+    }
+    Duration::try_from_secs_f64(t).map_err(|_| "too large".to_string())
+}
+
+/// Options from the shared flags, or the usage error they make.
+pub fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptions, String> {
+    let timeout = c.timeout;
+    if let Some(j) = c.jobs {
+        if j == 0 || j > MAX_JOBS {
+            return Err(format!("--jobs {j}: must be 1 to {MAX_JOBS}"));
+        }
+    }
+    if let Some(range) = c.range {
+        let side = range.rows() as usize;
+        if range.rows() != range.cols() {
+            return Err(format!("--range {range}: not a square"));
+        }
+        match c.box_shape {
+            Some(b) if b.side() != side => {
+                return Err(format!(
+                    "--range {range} is {side} cells a side; --box {b} makes {}",
+                    b.side()
+                ))
+            }
+            None if BoxShape::for_side(side).is_none() => {
+                return Err(format!(
+                    "--range {range}: no usual box shape for side {side}; give --box"
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(RunOptions {
+        read: ReadOptions {
+            range: c.range,
+            shape: c.box_shape,
+            ..ReadOptions::default()
+        },
+        solve: SolveOptions {
+            logic_only,
+            timeout,
+            techniques: c.techniques.clone(),
+        },
+        force,
+        sheets: c.sheet.clone(),
+        limits: Limits::default(),
+    })
+}
+
+/// Prints a line on stderr; a stderr that cannot be written is no reason
+/// to stop.
+pub fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// Writes what `render` makes to stdout: 0, or 2 with a message when stdout
+/// fails (a closed pipe is not an error).
+pub fn print_generated(render: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> u8 {
+    let mut text = Vec::new();
+    if let Err(e) = render(&mut text) {
+        return usage_error(format!("cannot generate the text: {e}"));
+    }
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&text).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => usage_error(format!("cannot write to stdout: {e}")),
+    }
+}
