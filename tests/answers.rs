@@ -533,24 +533,12 @@ fn a_copy_changed_since_is_left_as_it_is_and_its_grid_refused() {
 
 #[test]
 fn every_part_the_copy_has_no_reason_to_change_stays_byte_identical() {
-    use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
     let input = fixture("example.xlsx");
     for mode in ["beside", "at:C40"] {
         let out = dir.path().join(format!("{}.xlsx", mode.replace(':', "_")));
         assert_eq!(solve(&input, &out, &["--answers", mode]).0, 0);
-        let raw = |p: &Path| -> Vec<(String, Vec<u8>)> {
-            let mut z = zip::ZipArchive::new(std::fs::File::open(p).unwrap()).unwrap();
-            (0..z.len())
-                .map(|i| {
-                    let mut f = z.by_index_raw(i).unwrap();
-                    let mut b = Vec::new();
-                    f.read_to_end(&mut b).unwrap();
-                    (f.name().unwrap().to_string(), b)
-                })
-                .collect()
-        };
-        let (before, mut after) = (raw(&input), raw(&out));
+        let (before, mut after) = (common::raw_entries(&input), common::raw_entries(&out));
         // The copy's records are a part of their own, added last.
         assert_eq!(
             after.pop().map(|e| e.0).as_deref(),

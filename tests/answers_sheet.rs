@@ -169,6 +169,13 @@ fn check_copy(input: &Path, out: &Path, rec: &SheetRecord) {
     assert!(blue > 0);
 }
 
+/// `input` solved with `--answers sheet` into `first.xlsx` in `dir`.
+fn first_with_sheet(input: &Path, dir: &Path) -> PathBuf {
+    let first = dir.join("first.xlsx");
+    assert_eq!(solve(input, &first, &["--answers", "sheet"]).0, 0);
+    first
+}
+
 #[test]
 fn every_solved_grid_of_every_size_goes_to_one_new_sheet_in_order() {
     let dir = tempfile::tempdir().unwrap();
@@ -507,18 +514,7 @@ fn every_part_the_sheet_has_no_reason_to_change_stays_byte_identical() {
     let input = fixture("example.xlsx");
     let out = dir.path().join("sheet.xlsx");
     assert_eq!(solve(&input, &out, &["--answers", "sheet"]).0, 0);
-    let raw = |p: &Path| -> Vec<(String, Vec<u8>)> {
-        let mut z = zip::ZipArchive::new(std::fs::File::open(p).unwrap()).unwrap();
-        (0..z.len())
-            .map(|i| {
-                let mut f = z.by_index_raw(i).unwrap();
-                let mut b = Vec::new();
-                f.read_to_end(&mut b).unwrap();
-                (f.name().unwrap().to_string(), b)
-            })
-            .collect()
-    };
-    let (before, mut after) = (raw(&input), raw(&out));
+    let (before, mut after) = (common::raw_entries(&input), common::raw_entries(&out));
     // Added last: the sheet of solutions, then the records.
     assert_eq!(after.pop().map(|e| e.0).as_deref(), Some(RECORD_PART));
     assert_eq!(after.pop().map(|e| e.0), Some(record_of(&out).part));
@@ -768,11 +764,7 @@ fn attr_values(xml: &str, tag: &str, key: &str) -> Vec<String> {
 #[test]
 fn removing_a_moved_sheet_of_solutions_keeps_the_active_and_first_tabs_on_their_sheets() {
     let dir = tempfile::tempdir().unwrap();
-    let first = dir.path().join("first.xlsx");
-    assert_eq!(
-        solve(&fixture("example.xlsx"), &first, &["--answers", "sheet"]).0,
-        0
-    );
+    let first = first_with_sheet(&fixture("example.xlsx"), dir.path());
     // A person moves the sheet of solutions to the front (names local to
     // sheets follow them) and leaves the window on Notes, first tab Easy.
     let moved = dir.path().join("moved.xlsx");
@@ -902,16 +894,7 @@ fn a_content_type_left_behind_for_a_missing_part_is_not_declared_twice() {
 #[test]
 fn a_sheet_that_took_the_name_of_a_deleted_sheet_of_solutions_is_read_for_puzzles() {
     let dir = tempfile::tempdir().unwrap();
-    let first = dir.path().join("first.xlsx");
-    assert_eq!(
-        solve(
-            &fixture("status_logic_easy.xlsx"),
-            &first,
-            &["--answers", "sheet"]
-        )
-        .0,
-        0
-    );
+    let first = first_with_sheet(&fixture("status_logic_easy.xlsx"), dir.path());
     let rec = record_of(&first);
     // A program that keeps unknown parts deletes the sheet of solutions;
     // the person then adds a sheet of their own named Solutions, holding
@@ -995,11 +978,7 @@ fn copies_on_sheet(path: &Path) -> Vec<CopyCells> {
 #[test]
 fn a_run_on_some_sheets_keeps_the_other_sheets_copies_on_the_sheet_of_solutions() {
     let dir = tempfile::tempdir().unwrap();
-    let first = dir.path().join("first.xlsx");
-    assert_eq!(
-        solve(&fixture("example.xlsx"), &first, &["--answers", "sheet"]).0,
-        0
-    );
+    let first = first_with_sheet(&fixture("example.xlsx"), dir.path());
     let all = copies_on_sheet(&first);
     let titles: Vec<&str> = all.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(titles, ["Easy!C3:K11", "Big!C3:R18"]);
@@ -1058,11 +1037,7 @@ fn taking_the_sheet_out_gives_back_an_openpyxl_workbook_part_byte_for_byte() {
 #[test]
 fn a_forged_title_on_the_sheet_of_solutions_does_not_crash_a_run_on_some_sheets() {
     let dir = tempfile::tempdir().unwrap();
-    let first = dir.path().join("first.xlsx");
-    assert_eq!(
-        solve(&fixture("example.xlsx"), &first, &["--answers", "sheet"]).0,
-        0
-    );
+    let first = first_with_sheet(&fixture("example.xlsx"), dir.path());
     // Big's title names the whole sheet, and the records carry the digest
     // of the part so changed (a forged or damaged file).
     let rec = record_of(&first);
@@ -1096,16 +1071,7 @@ fn a_forged_title_on_the_sheet_of_solutions_does_not_crash_a_run_on_some_sheets(
 #[test]
 fn taking_the_sheet_out_never_leaves_a_workbook_without_a_visible_sheet() {
     let dir = tempfile::tempdir().unwrap();
-    let first = dir.path().join("first.xlsx");
-    assert_eq!(
-        solve(
-            &fixture("status_logic_easy.xlsx"),
-            &first,
-            &["--answers", "sheet"]
-        )
-        .0,
-        0
-    );
+    let first = first_with_sheet(&fixture("status_logic_easy.xlsx"), dir.path());
     // The puzzle's sheet hidden, the records kept: the sheet of solutions
     // is the only one shown.
     let hidden = dir.path().join("hidden.xlsx");

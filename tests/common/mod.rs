@@ -187,3 +187,18 @@ pub fn cell_styles_of(xml: &str) -> std::collections::HashMap<String, Option<Str
         })
         .collect()
 }
+
+/// Every entry of a zip package, in order: its name and its stored
+/// (still compressed) bytes, to compare parts byte for byte.
+pub fn raw_entries(path: &Path) -> Vec<(String, Vec<u8>)> {
+    use std::io::Read;
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    (0..z.len())
+        .map(|i| {
+            let mut f = z.by_index_raw(i).unwrap();
+            let mut b = Vec::new();
+            f.read_to_end(&mut b).unwrap();
+            (f.name().unwrap().to_string(), b)
+        })
+        .collect()
+}
