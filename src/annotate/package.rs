@@ -105,8 +105,18 @@ pub(crate) fn attr_values(
     }
 }
 
-/// The children of `<workbook>` that the schema puts after `<calcPr>`.
-const AFTER_CALC_PR: &[&str] = &[
+/// The children of `<workbook>` in the schema's order (CT_Workbook).
+const WORKBOOK_CHILDREN: &[&str] = &[
+    "fileVersion",
+    "fileSharing",
+    "workbookPr",
+    "workbookProtection",
+    "bookViews",
+    "sheets",
+    "functionGroups",
+    "externalReferences",
+    "definedNames",
+    "calcPr",
     "oleSize",
     "customWorkbookViews",
     "pivotCaches",
@@ -117,6 +127,13 @@ const AFTER_CALC_PR: &[&str] = &[
     "webPublishObjects",
     "extLst",
 ];
+
+/// Whether the schema puts `<workbook>`'s child `name` after its child
+/// `than` (false for a name it does not list).
+pub(crate) fn comes_after(name: &str, than: &str) -> bool {
+    let at = |n: &str| WORKBOOK_CHILDREN.iter().position(|c| *c == n);
+    matches!((at(name), at(than)), (Some(a), Some(b)) if a > b)
+}
 
 /// The workbook part with `<calcPr fullCalcOnLoad="1"/>`: the attribute is
 /// set on an existing `calcPr`, or a new element is put where the schema
@@ -165,7 +182,7 @@ pub(crate) fn set_full_calc_on_load(part: &str, xml: &str) -> Result<String, Ann
                 out.push_str(&xml[end..]);
                 return Ok(out);
             }
-            if AFTER_CALC_PR.contains(&name.as_ref()) {
+            if comes_after(name.as_ref(), "calcPr") {
                 return Ok(insert_calc_pr(xml, start, &root_prefix));
             }
         }

@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::package::{pos, xml_err};
+use super::package::{comes_after, pos, xml_err};
 use super::record::{decode_name, encode_name};
 use super::sheet::format_number;
 use super::xml::{attr, escape_text, prefix_of, write_start_tag};
@@ -524,20 +524,6 @@ struct WorkbookLayout {
     names_at: Option<usize>,
 }
 
-/// The children of `<workbook>` that the schema puts after `<definedNames>`.
-const AFTER_DEFINED_NAMES: &[&str] = &[
-    "calcPr",
-    "oleSize",
-    "customWorkbookViews",
-    "pivotCaches",
-    "smartTagPr",
-    "smartTagTypes",
-    "webPublishing",
-    "fileRecoveryPr",
-    "webPublishObjects",
-    "extLst",
-];
-
 fn workbook_layout(part: &str, xml: &str) -> Result<WorkbookLayout, AnnotateError> {
     let err = xml_err(part);
     let mut reader = Reader::from_str(xml);
@@ -570,7 +556,7 @@ fn workbook_layout(part: &str, xml: &str) -> Result<WorkbookLayout, AnnotateErro
                         }
                     }
                 } else if depth == 1 {
-                    if out.names_at.is_none() && AFTER_DEFINED_NAMES.contains(&local.as_str()) {
+                    if out.names_at.is_none() && comes_after(&local, "definedNames") {
                         out.names_at = Some(start);
                     }
                     if local == "definedNames" && empty {
