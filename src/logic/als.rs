@@ -44,8 +44,12 @@ const MAX_EXPANSIONS: usize = 20_000;
 /// digits as a bit set).
 #[derive(Debug)]
 pub(super) struct AlsData {
-    als: Vec<Als>,
+    als: Vec<Arc<Als>>,
     rcc: Vec<Vec<(usize, u64)>>,
+    /// Where each unit's sets begin in `als` (one more entry at the end).
+    unit_at: Vec<usize>,
+    /// Whether sets were left out ([`MAX_SETS`]).
+    truncated: bool,
     /// Per digit (index `d - 1`): the cells holding it, folded as
     /// [`Als::fold`].
     cand_fold: Vec<u128>,
@@ -124,23 +128,82 @@ fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
 }
 
 impl Board {
-    /// The sets and their restricted commons, gathered once per position.
+    /// The sets and their restricted commons, gathered once per position:
+    /// from the last position's, where a unit's cells have not changed
+    /// (the same sets, the same restricted commons between two of them).
     fn als_data(&mut self) -> Arc<AlsData> {
         let at = self.steps.len();
-        if let Some((s, data)) = &self.cache.als {
-            if *s == at {
-                return Arc::clone(data);
+        let prev = match self.cache.als.take() {
+            Some((s, cands, data)) if s == at => {
+                self.cache.als = Some((s, cands, Arc::clone(&data)));
+                return data;
             }
+            Some((_, cands, data)) if !data.truncated && cands.len() == self.cands.len() => {
+                Some((cands, data))
+            }
+            _ => None,
+        };
+        let units = self.units.len();
+        let mut als: Vec<Arc<Als>> = Vec::new();
+        let mut unit_at = Vec::with_capacity(units + 1);
+        // The index of each set in the last position's list, if from it.
+        let mut was: Vec<usize> = Vec::new();
+        unit_at.push(0);
+        for k in 0..units {
+            let kept = prev
+                .as_ref()
+                .filter(|(cands, _)| self.units[k].iter().all(|&c| cands[c] == self.cands[c]));
+            match kept {
+                Some((_, old)) => {
+                    for o in old.unit_at[k]..old.unit_at[k + 1] {
+                        als.push(Arc::clone(&old.als[o]));
+                        was.push(o);
+                    }
+                }
+                None => {
+                    for a in self.unit_als(k) {
+                        als.push(Arc::new(a));
+                        was.push(usize::MAX);
+                    }
+                }
+            }
+            unit_at.push(als.len());
         }
-        let peer_sets = self.peer_sets();
-        let mut als = self.all_als(&peer_sets);
-        if als.len() > MAX_SETS {
-            als.sort_by_key(|a| a.cells.len());
-            als.truncate(MAX_SETS);
+        let truncated = als.len() > MAX_SETS;
+        if truncated {
+            let mut order: Vec<usize> = (0..als.len()).collect();
+            order.sort_by_key(|&i| als[i].cells.len());
+            order.truncate(MAX_SETS);
+            als = order.iter().map(|&i| Arc::clone(&als[i])).collect();
+            was.clear();
+            was.resize(als.len(), usize::MAX);
         }
         let small = self.cands.len() <= 128;
         let n = self.side;
         let mut rcc: Vec<Vec<(usize, u64)>> = vec![Vec::new(); als.len()];
+        // The last position's commons between two sets both kept.
+        let old = prev.as_ref().map(|(_, d)| d).filter(|_| !truncated);
+        let mut is_new = vec![true; als.len()];
+        if let Some(old) = old {
+            let mut now = vec![usize::MAX; old.als.len()];
+            for (j, &o) in was.iter().enumerate() {
+                if o != usize::MAX {
+                    now[o] = j;
+                    is_new[j] = false;
+                }
+            }
+            for (j, &o) in was.iter().enumerate() {
+                if o != usize::MAX {
+                    rcc[j].extend(
+                        old.rcc[o]
+                            .iter()
+                            .filter(|&&(k, _)| now[k] != usize::MAX)
+                            .map(|&(k, r)| (now[k], r)),
+                    );
+                }
+            }
+        }
+        let fresh = old.is_none();
         if small {
             // The same test as `restricted`, on flat arrays the inner loop
             // walks in order: the pairs are most of the work.
@@ -158,6 +221,10 @@ impl Board {
                 let (mi, fi) = (masks[i], folds[i]);
                 let seen_i = &seen[i * n..(i + 1) * n];
                 for k in i + 1..als.len() {
+                    // Two kept sets: their commons came along.
+                    if !fresh && !is_new[i] && !is_new[k] {
+                        continue;
+                    }
                     let common = mi & masks[k];
                     if common == 0 || fi & folds[k] != 0 {
                         continue;
@@ -179,6 +246,9 @@ impl Board {
         } else {
             for (i, a) in als.iter().enumerate() {
                 for (k, b) in als.iter().enumerate().skip(i + 1) {
+                    if !fresh && !is_new[i] && !is_new[k] {
+                        continue;
+                    }
                     // Restricted commons are symmetric: every x of one set
                     // sees every x of the other.
                     let r = Board::restricted(a, b, small);
@@ -187,6 +257,12 @@ impl Board {
                         rcc[k].push((i, r));
                     }
                 }
+            }
+        }
+        if !fresh {
+            // Each list in the order a fresh search makes it: by set.
+            for list in &mut rcc {
+                list.sort_unstable_by_key(|&(k, _)| k);
             }
         }
         // Each digit's candidates, folded: a quick test of whether two
@@ -200,110 +276,97 @@ impl Board {
         let data = Arc::new(AlsData {
             als,
             rcc,
+            unit_at,
+            truncated,
             cand_fold,
         });
-        self.cache.als = Some((at, Arc::clone(&data)));
+        self.cache.als = Some((at, self.cands.clone(), Arc::clone(&data)));
         data
     }
 
-    /// Each cell's peers as a bit set.
-    fn peer_sets(&self) -> Vec<Vec<u64>> {
-        let words = (self.side * self.side).div_ceil(64);
-        self.peers
-            .iter()
-            .map(|ps| {
-                let mut s = vec![0u64; words];
-                for &p in ps {
-                    s[p / 64] |= 1 << (p % 64);
-                }
-                s
-            })
-            .collect()
-    }
-
-    /// Every ALS of the position (each cell set once).
-    fn all_als(&self, peer_sets: &[Vec<u64>]) -> Vec<Als> {
+    /// The ALS of unit `k` that no earlier unit holds (each cell set
+    /// once, from the first unit holding it: rows, columns, boxes).
+    fn unit_als(&self, k: usize) -> Vec<Als> {
         let n = self.side;
         let words = (n * n).div_ceil(64);
         let max = if n > 9 { MAX_CELLS_LARGE } else { n };
         let mut out = Vec::new();
-        for (k, unit) in self.units.iter().enumerate() {
-            let blanks: Vec<usize> = unit
-                .iter()
-                .copied()
-                .filter(|&c| self.cands[c] != 0)
-                .collect();
-            let mut pick: Vec<usize> = Vec::new();
-            #[allow(clippy::too_many_arguments)]
-            fn go(
-                b: &Board,
-                blanks: &[usize],
-                from: usize,
-                mask: u64,
-                max: usize,
-                pick: &mut Vec<usize>,
-                found: &mut Vec<(Vec<usize>, u64)>,
-            ) {
-                for j in from..blanks.len() {
-                    let m = mask | b.cands[blanks[j]];
-                    if m.count_ones() as usize > max.min(blanks.len() - 1) + 1 {
-                        continue;
-                    }
-                    pick.push(blanks[j]);
-                    if m.count_ones() as usize == pick.len() + 1 {
-                        found.push((pick.clone(), m));
-                    }
-                    if pick.len() < max.min(blanks.len().saturating_sub(1)) {
-                        go(b, blanks, j + 1, m, max, pick, found);
-                    }
-                    pick.pop();
-                }
-            }
-            let mut found = Vec::new();
-            go(self, &blanks, 0, 0, max, &mut pick, &mut found);
-            for (mut cells, mask) in found {
-                cells.sort_unstable();
-                // Each set once, from the first unit holding it (rows,
-                // then columns, then boxes): a set of one row or column
-                // found again in a column or box is skipped.
-                let earlier = (0..k / n).any(|t| {
-                    let u = self.cell_units[cells[0]][t];
-                    cells.iter().all(|&c| self.cell_units[c][t] == u)
-                });
-                if earlier {
+        let unit = &self.units[k];
+        let blanks: Vec<usize> = unit
+            .iter()
+            .copied()
+            .filter(|&c| self.cands[c] != 0)
+            .collect();
+        let mut pick: Vec<usize> = Vec::new();
+        #[allow(clippy::too_many_arguments)]
+        fn go(
+            b: &Board,
+            blanks: &[usize],
+            from: usize,
+            mask: u64,
+            max: usize,
+            pick: &mut Vec<usize>,
+            found: &mut Vec<(Vec<usize>, u64)>,
+        ) {
+            for j in from..blanks.len() {
+                let m = mask | b.cands[blanks[j]];
+                if m.count_ones() as usize > max.min(blanks.len() - 1) + 1 {
                     continue;
                 }
-                let mut set = vec![0u64; words];
-                for &c in &cells {
-                    set[c / 64] |= 1 << (c % 64);
+                pick.push(blanks[j]);
+                if m.count_ones() as usize == pick.len() + 1 {
+                    found.push((pick.clone(), m));
                 }
-                let mut seen_by = vec![0u64; n * words];
-                let mut with = vec![0u64; n * words];
-                let mut seen_fold = vec![0u128; n];
-                let mut with_fold = vec![0u128; n];
-                for d in super::digits_of(mask) {
-                    let i = d as usize - 1;
-                    let s = &mut seen_by[i * words..(i + 1) * words];
-                    s.fill(u64::MAX);
-                    let w = &mut with[i * words..(i + 1) * words];
-                    for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
-                        and_into(s, &peer_sets[c]);
-                        w[c / 64] |= 1 << (c % 64);
-                    }
-                    seen_fold[i] = fold(s);
-                    with_fold[i] = fold(w);
+                if pick.len() < max.min(blanks.len().saturating_sub(1)) {
+                    go(b, blanks, j + 1, m, max, pick, found);
                 }
-                out.push(Als {
-                    fold: fold(&set),
-                    cells,
-                    set,
-                    mask,
-                    seen: seen_by,
-                    with,
-                    seen_fold,
-                    with_fold,
-                });
+                pick.pop();
             }
+        }
+        let mut found = Vec::new();
+        go(self, &blanks, 0, 0, max, &mut pick, &mut found);
+        for (mut cells, mask) in found {
+            cells.sort_unstable();
+            // Each set once, from the first unit holding it (rows,
+            // then columns, then boxes): a set of one row or column
+            // found again in a column or box is skipped.
+            let earlier = (0..k / n).any(|t| {
+                let u = self.cell_units[cells[0]][t];
+                cells.iter().all(|&c| self.cell_units[c][t] == u)
+            });
+            if earlier {
+                continue;
+            }
+            let mut set = vec![0u64; words];
+            for &c in &cells {
+                set[c / 64] |= 1 << (c % 64);
+            }
+            let mut seen_by = vec![0u64; n * words];
+            let mut with = vec![0u64; n * words];
+            let mut seen_fold = vec![0u128; n];
+            let mut with_fold = vec![0u128; n];
+            for d in super::digits_of(mask) {
+                let i = d as usize - 1;
+                let s = &mut seen_by[i * words..(i + 1) * words];
+                s.fill(u64::MAX);
+                let w = &mut with[i * words..(i + 1) * words];
+                for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
+                    and_into(s, &self.peer_sets[c * words..(c + 1) * words]);
+                    w[c / 64] |= 1 << (c % 64);
+                }
+                seen_fold[i] = fold(s);
+                with_fold[i] = fold(w);
+            }
+            out.push(Als {
+                fold: fold(&set),
+                cells,
+                set,
+                mask,
+                seen: seen_by,
+                with,
+                seen_fold,
+                with_fold,
+            });
         }
         out
     }
@@ -470,10 +533,12 @@ impl Board {
         struct Search<'a> {
             board: &'a Board,
             data: &'a AlsData,
-            als: &'a [Als],
+            als: &'a [Arc<Als>],
             rcc: &'a [Vec<(usize, u64)>],
             path: Vec<usize>,
             commons: Vec<u8>,
+            /// The cells of the path's sets (which never overlap).
+            used: Vec<u64>,
             budget: usize,
         }
         impl Search<'_> {
@@ -486,12 +551,8 @@ impl Board {
                     }
                     self.budget -= 1;
                     let a = &self.als[next];
-                    if self.path.contains(&next)
-                        || self
-                            .path
-                            .iter()
-                            .any(|&p| !disjoint(&self.als[p].set, &a.set))
-                    {
+                    // A set of the path, or one overlapping one.
+                    if !disjoint(&self.used, &a.set) {
                         continue;
                     }
                     for x in super::digits_of(r) {
@@ -500,6 +561,9 @@ impl Board {
                         }
                         self.path.push(next);
                         self.commons.push(x);
+                        for (u, w) in self.used.iter_mut().zip(&a.set) {
+                            *u |= w;
+                        }
                         if self.path.len() >= 4 {
                             let first = &self.als[self.path[0]];
                             let except = bit(self.commons[0]) | bit(x);
@@ -515,6 +579,9 @@ impl Board {
                         }
                         self.path.pop();
                         self.commons.pop();
+                        for (u, w) in self.used.iter_mut().zip(&a.set) {
+                            *u &= !w;
+                        }
                     }
                 }
                 None
@@ -527,15 +594,17 @@ impl Board {
             rcc,
             path: Vec::new(),
             commons: Vec::new(),
+            used: Vec::new(),
             budget: MAX_EXPANSIONS,
         };
         let mut found = None;
-        for start in 0..als.len() {
+        for (start, first) in als.iter().enumerate() {
             if start % 16 == 0 && search.board.past_deadline() {
                 break;
             }
             search.path = vec![start];
             search.commons.clear();
+            search.used.clone_from(&first.set);
             if let Some(struck) = search.go() {
                 found = Some((search.path.clone(), search.commons.clone(), struck));
                 break;
@@ -547,7 +616,7 @@ impl Board {
         let Some((path, commons, struck)) = found else {
             return false;
         };
-        let sets: Vec<&Als> = path.iter().map(|&i| &als[i]).collect();
+        let sets: Vec<&Als> = path.iter().map(|&i| &*als[i]).collect();
         self.als_step(Technique::AlsChain, &sets, &commons, struck);
         true
     }

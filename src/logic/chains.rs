@@ -35,6 +35,10 @@ pub(super) const MAX_NODES: usize = 20;
 /// thousands of nodes each searched from, would take seconds.
 const MAX_WORK: usize = 4_000_000;
 
+/// The most link graphs one puzzle's runs keep for each other
+/// ([`Board::note_findings`]); about 20 KB each on a 9x9.
+pub(super) const KEPT_GRAPHS: usize = 256;
+
 /// Which links a chain may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -56,13 +60,51 @@ type Found = (Vec<u32>, Vec<(usize, u8)>);
 #[derive(Debug)]
 pub(super) struct Graph {
     /// The cells and digit of each node; single cells first.
-    pub(super) nodes: Vec<(Vec<usize>, u8)>,
+    pub(super) nodes: Nodes,
     /// How many nodes are single cells (the first ones).
     pub(super) singles: usize,
+    /// The single node of each candidate (`cell * side + digit - 1`),
+    /// `u32::MAX` where the cell lacks the digit.
+    pub(super) of_cand: Vec<u32>,
     /// Strong links of each node.
     pub(super) strong: Adj,
     /// Weak links of each node.
     pub(super) weak: Adj,
+}
+
+/// The nodes of a link graph, their cells in one array: node `i`'s cells
+/// are `cells[at[i]..at[i + 1]]`.
+#[derive(Debug, Default)]
+pub(super) struct Nodes {
+    at: Vec<u32>,
+    cells: Vec<usize>,
+    digit: Vec<u8>,
+}
+
+impl Nodes {
+    fn push(&mut self, cells: impl IntoIterator<Item = usize>, d: u8) {
+        if self.at.is_empty() {
+            self.at.push(0);
+        }
+        self.cells.extend(cells);
+        self.at.push(self.cells.len() as u32);
+        self.digit.push(d);
+    }
+
+    /// How many nodes there are.
+    pub(super) fn len(&self) -> usize {
+        self.digit.len()
+    }
+
+    /// Node `i`'s cells (one for a single node).
+    pub(super) fn cells(&self, i: usize) -> &[usize] {
+        &self.cells[self.at[i] as usize..self.at[i + 1] as usize]
+    }
+
+    /// Node `i`'s digit.
+    pub(super) fn digit(&self, i: usize) -> u8 {
+        self.digit[i]
+    }
 }
 
 /// Adjacency lists in one array: node `i`'s neighbours are
@@ -79,6 +121,49 @@ pub(super) struct Adj {
 }
 
 impl Adj {
+    /// Lists given node by node ([`Adj::close`] after each node's links).
+    fn open(nodes: usize, capacity: usize) -> Adj {
+        let mut start = Vec::with_capacity(nodes + 1);
+        start.push(0);
+        Adj {
+            start,
+            list: Vec::with_capacity(capacity),
+            groups_at: Vec::with_capacity(nodes),
+            in_cell_at: Vec::with_capacity(nodes),
+        }
+    }
+
+    /// Ends the list of the next node: the links pushed since the last
+    /// call, sorted and kept once (`sorted`: they were pushed so).
+    fn close(&mut self, singles: usize, sorted: bool) {
+        let lo = *self.start.last().unwrap_or(&0) as usize;
+        if sorted {
+            debug_assert!(self.list[lo..].windows(2).all(|w| w[0] < w[1]));
+            self.close_at(lo, self.list.len(), singles);
+            return;
+        }
+        let links = &mut self.list[lo..];
+        links.sort_unstable();
+        let mut out = lo;
+        for j in lo..self.list.len() {
+            if j == lo || self.list[j] != self.list[out - 1] {
+                self.list[out] = self.list[j];
+                out += 1;
+            }
+        }
+        self.list.truncate(out);
+        self.close_at(lo, out, singles);
+    }
+
+    fn close_at(&mut self, lo: usize, out: usize, singles: usize) {
+        let links = &self.list[lo..];
+        self.groups_at
+            .push((lo + links.partition_point(|&v| (v as usize) < singles)) as u32);
+        self.in_cell_at
+            .push((lo + links.partition_point(|&v| v < IN_CELL)) as u32);
+        self.start.push(out as u32);
+    }
+
     /// From links `(a, b)` given both ways; repeated links kept once,
     /// each node's list in ascending order.
     fn new(nodes: usize, singles: usize, edges: Vec<(u32, u32)>) -> Adj {
@@ -186,7 +271,22 @@ impl Board {
                 return Arc::clone(g);
             }
         }
-        let g = Arc::new(self.build_graph());
+        let known = self
+            .findings
+            .as_ref()
+            .and_then(|f| f.graphs.get(&self.cands));
+        let g = match known {
+            Some(g) => Arc::clone(g),
+            None => {
+                let g = Arc::new(self.build_graph());
+                if let Some(f) = &mut self.findings {
+                    if self.side <= 9 && f.graphs.len() < KEPT_GRAPHS {
+                        f.graphs.insert(self.cands.clone(), Arc::clone(&g));
+                    }
+                }
+                g
+            }
+        };
         self.cache.graph = Some((at, Arc::clone(&g)));
         g
     }
@@ -194,66 +294,79 @@ impl Board {
     fn build_graph(&self) -> Graph {
         let n = self.side;
         let units = self.units.len();
-        let mut nodes: Vec<(Vec<usize>, u8)> = Vec::new();
+        let table = self.table();
+        let places = &table.places;
+        let mut nodes = Nodes::default();
         // Node of each candidate (cell * n + digit - 1), u32::MAX when none.
         let mut of_cand = vec![u32::MAX; n * n * n];
         for c in 0..n * n {
-            let m = self.cands[c];
-            if m == 0 {
-                continue;
-            }
-            for d in super::digits_of(m) {
+            for d in super::digits_of(self.cands[c]) {
                 of_cand[c * n + d as usize - 1] = nodes.len() as u32;
-                nodes.push((vec![c], d));
+                nodes.push([c], d);
             }
         }
         let singles = nodes.len();
-        // Groups: a digit's places in a box and a line, two or more; each
-        // listed under its two units (`in_unit[unit * n + digit - 1]`).
-        let mut in_unit: Vec<Vec<u32>> = vec![Vec::new(); units * n];
-        // A group's box and line.
+        // Groups: a digit's places in a box and a line, two or more. Each
+        // group's box and line, and the groups of each unit and digit
+        // (`unit * n + digit - 1`) in one array.
         let mut group_units: Vec<[usize; 2]> = Vec::new();
+        let mut keyed: Vec<(u32, u32)> = Vec::new();
+        // Each box's lines: the line unit and the box positions on it.
+        let mut lines: Vec<(usize, u64)> = Vec::with_capacity(2 * n);
         for b in 2 * n..3 * n {
+            lines.clear();
+            for slot in 0..2 {
+                let from = lines.len();
+                for (i, &c) in self.units[b].iter().enumerate() {
+                    let line = self.cell_units[c][slot];
+                    match lines[from..].iter_mut().find(|(l, _)| *l == line) {
+                        Some((_, m)) => *m |= 1 << i,
+                        None => lines.push((line, 1 << i)),
+                    }
+                }
+                lines[from..].sort_unstable();
+            }
             for d in 1..=n as u8 {
-                let places: Vec<usize> = self.units[b]
-                    .iter()
-                    .copied()
-                    .filter(|&c| self.cands[c] & bit(d) != 0)
-                    .collect();
-                if places.len() < 2 {
+                let p = places[b * n + d as usize - 1];
+                if p.count_ones() < 2 {
                     continue;
                 }
-                for slot in 0..2 {
-                    let mut lines: Vec<usize> =
-                        places.iter().map(|&c| self.cell_units[c][slot]).collect();
-                    lines.sort_unstable();
-                    lines.dedup();
-                    for line in lines {
-                        let cells: Vec<usize> = places
-                            .iter()
-                            .copied()
-                            .filter(|&c| self.cell_units[c][slot] == line)
-                            .collect();
-                        if cells.len() >= 2 {
-                            let g = nodes.len() as u32;
-                            in_unit[b * n + d as usize - 1].push(g);
-                            in_unit[line * n + d as usize - 1].push(g);
-                            group_units.push([b, line]);
-                            nodes.push((cells, d));
-                        }
+                for &(line, on_line) in &lines {
+                    let q = p & on_line;
+                    if q.count_ones() >= 2 {
+                        let g = nodes.len() as u32;
+                        keyed.push(((b * n + d as usize - 1) as u32, g));
+                        keyed.push(((line * n + d as usize - 1) as u32, g));
+                        group_units.push([b, line]);
+                        nodes.push(
+                            super::digits_of(q).map(|i| self.units[b][i as usize - 1]),
+                            d,
+                        );
                     }
                 }
             }
         }
+        let mut in_unit_at = vec![0u32; units * n + 1];
+        for &(k, _) in &keyed {
+            in_unit_at[k as usize + 1] += 1;
+        }
+        for i in 0..units * n {
+            in_unit_at[i + 1] += in_unit_at[i];
+        }
+        let mut fill = in_unit_at.clone();
+        let mut in_unit_list = vec![0u32; keyed.len()];
+        for &(k, g) in &keyed {
+            in_unit_list[fill[k as usize] as usize] = g;
+            fill[k as usize] += 1;
+        }
+        let in_unit = |k: usize, d: u8| {
+            let i = k * n + d as usize - 1;
+            &in_unit_list[in_unit_at[i] as usize..in_unit_at[i + 1] as usize]
+        };
         let mut strong: Vec<(u32, u32)> = Vec::new();
-        let mut weak: Vec<(u32, u32)> = Vec::with_capacity(nodes.len() * 24);
         let link = |list: &mut Vec<(u32, u32)>, a: usize, b: usize| {
             list.push((a as u32, b as u32));
             list.push((b as u32, a as u32));
-        };
-        let cell_link = |list: &mut Vec<(u32, u32)>, a: usize, b: usize| {
-            list.push((a as u32, b as u32 | IN_CELL));
-            list.push((b as u32, a as u32 | IN_CELL));
         };
         // Strong links in pair cells.
         for c in 0..n * n {
@@ -265,45 +378,38 @@ impl Board {
                         of_cand[c * n + a as usize - 1],
                         of_cand[c * n + b as usize - 1],
                     );
-                    cell_link(&mut strong, x as usize, y as usize);
+                    strong.push((x, y | IN_CELL));
+                    strong.push((y, x | IN_CELL));
                 }
             }
         }
         // Strong links in units: the digit's places split into two nodes.
-        let mut places: Vec<usize> = Vec::new();
         let mut inside: Vec<usize> = Vec::new();
         for k in 0..units {
             for d in 1..=n as u8 {
-                places.clear();
-                places.extend(
-                    self.units[k]
-                        .iter()
-                        .copied()
-                        .filter(|&c| self.cands[c] & bit(d) != 0),
-                );
-                if places.len() == 2 {
-                    let x = of_cand[places[0] * n + d as usize - 1];
-                    let y = of_cand[places[1] * n + d as usize - 1];
-                    link(&mut strong, x as usize, y as usize);
+                let p = places[k * n + d as usize - 1];
+                let count = p.count_ones() as usize;
+                let node_at = |i: u8| of_cand[self.units[k][i as usize - 1] * n + d as usize - 1];
+                if count == 2 {
+                    let mut at = super::digits_of(p);
+                    if let (Some(i), Some(j)) = (at.next(), at.next()) {
+                        link(&mut strong, node_at(i) as usize, node_at(j) as usize);
+                    }
                 }
-                let groups = &in_unit[k * n + d as usize - 1];
-                if places.len() < 3 || groups.is_empty() {
+                let groups = in_unit(k, d);
+                if count < 3 || groups.is_empty() {
                     continue;
                 }
                 // Nodes inside this unit on d (singles and groups); two
                 // of them that share no cell and cover every place.
                 inside.clear();
-                inside.extend(
-                    places
-                        .iter()
-                        .map(|&c| of_cand[c * n + d as usize - 1] as usize),
-                );
+                inside.extend(super::digits_of(p).map(|i| node_at(i) as usize));
                 inside.extend(groups.iter().map(|&g| g as usize));
                 for (i, &a) in inside.iter().enumerate() {
                     for &b in &inside[i + 1..] {
-                        let (ca, cb) = (&nodes[a].0, &nodes[b].0);
+                        let (ca, cb) = (nodes.cells(a), nodes.cells(b));
                         if (a >= singles || b >= singles)
-                            && ca.len() + cb.len() == places.len()
+                            && ca.len() + cb.len() == count
                             && ca.iter().all(|c| !cb.contains(c))
                         {
                             link(&mut strong, a, b);
@@ -312,55 +418,67 @@ impl Board {
                 }
             }
         }
-        // Weak links: one digit in cells that see each other.
-        for (a, (cells, d)) in nodes.iter().enumerate().take(singles) {
-            let (c, d) = (cells[0], *d);
-            for &p in &self.peers[c] {
-                let b = of_cand[p * n + d as usize - 1];
-                if b != u32::MAX && (b as usize) > a {
-                    link(&mut weak, a, b as usize);
-                }
+        // Weak links, node by node: one digit in cells that see each
+        // other, two digits of one cell; a group's digit elsewhere in its
+        // box and line (a cell seeing every cell of a group shares one of
+        // them), and the groups of either that share none of its cells.
+        let m = nodes.len();
+        let mut weak = Adj::open(m, singles * 24);
+        let mut groups: Vec<u32> = Vec::new();
+        for a in 0..singles {
+            let (c, d) = (nodes.cells(a)[0], nodes.digit(a));
+            // In ascending order, each once: peers by cell (so by node),
+            // groups (none is in two of the cell's units: a cell sharing
+            // a group's box and line, holding its digit, is in it), and
+            // the cell's other digits.
+            let of_d = |p: usize| of_cand[p * n + d as usize - 1];
+            weak.list.extend(
+                self.peers[c]
+                    .iter()
+                    .map(|&p| of_d(p))
+                    .filter(|&b| b != u32::MAX),
+            );
+            groups.clear();
+            for k in self.cell_units[c] {
+                groups.extend(
+                    in_unit(k, d)
+                        .iter()
+                        .filter(|&&g| !nodes.cells(g as usize).contains(&c)),
+                );
             }
-            // Two digits of one cell.
-            for e in super::digits_of(self.cands[c]).filter(|&e| e > d) {
-                let b = of_cand[c * n + e as usize - 1];
-                cell_link(&mut weak, a, b as usize);
-            }
+            groups.sort_unstable();
+            weak.list.extend_from_slice(&groups);
+            weak.list.extend(
+                super::digits_of(self.cands[c])
+                    .filter(|&e| e != d)
+                    .map(|e| of_cand[c * n + e as usize - 1] | IN_CELL),
+            );
+            weak.close(singles, true);
         }
-        // A group's weak links: the digit elsewhere in its box and its
-        // line (a cell seeing every cell of a group shares one of them),
-        // and the groups of either that share none of its cells.
-        for g in singles..nodes.len() {
-            let (cg, d) = (&nodes[g].0, nodes[g].1);
-            let [bx, line] = group_units[g - singles];
-            for k in [bx, line] {
+        for g in singles..m {
+            let d = nodes.digit(g);
+            let cg = nodes.cells(g);
+            for k in group_units[g - singles] {
                 for &c in &self.units[k] {
                     let h = of_cand[c * n + d as usize - 1];
-                    // A cell of the box's line is in both units: linked once.
-                    if h != u32::MAX && !cg.contains(&c) && (k == bx || self.cell_units[c][2] != bx)
-                    {
-                        link(&mut weak, g, h as usize);
+                    if h != u32::MAX && !cg.contains(&c) {
+                        weak.list.push(h);
                     }
                 }
-                for &h in &in_unit[k * n + d as usize - 1] {
-                    let h = h as usize;
-                    // Each pair once: from the lower node, through the
-                    // box when they share both units.
-                    if h > g
-                        && (k == bx || group_units[h - singles][0] != bx)
-                        && nodes[h].0.iter().all(|c| !cg.contains(c))
-                    {
-                        link(&mut weak, g, h);
+                for &h in in_unit(k, d) {
+                    if h as usize != g && nodes.cells(h as usize).iter().all(|c| !cg.contains(c)) {
+                        weak.list.push(h);
                     }
                 }
             }
+            weak.close(singles, false);
         }
-        let m = nodes.len();
         Graph {
             nodes,
             singles,
+            of_cand,
             strong: Adj::new(m, singles, strong),
-            weak: Adj::new(m, singles, weak),
+            weak,
         }
     }
 
@@ -368,11 +486,9 @@ impl Board {
     /// would strike: one of them holds, so these go.
     pub(super) fn struck_by_either(
         &self,
-        x: &(Vec<usize>, u8),
-        y: &(Vec<usize>, u8),
+        (cx, dx): (&[usize], u8),
+        (cy, dy): (&[usize], u8),
     ) -> Vec<(usize, u8)> {
-        let (cx, dx) = (&x.0, x.1);
-        let (cy, dy) = (&y.0, y.1);
         let mut out = Vec::new();
         if dx == dy {
             let first = cx[0];
@@ -408,12 +524,13 @@ impl Board {
 
     /// The breadth-first search of [`Board::chain`] over the chains `kind`
     /// allows: the shortest chain that strikes something.
-    fn search(&self, g: &Graph, kind: Kind) -> Option<Found> {
+    /// Starts on the digits of `skip` (bit `d - 1`) are left out (an
+    /// X-chain keeps to its start's digit). `cut` is set when the search
+    /// stopped before trying every start (the work cap, the deadline).
+    fn search(&self, g: &Graph, kind: Kind, skip: u64, cut: &mut bool) -> Option<Found> {
         let m = g.nodes.len();
-        let pair: Vec<bool> = g
-            .nodes
-            .iter()
-            .map(|(cells, _)| cells.len() == 1 && self.cands[cells[0]].count_ones() == 2)
+        let pair: Vec<bool> = (0..m)
+            .map(|i| i < g.singles && self.cands[g.nodes.cells(i)[0]].count_ones() == 2)
             .collect();
         // A quick test before working out what two single ends strike:
         // some candidate weakly linked to both.
@@ -427,12 +544,17 @@ impl Board {
         let mut work = 0usize;
         for x in 0..m {
             if work > MAX_WORK {
+                *cut = true;
                 break;
             }
-            if g.strong[x].is_empty() || !kind.allows(g, &pair, x, false, false) {
+            if g.strong[x].is_empty()
+                || !kind.allows(g, &pair, x, false, false)
+                || skip & bit(g.nodes.digit(x)) != 0
+            {
                 continue;
             }
             if x % 32 == 0 && self.past_deadline() {
+                *cut = true;
                 break;
             }
             let limit = best.as_ref().map_or(MAX_NODES, |b| b.0.len() - 1);
@@ -481,7 +603,8 @@ impl Board {
                         continue;
                     }
                     // Reached "y is true" from "x is false".
-                    let (nx, ny) = (&g.nodes[x], &g.nodes[y as usize]);
+                    let nx = (g.nodes.cells(x), g.nodes.digit(x));
+                    let ny = (g.nodes.cells(y as usize), g.nodes.digit(y as usize));
                     if matches!(kind, Kind::X | Kind::Xy) && nx.1 != ny.1 {
                         continue;
                     }
@@ -514,18 +637,35 @@ impl Board {
     }
 
     /// One chain of this kind that strikes something: the shortest found.
+    /// An X-chain keeps to one digit: the digits it found nothing on
+    /// are noted ([`Board::digits_failed`]) and skipped while their places
+    /// stay.
     pub(super) fn chain(&mut self, kind: Kind) -> bool {
+        let n = self.side;
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let skip = match kind {
+            Kind::X => self.digits_to_skip(Technique::XChain),
+            _ => 0,
+        };
+        if skip == all {
+            return false;
+        }
         let g = self.graph();
-        let Some((path, struck)) = self.search(&g, kind) else {
+        let mut cut = false;
+        let found = self.search(&g, kind, skip, &mut cut);
+        if kind == Kind::X && found.is_none() && !cut {
+            self.digits_failed(Technique::XChain, all & !skip);
+        }
+        let Some((path, struck)) = found else {
             return false;
         };
         let chain: Vec<ChainNode> = path
             .iter()
             .map(|&lit| {
-                let (cells, digit) = &g.nodes[(lit / 2) as usize];
+                let i = (lit / 2) as usize;
                 ChainNode {
-                    cells: cells.clone(),
-                    digit: *digit,
+                    cells: g.nodes.cells(i).to_vec(),
+                    digit: g.nodes.digit(i),
                     on: lit % 2 == 1,
                 }
             })

@@ -15,13 +15,16 @@
 //!   and `D` is true, so a cell seeing both `B` and `D` loses the digit
 //!   (type 1).
 
+use std::sync::Arc;
+
 use super::{bit, digits_of, Board, Step, Technique};
 
 /// A cluster split in two colours: `(cell, colour)` in the order found.
 pub(super) type Cluster = Vec<(usize, bool)>;
 
-/// A position's candidates and every digit's clusters in it.
-pub(super) type ColourMemo = (Vec<u64>, std::sync::Arc<Vec<Vec<Cluster>>>);
+/// A position's candidates and the clusters of each digit (index
+/// `d - 1`) worked out in it so far.
+pub(super) type ColourMemo = (Vec<u64>, Vec<Option<Arc<Vec<Cluster>>>>);
 
 /// Splits `nodes` into clusters joined by `edges` (pairs of cells),
 /// two-coloured (breadth first, from the first node of each). A cluster
@@ -78,24 +81,25 @@ impl Board {
         cluster.iter().any(|&(y, cy)| cy == c && self.sees(x, y))
     }
 
-    /// The two-coloured clusters of every digit's strong links (index
-    /// `d - 1`), kept while the position stays the same: simple and
-    /// multi-colouring run one after the other on a position.
-    fn digit_clusters(&mut self) -> std::sync::Arc<Vec<Vec<Cluster>>> {
-        if let Some((cands, all)) = &self.colour_memo {
-            if *cands == self.cands {
-                return all.clone();
+    /// The two-coloured clusters of digit `d`'s strong links, kept while
+    /// the position stays the same: simple and multi-colouring run one
+    /// after the other on a position.
+    fn digit_clusters(&mut self, d: u8) -> Arc<Vec<Cluster>> {
+        let fresh = matches!(&self.colour_memo, Some((cands, _)) if *cands == self.cands);
+        if !fresh {
+            self.colour_memo = Some((self.cands.clone(), vec![None; self.side]));
+        }
+        if let Some((_, all)) = &self.colour_memo {
+            if let Some(found) = &all[d as usize - 1] {
+                return Arc::clone(found);
             }
         }
-        let all: Vec<Vec<Cluster>> = (1..=self.side as u8)
-            .map(|d| {
-                let (nodes, links) = self.strong_graph(d);
-                clusters(&nodes, &links)
-            })
-            .collect();
-        let all = std::sync::Arc::new(all);
-        self.colour_memo = Some((self.cands.clone(), all.clone()));
-        all
+        let (nodes, links) = self.strong_graph(d);
+        let found = Arc::new(clusters(&nodes, &links));
+        if let Some((_, all)) = &mut self.colour_memo {
+            all[d as usize - 1] = Some(Arc::clone(&found));
+        }
+        found
     }
 
     /// The cells of a digit's strong-link graph: every cell that ends a
@@ -191,9 +195,13 @@ impl Board {
     /// One simple colouring (wrap, then trap, cluster by cluster) that
     /// strikes something.
     pub(super) fn simple_colouring(&mut self) -> bool {
-        let all = self.digit_clusters();
-        for (k, found) in all.iter().enumerate() {
-            let d = k as u8 + 1;
+        let skip = self.digits_to_skip(Technique::SimpleColouring);
+        let mut failed = 0u64;
+        for d in 1..=self.side as u8 {
+            if skip & bit(d) != 0 {
+                continue;
+            }
+            let found = self.digit_clusters(d);
             for cluster in found.iter() {
                 if cluster.len() < 3 {
                     continue;
@@ -230,21 +238,28 @@ impl Board {
                 if let Some(step) =
                     self.colour_step(Technique::SimpleColouring, vec![d], cells, eliminated)
                 {
+                    self.digits_failed(Technique::SimpleColouring, failed);
                     self.apply(step);
                     return true;
                 }
             }
+            failed |= bit(d);
         }
+        self.digits_failed(Technique::SimpleColouring, failed);
         false
     }
 
     /// One multi-colouring (type 2, then type 1, pair of clusters by pair)
     /// that strikes something.
     pub(super) fn multi_colouring(&mut self) -> bool {
-        let every = self.digit_clusters();
-        for (k, all) in every.iter().enumerate() {
-            let d = k as u8 + 1;
+        let skip = self.digits_to_skip(Technique::MultiColouring);
+        let mut failed = 0u64;
+        for d in 1..=self.side as u8 {
             let b = bit(d);
+            if skip & b != 0 {
+                continue;
+            }
+            let all = self.digit_clusters(d);
             for (i, c1) in all.iter().enumerate() {
                 for (j, c2) in all.iter().enumerate() {
                     if i == j {
@@ -293,12 +308,15 @@ impl Board {
                     if let Some(step) =
                         self.colour_step(Technique::MultiColouring, vec![d], cells, eliminated)
                     {
+                        self.digits_failed(Technique::MultiColouring, failed);
                         self.apply(step);
                         return true;
                     }
                 }
             }
+            failed |= b;
         }
+        self.digits_failed(Technique::MultiColouring, failed);
         false
     }
 }

@@ -150,43 +150,44 @@ pub(super) fn explainer_ratings(steps: &[SeStep], finished: bool, beyond: f32) -
 fn direct_locking(board: &mut Board, pointing: bool) -> bool {
     let n = board.side;
     let units = if pointing { 2 * n..3 * n } else { 0..2 * n };
+    let table = board.table();
     for k in units {
         let kind = k / n;
         for d in 1..=n as u8 {
-            let cells: Vec<usize> = board.units[k]
-                .iter()
-                .copied()
-                .filter(|&c| board.cands[c] & bit(d) != 0)
-                .collect();
-            if cells.len() < 2 {
+            let b = bit(d);
+            let places = table.places[k * n + d as usize - 1];
+            if places.count_ones() < 2 {
                 continue;
             }
+            let unit = &board.units[k];
+            let first = unit[places.trailing_zeros() as usize];
             for slot in 0..3 {
-                let other = board.cell_units[cells[0]][slot];
-                if other == k || !cells.iter().all(|&c| board.cell_units[c][slot] == other) {
+                let other = board.cell_units[first][slot];
+                if other == k
+                    || !super::positions(places).all(|i| board.cell_units[unit[i]][slot] == other)
+                {
                     continue;
                 }
-                let struck: Vec<usize> = board.units[other]
+                // The cells the pattern would strike (the digit's places
+                // in `other` outside `k`), and a unit of k's kind that
+                // loses places to them and is left with one.
+                let single = board.units[other]
                     .iter()
-                    .copied()
-                    .filter(|c| !cells.contains(c) && board.cands[*c] & bit(d) != 0)
-                    .collect();
-                // A unit of k's kind that loses places to the strikes and is
-                // left with one.
-                let single = struck.iter().find_map(|&s| {
-                    let k3 = board.cell_units[s][kind];
-                    let left: Vec<usize> = board.units[k3]
-                        .iter()
-                        .copied()
-                        .filter(|&c| {
-                            board.cands[c] & bit(d) != 0 && board.cell_units[c][slot] != other
-                        })
-                        .collect();
-                    (left.len() == 1).then(|| (k3, left[0]))
-                });
+                    .filter(|&&s| board.cands[s] & b != 0 && board.cell_units[s][kind] != k)
+                    .find_map(|&s| {
+                        let k3 = board.cell_units[s][kind];
+                        let mut left = board.units[k3].iter().filter(|&&c| {
+                            board.cands[c] & b != 0 && board.cell_units[c][slot] != other
+                        });
+                        match (left.next(), left.next()) {
+                            (Some(&cell), None) => Some((k3, cell)),
+                            _ => None,
+                        }
+                    });
                 let Some((k3, cell)) = single else { continue };
                 // SE applies a direct hint as its placement alone: the
                 // strikes that led to it stay candidates.
+                let cells: Vec<usize> = super::positions(places).map(|i| unit[i]).collect();
                 let unit = board.unit_of(k);
                 board.apply(Step {
                     technique: Technique::LockedCandidates,
@@ -222,13 +223,14 @@ fn direct_hidden_set(board: &mut Board, size: usize) -> bool {
         if blanks <= size {
             continue;
         }
-        let places: Vec<u64> = (1..=n as u8).map(|d| board.places(k, d)).collect();
+        let table = board.table();
+        let places = &table.places[k * n..(k + 1) * n];
         // Digits that can be in a hidden set of this size.
         let members: Vec<usize> = (0..n)
             .filter(|&i| (2..=size as u32).contains(&places[i].count_ones()))
             .collect();
         let mut pick = Vec::with_capacity(size);
-        if let Some((set, union, target, at)) = find_set(&places, &members, size, 0, 0, &mut pick) {
+        if let Some((set, union, target, at)) = find_set(places, &members, size, 0, 0, &mut pick) {
             let cells: Vec<usize> = (0..n)
                 .filter(|&i| union & (1 << i) != 0)
                 .map(|i| board.units[k][i])

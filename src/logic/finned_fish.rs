@@ -84,7 +84,28 @@ impl Board {
         let table = self.table();
         let places = &table.places;
         let mut lines = Vec::with_capacity(n);
+        // The digits' facts: `finned` marks a digit with neither finned
+        // nor sashimi fish of this size (what a finned search that meets
+        // no sashimi one on the way shows), `t` one without the kind
+        // sought.
+        let finned = match size {
+            2 => Technique::FinnedXWing,
+            3 => Technique::FinnedSwordfish,
+            _ => Technique::FinnedJellyfish,
+        };
+        let t = match (size, sashimi) {
+            (_, false) => finned,
+            (2, true) => Technique::SashimiXWing,
+            (3, true) => Technique::SashimiSwordfish,
+            _ => Technique::SashimiJellyfish,
+        };
+        let skip = self.digits_to_skip(finned) | self.digits_to_skip(t);
+        let mut failed = 0u64;
         for d in 1..=n as u8 {
+            if skip & bit(d) != 0 {
+                continue;
+            }
+            let mut other_kind = false;
             for (base, cover) in [(0, n), (n, 0)] {
                 lines.clear();
                 lines.extend(
@@ -121,15 +142,22 @@ impl Board {
                 let outside = [0u64; MAX_BOXES];
                 let mut levels = [[0u64; MAX_BOXES]; 4];
                 let found = self.finned_bases(&search, 0, 0, &outside[..n], &mut levels, &mut pick);
+                let other = search.other.into_inner();
+                other_kind |= other.is_some();
                 if first_sashimi.is_none() {
-                    first_sashimi = search.other.into_inner();
+                    first_sashimi = other;
                 }
                 if let Some(step) = found {
+                    self.digits_failed(t, failed);
                     self.apply(step);
                     return true;
                 }
             }
+            if sashimi || !other_kind {
+                failed |= bit(d);
+            }
         }
+        self.digits_failed(t, failed);
         if !sashimi {
             // Nothing finned: the whole search ran, and met the first
             // sashimi fish (if any) the next call would find.

@@ -11,7 +11,17 @@ impl Board {
         let table = self.table();
         let places = &table.places;
         let mut lines = [(0usize, 0u64); 64];
+        let t = match size {
+            2 => Technique::XWing,
+            3 => Technique::Swordfish,
+            _ => Technique::Jellyfish,
+        };
+        let skip = self.digits_to_skip(t);
+        let mut failed = 0u64;
         for d in 1..=n as u8 {
+            if skip & bit(d) != 0 {
+                continue;
+            }
             // Base rows (units 0..n) then base columns (units n..2n): the
             // cover units are the other kind, at the same positions.
             for (base, cover) in [(0, n), (n, 0)] {
@@ -30,11 +40,14 @@ impl Board {
                     self.fish_step(d, cover, pick, union)
                 });
                 if let Some(step) = step {
+                    self.digits_failed(t, failed);
                     self.apply(step);
                     return true;
                 }
             }
+            failed |= bit(d);
         }
+        self.digits_failed(t, failed);
         false
     }
 

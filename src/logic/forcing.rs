@@ -192,11 +192,11 @@ impl Board {
             let s = self.net(premise, None);
             r.contradiction = s.contradiction;
             if !s.contradiction {
-                for (i, (cells, d)) in g.nodes.iter().enumerate().take(g.singles) {
-                    let c = cells[0];
-                    if s.vals[c] == *d {
+                for i in 0..g.singles {
+                    let (c, d) = (g.nodes.cells(i)[0], g.nodes.digit(i));
+                    if s.vals[c] == d {
                         put(&mut r.on, i);
-                    } else if s.vals[c] != 0 || s.cands[c] & bit(*d) == 0 {
+                    } else if s.vals[c] != 0 || s.cands[c] & bit(d) == 0 {
                         put(&mut r.off, i);
                     }
                 }
@@ -306,10 +306,10 @@ impl Board {
         Board::chain_path(g, lit(premise), lit(goal))
             .into_iter()
             .map(|l| {
-                let (cells, digit) = &g.nodes[(l / 2) as usize];
+                let i = (l / 2) as usize;
                 ChainNode {
-                    cells: cells.clone(),
-                    digit: *digit,
+                    cells: g.nodes.cells(i).to_vec(),
+                    digit: g.nodes.digit(i),
                     on: l % 2 == 1,
                 }
             })
@@ -326,18 +326,15 @@ impl Board {
         let slot = usize::from(net);
         let g = self.graph();
         let n = self.side;
-        let mut of_cand = vec![u32::MAX; n * n * n];
-        for (i, (cells, d)) in g.nodes.iter().enumerate().take(g.singles) {
-            of_cand[cells[0] * n + *d as usize - 1] = i as u32;
-        }
+        let of_cand = &g.of_cand;
         while let Some(p) = self.cache.forcing[slot].pop() {
-            if self.conclude(&g, &of_cand, &p, net) {
+            if self.conclude(&g, of_cand, &p, net) {
                 return true;
             }
         }
         let fact = |i: usize, on: bool| Fact {
-            cell: g.nodes[i].0[0],
-            digit: g.nodes[i].1,
+            cell: g.nodes.cells(i)[0],
+            digit: g.nodes.digit(i),
             on,
         };
         let mut found: Vec<Premises> = Vec::new();
@@ -384,7 +381,7 @@ impl Board {
                 on_reach.push(None);
                 continue;
             }
-            let r = self.reach(&g, &of_cand, fact(i, true), net);
+            let r = self.reach(&g, of_cand, fact(i, true), net);
             if r.contradiction {
                 found.push(Premises {
                     facts: vec![fact(i, true)],
@@ -427,7 +424,7 @@ impl Board {
             found.reverse();
             self.cache.forcing[slot] = found;
             while let Some(p) = self.cache.forcing[slot].pop() {
-                if self.conclude(&g, &of_cand, &p, net) {
+                if self.conclude(&g, of_cand, &p, net) {
                     return true;
                 }
             }
@@ -441,7 +438,7 @@ impl Board {
                 facts: vec![fact(i, false)],
                 contradiction: true,
             };
-            if self.conclude(&g, &of_cand, &p, net) {
+            if self.conclude(&g, of_cand, &p, net) {
                 return true;
             }
         }
@@ -501,8 +498,8 @@ impl Board {
             }
         }
         let node_fact = |i: usize, on: bool| Fact {
-            cell: g.nodes[i].0[0],
-            digit: g.nodes[i].1,
+            cell: g.nodes.cells(i)[0],
+            digit: g.nodes.digit(i),
             on,
         };
         let placed = (0..g.singles).find(|&i| has(&on, i));
@@ -600,8 +597,8 @@ impl Board {
                 Board::chain_path(g, first, goal)
                     .into_iter()
                     .map(|l| {
-                        let (cells, digit) = &g.nodes[(l / 2) as usize];
-                        node(cells.clone(), *digit, l % 2 == 1)
+                        let i = (l / 2) as usize;
+                        node(g.nodes.cells(i).to_vec(), g.nodes.digit(i), l % 2 == 1)
                     })
                     .collect()
             })

@@ -59,6 +59,7 @@
 mod als;
 mod chains;
 mod colouring;
+mod digit_facts;
 mod explainer;
 mod finned_fish;
 mod fish;
@@ -165,8 +166,12 @@ pub struct Board {
     /// Every digit's colour clusters of a position, for the colouring
     /// techniques that follow one another on it.
     colour_memo: Option<colouring::ColourMemo>,
+    /// What the single-digit techniques found nothing on.
+    digit_facts: digit_facts::DigitFacts,
     /// The peers of each cell (its row, column and box, itself left out).
     peers: Shared<Vec<usize>>,
+    /// The peers of each cell as a bit set (`(side² + 63) / 64` words each).
+    peer_sets: Shared<u64>,
     /// When the ladder must stop (`--timeout`).
     deadline: Option<Instant>,
     /// Searches kept for the position they were made in (the number of
@@ -186,9 +191,17 @@ pub struct Board {
 /// twice, in HoDoKu's order and in Sudoku Explainer's, and about half of
 /// the second run's positions were met by the first. Forcing chains and
 /// nets, which try first the premises that concluded before, are noted
-/// only where they find nothing.
+/// only where they find nothing. The single-digit techniques' facts
+/// (`digit_facts.rs`: nothing found on a digit's places) and the link
+/// graphs built go along.
 #[derive(Debug, Clone, Default)]
-pub struct Findings(std::collections::HashMap<Vec<u64>, Noted>);
+pub struct Findings {
+    positions: std::collections::HashMap<Vec<u64>, Noted>,
+    digits: digit_facts::DigitFacts,
+    /// The link graphs built, by position (9x9 and smaller grids only,
+    /// at most [`chains::KEPT_GRAPHS`]): the second run takes them.
+    graphs: std::collections::HashMap<Vec<u64>, Arc<chains::Graph>>,
+}
 
 /// What was found in one position.
 #[derive(Debug, Clone, Default)]
@@ -219,8 +232,11 @@ fn kept(t: Technique) -> bool {
 struct Cache {
     /// `(steps taken, graph)`.
     graph: Option<(usize, Arc<chains::Graph>)>,
-    /// `(steps taken, sets)`.
-    als: Option<(usize, Arc<als::AlsData>)>,
+    /// `(steps taken, candidates, sets)`: the last position's sets, kept
+    /// to build the next one's from (the sets of a unit whose cells have
+    /// not changed are the same, and so are the restricted commons of two
+    /// such sets).
+    als: Option<(usize, Vec<u64>, Arc<als::AlsData>)>,
     /// Premise groups of forcing chains (index 0) and nets (index 1)
     /// found to conclude something, to be tried again first.
     forcing: [Vec<forcing::Premises>; 2],
@@ -236,6 +252,8 @@ struct Geometry {
     units: Shared<Vec<usize>>,
     cell_units: Shared<[usize; 3]>,
     peers: Shared<Vec<usize>>,
+    /// Each cell's peers as a bit set (`words` 64-bit words per cell).
+    peer_sets: Shared<u64>,
 }
 
 /// A list shared by every board of one shape (read like a `Vec`).
@@ -291,7 +309,7 @@ impl Geometry {
                 cell_units[c][k / side] = k;
             }
         }
-        let peers = (0..side * side)
+        let peers: Vec<Vec<usize>> = (0..side * side)
             .map(|c| {
                 let mut p: Vec<usize> = cell_units[c]
                     .iter()
@@ -303,11 +321,19 @@ impl Geometry {
                 p
             })
             .collect();
+        let words = (side * side).div_ceil(64);
+        let mut peer_sets = vec![0u64; side * side * words];
+        for (c, ps) in peers.iter().enumerate() {
+            for &p in ps {
+                peer_sets[c * words + p / 64] |= 1 << (p % 64);
+            }
+        }
         Geometry {
             shape: puzzle.shape(),
             units: Shared(Arc::new(units)),
             cell_units: Shared(Arc::new(cell_units)),
             peers: Shared(Arc::new(peers)),
+            peer_sets: Shared(Arc::new(peer_sets)),
         }
     }
 
@@ -376,6 +402,11 @@ fn first_cover<T: Copy>(
     go(items, size, 0, 0, &mut Vec::with_capacity(size), found)
 }
 
+/// The set bits of `mask` as indices, lowest first (positions in a unit).
+pub(super) fn positions(mask: u64) -> impl Iterator<Item = usize> {
+    digits_of(mask).map(|d| d as usize - 1)
+}
+
 pub(super) fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
     let mut m = mask;
     std::iter::from_fn(move || {
@@ -423,7 +454,9 @@ impl Board {
             fish_memo: None,
             rect_memo: None,
             colour_memo: None,
+            digit_facts: Default::default(),
             peers: geometry.peers,
+            peer_sets: geometry.peer_sets,
             deadline: None,
             cache: Cache::default(),
             findings: None,
@@ -513,12 +546,16 @@ impl Board {
     /// # Ok::<(), xlsudoku::grid::GridError>(())
     /// ```
     pub fn note_findings(&mut self, known: Option<Findings>) {
-        self.findings = Some(known.unwrap_or_default());
+        let mut known = known.unwrap_or_default();
+        self.digit_facts.absorb(std::mem::take(&mut known.digits));
+        self.findings = Some(known);
     }
 
     /// What [`Board::note_findings`] noted, leaving nothing noted.
     pub fn take_findings(&mut self) -> Option<Findings> {
-        self.findings.take()
+        let mut f = self.findings.take()?;
+        f.digits = self.digit_facts.carried();
+        Some(f)
     }
 
     pub(crate) fn past_deadline(&self) -> bool {
@@ -634,7 +671,7 @@ impl Board {
         // not searched for again; what this search finds is noted.
         let key = self.findings.as_ref().map(|_| self.cands.clone());
         let known = match (&self.findings, &key) {
-            (Some(f), Some(key)) => f.0.get(key).cloned().unwrap_or_default(),
+            (Some(f), Some(key)) => f.positions.get(key).cloned().unwrap_or_default(),
             _ => Noted::default(),
         };
         let mut failed = 0u64;
@@ -660,7 +697,7 @@ impl Board {
                 .and_then(|t| Some((t, self.steps.last()?.clone())));
             if let Some(f) = &mut self.findings {
                 if failed & !known.failed != 0 || step.is_some() {
-                    let noted = f.0.entry(key).or_default();
+                    let noted = f.positions.entry(key).or_default();
                     noted.failed |= failed;
                     noted.found.extend(step);
                 }

@@ -53,7 +53,17 @@ impl Board {
     pub(super) fn single_digit(&mut self, kind: Pattern) -> bool {
         let n = self.side;
         let kind_of = |k: usize| k / n; // 0 row, 1 column, 2 box
+        let t = match kind {
+            Pattern::Skyscraper => Technique::Skyscraper,
+            Pattern::Kite => Technique::TwoStringKite,
+            Pattern::Turbot => Technique::TurbotFish,
+        };
+        let skip = self.digits_to_skip(t);
+        let mut failed = 0u64;
         for d in 1..=n as u8 {
+            if skip & bit(d) != 0 {
+                continue;
+            }
             let links = self.strong_links(d);
             for (i, &(k1, a1, b1)) in links.iter().enumerate() {
                 for &(k2, a2, b2) in &links[i + 1..] {
@@ -86,6 +96,7 @@ impl Board {
                                 continue;
                             }
                             if let Some(step) = self.turbot_step(kind, d, [a, b, c, e], k1) {
+                                self.digits_failed(t, failed);
                                 self.apply(step);
                                 return true;
                             }
@@ -93,7 +104,9 @@ impl Board {
                     }
                 }
             }
+            failed |= bit(d);
         }
+        self.digits_failed(t, failed);
         false
     }
 
@@ -119,8 +132,13 @@ impl Board {
             })
             .collect();
         let mut inbox = Vec::with_capacity(n);
+        let skip = self.digits_to_skip(Technique::EmptyRectangle);
+        let mut failed = 0u64;
         for d in 1..=n as u8 {
             let b = bit(d);
+            if skip & b != 0 {
+                continue;
+            }
             for bx in 2 * n..3 * n {
                 inbox.clear();
                 inbox.extend(
@@ -137,13 +155,16 @@ impl Board {
                 for &r in rows {
                     for &c in cols {
                         if let Some(step) = self.empty_rectangle_at(d, bx, r, c, &inbox) {
+                            self.digits_failed(Technique::EmptyRectangle, failed);
                             self.apply(step);
                             return true;
                         }
                     }
                 }
             }
+            failed |= b;
         }
+        self.digits_failed(Technique::EmptyRectangle, failed);
         false
     }
 
