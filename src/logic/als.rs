@@ -65,6 +65,8 @@ struct Als {
     mask: u64,
     /// Per digit (index `d - 1`, `words` words each): the cells seeing
     /// every cell of the set holding `d` (empty when none holds it).
+    /// Left empty on grids of 128 cells or fewer, where `seen_fold` is
+    /// exact; so is `with`.
     seen: Vec<u64>,
     /// Per digit: the cells of the set holding it, as a bit set.
     with: Vec<u64>,
@@ -204,54 +206,18 @@ impl Board {
             }
         }
         let fresh = old.is_none();
+        // The pairs to work out: each new set with every kept one and
+        // every later new one (all pairs when nothing was kept).
+        let pair = |j: usize, k: usize| k != j && (!is_new[k] || k > j);
         if small {
-            // The same test as `restricted`, on flat arrays the inner loop
-            // walks in order: the pairs are most of the work.
-            let masks: Vec<u64> = als.iter().map(|a| a.mask).collect();
-            let folds: Vec<u128> = als.iter().map(|a| a.fold).collect();
-            let seen: Vec<u128> = als
-                .iter()
-                .flat_map(|a| a.seen_fold.iter().copied())
-                .collect();
-            let with: Vec<u128> = als
-                .iter()
-                .flat_map(|a| a.with_fold.iter().copied())
-                .collect();
-            for i in 0..als.len() {
-                let (mi, fi) = (masks[i], folds[i]);
-                let seen_i = &seen[i * n..(i + 1) * n];
-                for k in i + 1..als.len() {
-                    // Two kept sets: their commons came along.
-                    if !fresh && !is_new[i] && !is_new[k] {
-                        continue;
-                    }
-                    let common = mi & masks[k];
-                    if common == 0 || fi & folds[k] != 0 {
-                        continue;
-                    }
-                    let with_k = &with[k * n..(k + 1) * n];
-                    let mut r = 0u64;
-                    for x in super::digits_of(common) {
-                        let x = x as usize - 1;
-                        if with_k[x] & !seen_i[x] == 0 {
-                            r |= 1 << x;
-                        }
-                    }
-                    if r != 0 {
-                        rcc[i].push((k, r));
-                        rcc[k].push((i, r));
-                    }
-                }
-            }
+            self.commons_indexed(&als, &is_new, &pair, &mut rcc);
         } else {
-            for (i, a) in als.iter().enumerate() {
-                for (k, b) in als.iter().enumerate().skip(i + 1) {
-                    if !fresh && !is_new[i] && !is_new[k] {
-                        continue;
-                    }
+            for j in (0..als.len()).filter(|&j| is_new[j]) {
+                for k in (0..als.len()).filter(|&k| pair(j, k)) {
                     // Restricted commons are symmetric: every x of one set
                     // sees every x of the other.
-                    let r = Board::restricted(a, b, small);
+                    let (i, k) = (j.min(k), j.max(k));
+                    let r = Board::restricted(&als[i], &als[k], small);
                     if r != 0 {
                         rcc[i].push((k, r));
                         rcc[k].push((i, r));
@@ -259,8 +225,8 @@ impl Board {
                 }
             }
         }
-        if !fresh {
-            // Each list in the order a fresh search makes it: by set.
+        if !fresh || small {
+            // Each list in the order of the sets.
             for list in &mut rcc {
                 list.sort_unstable_by_key(|&(k, _)| k);
             }
@@ -282,6 +248,79 @@ impl Board {
         });
         self.cache.als = Some((at, self.cands.clone(), Arc::clone(&data)));
         data
+    }
+
+    /// The restricted commons of each new set `j` (`is_new`) with the
+    /// sets `k` that `pair(j, k)` asks for, on a grid of 128 cells or
+    /// fewer (the folded sets are exact), pushed both ways into `rcc`.
+    /// `x` is a restricted common when every cell of `k` holding it sees
+    /// every cell of `j` holding it: so `k`'s first such cell does, and
+    /// the sets are found through an index by digit and first cell.
+    fn commons_indexed(
+        &self,
+        als: &[Arc<Als>],
+        is_new: &[bool],
+        pair: &dyn Fn(usize, usize) -> bool,
+        rcc: &mut [Vec<(usize, u64)>],
+    ) {
+        let n = self.side;
+        let cells = self.cands.len();
+        // Sets by (digit index, first cell holding it), in one array.
+        let mut at = vec![0u32; n * cells + 1];
+        for a in als {
+            for x in super::digits_of(a.mask) {
+                let i = x as usize - 1;
+                at[i * cells + a.with_fold[i].trailing_zeros() as usize + 1] += 1;
+            }
+        }
+        for i in 0..n * cells {
+            at[i + 1] += at[i];
+        }
+        let mut fill = at.clone();
+        let mut list = vec![0u32; at[n * cells] as usize];
+        for (k, a) in als.iter().enumerate() {
+            for x in super::digits_of(a.mask) {
+                let i = x as usize - 1;
+                let slot = i * cells + a.with_fold[i].trailing_zeros() as usize;
+                list[fill[slot] as usize] = k as u32;
+                fill[slot] += 1;
+            }
+        }
+        let mut acc = vec![0u64; als.len()];
+        let mut touched: Vec<usize> = Vec::new();
+        for (j, a) in als.iter().enumerate() {
+            if !is_new[j] {
+                continue;
+            }
+            for x in super::digits_of(a.mask) {
+                let i = x as usize - 1;
+                let seen = a.seen_fold[i];
+                let mut firsts = seen;
+                while firsts != 0 {
+                    let c = firsts.trailing_zeros() as usize;
+                    firsts &= firsts - 1;
+                    let slot = i * cells + c;
+                    for &k in &list[at[slot] as usize..at[slot + 1] as usize] {
+                        let k = k as usize;
+                        if als[k].with_fold[i] & !seen == 0 {
+                            if acc[k] == 0 {
+                                touched.push(k);
+                            }
+                            acc[k] |= 1 << i;
+                        }
+                    }
+                }
+            }
+            for &k in &touched {
+                let r = std::mem::take(&mut acc[k]);
+                if pair(j, k) && a.fold & als[k].fold == 0 {
+                    let (lo, hi) = (j.min(k), j.max(k));
+                    rcc[lo].push((hi, r));
+                    rcc[hi].push((lo, r));
+                }
+            }
+            touched.clear();
+        }
     }
 
     /// The ALS of unit `k` that no earlier unit holds (each cell set
@@ -341,10 +380,35 @@ impl Board {
             for &c in &cells {
                 set[c / 64] |= 1 << (c % 64);
             }
-            let mut seen_by = vec![0u64; n * words];
-            let mut with = vec![0u64; n * words];
+            let small = self.cands.len() <= 128;
             let mut seen_fold = vec![0u128; n];
             let mut with_fold = vec![0u128; n];
+            if small {
+                // The folds are the sets: `seen` and `with` stay empty.
+                for d in super::digits_of(mask) {
+                    let i = d as usize - 1;
+                    let (mut s, mut w) = (u128::MAX, 0u128);
+                    for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
+                        s &= fold(&self.peer_sets[c * words..(c + 1) * words]);
+                        w |= 1 << c;
+                    }
+                    seen_fold[i] = s;
+                    with_fold[i] = w;
+                }
+                out.push(Als {
+                    fold: fold(&set),
+                    cells,
+                    set,
+                    mask,
+                    seen: Vec::new(),
+                    with: Vec::new(),
+                    seen_fold,
+                    with_fold,
+                });
+                continue;
+            }
+            let mut seen_by = vec![0u64; n * words];
+            let mut with = vec![0u64; n * words];
             for d in super::digits_of(mask) {
                 let i = d as usize - 1;
                 let s = &mut seen_by[i * words..(i + 1) * words];
@@ -416,8 +480,19 @@ impl Board {
         };
         for z in super::digits_of(a.mask & b.mask & !except) {
             let i = z as usize - 1;
-            if a.seen_fold[i] & b.seen_fold[i] & data.cand_fold[i] & own == 0 {
+            let both = a.seen_fold[i] & b.seen_fold[i] & data.cand_fold[i] & own;
+            if both == 0 {
                 // Folded sets that do not meet: the sets do not either.
+                continue;
+            }
+            if self.cands.len() <= 128 {
+                // The folds are the sets: the cells seeing every z of
+                // both, holding z, outside both.
+                let mut m = both;
+                while m != 0 {
+                    out.push((m.trailing_zeros() as usize, z));
+                    m &= m - 1;
+                }
                 continue;
             }
             let mut s = a.seen(i).to_vec();
