@@ -59,8 +59,8 @@
 mod als;
 mod chains;
 mod colouring;
-mod digit_facts;
 mod explainer;
+mod facts;
 mod finned_fish;
 mod fish;
 mod forcing;
@@ -166,8 +166,8 @@ pub struct Board {
     /// Every digit's colour clusters of a position, for the colouring
     /// techniques that follow one another on it.
     colour_memo: Option<colouring::ColourMemo>,
-    /// What the single-digit techniques found nothing on.
-    digit_facts: digit_facts::DigitFacts,
+    /// What the single-digit techniques and subsets found nothing on.
+    facts: facts::Facts,
     /// The peers of each cell (its row, column and box, itself left out).
     peers: Shared<Vec<usize>>,
     /// The peers of each cell as a bit set (`(side² + 63) / 64` words each).
@@ -191,13 +191,13 @@ pub struct Board {
 /// twice, in HoDoKu's order and in Sudoku Explainer's, and about half of
 /// the second run's positions were met by the first. Forcing chains and
 /// nets, which try first the premises that concluded before, are noted
-/// only where they find nothing. The single-digit techniques' facts
-/// (`digit_facts.rs`: nothing found on a digit's places) and the link
+/// only where they find nothing. The facts of the single-digit techniques
+/// and subsets (`facts.rs`: nothing found on a digit or in a unit) and the link
 /// graphs built go along.
 #[derive(Debug, Clone, Default)]
 pub struct Findings {
     positions: std::collections::HashMap<Vec<u64>, Noted>,
-    digits: digit_facts::DigitFacts,
+    facts: facts::Facts,
     /// The link graphs built, by position (9x9 and smaller grids only,
     /// at most [`chains::KEPT_GRAPHS`]): the second run takes them.
     graphs: std::collections::HashMap<Vec<u64>, Arc<chains::Graph>>,
@@ -454,7 +454,7 @@ impl Board {
             fish_memo: None,
             rect_memo: None,
             colour_memo: None,
-            digit_facts: Default::default(),
+            facts: Default::default(),
             peers: geometry.peers,
             peer_sets: geometry.peer_sets,
             deadline: None,
@@ -547,14 +547,14 @@ impl Board {
     /// ```
     pub fn note_findings(&mut self, known: Option<Findings>) {
         let mut known = known.unwrap_or_default();
-        self.digit_facts.absorb(std::mem::take(&mut known.digits));
+        self.facts.absorb(std::mem::take(&mut known.facts));
         self.findings = Some(known);
     }
 
     /// What [`Board::note_findings`] noted, leaving nothing noted.
     pub fn take_findings(&mut self) -> Option<Findings> {
         let mut f = self.findings.take()?;
-        f.digits = self.digit_facts.carried();
+        f.facts = self.facts.carried();
         Some(f)
     }
 

@@ -16,7 +16,22 @@ impl Board {
         // allocation per unit.
         let table = self.table();
         let mut cells = [(0usize, 0u64); 64];
+        // Triples and quads skip the units they found nothing in.
+        let t = match size {
+            2 => Technique::NakedPair,
+            3 => Technique::NakedTriple,
+            _ => Technique::NakedQuad,
+        };
+        let facts = !locked && size > 2;
+        let skip = if facts {
+            self.units_to_skip(t)
+        } else {
+            Vec::new()
+        };
         for k in 0..3 * n {
+            if skip.get(k) == Some(&true) {
+                continue;
+            }
             let mut len = 0;
             for &c in &self.units[k] {
                 if (2..=size).contains(&(table.counts[c] as usize)) {
@@ -25,6 +40,9 @@ impl Board {
                 }
             }
             if len < size || (locked && !self.may_lock(k, &cells[..len], size)) {
+                if facts {
+                    self.unit_failed(t, k);
+                }
                 continue;
             }
             let step = first_cover(&cells[..len], size, &mut |pick, union| {
@@ -33,6 +51,9 @@ impl Board {
             if let Some(step) = step {
                 self.apply(step);
                 return true;
+            }
+            if facts {
+                self.unit_failed(t, k);
             }
         }
         false
@@ -113,7 +134,22 @@ impl Board {
         let n = self.side;
         let table = self.table();
         let mut places = [(0u8, 0u64); 64];
+        // Triples and quads skip the units they found nothing in.
+        let t = match size {
+            2 => Technique::HiddenPair,
+            3 => Technique::HiddenTriple,
+            _ => Technique::HiddenQuad,
+        };
+        let facts = size > 2;
+        let skip = if facts {
+            self.units_to_skip(t)
+        } else {
+            Vec::new()
+        };
         for k in 0..3 * n {
+            if skip.get(k) == Some(&true) {
+                continue;
+            }
             let all = &table.places[k * n..(k + 1) * n];
             let mut len = 0;
             for d in 1..=n as u8 {
@@ -124,6 +160,9 @@ impl Board {
                 }
             }
             if len < size {
+                if facts {
+                    self.unit_failed(t, k);
+                }
                 continue;
             }
             let step = first_cover(&places[..len], size, &mut |pick, union| {
@@ -132,6 +171,9 @@ impl Board {
             if let Some(step) = step {
                 self.apply(step);
                 return true;
+            }
+            if facts {
+                self.unit_failed(t, k);
             }
         }
         false

@@ -1,0 +1,290 @@
+//! What techniques found nothing on, digit by digit and unit by unit.
+//!
+//! A fish, a skyscraper, an empty rectangle, a colouring or an X-chain on
+//! digit `d` reads `d`'s places and nothing else, and strikes only `d`. So
+//! "technique `t` finds nothing on `d`" holds wherever `d`'s places are
+//! the same, whatever the other digits do. A hard position is usually the
+//! last one with a strike or two on one digit: the others' places have
+//! not changed, and their searches are skipped. Likewise a naked or
+//! hidden subset reads and strikes one unit's cells: "nothing in this
+//! unit" holds while they keep their candidates. The facts are kept by
+//! the digit's places (row by row) or the unit's candidates, so they hold
+//! across positions and across the two runs of a rating
+//! ([`Findings`](super::Findings) carries them).
+//!
+//! Each technique asks [`Board::digits_to_skip`] (or
+//! [`Board::units_to_skip`]) before its loop and tells
+//! [`Board::digits_failed`] (or [`Board::unit_failed`]) what it searched
+//! to the end in vain: the step it finds, and which one it finds first,
+//! are the same as without the facts.
+
+use std::collections::HashMap;
+
+use super::{Board, Technique};
+
+/// One digit's key (the digit, then its places in each row) and the
+/// techniques that find nothing there.
+type Fact = (Box<[u64]>, u64);
+
+/// Facts about digits and units: for a digit's places or a unit's
+/// candidates, the techniques ([`Technique::bit`]) that find nothing there.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Facts {
+    /// Key: the digit, then its places in each row.
+    known: HashMap<Box<[u64]>, u64>,
+    /// The current position (steps taken) and each digit's key and facts.
+    here: Option<(usize, Vec<Fact>)>,
+    /// The same for units (see [`Board::units_to_skip`]).
+    units_here: Option<(usize, Vec<Fact>)>,
+    /// Tests: no fact is noted or used.
+    #[cfg(test)]
+    off: bool,
+}
+
+/// The first word of a unit's key (a digit's key starts with the digit).
+const UNIT: u64 = 1 << 63;
+
+impl Facts {
+    /// The facts alone, for another board of the same puzzle.
+    pub(super) fn carried(&self) -> Facts {
+        Facts {
+            known: self.known.clone(),
+            ..Facts::default()
+        }
+    }
+
+    /// Adds the facts of another board of the same puzzle.
+    pub(super) fn absorb(&mut self, other: Facts) {
+        if self.known.is_empty() {
+            self.known = other.known;
+        } else {
+            for (key, facts) in other.known {
+                *self.known.entry(key).or_default() |= facts;
+            }
+        }
+        self.here = None;
+        self.units_here = None;
+    }
+}
+
+impl Board {
+    /// Each digit's key and facts in the current position.
+    fn digit_facts_here(&mut self) -> &mut Vec<Fact> {
+        let at = self.steps.len();
+        if self.facts.here.as_ref().is_none_or(|(s, _)| *s != at) {
+            let n = self.side;
+            let table = self.table();
+            let here = (1..=n)
+                .map(|d| {
+                    let key: Box<[u64]> = std::iter::once(d as u64)
+                        .chain((0..n).map(|k| table.places[k * n + d - 1]))
+                        .collect();
+                    let facts = self.facts.known.get(&key).copied().unwrap_or(0);
+                    (key, facts)
+                })
+                .collect();
+            self.facts.here = Some((at, here));
+        }
+        match &mut self.facts.here {
+            Some((_, here)) => here,
+            None => unreachable!("set above"),
+        }
+    }
+
+    /// The digits (bit `d - 1`) on which `t` is known to find nothing in
+    /// the current position.
+    pub(super) fn digits_to_skip(&mut self, t: Technique) -> u64 {
+        #[cfg(test)]
+        if self.facts.off {
+            return 0;
+        }
+        let b = t.bit();
+        self.digit_facts_here()
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, facts))| facts & b != 0)
+            .fold(0, |acc, (i, _)| acc | 1 << i)
+    }
+
+    /// Notes that `t` searched the digits of `digits` (bit `d - 1`) in the
+    /// current position to the end and found nothing.
+    pub(super) fn digits_failed(&mut self, t: Technique, digits: u64) {
+        if digits == 0 || self.past_deadline() {
+            return;
+        }
+        let b = t.bit();
+        let mut noted = Vec::new();
+        for (i, (key, facts)) in self.digit_facts_here().iter_mut().enumerate() {
+            if digits & (1 << i) != 0 && *facts & b == 0 {
+                *facts |= b;
+                noted.push((key.clone(), *facts));
+            }
+        }
+        for (key, facts) in noted {
+            *self.facts.known.entry(key).or_default() |= facts;
+        }
+    }
+}
+
+/// Facts about units, for the subsets: a naked or hidden subset of a
+/// unit reads the candidates of its cells and strikes only there, so
+/// "`t` finds nothing in this unit" holds wherever the unit's cells hold
+/// the same candidates (keyed by them, in the unit's order, whichever
+/// unit it is).
+impl Board {
+    fn unit_facts_here(&mut self) -> &mut Vec<Fact> {
+        let at = self.steps.len();
+        if self.facts.units_here.as_ref().is_none_or(|(s, _)| *s != at) {
+            let here = (0..self.units.len())
+                .map(|k| {
+                    let key: Box<[u64]> = std::iter::once(UNIT)
+                        .chain(self.units[k].iter().map(|&c| self.cands[c]))
+                        .collect();
+                    let facts = self.facts.known.get(&key).copied().unwrap_or(0);
+                    (key, facts)
+                })
+                .collect();
+            self.facts.units_here = Some((at, here));
+        }
+        match &mut self.facts.units_here {
+            Some((_, here)) => here,
+            None => unreachable!("set above"),
+        }
+    }
+
+    /// For each unit, whether `t` is known to find nothing in it in the
+    /// current position.
+    pub(super) fn units_to_skip(&mut self, t: Technique) -> Vec<bool> {
+        #[cfg(test)]
+        if self.facts.off {
+            return vec![false; self.units.len()];
+        }
+        let b = t.bit();
+        self.unit_facts_here()
+            .iter()
+            .map(|(_, facts)| facts & b != 0)
+            .collect()
+    }
+
+    /// Notes that `t` searched unit `k` in the current position to the
+    /// end and found nothing.
+    pub(super) fn unit_failed(&mut self, t: Technique, k: usize) {
+        if self.past_deadline() {
+            return;
+        }
+        let b = t.bit();
+        let (key, facts) = &mut self.unit_facts_here()[k];
+        if *facts & b == 0 {
+            *facts |= b;
+            let (key, facts) = (key.clone(), *facts);
+            *self.facts.known.entry(key).or_default() |= facts;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Board, Ladder, Technique};
+    use crate::grid::Grid;
+
+    const HARD: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    #[test]
+    fn a_fact_holds_while_the_digit_places_stay_and_only_then() {
+        let p: Grid = HARD.parse().unwrap();
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        assert_eq!(b.digits_to_skip(Technique::XWing), 0);
+        b.digits_failed(Technique::XWing, 0b101);
+        assert_eq!(b.digits_to_skip(Technique::XWing), 0b101);
+        assert_eq!(b.digits_to_skip(Technique::Swordfish), 0);
+        // Strike a 1: the fact on 1 no longer applies, the one on 3 does.
+        let c1 = (0..81).find(|&c| b.cands[c] & 1 != 0).unwrap();
+        b.apply(super::super::Step {
+            technique: Technique::XWing,
+            unit: None,
+            digits: vec![1],
+            cells: vec![],
+            placed: None,
+            eliminated: vec![(c1, 1)],
+            chains: vec![],
+        });
+        assert_eq!(b.digits_to_skip(Technique::XWing), 0b100);
+        // Back where the digit's places were: the fact holds again.
+        let mut again = Board::with_ladder(&p, Ladder::all()).unwrap();
+        again.note_findings(None);
+        b.note_findings(None);
+        let facts = b.take_findings();
+        again.note_findings(facts);
+        assert_eq!(again.digits_to_skip(Technique::XWing), 0b101);
+    }
+
+    /// Every step of the whole ladder, position by position, equals the
+    /// step a twin of the board finds without any facts.
+    fn same_steps_without_facts(p: &str) -> usize {
+        let grid: Grid = p.parse().unwrap();
+        let mut board = Board::with_ladder(&grid, Ladder::all()).unwrap();
+        board.assume_unique();
+        let mut skipped = 0;
+        loop {
+            let mut twin = board.clone();
+            twin.facts.off = true;
+            let at = board.steps.len();
+            skipped += (0..board.side as u8)
+                .filter(|&d| board.digits_to_skip(Technique::FinnedSwordfish) & (1 << d) != 0)
+                .count();
+            skipped += board
+                .units_to_skip(Technique::NakedTriple)
+                .iter()
+                .filter(|&&s| s)
+                .count();
+            let (a, b) = (board.step(), twin.step());
+            assert_eq!(a, b, "{p} at step {at}");
+            if !a {
+                break;
+            }
+            assert_eq!(board.steps[at..], twin.steps[at..], "{p} at step {at}");
+            board.contradiction = board.find_contradiction();
+            if board.contradiction || board.grid.is_full() {
+                break;
+            }
+        }
+        skipped
+    }
+
+    #[test]
+    fn the_facts_change_no_step() {
+        // Magictour top1465's first 60 puzzles and 60 random minimal ones.
+        let data = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/9x9/");
+        let read = |name: &str| std::fs::read_to_string(format!("{data}{name}")).unwrap();
+        let (top, random) = (
+            read("puzzles3_magictour_top1465"),
+            read("gen_random_minimal_10k.txt"),
+        );
+        let lines = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+                .take(60)
+                .map(|l| l[..81].to_string())
+                .collect()
+        };
+        let skipped: usize = lines(&top)
+            .iter()
+            .chain(&lines(&random))
+            .map(|p| same_steps_without_facts(p))
+            .sum();
+        // The facts were used, or the test proves nothing.
+        assert!(skipped > 0);
+    }
+
+    #[test]
+    fn facts_travel_to_another_board_of_the_puzzle() {
+        let p: Grid = HARD.parse().unwrap();
+        let mut a = Board::with_ladder(&p, Ladder::all()).unwrap();
+        a.note_findings(None);
+        a.digits_failed(Technique::Skyscraper, 0b1_0000_0000);
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        b.note_findings(a.take_findings());
+        assert_eq!(b.digits_to_skip(Technique::Skyscraper), 0b1_0000_0000);
+    }
+}
