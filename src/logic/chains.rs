@@ -63,6 +63,8 @@ pub(super) struct Graph {
     pub(super) nodes: Nodes,
     /// How many nodes are single cells (the first ones).
     pub(super) singles: usize,
+    /// Whether the grouped nodes are in (else only single cells).
+    pub(super) grouped: bool,
     /// The single node of each candidate (`cell * side + digit - 1`),
     /// `u32::MAX` where the cell lacks the digit.
     pub(super) of_cand: Vec<u32>,
@@ -262,23 +264,27 @@ impl Kind {
 
 impl Board {
     /// The link graph of the position, built once per position: every
-    /// node and link, grouped ones too; each kind of chain keeps to its
-    /// own ([`Kind::allows`]).
-    pub(super) fn graph(&mut self) -> Arc<Graph> {
+    /// node and link, grouped ones too when `grouped` (only grouped AICs
+    /// use them: the others, and forcing chains, keep to single nodes,
+    /// which come first and are numbered alike either way); each kind of
+    /// chain keeps to its own ([`Kind::allows`]).
+    pub(super) fn graph(&mut self, grouped: bool) -> Arc<Graph> {
         let at = self.steps.len();
+        let fits = |g: &Graph| g.grouped || !grouped;
         if let Some((s, g)) = &self.cache.graph {
-            if *s == at {
+            if *s == at && fits(g) {
                 return Arc::clone(g);
             }
         }
         let known = self
             .findings
             .as_ref()
-            .and_then(|f| f.graphs.get(&self.cands));
+            .and_then(|f| f.graphs.get(&self.cands))
+            .filter(|g| fits(g));
         let g = match known {
             Some(g) => Arc::clone(g),
             None => {
-                let g = Arc::new(self.build_graph());
+                let g = Arc::new(self.build_graph(grouped));
                 if let Some(f) = &mut self.findings {
                     if self.side <= 9 && f.graphs.len() < KEPT_GRAPHS {
                         f.graphs.insert(self.cands.clone(), Arc::clone(&g));
@@ -291,7 +297,7 @@ impl Board {
         g
     }
 
-    fn build_graph(&self) -> Graph {
+    fn build_graph(&self, grouped: bool) -> Graph {
         let n = self.side;
         let units = self.units.len();
         let table = self.table();
@@ -313,7 +319,8 @@ impl Board {
         let mut keyed: Vec<(u32, u32)> = Vec::new();
         // Each box's lines: the line unit and the box positions on it.
         let mut lines: Vec<(usize, u64)> = Vec::with_capacity(2 * n);
-        for b in 2 * n..3 * n {
+        let boxes = if grouped { 2 * n..3 * n } else { 0..0 };
+        for b in boxes {
             lines.clear();
             for slot in 0..2 {
                 let from = lines.len();
@@ -476,6 +483,7 @@ impl Board {
         Graph {
             nodes,
             singles,
+            grouped,
             of_cand,
             strong: Adj::new(m, singles, strong),
             weak,
@@ -650,7 +658,7 @@ impl Board {
         if skip == all {
             return false;
         }
-        let g = self.graph();
+        let g = self.graph(kind == Kind::Grouped);
         let mut cut = false;
         let found = self.search(&g, kind, skip, &mut cut);
         if kind == Kind::X && found.is_none() && !cut {

@@ -324,7 +324,7 @@ impl Board {
     /// candidate serves several steps.
     pub(super) fn forcing(&mut self, net: bool) -> bool {
         let slot = usize::from(net);
-        let g = self.graph();
+        let g = self.graph(false);
         let n = self.side;
         let of_cand = &g.of_cand;
         while let Some(p) = self.cache.forcing[slot].pop() {
