@@ -591,53 +591,57 @@ impl Board {
                 let on = lit % 2 == 1;
                 let adj = if on { &g.weak } else { &g.strong };
                 work += adj[node].len();
-                for &link in adj.runs(node, kind, !on).into_iter().flatten() {
-                    let y = link & !IN_CELL;
-                    debug_assert!(
-                        kind.allows(g, &pair, y as usize, link & IN_CELL != 0, !on)
-                            || (kind == Kind::Xy && !pair[y as usize])
-                    );
-                    if kind == Kind::Xy && !pair[y as usize] {
-                        continue;
+                for run in adj.runs(node, kind, !on) {
+                    for &link in run {
+                        let y = link & !IN_CELL;
+                        debug_assert!(
+                            kind.allows(g, &pair, y as usize, link & IN_CELL != 0, !on)
+                                || (kind == Kind::Xy && !pair[y as usize])
+                        );
+                        if kind == Kind::Xy && !pair[y as usize] {
+                            continue;
+                        }
+                        let nl = 2 * y + u32::from(!on);
+                        if seen_at[nl as usize] == x as u32 {
+                            continue;
+                        }
+                        seen_at[nl as usize] = x as u32;
+                        parent[nl as usize] = lit;
+                        queue.push((nl, len + 1));
+                        if on || len + 1 < 4 {
+                            continue;
+                        }
+                        // Reached "y is true" from "x is false".
+                        if matches!(kind, Kind::X | Kind::Xy)
+                            && g.nodes.digit(x) != g.nodes.digit(y as usize)
+                        {
+                            continue;
+                        }
+                        if single_x
+                            && (y as usize) < g.singles
+                            && !g.weak[y as usize].iter().any(|&w| {
+                                let w = (w & !IN_CELL) as usize;
+                                w < g.singles && mark[w] == x as u32
+                            })
+                        {
+                            continue;
+                        }
+                        let nx = (g.nodes.cells(x), g.nodes.digit(x));
+                        let ny = (g.nodes.cells(y as usize), g.nodes.digit(y as usize));
+                        let struck = self.struck_by_either(nx, ny);
+                        if struck.is_empty() {
+                            continue;
+                        }
+                        let mut path = vec![nl];
+                        let mut at = nl;
+                        while parent[at as usize] != u32::MAX {
+                            at = parent[at as usize];
+                            path.push(at);
+                        }
+                        path.reverse();
+                        best = Some((path, struck));
+                        break 'bfs;
                     }
-                    let nl = 2 * y + u32::from(!on);
-                    if seen_at[nl as usize] == x as u32 {
-                        continue;
-                    }
-                    seen_at[nl as usize] = x as u32;
-                    parent[nl as usize] = lit;
-                    queue.push((nl, len + 1));
-                    if on || len + 1 < 4 {
-                        continue;
-                    }
-                    // Reached "y is true" from "x is false".
-                    let nx = (g.nodes.cells(x), g.nodes.digit(x));
-                    let ny = (g.nodes.cells(y as usize), g.nodes.digit(y as usize));
-                    if matches!(kind, Kind::X | Kind::Xy) && nx.1 != ny.1 {
-                        continue;
-                    }
-                    if single_x
-                        && (y as usize) < g.singles
-                        && !g.weak[y as usize].iter().any(|&w| {
-                            let w = (w & !IN_CELL) as usize;
-                            w < g.singles && mark[w] == x as u32
-                        })
-                    {
-                        continue;
-                    }
-                    let struck = self.struck_by_either(nx, ny);
-                    if struck.is_empty() {
-                        continue;
-                    }
-                    let mut path = vec![nl];
-                    let mut at = nl;
-                    while parent[at as usize] != u32::MAX {
-                        at = parent[at as usize];
-                        path.push(at);
-                    }
-                    path.reverse();
-                    best = Some((path, struck));
-                    break 'bfs;
                 }
             }
         }
