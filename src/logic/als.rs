@@ -574,6 +574,7 @@ impl Board {
     /// One ALS-XY-wing that strikes something.
     pub(super) fn als_xy_wing(&mut self) -> bool {
         let data = self.als_data();
+        let small = self.cands.len() <= 128;
         let als = &data.als;
         for (ci, c) in als.iter().enumerate() {
             if ci % 16 == 0 && self.past_deadline() {
@@ -583,7 +584,10 @@ impl Board {
             for (p, &(ai, ra)) in links.iter().enumerate() {
                 for &(bi, rb) in &links[p + 1..] {
                     let (a, b) = (&als[ai], &als[bi]);
-                    if !disjoint(&a.set, &b.set) || a.mask & b.mask == 0 {
+                    // Overlapping (the folds are exact on small grids,
+                    // and disjoint folds mean disjoint sets on any).
+                    let overlap = a.fold & b.fold != 0 && (small || !disjoint(&a.set, &b.set));
+                    if overlap || a.mask & b.mask == 0 {
                         continue;
                     }
                     for x in super::digits_of(ra) {
@@ -612,8 +616,11 @@ impl Board {
             rcc: &'a [Vec<(usize, u64)>],
             path: Vec<usize>,
             commons: Vec<u8>,
-            /// The cells of the path's sets (which never overlap).
+            /// The cells of the path's sets (which never overlap), and
+            /// folded (exact on grids of 128 cells or fewer: `small`).
             used: Vec<u64>,
+            used_fold: u128,
+            small: bool,
             budget: usize,
         }
         impl Search<'_> {
@@ -627,7 +634,12 @@ impl Board {
                     self.budget -= 1;
                     let a = &self.als[next];
                     // A set of the path, or one overlapping one.
-                    if !disjoint(&self.used, &a.set) {
+                    let overlaps = if self.small {
+                        self.used_fold & a.fold != 0
+                    } else {
+                        !disjoint(&self.used, &a.set)
+                    };
+                    if overlaps {
                         continue;
                     }
                     for x in super::digits_of(r) {
@@ -636,8 +648,11 @@ impl Board {
                         }
                         self.path.push(next);
                         self.commons.push(x);
-                        for (u, w) in self.used.iter_mut().zip(&a.set) {
-                            *u |= w;
+                        self.used_fold |= a.fold;
+                        if !self.small {
+                            for (u, w) in self.used.iter_mut().zip(&a.set) {
+                                *u |= w;
+                            }
                         }
                         if self.path.len() >= 4 {
                             let first = &self.als[self.path[0]];
@@ -654,8 +669,11 @@ impl Board {
                         }
                         self.path.pop();
                         self.commons.pop();
-                        for (u, w) in self.used.iter_mut().zip(&a.set) {
-                            *u &= !w;
+                        self.used_fold &= !a.fold;
+                        if !self.small {
+                            for (u, w) in self.used.iter_mut().zip(&a.set) {
+                                *u &= !w;
+                            }
                         }
                     }
                 }
@@ -670,6 +688,8 @@ impl Board {
             path: Vec::new(),
             commons: Vec::new(),
             used: Vec::new(),
+            used_fold: 0,
+            small: self.cands.len() <= 128,
             budget: MAX_EXPANSIONS,
         };
         let mut found = None;
@@ -680,6 +700,7 @@ impl Board {
             search.path = vec![start];
             search.commons.clear();
             search.used.clone_from(&first.set);
+            search.used_fold = first.fold;
             if let Some(struck) = search.go() {
                 found = Some((search.path.clone(), search.commons.clone(), struck));
                 break;
