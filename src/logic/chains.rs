@@ -39,6 +39,19 @@ const MAX_WORK: usize = 4_000_000;
 /// ([`Board::note_findings`]); about 20 KB each on a 9x9.
 pub(super) const KEPT_GRAPHS: usize = 256;
 
+/// The literals from a search's start to `goal`, following `parent`
+/// (`u32::MAX` at the start) back.
+pub(super) fn path_to(parent: &[u32], goal: u32) -> Vec<u32> {
+    let mut path = vec![goal];
+    let mut at = goal;
+    while parent[at as usize] != u32::MAX {
+        at = parent[at as usize];
+        path.push(at);
+    }
+    path.reverse();
+    path
+}
+
 /// Which links a chain may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -632,14 +645,7 @@ impl Board {
                         if struck.is_empty() {
                             continue;
                         }
-                        let mut path = vec![nl];
-                        let mut at = nl;
-                        while parent[at as usize] != u32::MAX {
-                            at = parent[at as usize];
-                            path.push(at);
-                        }
-                        path.reverse();
-                        best = Some((path, struck));
+                        best = Some((path_to(&parent, nl), struck));
                         break 'bfs;
                     }
                 }

@@ -33,9 +33,9 @@ pub(super) struct Facts {
     /// Key: the digit, then its places in each row.
     known: HashMap<Box<[u64]>, u64>,
     /// The current position (steps taken) and each digit's key and facts.
-    here: Option<(usize, Vec<Fact>)>,
+    here: Here,
     /// The same for units (see [`Board::units_to_skip`]).
-    units_here: Option<(usize, Vec<Fact>)>,
+    units_here: Here,
     /// Tests: no fact is noted or used.
     #[cfg(test)]
     off: bool,
@@ -67,28 +67,55 @@ impl Facts {
     }
 }
 
+/// Facts of the current position (steps taken) for each key.
+type Here = Option<(usize, Vec<Fact>)>;
+
+/// Whether `here` was made for another position than `at`.
+fn stale(here: &Here, at: usize) -> bool {
+    here.as_ref().is_none_or(|(s, _)| *s != at)
+}
+
+/// `here`, made anew for position `at` from `keys` when given (the
+/// position moved on), each key with the facts known for it.
+fn refreshed<'a>(
+    known: &HashMap<Box<[u64]>, u64>,
+    here: &'a mut Here,
+    at: usize,
+    keys: Option<Vec<Box<[u64]>>>,
+) -> &'a mut Vec<Fact> {
+    if let Some(keys) = keys {
+        let facts = keys
+            .into_iter()
+            .map(|key| {
+                let f = known.get(&key).copied().unwrap_or(0);
+                (key, f)
+            })
+            .collect();
+        *here = Some((at, facts));
+    }
+    match here {
+        Some((_, facts)) => facts,
+        None => unreachable!("made above when missing"),
+    }
+}
+
 impl Board {
     /// Each digit's key and facts in the current position.
     fn digit_facts_here(&mut self) -> &mut Vec<Fact> {
         let at = self.steps.len();
-        if self.facts.here.as_ref().is_none_or(|(s, _)| *s != at) {
+        let keys = stale(&self.facts.here, at).then(|| {
             let n = self.side;
             let table = self.table();
-            let here = (1..=n)
+            (1..=n)
                 .map(|d| {
-                    let key: Box<[u64]> = std::iter::once(d as u64)
+                    std::iter::once(d as u64)
                         .chain((0..n).map(|k| table.places[k * n + d - 1]))
-                        .collect();
-                    let facts = self.facts.known.get(&key).copied().unwrap_or(0);
-                    (key, facts)
+                        .collect()
                 })
-                .collect();
-            self.facts.here = Some((at, here));
-        }
-        match &mut self.facts.here {
-            Some((_, here)) => here,
-            None => unreachable!("set above"),
-        }
+                .collect()
+        });
+        let Facts { known, here, .. } = &mut self.facts;
+        refreshed(known, here, at, keys)
     }
 
     /// The digits (bit `d - 1`) on which `t` is known to find nothing in
@@ -134,22 +161,20 @@ impl Board {
 impl Board {
     fn unit_facts_here(&mut self) -> &mut Vec<Fact> {
         let at = self.steps.len();
-        if self.facts.units_here.as_ref().is_none_or(|(s, _)| *s != at) {
-            let here = (0..self.units.len())
-                .map(|k| {
-                    let key: Box<[u64]> = std::iter::once(UNIT)
-                        .chain(self.units[k].iter().map(|&c| self.cands[c]))
-                        .collect();
-                    let facts = self.facts.known.get(&key).copied().unwrap_or(0);
-                    (key, facts)
+        let keys = stale(&self.facts.units_here, at).then(|| {
+            self.units
+                .iter()
+                .map(|unit| {
+                    std::iter::once(UNIT)
+                        .chain(unit.iter().map(|&c| self.cands[c]))
+                        .collect()
                 })
-                .collect();
-            self.facts.units_here = Some((at, here));
-        }
-        match &mut self.facts.units_here {
-            Some((_, here)) => here,
-            None => unreachable!("set above"),
-        }
+                .collect()
+        });
+        let Facts {
+            known, units_here, ..
+        } = &mut self.facts;
+        refreshed(known, units_here, at, keys)
     }
 
     /// For each unit, whether `t` is known to find nothing in it in the

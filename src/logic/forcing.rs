@@ -257,14 +257,7 @@ impl Board {
                 }
             }
         }
-        let mut path = vec![goal];
-        let mut at = goal;
-        while parent[at as usize] != u32::MAX {
-            at = parent[at as usize];
-            path.push(at);
-        }
-        path.reverse();
-        path
+        super::chains::path_to(&parent, goal)
     }
 
     /// One branch as chain nodes: the path from the premise to the
