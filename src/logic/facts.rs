@@ -44,6 +44,17 @@ pub(super) struct Facts {
 /// The first word of a unit's key (a digit's key starts with the digit).
 const UNIT: u64 = 1 << 63;
 
+/// The techniques that keep unit facts: the naked and hidden triples and
+/// quads. Pairs cost less than the facts would save; a locked pair or
+/// triple strikes in a second unit, so "nothing in this unit" does not
+/// follow from the unit alone.
+const UNIT_FACTS: [Technique; 4] = [
+    Technique::NakedTriple,
+    Technique::NakedQuad,
+    Technique::HiddenTriple,
+    Technique::HiddenQuad,
+];
+
 impl Facts {
     /// The facts alone, for another board of the same puzzle.
     pub(super) fn carried(&self) -> Facts {
@@ -178,11 +189,15 @@ impl Board {
     }
 
     /// For each unit, whether `t` is known to find nothing in it in the
-    /// current position.
+    /// current position; nothing for a technique that keeps no unit
+    /// facts ([`UNIT_FACTS`]).
     pub(super) fn units_to_skip(&mut self, t: Technique) -> Vec<bool> {
         #[cfg(test)]
         if self.facts.off {
-            return vec![false; self.units.len()];
+            return Vec::new();
+        }
+        if !UNIT_FACTS.contains(&t) {
+            return Vec::new();
         }
         let b = t.bit();
         self.unit_facts_here()
@@ -194,7 +209,7 @@ impl Board {
     /// Notes that `t` searched unit `k` in the current position to the
     /// end and found nothing.
     pub(super) fn unit_failed(&mut self, t: Technique, k: usize) {
-        if self.past_deadline() {
+        if !UNIT_FACTS.contains(&t) || self.past_deadline() {
             return;
         }
         let b = t.bit();

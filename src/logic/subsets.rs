@@ -16,18 +16,16 @@ impl Board {
         // allocation per unit.
         let table = self.table();
         let mut cells = [(0usize, 0u64); 64];
-        // Triples and quads skip the units they found nothing in.
-        let t = match size {
-            2 => Technique::NakedPair,
-            3 => Technique::NakedTriple,
+        // The units it found nothing in (`facts.rs` says which subsets
+        // keep such facts).
+        let t = match (size, locked) {
+            (2, true) => Technique::LockedPair,
+            (_, true) => Technique::LockedTriple,
+            (2, false) => Technique::NakedPair,
+            (3, false) => Technique::NakedTriple,
             _ => Technique::NakedQuad,
         };
-        let facts = !locked && size > 2;
-        let skip = if facts {
-            self.units_to_skip(t)
-        } else {
-            Vec::new()
-        };
+        let skip = self.units_to_skip(t);
         for k in 0..3 * n {
             if skip.get(k) == Some(&true) {
                 continue;
@@ -40,9 +38,7 @@ impl Board {
                 }
             }
             if len < size || (locked && !self.may_lock(k, &cells[..len], size)) {
-                if facts {
-                    self.unit_failed(t, k);
-                }
+                self.unit_failed(t, k);
                 continue;
             }
             let step = first_cover(&cells[..len], size, &mut |pick, union| {
@@ -52,9 +48,7 @@ impl Board {
                 self.apply(step);
                 return true;
             }
-            if facts {
-                self.unit_failed(t, k);
-            }
+            self.unit_failed(t, k);
         }
         false
     }
@@ -134,18 +128,14 @@ impl Board {
         let n = self.side;
         let table = self.table();
         let mut places = [(0u8, 0u64); 64];
-        // Triples and quads skip the units they found nothing in.
+        // The units it found nothing in (`facts.rs` says which subsets
+        // keep such facts).
         let t = match size {
             2 => Technique::HiddenPair,
             3 => Technique::HiddenTriple,
             _ => Technique::HiddenQuad,
         };
-        let facts = size > 2;
-        let skip = if facts {
-            self.units_to_skip(t)
-        } else {
-            Vec::new()
-        };
+        let skip = self.units_to_skip(t);
         for k in 0..3 * n {
             if skip.get(k) == Some(&true) {
                 continue;
@@ -160,9 +150,7 @@ impl Board {
                 }
             }
             if len < size {
-                if facts {
-                    self.unit_failed(t, k);
-                }
+                self.unit_failed(t, k);
                 continue;
             }
             let step = first_cover(&places[..len], size, &mut |pick, union| {
@@ -172,9 +160,7 @@ impl Board {
                 self.apply(step);
                 return true;
             }
-            if facts {
-                self.unit_failed(t, k);
-            }
+            self.unit_failed(t, k);
         }
         false
     }
