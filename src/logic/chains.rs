@@ -19,7 +19,11 @@
 //!
 //! The search is breadth first from every node, so each chain found is a
 //! shortest one from its start, and the shortest over all starts is taken
-//! (Sudoku Explainer rates chains by length). Chains are capped at
+//! (Sudoku Explainer rates chains by length). An AIC search first finds,
+//! for every node at once, which candidates any chain could strike
+//! (`useful_starts`), and starts only next to them: most searches that
+//! find nothing end there. On grids of up to 128 cells a single node's
+//! weak links are read from bit sets ([`Fold`]), not listed. Chains are capped at
 //! [`MAX_NODES`] nodes, as HoDoKu caps its chains at 20, and one search at
 //! [`MAX_WORK`] links followed (it matters on large grids only).
 
@@ -72,6 +76,8 @@ type Found = (Vec<u32>, Vec<(usize, u8)>);
 /// weak links as adjacency lists.
 #[derive(Debug)]
 pub(super) struct Graph {
+    /// The grid's side.
+    side: usize,
     /// The cells and digit of each node; single cells first.
     pub(super) nodes: Nodes,
     /// How many nodes are single cells (the first ones).
@@ -83,8 +89,180 @@ pub(super) struct Graph {
     pub(super) of_cand: Vec<u32>,
     /// Strong links of each node.
     pub(super) strong: Adj,
-    /// Weak links of each node.
+    /// Weak links of each node; on a grid of up to 128 cells ([`Fold`])
+    /// a single node's list holds only its links to groups.
     pub(super) weak: Adj,
+    /// The bit sets a single node's other weak links are read from, on
+    /// grids of up to 128 cells.
+    pub(super) fold: Option<Fold>,
+    /// What each literal of a single node leads to ([`Graph::leads`]),
+    /// made on first use.
+    leads: std::sync::OnceLock<Leads>,
+}
+
+/// A single node's weak links other than to groups, on a grid of up to
+/// 128 cells, read from bit sets rather than listed (listing them was
+/// most of the cost of building a graph, and following them one by one
+/// most of a search): its digit in its cell's peers, and its cell's
+/// other digits, the single nodes numbered next to it.
+#[derive(Debug)]
+pub(super) struct Fold {
+    /// The cells holding each digit (`d - 1`).
+    places: Vec<u128>,
+    /// Each cell's peers.
+    peers: Vec<u128>,
+    /// The cells holding two candidates.
+    pairs: u128,
+    /// The first single node of each cell, and one past the last node.
+    cell_at: Vec<u32>,
+}
+
+impl Graph {
+    /// What each literal (`2 * node + on`) of a single node leads to,
+    /// link by link, among single nodes (what a forcing chain from it
+    /// reaches): with `w` words for the single nodes, the nodes found
+    /// false in the first `w` words, those found true in the next `w`.
+    pub(super) fn leads(&self) -> &Leads {
+        self.leads.get_or_init(|| {
+            let lits = 2 * self.singles;
+            let mut at = Vec::with_capacity(lits + 1);
+            at.push(0u32);
+            let mut next = Vec::new();
+            for lit in 0..lits {
+                let on = lit % 2 == 1;
+                next.extend(
+                    self.single_links(lit / 2, on)
+                        .map(|y| 2 * y as u32 + u32::from(!on)),
+                );
+                at.push(next.len() as u32);
+            }
+            let w = self.singles.div_ceil(64);
+            Leads::new(&at, &next, 2 * w, 0..lits, |v| {
+                Some(v / 2 + if v % 2 == 1 { 64 * w } else { 0 })
+            })
+        })
+    }
+
+    /// The single nodes linked to single node `x`, weakly (`weak`) or
+    /// strongly, in the order of the lists (ascending, links inside the
+    /// cell last).
+    pub(super) fn single_links(&self, x: usize, weak: bool) -> SingleLinks<'_> {
+        let n = self.side;
+        let mut it = SingleLinks {
+            bits: 0,
+            digit: 0,
+            side: n,
+            of_cand: &self.of_cand,
+            list: if weak { &self.weak[x] } else { &self.strong[x] }.iter(),
+            singles: self.singles,
+            cell: 0..0,
+            skip: x as u32,
+        };
+        if let (true, Some(f)) = (weak && x < self.singles, &self.fold) {
+            let (c, d) = (self.nodes.cells(x)[0], self.nodes.digit(x) as usize - 1);
+            it.bits = f.places[d] & f.peers[c];
+            it.digit = d;
+            it.cell = f.cell_at[c]..f.cell_at[c + 1];
+        }
+        it
+    }
+
+    /// How many weak links node `x` has, of every kind.
+    fn weak_len(&self, x: usize) -> usize {
+        match &self.fold {
+            Some(f) if x < self.singles => {
+                let (c, d) = (self.nodes.cells(x)[0], self.nodes.digit(x) as usize - 1);
+                (f.places[d] & f.peers[c]).count_ones() as usize
+                    + self.weak[x].len()
+                    + (f.cell_at[c + 1] - f.cell_at[c] - 1) as usize
+            }
+            _ => self.weak[x].len(),
+        }
+    }
+
+    /// Calls `f` on each node a chain of `kind` (not an XY-chain) may go
+    /// to from "`y` true", by a weak link.
+    fn each_weak(&self, y: usize, kind: Kind, mut f: impl FnMut(usize)) {
+        debug_assert!(kind != Kind::Xy);
+        match &self.fold {
+            Some(fo) if y < self.singles => {
+                let (c, d) = (self.nodes.cells(y)[0], self.nodes.digit(y) as usize - 1);
+                let mut bits = fo.places[d] & fo.peers[c];
+                while bits != 0 {
+                    let p = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    f(self.of_cand[p * self.side + d] as usize);
+                }
+                if kind == Kind::Grouped {
+                    self.weak[y].iter().for_each(|&h| f(h as usize));
+                }
+                if kind != Kind::X {
+                    (fo.cell_at[c]..fo.cell_at[c + 1])
+                        .filter(|&w| w as usize != y)
+                        .for_each(|w| f(w as usize));
+                }
+            }
+            _ => {
+                for run in self.weak.runs(y, kind, false) {
+                    run.iter().for_each(|&l| f((l & !IN_CELL) as usize));
+                }
+            }
+        }
+    }
+
+    /// Whether single nodes `x` and `y` are both weakly linked to one
+    /// single node (neither of them).
+    fn share_weak(&self, x: usize, y: usize, cands: &[u64]) -> bool {
+        let Some(f) = &self.fold else {
+            let wx = self.single_links(x, true).collect::<Vec<_>>();
+            return self.single_links(y, true).any(|w| wx.contains(&w));
+        };
+        let (cx, dx) = (self.nodes.cells(x)[0], self.nodes.digit(x));
+        let (cy, dy) = (self.nodes.cells(y)[0], self.nodes.digit(y));
+        let other = |c: usize| cands[c] & !(bit(dx) | bit(dy)) != 0;
+        if cx == cy && other(cx) {
+            return true;
+        }
+        if dx == dy {
+            return f.places[dx as usize - 1] & f.peers[cx] & f.peers[cy] != 0;
+        }
+        let sees = f.peers[cx] & (1 << cy) != 0;
+        sees && (cands[cy] & bit(dx) != 0 || cands[cx] & bit(dy) != 0)
+    }
+}
+
+/// The single nodes one node is linked to ([`Graph::single_links`]).
+pub(super) struct SingleLinks<'a> {
+    /// Peers (cells) holding the node's digit, not yet given.
+    bits: u128,
+    digit: usize,
+    side: usize,
+    of_cand: &'a [u32],
+    /// The listed links.
+    list: std::slice::Iter<'a, u32>,
+    singles: usize,
+    /// The nodes of the node's cell, `skip` (itself) left out.
+    cell: std::ops::Range<u32>,
+    skip: u32,
+}
+
+impl Iterator for SingleLinks<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.bits != 0 {
+            let p = self.bits.trailing_zeros() as usize;
+            self.bits &= self.bits - 1;
+            return Some(self.of_cand[p * self.side + self.digit] as usize);
+        }
+        for &l in self.list.by_ref() {
+            let y = (l & !IN_CELL) as usize;
+            if y < self.singles {
+                return Some(y);
+            }
+        }
+        self.cell.find(|&y| y != self.skip).map(|y| y as usize)
+    }
 }
 
 /// The nodes of a link graph, their cells in one array: node `i`'s cells
@@ -275,6 +453,175 @@ impl Kind {
     }
 }
 
+/// What each vertex of a graph leads to, as a bit set of marks: the
+/// strongly connected parts of the graph (Tarjan's algorithm), each
+/// part's set made from its own vertices' marks and the sets of the parts
+/// it leads to, which Tarjan's algorithm completes first.
+#[derive(Debug)]
+pub(super) struct Leads {
+    /// Each vertex's part (`u32::MAX` when not visited).
+    comp: Vec<u32>,
+    /// Each part's set, `words` words.
+    sets: Vec<u64>,
+    words: usize,
+}
+
+impl Leads {
+    /// Vertex `v`'s successors are `next[at[v]..at[v + 1]]`; the search
+    /// starts from `roots` (and visits what they lead to); `mark(v)` is
+    /// the bit, below `64 * words`, vertex `v` sets in what leads to it.
+    fn new(
+        at: &[u32],
+        next: &[u32],
+        words: usize,
+        roots: impl Iterator<Item = usize>,
+        mark: impl Fn(usize) -> Option<usize>,
+    ) -> Leads {
+        const NONE: u32 = u32::MAX;
+        let vertices = at.len() - 1;
+        let succ = |v: usize| &next[at[v] as usize..at[v + 1] as usize];
+        let mut index = vec![NONE; vertices];
+        let mut low = vec![0u32; vertices];
+        let mut comp = vec![NONE; vertices];
+        let (mut stack, mut calls, mut members) = (Vec::new(), Vec::new(), Vec::new());
+        let mut sets: Vec<u64> = Vec::new();
+        let (mut comps, mut counter) = (0u32, 0u32);
+        for root in roots {
+            if index[root] != NONE {
+                continue;
+            }
+            calls.push((root, 0usize));
+            while let Some(&mut (v, ref mut e)) = calls.last_mut() {
+                if *e == 0 && index[v] == NONE {
+                    (index[v], low[v]) = (counter, counter);
+                    counter += 1;
+                    stack.push(v);
+                }
+                if let Some(&w) = succ(v).get(*e) {
+                    *e += 1;
+                    let w = w as usize;
+                    if index[w] == NONE {
+                        calls.push((w, 0));
+                    } else if comp[w] == NONE {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(u, _)) = calls.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] != index[v] {
+                    continue;
+                }
+                members.clear();
+                while let Some(w) = stack.pop() {
+                    comp[w] = comps;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let base = sets.len();
+                sets.resize(base + words, 0);
+                for &w in &members {
+                    if let Some(b) = mark(w) {
+                        sets[base + b / 64] |= 1 << (b % 64);
+                    }
+                    for &s in succ(w) {
+                        let c = comp[s as usize] as usize;
+                        if c != comps as usize {
+                            for k in 0..words {
+                                sets[base + k] |= sets[c * words + k];
+                            }
+                        }
+                    }
+                }
+                comps += 1;
+            }
+        }
+        Leads { comp, sets, words }
+    }
+
+    /// What vertex `v` (visited) leads to.
+    pub(super) fn of(&self, v: usize) -> &[u64] {
+        let c = self.comp[v] as usize;
+        &self.sets[c * self.words..(c + 1) * self.words]
+    }
+}
+
+/// The starts from which an AIC (grouped or not) could strike anything,
+/// as a bit set over the nodes. A chain from "`x` false" to "`y` true"
+/// strikes a candidate `z` weakly linked to both, so "`z` true" leads,
+/// link by link, to "`z` false" (through "`x` false", the chain, "`y`
+/// true"). Only the candidates with such a path, of any length, can be
+/// struck, and a chain that strikes one starts from one of its weak
+/// links. The paths go through nodes with strong links only (a chain
+/// enters a "true" node by one, leaves a "false" node by one), so what
+/// each literal of those nodes leads to is found for all of them at once:
+/// the graph's strongly connected parts (Tarjan), each one's reach made
+/// from those of the parts it leads to, complete before it.
+fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
+    debug_assert!(matches!(kind, Kind::Aic | Kind::Grouped));
+    let m = if kind == Kind::Grouped {
+        g.nodes.len()
+    } else {
+        g.singles
+    };
+    let words = m.div_ceil(64);
+    let strong: Vec<bool> = (0..m)
+        .map(|x| g.strong.runs(x, kind, true).iter().any(|r| !r.is_empty()))
+        .collect();
+    // The literals of strong nodes and their successors among them.
+    let mut at = vec![0u32; 2 * m + 1];
+    let mut next: Vec<u32> = Vec::new();
+    for lit in 0..2 * m {
+        let x = lit / 2;
+        if strong[x] {
+            if lit % 2 == 0 {
+                for run in g.strong.runs(x, kind, true) {
+                    next.extend(run.iter().map(|&l| 2 * (l & !IN_CELL) + 1));
+                }
+            } else {
+                g.each_weak(x, kind, |w| {
+                    if strong[w] {
+                        next.push(2 * w as u32);
+                    }
+                });
+            }
+        }
+        at[lit + 1] = next.len() as u32;
+    }
+    let leads = Leads::new(
+        &at,
+        &next,
+        words,
+        (0..2 * m).filter(|&v| strong[v / 2]),
+        |v| (v % 2 == 1).then_some(v / 2),
+    );
+    let mut useful = vec![0u64; g.nodes.len().div_ceil(64)];
+    let mut to = vec![0u64; words];
+    let mut ends: Vec<usize> = Vec::new();
+    for z in 0..g.singles {
+        to.fill(0);
+        ends.clear();
+        g.each_weak(z, kind, |x| {
+            if strong[x] {
+                for (a, b) in to.iter_mut().zip(leads.of(2 * x)) {
+                    *a |= b;
+                }
+                ends.push(x);
+            }
+        });
+        if ends.iter().any(|&y| to[y / 64] & (1 << (y % 64)) != 0) {
+            for &x in &ends {
+                useful[x / 64] |= 1 << (x % 64);
+            }
+        }
+    }
+    useful
+}
+
 impl Board {
     /// The link graph of the position, built once per position: every
     /// node and link, grouped ones too when `grouped` (only grouped AICs
@@ -297,7 +644,7 @@ impl Board {
         let g = match known {
             Some(g) => Arc::clone(g),
             None => {
-                let g = Arc::new(self.build_graph(grouped));
+                let g = Arc::new(self.build_graph(grouped, true));
                 if let Some(f) = &mut self.findings {
                     if self.side <= 9 && f.graphs.len() < KEPT_GRAPHS {
                         f.graphs.insert(self.cands.clone(), Arc::clone(&g));
@@ -310,7 +657,9 @@ impl Board {
         g
     }
 
-    fn build_graph(&self, grouped: bool) -> Graph {
+    /// The graph [`Board::graph`] keeps; `folded`: with a [`Fold`] on a
+    /// grid of up to 128 cells (else every weak link listed).
+    pub(super) fn build_graph(&self, grouped: bool, folded: bool) -> Graph {
         let n = self.side;
         let units = self.units.len();
         let table = self.table();
@@ -318,13 +667,41 @@ impl Board {
         let mut nodes = Nodes::default();
         // Node of each candidate (cell * n + digit - 1), u32::MAX when none.
         let mut of_cand = vec![u32::MAX; n * n * n];
+        let mut cell_at = Vec::with_capacity(n * n + 1);
         for c in 0..n * n {
+            cell_at.push(nodes.len() as u32);
             for d in super::digits_of(self.cands[c]) {
                 of_cand[c * n + d as usize - 1] = nodes.len() as u32;
                 nodes.push([c], d);
             }
         }
         let singles = nodes.len();
+        cell_at.push(singles as u32);
+        let fold = (folded && n * n <= 128).then(|| {
+            let words = (n * n).div_ceil(64);
+            let mut f = Fold {
+                places: vec![0; n],
+                peers: (0..n * n)
+                    .map(|c| {
+                        let w = &self.peer_sets[c * words..(c + 1) * words];
+                        w.iter()
+                            .enumerate()
+                            .fold(0u128, |acc, (i, &x)| acc | u128::from(x) << (64 * i))
+                    })
+                    .collect(),
+                pairs: 0,
+                cell_at,
+            };
+            for c in 0..n * n {
+                for d in super::digits_of(self.cands[c]) {
+                    f.places[d as usize - 1] |= 1 << c;
+                }
+                if self.cands[c].count_ones() == 2 {
+                    f.pairs |= 1 << c;
+                }
+            }
+            f
+        });
         // Groups: a digit's places in a box and a line, two or more. Each
         // group's box and line, and the groups of each unit and digit
         // (`unit * n + digit - 1`) in one array.
@@ -452,12 +829,14 @@ impl Board {
             // a group's box and line, holding its digit, is in it), and
             // the cell's other digits.
             let of_d = |p: usize| of_cand[p * n + d as usize - 1];
-            weak.list.extend(
-                self.peers[c]
-                    .iter()
-                    .map(|&p| of_d(p))
-                    .filter(|&b| b != u32::MAX),
-            );
+            if fold.is_none() {
+                weak.list.extend(
+                    self.peers[c]
+                        .iter()
+                        .map(|&p| of_d(p))
+                        .filter(|&b| b != u32::MAX),
+                );
+            }
             groups.clear();
             for k in self.cell_units[c] {
                 groups.extend(
@@ -468,11 +847,13 @@ impl Board {
             }
             groups.sort_unstable();
             weak.list.extend_from_slice(&groups);
-            weak.list.extend(
-                super::digits_of(self.cands[c])
-                    .filter(|&e| e != d)
-                    .map(|e| of_cand[c * n + e as usize - 1] | IN_CELL),
-            );
+            if fold.is_none() {
+                weak.list.extend(
+                    super::digits_of(self.cands[c])
+                        .filter(|&e| e != d)
+                        .map(|e| of_cand[c * n + e as usize - 1] | IN_CELL),
+                );
+            }
             weak.close(singles, true);
         }
         for g in singles..m {
@@ -494,12 +875,15 @@ impl Board {
             weak.close(singles, false);
         }
         Graph {
+            side: n,
             nodes,
             singles,
             grouped,
             of_cand,
             strong: Adj::new(m, singles, strong),
             weak,
+            fold,
+            leads: std::sync::OnceLock::new(),
         }
     }
 
@@ -548,7 +932,25 @@ impl Board {
     /// Starts on the digits of `skip` (bit `d - 1`) are left out (an
     /// X-chain keeps to its start's digit). `cut` is set when the search
     /// stopped before trying every start (the work cap, the deadline).
+    /// AICs start only where [`useful_starts`] allows.
     fn search(&self, g: &Graph, kind: Kind, skip: u64, cut: &mut bool) -> Option<Found> {
+        let useful = matches!(kind, Kind::Aic | Kind::Grouped).then(|| useful_starts(g, kind));
+        if useful.as_ref().is_some_and(|u| u.iter().all(|&w| w == 0)) {
+            return None;
+        }
+        self.search_from(g, kind, skip, useful.as_deref(), cut)
+    }
+
+    /// [`Board::search`] from the starts in `useful` (a bit set over the
+    /// nodes; every start when `None`).
+    fn search_from(
+        &self,
+        g: &Graph,
+        kind: Kind,
+        skip: u64,
+        useful: Option<&[u64]>,
+        cut: &mut bool,
+    ) -> Option<Found> {
         let m = g.nodes.len();
         let pair: Vec<bool> = (0..m)
             .map(|i| i < g.singles && self.cands[g.nodes.cells(i)[0]].count_ones() == 2)
@@ -562,6 +964,10 @@ impl Board {
         let mut parent = vec![u32::MAX; 2 * m];
         let mut seen_at = vec![u32::MAX; 2 * m];
         let mut queue: Vec<(u32, u16)> = Vec::new();
+        // On a folded graph: the cells whose node on each digit is reached
+        // "false" from the current start.
+        let n = g.side;
+        let mut seen_off = vec![0u128; if g.fold.is_some() { n } else { 0 }];
         let mut work = 0usize;
         for x in 0..m {
             if work > MAX_WORK {
@@ -569,6 +975,7 @@ impl Board {
                 break;
             }
             if g.strong[x].is_empty()
+                || useful.is_some_and(|u| u[x / 64] & (1 << (x % 64)) == 0)
                 || !kind.allows(g, &pair, x, false, false)
                 || skip & bit(g.nodes.digit(x)) != 0
             {
@@ -583,7 +990,7 @@ impl Board {
                 break;
             }
             let single_x = x < g.singles;
-            if single_x {
+            if single_x && g.fold.is_none() {
                 for &w in &g.weak[x] {
                     mark[(w & !IN_CELL) as usize] = x as u32;
                 }
@@ -593,6 +1000,11 @@ impl Board {
             queue.push((start, 1));
             seen_at[start as usize] = x as u32;
             parent[start as usize] = u32::MAX;
+            seen_off.fill(0);
+            if single_x && g.fold.is_some() {
+                let d = g.nodes.digit(x) as usize - 1;
+                seen_off[d] |= 1 << g.nodes.cells(x)[0];
+            }
             let mut head = 0;
             'bfs: while head < queue.len() {
                 let (lit, len) = queue[head];
@@ -602,6 +1014,49 @@ impl Board {
                 }
                 let node = (lit / 2) as usize;
                 let on = lit % 2 == 1;
+                if let (true, Some(f)) = (on && node < g.singles, &g.fold) {
+                    // A single node's weak links: pushed only, no chain
+                    // ends on a "false" node.
+                    work += g.weak_len(node);
+                    let (c, d) = (g.nodes.cells(node)[0], g.nodes.digit(node) as usize - 1);
+                    let mut bits = f.places[d] & f.peers[c] & !seen_off[d];
+                    if kind == Kind::Xy {
+                        bits &= f.pairs;
+                    }
+                    seen_off[d] |= bits;
+                    while bits != 0 {
+                        let p = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let nl = 2 * g.of_cand[p * n + d];
+                        seen_at[nl as usize] = x as u32;
+                        parent[nl as usize] = lit;
+                        queue.push((nl, len + 1));
+                    }
+                    let groups: &[u32] = if kind == Kind::Grouped {
+                        &g.weak[node]
+                    } else {
+                        &[]
+                    };
+                    let cell = if matches!(kind, Kind::Aic | Kind::Grouped) {
+                        f.cell_at[c]..f.cell_at[c + 1]
+                    } else {
+                        0..0
+                    };
+                    for y in groups.iter().copied().chain(cell) {
+                        let nl = 2 * y;
+                        if y as usize == node || seen_at[nl as usize] == x as u32 {
+                            continue;
+                        }
+                        seen_at[nl as usize] = x as u32;
+                        if (y as usize) < g.singles {
+                            let e = g.nodes.digit(y as usize) as usize - 1;
+                            seen_off[e] |= 1 << c;
+                        }
+                        parent[nl as usize] = lit;
+                        queue.push((nl, len + 1));
+                    }
+                    continue;
+                }
                 let adj = if on { &g.weak } else { &g.strong };
                 work += adj[node].len();
                 for run in adj.runs(node, kind, !on) {
@@ -621,7 +1076,15 @@ impl Board {
                         seen_at[nl as usize] = x as u32;
                         parent[nl as usize] = lit;
                         queue.push((nl, len + 1));
-                        if on || len + 1 < 4 {
+                        if on {
+                            if let (Some(_), true) = (&g.fold, (y as usize) < g.singles) {
+                                let (c, e) =
+                                    (g.nodes.cells(y as usize)[0], g.nodes.digit(y as usize));
+                                seen_off[e as usize - 1] |= 1 << c;
+                            }
+                            continue;
+                        }
+                        if len + 1 < 4 {
                             continue;
                         }
                         // Reached "y is true" from "x is false".
@@ -632,10 +1095,13 @@ impl Board {
                         }
                         if single_x
                             && (y as usize) < g.singles
-                            && !g.weak[y as usize].iter().any(|&w| {
-                                let w = (w & !IN_CELL) as usize;
-                                w < g.singles && mark[w] == x as u32
-                            })
+                            && !match g.fold {
+                                Some(_) => g.share_weak(x, y as usize, &self.cands),
+                                None => g.weak[y as usize].iter().any(|&w| {
+                                    let w = (w & !IN_CELL) as usize;
+                                    w < g.singles && mark[w] == x as u32
+                                }),
+                            }
                         {
                             continue;
                         }
@@ -719,13 +1185,54 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::each_hard_position;
     use super::super::{Board, Ladder, Technique};
-    use super::Kind;
+    use super::{Graph, Kind};
     use crate::grid::{BoxShape, Grid};
 
     fn empty() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
         Board::with_ladder(&p, Ladder::all()).unwrap()
+    }
+
+    #[test]
+    fn folded_links_and_useful_starts_change_no_chain() {
+        let (mut positions, mut found, mut no_start) = (0, 0, 0);
+        each_hard_position(8, |b| {
+            positions += 1;
+            let folded = b.build_graph(true, true);
+            let listed = b.build_graph(true, false);
+            assert!(folded.fold.is_some() && listed.fold.is_none());
+            for x in 0..listed.singles {
+                for weak in [false, true] {
+                    let links = |g: &Graph| g.single_links(x, weak).collect::<Vec<_>>();
+                    assert_eq!(links(&folded), links(&listed));
+                }
+                assert_eq!(folded.weak_len(x), listed.weak_len(x));
+                let near: Vec<usize> = listed.single_links(x, true).collect();
+                for y in (x % 7..listed.singles).step_by(7) {
+                    let shared = listed.single_links(y, true).any(|w| near.contains(&w));
+                    assert_eq!(folded.share_weak(x, y, &b.cands), shared, "{x} {y}");
+                }
+            }
+            for kind in [Kind::X, Kind::Xy, Kind::Aic, Kind::Grouped] {
+                let mut cut = false;
+                let every = b.search_from(&listed, kind, 0, None, &mut cut);
+                assert_eq!(b.search(&folded, kind, 0, &mut cut), every, "{kind:?}");
+                assert_eq!(b.search(&listed, kind, 0, &mut cut), every, "{kind:?}");
+                assert!(!cut);
+                found += usize::from(every.is_some());
+                if matches!(kind, Kind::Aic | Kind::Grouped) {
+                    let useful = super::useful_starts(&folded, kind);
+                    no_start += usize::from(useful.iter().all(|&w| w == 0));
+                }
+            }
+        });
+        // Chains were found, and searches skipped, or this proves nothing.
+        assert!(
+            positions > 100 && found > 20 && no_start > 20,
+            "{positions} {found} {no_start}"
+        );
     }
 
     #[test]

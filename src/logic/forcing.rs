@@ -24,7 +24,7 @@
 //! (its consequences kept as bit sets), so a step costs one propagation per
 //! candidate; the ladder only gets here when everything else has stopped.
 
-use super::chains::{Graph, IN_CELL};
+use super::chains::Graph;
 use super::{bit, Board, ChainNode, Step, Technique};
 
 /// The most branches (candidates of a cell, places of a digit in a
@@ -37,14 +37,6 @@ struct Reach {
     on: Vec<u64>,
     off: Vec<u64>,
     contradiction: bool,
-}
-
-/// The single-cell nodes of an adjacency list (groups left out, the
-/// in-cell mark taken off).
-fn singles_of<'a>(g: &'a Graph, next: &'a [u32]) -> impl Iterator<Item = usize> + 'a {
-    next.iter()
-        .map(|&l| (l & !IN_CELL) as usize)
-        .filter(|&y| y < g.singles)
 }
 
 fn has(set: &[u64], i: usize) -> bool {
@@ -207,6 +199,19 @@ impl Board {
         if start == u32::MAX {
             return r;
         }
+        // A chain's reach: what the literal leads to along the links (a
+        // contradiction: some node found both true and false). On grids
+        // of up to 128 cells, read from what every literal leads to, found
+        // once for the position; on larger ones (where a few premises are
+        // followed) found by following the links from this one.
+        if g.fold.is_some() {
+            let set = g.leads().of(2 * start as usize + usize::from(premise.on));
+            let (off, on) = set.split_at(words);
+            r.on.copy_from_slice(on);
+            r.off.copy_from_slice(off);
+            r.contradiction = on.iter().zip(off).any(|(a, b)| a & b != 0);
+            return r;
+        }
         let mut stack = vec![(start as usize, premise.on)];
         if premise.on {
             put(&mut r.on, start as usize);
@@ -214,8 +219,7 @@ impl Board {
             put(&mut r.off, start as usize);
         }
         while let Some((x, on)) = stack.pop() {
-            let next = if on { &g.weak[x] } else { &g.strong[x] };
-            for y in singles_of(g, next) {
+            for y in g.single_links(x, on) {
                 let (mine, other) = if on {
                     (&mut r.off, &r.on)
                 } else {
@@ -247,8 +251,7 @@ impl Board {
                 break;
             }
             let (x, on) = ((lit / 2) as usize, lit % 2 == 1);
-            let next = if on { &g.weak[x] } else { &g.strong[x] };
-            for y in singles_of(g, next) {
+            for y in g.single_links(x, on) {
                 let nl = 2 * y as u32 + u32::from(!on);
                 if !seen[nl as usize] {
                     seen[nl as usize] = true;
@@ -572,8 +575,7 @@ impl Board {
                 break;
             }
             let (x, on) = ((lit / 2) as usize, lit % 2 == 1);
-            let next = if on { &g.weak[x] } else { &g.strong[x] };
-            for y in singles_of(g, next) {
+            for y in g.single_links(x, on) {
                 let nl = 2 * y as u32 + u32::from(!on);
                 if !seen[nl as usize] {
                     seen[nl as usize] = true;
@@ -604,6 +606,31 @@ mod tests {
     use super::super::{Board, Ladder, Stop, Technique};
     use crate::grid::Grid;
     use crate::samples::HARD;
+
+    #[test]
+    fn what_each_literal_leads_to_is_what_following_the_links_finds() {
+        let (mut contradictions, mut others) = (0, 0);
+        super::super::tests::each_hard_position(3, |b| {
+            let folded = b.build_graph(false, true);
+            let listed = b.build_graph(false, false);
+            for i in 0..listed.singles {
+                for on in [false, true] {
+                    let (cell, digit) = (listed.nodes.cells(i)[0], listed.nodes.digit(i));
+                    let f = super::Fact { cell, digit, on };
+                    let fast = b.reach(&folded, &folded.of_cand, f, false);
+                    let slow = b.reach(&listed, &listed.of_cand, f, false);
+                    assert_eq!(fast.contradiction, slow.contradiction);
+                    if slow.contradiction {
+                        contradictions += 1;
+                    } else {
+                        others += 1;
+                        assert_eq!((fast.on, fast.off), (slow.on, slow.off));
+                    }
+                }
+            }
+        });
+        assert!(contradictions > 100 && others > 1000);
+    }
 
     #[test]
     fn forcing_nets_finish_a_hard_puzzle_without_a_guess() {

@@ -812,6 +812,29 @@ mod tests {
     use super::*;
     use crate::samples::{EASY, HARD, HARDER, PAIRS};
 
+    /// Calls `f` on the board at every position the full ladder passes
+    /// through on the first `count` puzzles of magictour top1465.
+    pub(super) fn each_hard_position(count: usize, mut f: impl FnMut(&Board)) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benches/data/9x9/puzzles3_magictour_top1465"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let lines = text
+            .lines()
+            .filter(|l| l.len() >= 81 && !l.starts_with('#'));
+        for line in lines.take(count) {
+            let p: Grid = line[..81].parse().unwrap();
+            let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+            loop {
+                f(&b);
+                if b.grid.is_full() || !b.step() {
+                    break;
+                }
+            }
+        }
+    }
+
     #[test]
     fn easy_puzzle_is_solved_by_singles() {
         let p: Grid = EASY.parse().unwrap();
