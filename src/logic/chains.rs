@@ -115,6 +115,10 @@ pub(super) struct Fold {
     pairs: u128,
     /// The first single node of each cell, and one past the last node.
     cell_at: Vec<u32>,
+    /// Each group's box and line, its own cells left out: where its
+    /// digit's single nodes are weakly linked to it (group `g` at
+    /// `g - singles`).
+    group_reach: Vec<u128>,
 }
 
 impl Graph {
@@ -176,18 +180,25 @@ impl Graph {
                     + self.weak[x].len()
                     + (f.cell_at[c + 1] - f.cell_at[c] - 1) as usize
             }
-            _ => self.weak[x].len(),
+            Some(f) => {
+                let d = self.nodes.digit(x) as usize - 1;
+                (f.places[d] & f.group_reach[x - self.singles]).count_ones() as usize
+                    + self.weak[x].len()
+            }
+            None => self.weak[x].len(),
         }
     }
 
     /// Calls `f` on each node a chain of `kind` (not an XY-chain) may go
     /// to from "`y` true", by a weak link.
-    fn each_weak(&self, y: usize, kind: Kind, mut f: impl FnMut(usize)) {
+    /// On a folded graph, `mask` (cells, by digit) keeps only some of a
+    /// single node's links to its digit in other cells.
+    fn each_weak(&self, y: usize, kind: Kind, mask: Option<&[u128]>, mut f: impl FnMut(usize)) {
         debug_assert!(kind != Kind::Xy);
         match &self.fold {
             Some(fo) if y < self.singles => {
                 let (c, d) = (self.nodes.cells(y)[0], self.nodes.digit(y) as usize - 1);
-                let mut bits = fo.places[d] & fo.peers[c];
+                let mut bits = fo.places[d] & fo.peers[c] & mask.map_or(u128::MAX, |m| m[d]);
                 while bits != 0 {
                     let p = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
@@ -202,7 +213,19 @@ impl Graph {
                         .for_each(|w| f(w as usize));
                 }
             }
-            _ => {
+            Some(fo) => {
+                let d = self.nodes.digit(y) as usize - 1;
+                let mut bits = fo.places[d]
+                    & fo.group_reach[y - self.singles]
+                    & mask.map_or(u128::MAX, |m| m[d]);
+                while bits != 0 {
+                    let p = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    f(self.of_cand[p * self.side + d] as usize);
+                }
+                self.weak[y].iter().for_each(|&h| f(h as usize));
+            }
+            None => {
                 for run in self.weak.runs(y, kind, false) {
                     run.iter().for_each(|&l| f((l & !IN_CELL) as usize));
                 }
@@ -568,53 +591,67 @@ fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
     } else {
         g.singles
     };
-    let words = m.div_ceil(64);
-    let strong: Vec<bool> = (0..m)
-        .map(|x| g.strong.runs(x, kind, true).iter().any(|r| !r.is_empty()))
-        .collect();
-    // The literals of strong nodes and their successors among them.
-    let mut at = vec![0u32; 2 * m + 1];
-    let mut next: Vec<u32> = Vec::new();
-    for lit in 0..2 * m {
-        let x = lit / 2;
-        if strong[x] {
-            if lit % 2 == 0 {
-                for run in g.strong.runs(x, kind, true) {
-                    next.extend(run.iter().map(|&l| 2 * (l & !IN_CELL) + 1));
-                }
-            } else {
-                g.each_weak(x, kind, |w| {
-                    if strong[w] {
-                        next.push(2 * w as u32);
-                    }
-                });
+    // The nodes with strong links, numbered 0.. (`NONE` for the others),
+    // and on a folded graph the cells of each digit's strong single nodes.
+    const NONE: u32 = u32::MAX;
+    let mut id = vec![NONE; m];
+    let mut strong: Vec<usize> = Vec::new();
+    let mut cells = vec![0u128; if g.fold.is_some() { g.side } else { 0 }];
+    for (x, slot) in id.iter_mut().enumerate() {
+        if g.strong.runs(x, kind, true).iter().any(|r| !r.is_empty()) {
+            *slot = strong.len() as u32;
+            strong.push(x);
+            if x < g.singles && !cells.is_empty() {
+                cells[g.nodes.digit(x) as usize - 1] |= 1 << g.nodes.cells(x)[0];
             }
         }
-        at[lit + 1] = next.len() as u32;
     }
-    let leads = Leads::new(
-        &at,
-        &next,
-        words,
-        (0..2 * m).filter(|&v| strong[v / 2]),
-        |v| (v % 2 == 1).then_some(v / 2),
-    );
-    let mut useful = vec![0u64; g.nodes.len().div_ceil(64)];
-    let mut to = vec![0u64; words];
-    let mut ends: Vec<usize> = Vec::new();
-    for z in 0..g.singles {
-        to.fill(0);
-        ends.clear();
-        g.each_weak(z, kind, |x| {
-            if strong[x] {
-                for (a, b) in to.iter_mut().zip(leads.of(2 * x)) {
-                    *a |= b;
-                }
-                ends.push(x);
+    let words = strong.len().div_ceil(64);
+    let mask = (!cells.is_empty()).then_some(&cells[..]);
+    // Their literals (`2 * id + on`) and the successors of each.
+    let mut at = Vec::with_capacity(2 * strong.len() + 1);
+    at.push(0u32);
+    let mut next: Vec<u32> = Vec::new();
+    for &x in &strong {
+        for run in g.strong.runs(x, kind, true) {
+            next.extend(run.iter().map(|&l| 2 * id[(l & !IN_CELL) as usize] + 1));
+        }
+        at.push(next.len() as u32);
+        g.each_weak(x, kind, mask, |w| {
+            if id[w] != NONE {
+                next.push(2 * id[w]);
             }
         });
-        if ends.iter().any(|&y| to[y / 64] & (1 << (y % 64)) != 0) {
+        at.push(next.len() as u32);
+    }
+    let leads = Leads::new(&at, &next, words, 0..2 * strong.len(), |v| {
+        (v % 2 == 1).then_some(v / 2)
+    });
+    let mut useful = vec![0u64; g.nodes.len().div_ceil(64)];
+    let mut to = vec![0u64; words];
+    let mut ends: Vec<u32> = Vec::new();
+    for z in 0..g.singles {
+        ends.clear();
+        g.each_weak(z, kind, mask, |x| {
+            if id[x] != NONE {
+                ends.push(id[x]);
+            }
+        });
+        if ends.len() < 2 {
+            continue;
+        }
+        to.fill(0);
+        for &x in &ends {
+            for (a, b) in to.iter_mut().zip(leads.of(2 * x as usize)) {
+                *a |= b;
+            }
+        }
+        if ends
+            .iter()
+            .any(|&y| to[y as usize / 64] & (1 << (y % 64)) != 0)
+        {
             for &x in &ends {
+                let x = strong[x as usize];
                 useful[x / 64] |= 1 << (x % 64);
             }
         }
@@ -677,7 +714,7 @@ impl Board {
         }
         let singles = nodes.len();
         cell_at.push(singles as u32);
-        let fold = (folded && n * n <= 128).then(|| {
+        let mut fold = (folded && n * n <= 128).then(|| {
             let words = (n * n).div_ceil(64);
             let mut f = Fold {
                 places: vec![0; n],
@@ -691,6 +728,7 @@ impl Board {
                     .collect(),
                 pairs: 0,
                 cell_at,
+                group_reach: Vec::new(),
             };
             for c in 0..n * n {
                 for d in super::digits_of(self.cands[c]) {
@@ -743,6 +781,18 @@ impl Board {
                 }
             }
         }
+        // On grids of up to 128 cells, each group's cells as a bit set,
+        // and a digit's places in a unit.
+        let group_cells: Vec<u128> = match fold {
+            Some(_) => (singles..nodes.len())
+                .map(|g| nodes.cells(g).iter().fold(0, |a, &c| a | 1 << c))
+                .collect(),
+            None => Vec::new(),
+        };
+        let unit_places = |k: usize, d: u8| -> u128 {
+            super::digits_of(places[k * n + d as usize - 1])
+                .fold(0, |a, i| a | 1 << self.units[k][i as usize - 1])
+        };
         let mut in_unit_at = vec![0u32; units * n + 1];
         for &(k, _) in &keyed {
             in_unit_at[k as usize + 1] += 1;
@@ -794,7 +844,7 @@ impl Board {
                     }
                 }
                 let groups = in_unit(k, d);
-                if count < 3 || groups.is_empty() {
+                if count < 3 || groups.is_empty() || !group_cells.is_empty() {
                     continue;
                 }
                 // Nodes inside this unit on d (singles and groups); two
@@ -815,64 +865,147 @@ impl Board {
                 }
             }
         }
+        // On grids of up to 128 cells, by each group's cells as a bit set:
+        // its digit's other places in each of its units, when they are
+        // one cell or one group.
+        for (i, &cells) in group_cells.iter().enumerate() {
+            let g = singles + i;
+            let d = nodes.digit(g);
+            for k in group_units[i] {
+                let rest = unit_places(k, d) & !cells;
+                if rest.count_ones() == 1 {
+                    let c = rest.trailing_zeros() as usize;
+                    link(&mut strong, g, of_cand[c * n + d as usize - 1] as usize);
+                } else if let Some(&h) = in_unit(k, d)
+                    .iter()
+                    .find(|&&h| h as usize > g && group_cells[h as usize - singles] == rest)
+                {
+                    link(&mut strong, g, h as usize);
+                }
+            }
+        }
         // Weak links, node by node: one digit in cells that see each
         // other, two digits of one cell; a group's digit elsewhere in its
         // box and line (a cell seeing every cell of a group shares one of
         // them), and the groups of either that share none of its cells.
         let m = nodes.len();
         let mut weak = Adj::open(m, singles * 24);
-        let mut groups: Vec<u32> = Vec::new();
-        for a in 0..singles {
-            let (c, d) = (nodes.cells(a)[0], nodes.digit(a));
-            // In ascending order, each once: peers by cell (so by node),
-            // groups (none is in two of the cell's units: a cell sharing
-            // a group's box and line, holding its digit, is in it), and
-            // the cell's other digits.
-            let of_d = |p: usize| of_cand[p * n + d as usize - 1];
-            if fold.is_none() {
+        if let Some(f) = &mut fold {
+            // Only the links to groups are listed: each group's singles
+            // are its digit's places in its box and line, outside it, and
+            // each single's groups are the groups holding it there, met
+            // in ascending order.
+            let mask = |k: usize| self.units[k].iter().fold(0u128, |a, &c| a | 1 << c);
+            f.group_reach = (singles..m)
+                .map(|g| {
+                    let [b, l] = group_units[g - singles];
+                    let cells = nodes.cells(g);
+                    cells
+                        .iter()
+                        .fold(mask(b) | mask(l), |r, &c| r & !(1u128 << c))
+                })
+                .collect();
+            let f = &*f;
+            let each = |g: usize, visit: &mut dyn FnMut(usize)| {
+                let d = nodes.digit(g) as usize - 1;
+                let mut bits = f.places[d] & f.group_reach[g - singles];
+                while bits != 0 {
+                    let p = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    visit(of_cand[p * n + d] as usize);
+                }
+            };
+            let mut at = vec![0u32; singles + 1];
+            for g in singles..m {
+                each(g, &mut |a| at[a + 1] += 1);
+            }
+            for a in 0..singles {
+                at[a + 1] += at[a];
+            }
+            let mut fill = at.clone();
+            let mut list = vec![0u32; at[singles] as usize];
+            for g in singles..m {
+                each(g, &mut |a| {
+                    list[fill[a] as usize] = g as u32;
+                    fill[a] += 1;
+                });
+            }
+            for a in 0..singles {
+                weak.list
+                    .extend_from_slice(&list[at[a] as usize..at[a + 1] as usize]);
+                weak.close(singles, true);
+            }
+            // Each group's groups: those of its box and of its line (in
+            // both only itself), sharing none of its cells, merged.
+            for g in singles..m {
+                let (d, [b, l]) = (nodes.digit(g), group_units[g - singles]);
+                let cg = group_cells[g - singles];
+                let apart = |h: &&u32| group_cells[**h as usize - singles] & cg == 0;
+                let mut x = in_unit(b, d).iter().filter(apart).peekable();
+                let mut y = in_unit(l, d).iter().filter(apart).peekable();
+                while let (Some(&&p), Some(&&q)) = (x.peek(), y.peek()) {
+                    weak.list.push(p.min(q));
+                    if p < q {
+                        x.next();
+                    } else {
+                        y.next();
+                    }
+                }
+                weak.list.extend(x.chain(y).copied());
+                weak.close(singles, true);
+            }
+        } else {
+            let mut groups: Vec<u32> = Vec::new();
+            for a in 0..singles {
+                let (c, d) = (nodes.cells(a)[0], nodes.digit(a));
+                // In ascending order, each once: peers by cell (so by
+                // node), groups (none is in two of the cell's units: a
+                // cell sharing a group's box and line, holding its digit,
+                // is in it), and the cell's other digits.
+                let of_d = |p: usize| of_cand[p * n + d as usize - 1];
                 weak.list.extend(
                     self.peers[c]
                         .iter()
                         .map(|&p| of_d(p))
                         .filter(|&b| b != u32::MAX),
                 );
-            }
-            groups.clear();
-            for k in self.cell_units[c] {
-                groups.extend(
-                    in_unit(k, d)
-                        .iter()
-                        .filter(|&&g| !nodes.cells(g as usize).contains(&c)),
-                );
-            }
-            groups.sort_unstable();
-            weak.list.extend_from_slice(&groups);
-            if fold.is_none() {
+                groups.clear();
+                for k in self.cell_units[c] {
+                    groups.extend(
+                        in_unit(k, d)
+                            .iter()
+                            .filter(|&&g| !nodes.cells(g as usize).contains(&c)),
+                    );
+                }
+                groups.sort_unstable();
+                weak.list.extend_from_slice(&groups);
                 weak.list.extend(
                     super::digits_of(self.cands[c])
                         .filter(|&e| e != d)
                         .map(|e| of_cand[c * n + e as usize - 1] | IN_CELL),
                 );
+                weak.close(singles, true);
             }
-            weak.close(singles, true);
-        }
-        for g in singles..m {
-            let d = nodes.digit(g);
-            let cg = nodes.cells(g);
-            for k in group_units[g - singles] {
-                for &c in &self.units[k] {
-                    let h = of_cand[c * n + d as usize - 1];
-                    if h != u32::MAX && !cg.contains(&c) {
-                        weak.list.push(h);
+            for g in singles..m {
+                let d = nodes.digit(g);
+                let cg = nodes.cells(g);
+                for k in group_units[g - singles] {
+                    for &c in &self.units[k] {
+                        let h = of_cand[c * n + d as usize - 1];
+                        if h != u32::MAX && !cg.contains(&c) {
+                            weak.list.push(h);
+                        }
+                    }
+                    for &h in in_unit(k, d) {
+                        if h as usize != g
+                            && nodes.cells(h as usize).iter().all(|c| !cg.contains(c))
+                        {
+                            weak.list.push(h);
+                        }
                     }
                 }
-                for &h in in_unit(k, d) {
-                    if h as usize != g && nodes.cells(h as usize).iter().all(|c| !cg.contains(c)) {
-                        weak.list.push(h);
-                    }
-                }
+                weak.close(singles, false);
             }
-            weak.close(singles, false);
         }
         Graph {
             side: n,
@@ -1014,12 +1147,18 @@ impl Board {
                 }
                 let node = (lit / 2) as usize;
                 let on = lit % 2 == 1;
-                if let (true, Some(f)) = (on && node < g.singles, &g.fold) {
-                    // A single node's weak links: pushed only, no chain
-                    // ends on a "false" node.
+                if let (true, Some(f)) = (on, &g.fold) {
+                    // Weak links: pushed only, no chain ends on a "false"
+                    // node. The digit's places near the node first.
                     work += g.weak_len(node);
+                    let single = node < g.singles;
                     let (c, d) = (g.nodes.cells(node)[0], g.nodes.digit(node) as usize - 1);
-                    let mut bits = f.places[d] & f.peers[c] & !seen_off[d];
+                    let near = if single {
+                        f.peers[c]
+                    } else {
+                        f.group_reach[node - g.singles]
+                    };
+                    let mut bits = f.places[d] & near & !seen_off[d];
                     if kind == Kind::Xy {
                         bits &= f.pairs;
                     }
@@ -1037,7 +1176,7 @@ impl Board {
                     } else {
                         &[]
                     };
-                    let cell = if matches!(kind, Kind::Aic | Kind::Grouped) {
+                    let cell = if single && matches!(kind, Kind::Aic | Kind::Grouped) {
                         f.cell_at[c]..f.cell_at[c + 1]
                     } else {
                         0..0
@@ -1214,6 +1353,16 @@ mod tests {
                     let shared = listed.single_links(y, true).any(|w| near.contains(&w));
                     assert_eq!(folded.share_weak(x, y, &b.cands), shared, "{x} {y}");
                 }
+            }
+            for x in 0..listed.nodes.len() {
+                let weak = |g: &Graph| {
+                    let mut v = Vec::new();
+                    g.each_weak(x, Kind::Grouped, None, |w| v.push(w));
+                    v
+                };
+                assert_eq!(weak(&folded), weak(&listed), "{x}");
+                assert_eq!(folded.strong[x], listed.strong[x], "{x}");
+                assert_eq!(folded.weak_len(x), listed.weak_len(x));
             }
             for kind in [Kind::X, Kind::Xy, Kind::Aic, Kind::Grouped] {
                 let mut cut = false;
