@@ -173,31 +173,57 @@ impl Board {
 
     /// What a premise leads to, as bit sets over the graph's nodes.
     fn reach(&self, g: &Graph, of_cand: &[u32], premise: Fact, net: bool) -> Reach {
-        let m = g.singles;
-        let words = m.div_ceil(64);
+        let words = g.singles.div_ceil(64);
         let mut r = Reach {
             on: vec![0; words],
             off: vec![0; words],
             contradiction: false,
         };
+        r.contradiction = self.reach_into(g, of_cand, premise, net, &mut r.on, &mut r.off);
+        r
+    }
+
+    /// Whether a premise leads to a contradiction ([`Board::reach`]),
+    /// read from what every literal leads to when that is kept.
+    fn contradicts(&self, g: &Graph, of_cand: &[u32], premise: Fact, net: bool) -> bool {
+        let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
+        if net || g.fold.is_none() || start == u32::MAX {
+            return self.reach(g, of_cand, premise, net).contradiction;
+        }
+        let set = g.leads().of(2 * start as usize + usize::from(premise.on));
+        let (off, on) = set.split_at(set.len() / 2);
+        on.iter().zip(off).any(|(a, b)| a & b != 0)
+    }
+
+    /// [`Board::reach`] into `on` and `off` (zeroed, a word per 64 single
+    /// nodes); true on a contradiction.
+    fn reach_into(
+        &self,
+        g: &Graph,
+        of_cand: &[u32],
+        premise: Fact,
+        net: bool,
+        on: &mut [u64],
+        off: &mut [u64],
+    ) -> bool {
+        let words = on.len();
         if net {
             let s = self.net(premise, None);
-            r.contradiction = s.contradiction;
             if !s.contradiction {
                 for i in 0..g.singles {
                     let (c, d) = (g.nodes.cells(i)[0], g.nodes.digit(i));
                     if s.vals[c] == d {
-                        put(&mut r.on, i);
+                        put(on, i);
                     } else if s.vals[c] != 0 || s.cands[c] & bit(d) == 0 {
-                        put(&mut r.off, i);
+                        put(off, i);
                     }
                 }
             }
-            return r;
+            return s.contradiction;
         }
         let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
         if start == u32::MAX {
-            return r;
+            return false;
         }
         // A chain's reach: what the literal leads to along the links (a
         // contradiction: some node found both true and false). On grids
@@ -206,37 +232,35 @@ impl Board {
         // followed) found by following the links from this one.
         if g.fold.is_some() {
             let set = g.leads().of(2 * start as usize + usize::from(premise.on));
-            let (off, on) = set.split_at(words);
-            r.on.copy_from_slice(on);
-            r.off.copy_from_slice(off);
-            r.contradiction = on.iter().zip(off).any(|(a, b)| a & b != 0);
-            return r;
+            let (led_off, led_on) = set.split_at(words);
+            on.copy_from_slice(led_on);
+            off.copy_from_slice(led_off);
+            return led_on.iter().zip(led_off).any(|(a, b)| a & b != 0);
         }
         let mut stack = vec![(start as usize, premise.on)];
         if premise.on {
-            put(&mut r.on, start as usize);
+            put(on, start as usize);
         } else {
-            put(&mut r.off, start as usize);
+            put(off, start as usize);
         }
-        while let Some((x, on)) = stack.pop() {
-            for y in g.single_links(x, on) {
-                let (mine, other) = if on {
-                    (&mut r.off, &r.on)
+        while let Some((x, is_on)) = stack.pop() {
+            for y in g.single_links(x, is_on) {
+                let (mine, other) = if is_on {
+                    (&mut *off, &*on)
                 } else {
-                    (&mut r.on, &r.off)
+                    (&mut *on, &*off)
                 };
                 if has(mine, y) {
                     continue;
                 }
                 put(mine, y);
                 if has(other, y) {
-                    r.contradiction = true;
-                    return r;
+                    return true;
                 }
-                stack.push((y, !on));
+                stack.push((y, !is_on));
             }
         }
-        r
+        false
     }
 
     /// The path of a forcing chain from `premise` to `goal` (both as
@@ -340,73 +364,79 @@ impl Board {
         // candidates are tried for a contradiction: a 25x25 has thousands
         // of candidates, each a propagation over 625 cells.
         let max = if n > 9 { MAX_BRANCHES_LARGE } else { n };
-        let mut groups: Vec<Vec<usize>> = Vec::new();
+        // The branches of each group: `branches[at[i]..at[i + 1]]`.
+        let (mut branches, mut at) = (Vec::<usize>::new(), vec![0usize]);
         for c in 0..n * n {
             let k = self.cands[c].count_ones() as usize;
             if (2..=max).contains(&k) {
-                groups.push(
+                branches.extend(
                     super::digits_of(self.cands[c])
-                        .map(|d| of_cand[c * n + d as usize - 1] as usize)
-                        .collect(),
+                        .map(|d| of_cand[c * n + d as usize - 1] as usize),
                 );
+                at.push(branches.len());
             }
         }
         for cells in &self.units {
             for d in 1..=n as u8 {
-                let places: Vec<usize> = cells
-                    .iter()
-                    .filter(|&&c| self.cands[c] & bit(d) != 0)
-                    .map(|&c| of_cand[c * n + d as usize - 1] as usize)
-                    .collect();
-                if (2..=max).contains(&places.len()) {
-                    groups.push(places);
+                let from = branches.len();
+                branches.extend(
+                    cells
+                        .iter()
+                        .filter(|&&c| self.cands[c] & bit(d) != 0)
+                        .map(|&c| of_cand[c * n + d as usize - 1] as usize),
+                );
+                if (2..=max).contains(&(branches.len() - from)) {
+                    at.push(branches.len());
+                } else {
+                    branches.truncate(from);
                 }
             }
         }
         let mut wanted = vec![n <= 9; g.singles];
-        for &p in groups.iter().flatten() {
+        for &p in &branches {
             wanted[p] = true;
         }
-        // 1. Premises "true" leading to a contradiction.
-        let mut on_reach: Vec<Option<Reach>> = Vec::with_capacity(g.singles);
+        // 1. Premises "true" leading to a contradiction. What each leads
+        // to: `words` words from `i * words` (a premise not followed
+        // counts as a contradiction: its groups are not tried).
+        let words = g.singles.div_ceil(64);
+        let mut on_sets = vec![0u64; g.singles * words];
+        let mut off_sets = vec![0u64; g.singles * words];
+        let mut contradiction = vec![true; g.singles];
         for (i, &want) in wanted.iter().enumerate() {
             if i % 16 == 0 && self.past_deadline() {
                 return false;
             }
             if !want {
-                on_reach.push(None);
                 continue;
             }
-            let r = self.reach(&g, of_cand, fact(i, true), net);
-            if r.contradiction {
+            let span = i * words..(i + 1) * words;
+            contradiction[i] = self.reach_into(
+                &g,
+                of_cand,
+                fact(i, true),
+                net,
+                &mut on_sets[span.clone()],
+                &mut off_sets[span],
+            );
+            if contradiction[i] {
                 found.push(Premises {
                     facts: vec![fact(i, true)],
                     contradiction: true,
                 });
             }
-            on_reach.push(Some(r));
         }
-        let on_reach: Vec<Reach> = on_reach
-            .into_iter()
-            .map(|r| {
-                r.unwrap_or(Reach {
-                    on: Vec::new(),
-                    off: Vec::new(),
-                    contradiction: true,
-                })
-            })
-            .collect();
-        let words = g.singles.div_ceil(64);
-        for premises in &groups {
-            if premises.iter().any(|&p| on_reach[p].contradiction) {
+        let (mut on, mut off) = (vec![0u64; words], vec![0u64; words]);
+        for premises in at.windows(2).map(|w| &branches[w[0]..w[1]]) {
+            if premises.iter().any(|&p| contradiction[p]) {
                 continue;
             }
-            let mut on = vec![u64::MAX; words];
-            let mut off = vec![u64::MAX; words];
+            on.fill(u64::MAX);
+            off.fill(u64::MAX);
             for &p in premises {
                 for w in 0..words {
-                    on[w] &= on_reach[p].on[w];
-                    off[w] &= on_reach[p].off[w];
+                    on[w] &= on_sets[p * words + w];
+                    off[w] &= off_sets[p * words + w];
                 }
             }
             if on.iter().chain(off.iter()).any(|&w| w != 0) {
@@ -454,7 +484,7 @@ impl Board {
             let Some(&premise) = p.facts.first() else {
                 return false;
             };
-            if !present(&premise) || !self.reach(g, of_cand, premise, net).contradiction {
+            if !present(&premise) || !self.contradicts(g, of_cand, premise, net) {
                 return false;
             }
             let chains = self.contradiction_branches(g, of_cand, premise, net);
