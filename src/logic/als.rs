@@ -53,6 +53,12 @@ pub(super) struct AlsData {
     /// Per digit (index `d - 1`): the cells holding it, folded as
     /// [`Als::fold`].
     cand_fold: Vec<u128>,
+    /// Each set's cells, folded ([`Als::fold`]), side by side.
+    folds: Vec<u128>,
+    /// Per set, the digits (bit `d - 1`) of which some candidate outside
+    /// it sees every one in it (folded: a quick test). Two sets strike
+    /// only digits both have here.
+    strikable: Vec<u64>,
 }
 
 /// One almost locked set.
@@ -239,12 +245,27 @@ impl Board {
                 cand_fold[d as usize - 1] |= 1u128 << (c % 128);
             }
         }
+        let strikable = als
+            .iter()
+            .map(|a| {
+                let own = if small { !a.fold } else { u128::MAX };
+                super::digits_of(a.mask)
+                    .filter(|&z| {
+                        let i = z as usize - 1;
+                        a.seen_fold[i] & cand_fold[i] & own != 0
+                    })
+                    .fold(0, |m, z| m | bit(z))
+            })
+            .collect();
+        let folds = als.iter().map(|a| a.fold).collect();
         let data = Arc::new(AlsData {
+            folds,
             als,
             rcc,
             unit_at,
             truncated,
             cand_fold,
+            strikable,
         });
         self.cache.als = Some((at, self.cands.clone(), Arc::clone(&data)));
         data
@@ -555,7 +576,7 @@ impl Board {
                 return false;
             }
             for &(k, rcc) in &data.rcc[i] {
-                if k < i {
+                if k < i || data.strikable[i] & data.strikable[k] == 0 {
                     continue;
                 }
                 let b = &als[k];
@@ -583,6 +604,9 @@ impl Board {
             let links = &data.rcc[ci];
             for (p, &(ai, ra)) in links.iter().enumerate() {
                 for &(bi, rb) in &links[p + 1..] {
+                    if data.strikable[ai] & data.strikable[bi] == 0 {
+                        continue;
+                    }
                     let (a, b) = (&als[ai], &als[bi]);
                     // Overlapping (the folds are exact on small grids,
                     // and disjoint folds mean disjoint sets on any).
@@ -632,12 +656,12 @@ impl Board {
                         return None;
                     }
                     self.budget -= 1;
-                    let a = &self.als[next];
+                    let fold = self.data.folds[next];
                     // A set of the path, or one overlapping one.
                     let overlaps = if self.small {
-                        self.used_fold & a.fold != 0
+                        self.used_fold & fold != 0
                     } else {
-                        !disjoint(&self.used, &a.set)
+                        !disjoint(&self.used, &self.als[next].set)
                     };
                     if overlaps {
                         continue;
@@ -648,16 +672,21 @@ impl Board {
                         }
                         self.path.push(next);
                         self.commons.push(x);
-                        self.used_fold |= a.fold;
+                        self.used_fold |= fold;
                         if !self.small {
-                            for (u, w) in self.used.iter_mut().zip(&a.set) {
+                            for (u, w) in self.used.iter_mut().zip(&self.als[next].set) {
                                 *u |= w;
                             }
                         }
-                        if self.path.len() >= 4 {
-                            let first = &self.als[self.path[0]];
+                        let first = self.path[0];
+                        if self.path.len() >= 4
+                            && self.data.strikable[first] & self.data.strikable[next] != 0
+                        {
+                            let first = &self.als[first];
                             let except = bit(self.commons[0]) | bit(x);
-                            let struck = self.board.als_struck(self.data, first, a, except);
+                            let struck =
+                                self.board
+                                    .als_struck(self.data, first, &self.als[next], except);
                             if !struck.is_empty() {
                                 return Some(struck);
                             }
@@ -669,9 +698,9 @@ impl Board {
                         }
                         self.path.pop();
                         self.commons.pop();
-                        self.used_fold &= !a.fold;
+                        self.used_fold &= !fold;
                         if !self.small {
-                            for (u, w) in self.used.iter_mut().zip(&a.set) {
+                            for (u, w) in self.used.iter_mut().zip(&self.als[next].set) {
                                 *u &= !w;
                             }
                         }
