@@ -86,15 +86,33 @@ impl Board {
     /// Follows a premise through the net (singles everywhere), stopping
     /// early once `until` holds.
     fn net(&self, premise: Fact, until: Option<Fact>) -> Net {
-        let n = self.side;
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         let mut s = Net {
-            cands: self.cands.clone(),
-            vals: self.grid.cells().to_vec(),
+            cands: Vec::new(),
+            vals: Vec::new(),
             placed: Vec::new(),
             contradiction: false,
         };
-        let mut queue: Vec<(usize, u8)> = Vec::new();
+        self.net_into(premise, until, &mut s, &mut Vec::new());
+        s
+    }
+
+    /// [`Board::net`] into `s` and with `queue` (their space reused).
+    fn net_into(
+        &self,
+        premise: Fact,
+        until: Option<Fact>,
+        s: &mut Net,
+        queue: &mut Vec<(usize, u8)>,
+    ) {
+        let n = self.side;
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        s.cands.clear();
+        s.cands.extend_from_slice(&self.cands);
+        s.vals.clear();
+        s.vals.extend_from_slice(self.grid.cells());
+        s.placed.clear();
+        s.contradiction = false;
+        queue.clear();
         if premise.on {
             queue.push((premise.cell, premise.digit));
         } else {
@@ -102,7 +120,7 @@ impl Board {
             s.cands[premise.cell] = m;
             if m == 0 {
                 s.contradiction = true;
-                return s;
+                return;
             }
             if m & (m - 1) == 0 {
                 queue.push((premise.cell, m.trailing_zeros() as u8 + 1));
@@ -113,13 +131,13 @@ impl Board {
                 if s.vals[c] != 0 {
                     if s.vals[c] != d {
                         s.contradiction = true;
-                        return s;
+                        return;
                     }
                     continue;
                 }
                 if s.cands[c] & bit(d) == 0 {
                     s.contradiction = true;
-                    return s;
+                    return;
                 }
                 s.vals[c] = d;
                 s.cands[c] = 0;
@@ -130,7 +148,7 @@ impl Board {
                         s.cands[p] = m;
                         if m == 0 {
                             s.contradiction = true;
-                            return s;
+                            return;
                         }
                         if m & (m - 1) == 0 {
                             queue.push((p, m.trailing_zeros() as u8 + 1));
@@ -138,7 +156,7 @@ impl Board {
                     }
                 }
                 if until.is_some_and(|f| s.holds(f)) {
-                    return s;
+                    return;
                 }
             }
             for cells in &self.units {
@@ -154,7 +172,7 @@ impl Board {
                 let missing = all & !placed;
                 if missing & !once != 0 {
                     s.contradiction = true;
-                    return s;
+                    return;
                 }
                 let mut single = once & !twice & missing;
                 while single != 0 {
@@ -166,7 +184,7 @@ impl Board {
                 }
             }
             if queue.is_empty() {
-                return s;
+                return;
             }
         }
     }
@@ -208,18 +226,29 @@ impl Board {
     ) -> bool {
         let words = on.len();
         if net {
-            let s = self.net(premise, None);
-            if !s.contradiction {
-                for i in 0..g.singles {
-                    let (c, d) = (g.nodes.cells(i)[0], g.nodes.digit(i));
-                    if s.vals[c] == d {
-                        put(on, i);
-                    } else if s.vals[c] != 0 || s.cands[c] & bit(d) == 0 {
-                        put(off, i);
+            thread_local! {
+                static SCRATCH: std::cell::RefCell<(Net, Vec<(usize, u8)>)> =
+                    const { std::cell::RefCell::new((Net {
+                        cands: Vec::new(),
+                        vals: Vec::new(),
+                        placed: Vec::new(),
+                        contradiction: false,
+                    }, Vec::new())) };
+            }
+            return SCRATCH.with_borrow_mut(|(s, queue)| {
+                self.net_into(premise, None, s, queue);
+                if !s.contradiction {
+                    for i in 0..g.singles {
+                        let (c, d) = (g.nodes.cells(i)[0], g.nodes.digit(i));
+                        if s.vals[c] == d {
+                            put(on, i);
+                        } else if s.vals[c] != 0 || s.cands[c] & bit(d) == 0 {
+                            put(off, i);
+                        }
                     }
                 }
-            }
-            return s.contradiction;
+                s.contradiction
+            });
         }
         let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
         if start == u32::MAX {
