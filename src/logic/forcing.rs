@@ -23,6 +23,10 @@
 //! every candidate they agree on. Every premise is followed once per step
 //! (its consequences kept as bit sets), so a step costs one propagation per
 //! candidate; the ladder only gets here when everything else has stopped.
+//! On grids of up to 128 cells a chain's consequences are read instead
+//! from what every candidate leads to, found for all of them at once with
+//! the position's link graph ([`Graph::leads`]), the same for both
+//! premises of a candidate and for both runs of a rating.
 
 use super::chains::Graph;
 use super::{bit, Board, ChainNode, Step, Technique};
