@@ -637,7 +637,9 @@ fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
                 ends.push(id[x]);
             }
         });
-        if ends.len() < 2 {
+        // One end may do: a chain from "x false" back to "x true" strikes
+        // what x sees.
+        if ends.is_empty() {
             continue;
         }
         to.fill(0);
