@@ -17,11 +17,42 @@ use super::{digits_of, Board, Step, Technique};
 /// The most cells taken on each side (line and box).
 const MAX_SIDE: usize = 2;
 
+/// Up to three cells, without an allocation.
+#[derive(Debug, Clone, Copy, Default)]
+struct Few {
+    cells: [usize; 3],
+    len: usize,
+}
+
+impl Few {
+    fn of(cells: &[usize]) -> Few {
+        let mut f = Few::default();
+        f.cells[..cells.len()].copy_from_slice(cells);
+        f.len = cells.len();
+        f
+    }
+
+    fn cells(&self) -> &[usize] {
+        &self.cells[..self.len]
+    }
+}
+
+/// The lists one search fills for each crossing, their space reused.
+#[derive(Default)]
+struct Scratch {
+    groups: Vec<(Few, u64)>,
+    line_rest: Vec<usize>,
+    box_rest: Vec<usize>,
+    line_sets: Vec<(Few, u64)>,
+    box_sets: Vec<(Few, u64)>,
+}
+
 impl Board {
     /// One Sue de Coq that strikes something.
     pub(super) fn sue_de_coq(&mut self) -> bool {
         let n = self.side;
         let mut inter: Vec<usize> = Vec::with_capacity(n);
+        let mut scratch = Scratch::default();
         for line in 0..2 * n {
             // The line's cells come box by box, boxes in increasing order.
             let cells = &self.units[line];
@@ -38,7 +69,7 @@ impl Board {
                 if inter.len() < 2 {
                     continue;
                 }
-                if let Some(step) = self.sue_de_coq_at(line, bx, &inter) {
+                if let Some(step) = self.sue_de_coq_at(line, bx, &inter, &mut scratch) {
                     self.apply(step);
                     return true;
                 }
@@ -47,51 +78,66 @@ impl Board {
         false
     }
 
-    fn sue_de_coq_at(&self, line: usize, bx: usize, inter: &[usize]) -> Option<Step> {
+    fn sue_de_coq_at(
+        &self,
+        line: usize,
+        bx: usize,
+        inter: &[usize],
+        s: &mut Scratch,
+    ) -> Option<Step> {
         // The intersection cells: every choice of two or three holding at
         // least two digits more than cells.
-        let mut groups: Vec<(Vec<usize>, u64)> = Vec::new();
+        s.groups.clear();
         for i in 0..inter.len() {
             for j in i + 1..inter.len() {
-                let mut choices = vec![vec![inter[i], inter[j]]];
-                for &k in &inter[j + 1..] {
-                    choices.push(vec![inter[i], inter[j], k]);
-                }
+                let pair = [inter[i], inter[j]];
+                let choices = std::iter::once(Few::of(&pair)).chain(
+                    inter[j + 1..]
+                        .iter()
+                        .map(|&k| Few::of(&[pair[0], pair[1], k])),
+                );
                 for group in choices {
-                    let v = group.iter().fold(0u64, |m, &c| m | self.cands[c]);
-                    if v.count_ones() as usize >= group.len() + 2 {
-                        groups.push((group, v));
+                    let v = group.cells().iter().fold(0u64, |m, &c| m | self.cands[c]);
+                    if v.count_ones() as usize >= group.len + 2 {
+                        s.groups.push((group, v));
                     }
                 }
             }
         }
-        if groups.is_empty() {
+        if s.groups.is_empty() {
             return None;
         }
         let line_slot = if line < self.side { 0 } else { 1 };
-        let line_rest: Vec<usize> = self.units[line]
-            .iter()
-            .copied()
-            .filter(|&c| self.cell_units[c][2] != bx && self.cands[c] != 0)
-            .collect();
-        let box_rest: Vec<usize> = self.units[bx]
-            .iter()
-            .copied()
-            .filter(|&c| self.cell_units[c][line_slot] != line && self.cands[c] != 0)
-            .collect();
-        let line_sets = small_sets(&line_rest, &self.cands);
-        let box_sets = small_sets(&box_rest, &self.cands);
-        if line_sets.is_empty() || box_sets.is_empty() {
+        s.line_rest.clear();
+        s.line_rest.extend(
+            self.units[line]
+                .iter()
+                .copied()
+                .filter(|&c| self.cell_units[c][2] != bx && self.cands[c] != 0),
+        );
+        s.box_rest.clear();
+        s.box_rest.extend(
+            self.units[bx]
+                .iter()
+                .copied()
+                .filter(|&c| self.cell_units[c][line_slot] != line && self.cands[c] != 0),
+        );
+        small_sets(&s.line_rest, &self.cands, &mut s.line_sets);
+        small_sets(&s.box_rest, &self.cands, &mut s.box_sets);
+        if s.line_sets.is_empty() || s.box_sets.is_empty() {
             return None;
         }
-        for (group, v) in groups {
-            for (dcells, vd) in &line_sets {
+        for (group, v) in &s.groups {
+            let (group, v) = (group.cells(), *v);
+            for (dcells, vd) in &s.line_sets {
+                let dcells = dcells.cells();
                 // A line set must share digits with the group, and may
                 // not hold them all.
                 if vd & v == 0 {
                     continue;
                 }
-                for (ecells, ve) in &box_sets {
+                for (ecells, ve) in &s.box_sets {
+                    let ecells = ecells.cells();
                     if ve & v == 0 || vd & ve != 0 {
                         continue;
                     }
@@ -117,7 +163,7 @@ impl Board {
                     }
                     eliminated.sort_unstable();
                     eliminated.dedup();
-                    let mut cells = group.clone();
+                    let mut cells = group.to_vec();
                     cells.extend(dcells);
                     cells.extend(ecells);
                     return Some(Step {
@@ -137,12 +183,13 @@ impl Board {
 }
 
 /// Sets of one or two of `cells` whose digits number one more than the
-/// cells (a bivalue cell, two cells holding three digits): `(cells, digits)`.
-fn small_sets(cells: &[usize], cands: &[u64]) -> Vec<(Vec<usize>, u64)> {
-    let mut out = Vec::new();
+/// cells (a bivalue cell, two cells holding three digits), into `out` as
+/// `(cells, digits)`.
+fn small_sets(cells: &[usize], cands: &[u64], out: &mut Vec<(Few, u64)>) {
+    out.clear();
     for (i, &a) in cells.iter().enumerate() {
         if cands[a].count_ones() == 2 {
-            out.push((vec![a], cands[a]));
+            out.push((Few::of(&[a]), cands[a]));
         }
         if MAX_SIDE < 2 {
             continue;
@@ -150,11 +197,10 @@ fn small_sets(cells: &[usize], cands: &[u64]) -> Vec<(Vec<usize>, u64)> {
         for &b in &cells[i + 1..] {
             let m = cands[a] | cands[b];
             if m.count_ones() == 3 {
-                out.push((vec![a, b], m));
+                out.push((Few::of(&[a, b]), m));
             }
         }
     }
-    out
 }
 
 #[cfg(test)]
