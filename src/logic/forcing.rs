@@ -43,6 +43,15 @@ struct Reach {
     contradiction: bool,
 }
 
+/// What the literal of node `start` (`on`: "true") leads to, from the
+/// position's closure ([`Graph::leads`]): the nodes found false, those
+/// found true, and whether some node is found both.
+fn led(g: &Graph, start: u32, on: bool) -> (&[u64], &[u64], bool) {
+    let set = g.leads().of(2 * start as usize + usize::from(on));
+    let (off, on) = set.split_at(set.len() / 2);
+    (off, on, on.iter().zip(off).any(|(a, b)| a & b != 0))
+}
+
 fn has(set: &[u64], i: usize) -> bool {
     set[i / 64] & (1u64 << (i % 64)) != 0
 }
@@ -212,9 +221,7 @@ impl Board {
         if net || g.fold.is_none() || start == u32::MAX {
             return self.reach(g, of_cand, premise, net).contradiction;
         }
-        let set = g.leads().of(2 * start as usize + usize::from(premise.on));
-        let (off, on) = set.split_at(set.len() / 2);
-        on.iter().zip(off).any(|(a, b)| a & b != 0)
+        led(g, start, premise.on).2
     }
 
     /// [`Board::reach`] into `on` and `off` (zeroed, a word per 64 single
@@ -228,7 +235,6 @@ impl Board {
         on: &mut [u64],
         off: &mut [u64],
     ) -> bool {
-        let words = on.len();
         if net {
             thread_local! {
                 static SCRATCH: std::cell::RefCell<(Net, Vec<(usize, u8)>)> =
@@ -264,11 +270,10 @@ impl Board {
         // once for the position; on larger ones (where a few premises are
         // followed) found by following the links from this one.
         if g.fold.is_some() {
-            let set = g.leads().of(2 * start as usize + usize::from(premise.on));
-            let (led_off, led_on) = set.split_at(words);
+            let (led_off, led_on, contradiction) = led(g, start, premise.on);
             on.copy_from_slice(led_on);
             off.copy_from_slice(led_off);
-            return led_on.iter().zip(led_off).any(|(a, b)| a & b != 0);
+            return contradiction;
         }
         let mut stack = vec![(start as usize, premise.on)];
         if premise.on {
