@@ -18,7 +18,7 @@
 //! to the end in vain: the step it finds, and which one it finds first,
 //! are the same as without the facts.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::{Board, Technique};
 
@@ -31,7 +31,7 @@ type Fact = (Box<[u64]>, u64);
 #[derive(Debug, Clone, Default)]
 pub(super) struct Facts {
     /// Key: the digit, then its places in each row.
-    known: HashMap<Box<[u64]>, u64>,
+    known: FxHashMap<Box<[u64]>, u64>,
     /// The current position (steps taken) and each digit's key and facts.
     here: Here,
     /// The same for units (see [`Board::units_to_skip`]).
@@ -89,7 +89,7 @@ fn stale(here: &Here, at: usize) -> bool {
 /// `here`, made anew for position `at` from `keys` when given (the
 /// position moved on), each key with the facts known for it.
 fn refreshed<'a>(
-    known: &HashMap<Box<[u64]>, u64>,
+    known: &FxHashMap<Box<[u64]>, u64>,
     here: &'a mut Here,
     at: usize,
     keys: Option<Vec<Box<[u64]>>>,

@@ -196,11 +196,11 @@ pub struct Board {
 /// graphs built go along.
 #[derive(Debug, Clone, Default)]
 pub struct Findings {
-    positions: std::collections::HashMap<Vec<u64>, Noted>,
+    positions: rustc_hash::FxHashMap<Vec<u64>, Noted>,
     facts: facts::Facts,
     /// The link graphs built, by position (9x9 and smaller grids only,
     /// at most [`chains::KEPT_GRAPHS`]): the second run takes them.
-    graphs: std::collections::HashMap<Vec<u64>, Arc<chains::Graph>>,
+    graphs: rustc_hash::FxHashMap<Vec<u64>, Arc<chains::Graph>>,
 }
 
 /// What was found in one position.
