@@ -1607,6 +1607,16 @@ pub fn solve_grid(
     (record, edits)
 }
 
+/// How digit `d` is written into `grid`: in its alphabet, a letter as
+/// text in the grid's case.
+fn written(grid: &FoundGrid, d: u8) -> CellValue {
+    match grid.symbols.symbol(d) {
+        Symbol::Number(n) => CellValue::Number(f64::from(n)),
+        Symbol::Letter(c) if grid.lowercase => CellValue::Text(c.to_ascii_lowercase().to_string()),
+        Symbol::Letter(c) => CellValue::Text(c.to_string()),
+    }
+}
+
 /// What a grid's copy on the sheet of solutions holds (`--answers
 /// sheet`): each cell's value in reading order and whether it is solved
 /// (blue italics) rather than given.
@@ -1681,10 +1691,7 @@ pub fn solve_grid_copy(
             _ => CellValue::Clear,
         },
         // In the grid's own alphabet: a letter as text.
-        d => match grid.symbols.symbol(d) {
-            Symbol::Number(n) => CellValue::Number(f64::from(n)),
-            Symbol::Letter(c) => CellValue::Text(c.to_string()),
-        },
+        d => written(grid, d),
     };
     for (i, cell) in grid.cells.iter().enumerate() {
         let at: CellRef = grid.cell_ref(i);
@@ -1709,10 +1716,7 @@ pub fn solve_grid_copy(
     }
     // The solution as a copy of the grid: givens as they are.
     let copy_value = |i: usize, cell: &Cell| match cell {
-        Cell::Given(d) => match grid.symbols.symbol(*d) {
-            Symbol::Number(n) => CellValue::Number(f64::from(n)),
-            Symbol::Letter(c) => CellValue::Text(c.to_string()),
-        },
+        Cell::Given(d) => written(grid, *d),
         _ => solved_value(i),
     };
     let mut copy: std::collections::HashSet<CellRef> = std::collections::HashSet::new();

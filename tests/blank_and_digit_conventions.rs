@@ -1,9 +1,9 @@
 //! Common ways puzzle authors write blanks and digits, each through the
 //! real binary: `0` for a blank (also hidden by a number format), `.` for a
 //! blank, pencil marks (candidates) in blank cells, a 16x16 written `1`-`9`
-//! then `A`-`G` or `0`-`9` then `A`-`F`. Each is solved and the annotated
-//! copy writes the solution over the blank marks, in the grid's own
-//! alphabet. A bordered square whose values are no puzzle makes a `no-grid`
+//! then `A`-`G` or `0`-`9` then `A`-`F` (or their lower-case letters).
+//! Each is solved and the annotated copy writes the solution over the
+//! blank marks, in the grid's own alphabet and case. A bordered square whose values are no puzzle makes a `no-grid`
 //! record that says why; a cell that cannot be read is named.
 
 use std::path::{Path, PathBuf};
@@ -226,6 +226,42 @@ fn sixteen_written_0_to_9_then_a_to_f_is_solved_in_the_same_alphabet() {
         |v| match (number(v), letter(v)) {
             (Some(n), _) if (0.0..=9.0).contains(&n) => Some(n as u8 + 1),
             (_, Some(c)) if c <= 'F' => Some(c as u8 - b'A' + 11),
+            _ => None,
+        },
+    );
+}
+
+fn lower_letter(d: &Data) -> Option<char> {
+    match d {
+        Data::String(s) if s.len() == 1 => s.chars().next().filter(char::is_ascii_lowercase),
+        _ => None,
+    }
+}
+
+#[test]
+fn sixteen_written_in_lower_case_letters_is_solved_in_lower_case() {
+    // `1`-`9` then `a`-`g`: the solved cells take the grid's case (an
+    // upper-case letter in the copy reads as no digit here and fails).
+    assert_sixteen_solved(
+        |d| match d {
+            1..=9 => Put::Number(f64::from(d)),
+            d => Put::Text(char::from(b'a' + d - 10).to_string()),
+        },
+        |v| match (number(v), lower_letter(v)) {
+            (Some(n), _) if (1.0..=9.0).contains(&n) => Some(n as u8),
+            (_, Some(c)) if c <= 'g' => Some(c as u8 - b'a' + 10),
+            _ => None,
+        },
+    );
+    // And `0`-`9` then `a`-`f`.
+    assert_sixteen_solved(
+        |d| match d {
+            1..=10 => Put::Number(f64::from(d - 1)),
+            d => Put::Text(char::from(b'a' + d - 11).to_string()),
+        },
+        |v| match (number(v), lower_letter(v)) {
+            (Some(n), _) if (0.0..=9.0).contains(&n) => Some(n as u8 + 1),
+            (_, Some(c)) if c <= 'f' => Some(c as u8 - b'a' + 11),
             _ => None,
         },
     );

@@ -268,6 +268,10 @@ pub struct FoundGrid {
     pub shape: BoxShape,
     /// How its digits are written (numbers, or letters after 9).
     pub symbols: Symbols,
+    /// True when the grid writes its letters in lower case: every letter
+    /// digit among its values is (`a`-`g` in a 16x16). The solution's
+    /// letters are then written in lower case too.
+    pub lowercase: bool,
     /// Every cell, row-major, `side * side` of them.
     pub cells: Vec<Cell>,
     /// Where the note goes: the earlier run's note of this grid if its
@@ -761,6 +765,15 @@ fn letter_index(v: &Value) -> Option<u8> {
     }
 }
 
+/// For a value that is one letter: whether it is lower case.
+fn letter_case(v: &Value) -> Option<bool> {
+    letter_index(v)?;
+    let Value::Other(text) = v else {
+        return None;
+    };
+    Some(text.chars().any(|c| c.is_ascii_lowercase()))
+}
+
 /// True for a blank written as something: `0`, `.`, or pencil marks (in a
 /// grid of side 9 or less: digits `1..=side` in increasing order, two or
 /// more separated by spaces or commas, or three or more written together
@@ -834,6 +847,8 @@ fn square_values(sheet: &reader::RawSheet, range: CellRange) -> Vec<(CellRef, Va
 /// What the puzzle test counts in a square.
 struct Tally {
     symbols: Symbols,
+    /// Some value is a letter digit, and every such one is lower case.
+    lowercase: bool,
     /// Digits of the grid's alphabet.
     digits: usize,
     /// Values that are neither digits nor blank marks, with their cells.
@@ -844,17 +859,27 @@ fn tally(values: &[(CellRef, Value)], side: usize) -> Tally {
     let symbols = Symbols::of(values.iter().map(|(_, v)| v), side);
     let mut t = Tally {
         symbols,
+        lowercase: false,
         digits: 0,
         others: Vec::new(),
     };
+    let (mut lower, mut upper) = (false, false);
     for (at, v) in values {
         match v {
             Value::Empty => {}
-            v if symbols.digit(v, side).is_some() => t.digits += 1,
+            v if symbols.digit(v, side).is_some() => {
+                t.digits += 1;
+                match letter_case(v) {
+                    Some(true) => lower = true,
+                    Some(false) => upper = true,
+                    None => {}
+                }
+            }
             v if is_blank_mark(v, side) => {}
             Value::Whole(_, text) | Value::Other(text) => t.others.push((*at, text.clone())),
         }
     }
+    t.lowercase = lower && !upper;
     t
 }
 
@@ -966,7 +991,7 @@ fn judge_labelled(
     }
     // A puzzle's givens do not clash (a table of small numbers does).
     let shape = BoxShape::for_side(side)?;
-    let cells = read_grid(sheet, inner, shape).1;
+    let cells = read_grid(sheet, inner, shape).2;
     let digits: Vec<u8> = cells
         .iter()
         .map(|c| match c {
@@ -1164,9 +1189,16 @@ fn note_above(
         })
 }
 
-fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> (Symbols, Vec<Cell>) {
+/// A grid's alphabet, whether its letters are lower case, and its cells.
+fn read_grid(
+    sheet: &reader::RawSheet,
+    range: CellRange,
+    shape: BoxShape,
+) -> (Symbols, bool, Vec<Cell>) {
     let side = shape.side();
-    let symbols = tally(&square_values(sheet, range), side).symbols;
+    let Tally {
+        symbols, lowercase, ..
+    } = tally(&square_values(sheet, range), side);
     let mut cells = Vec::with_capacity(side * side);
     for r in range.start.row..=range.end.row {
         for c in range.start.col..=range.end.col {
@@ -1184,7 +1216,7 @@ fn read_grid(sheet: &reader::RawSheet, range: CellRange, shape: BoxShape) -> (Sy
             });
         }
     }
-    (symbols, cells)
+    (symbols, lowercase, cells)
 }
 
 /// What an answer copy must keep clear of on one sheet.
@@ -1397,7 +1429,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
                 false,
                 true,
             ));
-            let (symbols, cells) = read_grid(sheet, range, shape);
+            let (symbols, lowercase, cells) = read_grid(sheet, range, shape);
             let formulas = cells
                 .iter()
                 .enumerate()
@@ -1438,6 +1470,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
                 range,
                 shape,
                 symbols,
+                lowercase,
                 cells,
                 note_at,
                 earlier_note,
@@ -1575,6 +1608,23 @@ mod tests {
     }
 
     #[test]
+    fn letters_all_in_lower_case_make_a_lower_case_grid() {
+        let lowercase = |vs: &[Value]| {
+            let at: Vec<(CellRef, Value)> =
+                vs.iter().map(|v| (CellRef::new(0, 0), v.clone())).collect();
+            tally(&at, 16).lowercase
+        };
+        let n = |k: i64| Value::Whole(k, k.to_string());
+        assert!(lowercase(&[n(1), text("a"), text("g")]));
+        assert!(lowercase(&[n(0), text("f"), text(" b ")]));
+        assert!(!lowercase(&[n(1), text("a"), text("G")]), "mixed: upper");
+        assert!(!lowercase(&[n(1), text("A")]));
+        assert!(!lowercase(&[n(1), n(9)]), "no letters");
+        // A letter that is not a digit of the alphabet does not count.
+        assert!(!lowercase(&[n(1), text("A"), text("z")]));
+    }
+
+    #[test]
     fn alphabet_is_decided_per_grid_from_its_symbols() {
         let n = |k: i64| Value::Whole(k, k.to_string());
         let (a, f, g) = (text("A"), text("f"), text("G"));
@@ -1636,6 +1686,7 @@ mod tests {
             range: "B2:E5".parse().unwrap(),
             shape: BoxShape::new(2, 2).unwrap(),
             symbols: Symbols::Numbers,
+            lowercase: false,
             cells,
             note_at: CellRef::new(5, 1),
             earlier_note: false,
