@@ -322,26 +322,28 @@ fn no_grid_from_unreadable_values_names_the_square_and_the_cells() {
 
 #[test]
 fn lettered_sixteen_solved_again_from_its_own_copy_keeps_its_alphabet() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.xlsx");
-    let puzzle: Grid = SIXTEEN.parse().unwrap();
-    build(&input, &puzzle, None, |_, d| match d {
-        0 => Put::Blank,
-        1..=10 => Put::Number(f64::from(d - 1)),
-        d => Put::Text(char::from(b'A' + d - 11).to_string()),
-    });
-    let (_, out) = solve(&input);
-    let first = copy_values(&out, 16);
-    let again = dir.path().join("again.xlsx");
-    let o = run(&[
-        out.to_str().unwrap(),
-        "-o",
-        again.to_str().unwrap(),
-        "--json",
-    ]);
-    let recs = records(&o);
-    assert_eq!(recs[0].status, "solved", "{recs:?}");
-    assert_eq!(copy_values(&again, 16), first);
+    for a in [b'A', b'a'] {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.xlsx");
+        let puzzle: Grid = SIXTEEN.parse().unwrap();
+        build(&input, &puzzle, None, |_, d| match d {
+            0 => Put::Blank,
+            1..=10 => Put::Number(f64::from(d - 1)),
+            d => Put::Text(char::from(a + d - 11).to_string()),
+        });
+        let (_, out) = solve(&input);
+        let first = copy_values(&out, 16);
+        let again = dir.path().join("again.xlsx");
+        let o = run(&[
+            out.to_str().unwrap(),
+            "-o",
+            again.to_str().unwrap(),
+            "--json",
+        ]);
+        let recs = records(&o);
+        assert_eq!(recs[0].status, "solved", "{recs:?}");
+        assert_eq!(copy_values(&again, 16), first);
+    }
 }
 
 #[test]
