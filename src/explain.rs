@@ -126,7 +126,8 @@ impl AddressMap {
         format!("{kind} {}", self.label(unit))
     }
 
-    /// A digit (`1..=side`) as the grid writes it.
+    /// A digit (`1..=side`) in the grid's alphabet, its letters in upper
+    /// case whatever case the grid writes them in.
     pub fn digit(&self, d: u8) -> String {
         match self.symbols {
             Some(s) => s.symbol(d).to_string(),

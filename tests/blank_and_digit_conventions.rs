@@ -3,8 +3,9 @@
 //! blank, pencil marks (candidates) in blank cells, a 16x16 written `1`-`9`
 //! then `A`-`G` or `0`-`9` then `A`-`F` (or their lower-case letters).
 //! Each is solved and the annotated copy writes the solution over the
-//! blank marks, in the grid's own alphabet and case. A bordered square whose values are no puzzle makes a `no-grid`
-//! record that says why; a cell that cannot be read is named.
+//! blank marks, in the grid's own alphabet and case. A bordered square
+//! whose values are no puzzle makes a `no-grid` record that says why; a
+//! cell that cannot be read is named.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

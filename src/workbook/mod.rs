@@ -85,7 +85,8 @@
 //!
 //! Letters in a 9x9 (or past the alphabet's reach) are bad values. The
 //! annotated copy writes solved cells in the grid's own alphabet: digits as
-//! numbers, letters as text ([`Symbols::symbol`]).
+//! numbers, letters as text ([`Symbols::symbol`]), in lower case when every
+//! letter the grid holds is ([`FoundGrid::lowercase`]).
 
 pub mod detect;
 mod reader;
@@ -1621,7 +1622,7 @@ mod tests {
         assert!(!lowercase(&[n(1), text("A")]));
         assert!(!lowercase(&[n(1), n(9)]), "no letters");
         // A letter that is not a digit of the alphabet does not count.
-        assert!(!lowercase(&[n(1), text("A"), text("z")]));
+        assert!(lowercase(&[n(1), text("a"), text("Z")]));
     }
 
     #[test]
