@@ -195,77 +195,53 @@ fn assert_sixteen_solved(show: impl Fn(u8) -> Put, read: impl Fn(&Data) -> Optio
     assert!(written.solves(&puzzle), "{}", written.to_line());
 }
 
-fn letter(d: &Data) -> Option<char> {
+/// A copy's cell holding one letter whose first letter is `a` (`b'A'` or
+/// `b'a'`): the letter's place in the alphabet, `a` being 0. A letter of
+/// the other case is no digit here.
+fn letter(d: &Data, a: u8) -> Option<u8> {
     match d {
-        Data::String(s) if s.len() == 1 => s.chars().next().filter(char::is_ascii_uppercase),
+        Data::String(s) if s.len() == 1 => s
+            .bytes()
+            .next()
+            .filter(|&c| c.is_ascii_alphabetic() && c.is_ascii_uppercase() == (a == b'A'))
+            .map(|c| c - a),
         _ => None,
     }
 }
 
 #[test]
 fn sixteen_written_1_to_9_then_a_to_g_is_solved_in_the_same_letters() {
-    assert_sixteen_solved(
-        |d| match d {
-            1..=9 => Put::Number(f64::from(d)),
-            d => Put::Text(char::from(b'A' + d - 10).to_string()),
-        },
-        |v| match (number(v), letter(v)) {
-            (Some(n), _) if (1.0..=9.0).contains(&n) => Some(n as u8),
-            (_, Some(c)) if c <= 'G' => Some(c as u8 - b'A' + 10),
-            _ => None,
-        },
-    );
-}
-
-#[test]
-fn sixteen_written_0_to_9_then_a_to_f_is_solved_in_the_same_alphabet() {
-    assert_sixteen_solved(
-        |d| match d {
-            1..=10 => Put::Number(f64::from(d - 1)),
-            d => Put::Text(char::from(b'A' + d - 11).to_string()),
-        },
-        |v| match (number(v), letter(v)) {
-            (Some(n), _) if (0.0..=9.0).contains(&n) => Some(n as u8 + 1),
-            (_, Some(c)) if c <= 'F' => Some(c as u8 - b'A' + 11),
-            _ => None,
-        },
-    );
-}
-
-fn lower_letter(d: &Data) -> Option<char> {
-    match d {
-        Data::String(s) if s.len() == 1 => s.chars().next().filter(char::is_ascii_lowercase),
-        _ => None,
+    // Upper case, then lower case: the solved cells take the grid's case.
+    for a in [b'A', b'a'] {
+        assert_sixteen_solved(
+            |d| match d {
+                1..=9 => Put::Number(f64::from(d)),
+                d => Put::Text(char::from(a + d - 10).to_string()),
+            },
+            |v| match (number(v), letter(v, a)) {
+                (Some(n), _) if (1.0..=9.0).contains(&n) => Some(n as u8),
+                (_, Some(k)) if k <= 6 => Some(k + 10),
+                _ => None,
+            },
+        );
     }
 }
 
 #[test]
-fn sixteen_written_in_lower_case_letters_is_solved_in_lower_case() {
-    // `1`-`9` then `a`-`g`: the solved cells take the grid's case (an
-    // upper-case letter in the copy reads as no digit here and fails).
-    assert_sixteen_solved(
-        |d| match d {
-            1..=9 => Put::Number(f64::from(d)),
-            d => Put::Text(char::from(b'a' + d - 10).to_string()),
-        },
-        |v| match (number(v), lower_letter(v)) {
-            (Some(n), _) if (1.0..=9.0).contains(&n) => Some(n as u8),
-            (_, Some(c)) if c <= 'g' => Some(c as u8 - b'a' + 10),
-            _ => None,
-        },
-    );
-    // And `0`-`9` then `a`-`f`.
-    assert_sixteen_solved(
-        |d| match d {
-            1..=10 => Put::Number(f64::from(d - 1)),
-            d => Put::Text(char::from(b'a' + d - 11).to_string()),
-        },
-        |v| match (number(v), lower_letter(v)) {
-            (Some(n), _) if (0.0..=9.0).contains(&n) => Some(n as u8 + 1),
-            (_, Some(c)) if c <= 'f' => Some(c as u8 - b'a' + 11),
-            _ => None,
-        },
-    );
+fn sixteen_written_0_to_9_then_a_to_f_is_solved_in_the_same_alphabet() {
+    for a in [b'A', b'a'] {
+        assert_sixteen_solved(
+            |d| match d {
+                1..=10 => Put::Number(f64::from(d - 1)),
+                d => Put::Text(char::from(a + d - 11).to_string()),
+            },
+            |v| match (number(v), letter(v, a)) {
+                (Some(n), _) if (0.0..=9.0).contains(&n) => Some(n as u8 + 1),
+                (_, Some(k)) if k <= 5 => Some(k + 11),
+                _ => None,
+            },
+        );
+    }
 }
 
 #[test]
