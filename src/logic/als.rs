@@ -61,9 +61,21 @@ pub(super) struct AlsData {
     strikable: Vec<u64>,
 }
 
+/// Candidates struck: `(cell, digit)`.
+type Struck = Vec<(usize, u8)>;
+
+/// ALS-XZ, in [`Cache::als_failed`](super::Cache).
+pub(super) const XZ: usize = 0;
+/// ALS-XY-wing, in [`Cache::als_failed`](super::Cache).
+pub(super) const XY_WING: usize = 1;
+
 /// One almost locked set.
 #[derive(Debug)]
 struct Als {
+    /// The position (steps taken) of the first list holding the set: it
+    /// is in every list since (a list keeps a set from the last one or
+    /// gathers it anew).
+    born: usize,
     cells: Vec<usize>,
     /// The cells as a bit set.
     set: Vec<u64>,
@@ -169,9 +181,10 @@ impl Board {
                     }
                 }
                 None => {
-                    for a in self.unit_als(k) {
-                        als.push(Arc::new(a));
-                        was.push(usize::MAX);
+                    let old = prev.as_ref().map(|(cands, data)| (&cands[..], &**data));
+                    for (a, o) in self.unit_als(k, old) {
+                        als.push(a);
+                        was.push(o);
                     }
                 }
             }
@@ -345,8 +358,10 @@ impl Board {
     }
 
     /// The ALS of unit `k` that no earlier unit holds (each cell set
-    /// once, from the first unit holding it: rows, columns, boxes).
-    fn unit_als(&self, k: usize) -> Vec<Als> {
+    /// once, from the first unit holding it: rows, columns, boxes), each
+    /// with its index in `old`'s sets (the last position's candidates
+    /// and sets) when its cells are unchanged since, else `usize::MAX`.
+    fn unit_als(&self, k: usize, old: Option<(&[u64], &AlsData)>) -> Vec<(Arc<Als>, usize)> {
         let n = self.side;
         let words = (n * n).div_ceil(64);
         let max = if n > 9 { MAX_CELLS_LARGE } else { n };
@@ -401,6 +416,19 @@ impl Board {
             for &c in &cells {
                 set[c / 64] |= 1 << (c % 64);
             }
+            // The same set as in the last position: the same cells,
+            // holding the same candidates.
+            let same = old.and_then(|(cands, data)| {
+                if cells.iter().any(|&c| cands[c] != self.cands[c]) {
+                    return None;
+                }
+                let o = (data.unit_at[k]..data.unit_at[k + 1]).find(|&o| data.als[o].set == set)?;
+                Some((Arc::clone(&data.als[o]), o))
+            });
+            if let Some(same) = same {
+                out.push(same);
+                continue;
+            }
             let small = self.cands.len() <= 128;
             let mut seen_fold = vec![0u128; n];
             let mut with_fold = vec![0u128; n];
@@ -416,7 +444,8 @@ impl Board {
                     seen_fold[i] = s;
                     with_fold[i] = w;
                 }
-                out.push(Als {
+                let a = Als {
+                    born: self.steps.len(),
                     fold: fold(&set),
                     cells,
                     set,
@@ -425,7 +454,8 @@ impl Board {
                     with: Vec::new(),
                     seen_fold,
                     with_fold,
-                });
+                };
+                out.push((Arc::new(a), usize::MAX));
                 continue;
             }
             let mut seen_by = vec![0u64; n * words];
@@ -442,7 +472,8 @@ impl Board {
                 seen_fold[i] = fold(s);
                 with_fold[i] = fold(w);
             }
-            out.push(Als {
+            let a = Als {
+                born: self.steps.len(),
                 fold: fold(&set),
                 cells,
                 set,
@@ -451,7 +482,8 @@ impl Board {
                 with,
                 seen_fold,
                 with_fold,
-            });
+            };
+            out.push((Arc::new(a), usize::MAX));
         }
         out
     }
@@ -567,16 +599,33 @@ impl Board {
         });
     }
 
+    /// Which sets only make patterns that `search` ([`XZ`], [`XY_WING`])
+    /// has tried in vain: those of the last position where it found
+    /// nothing, if no candidate came back since. Their sets, and so what
+    /// they strike, are the same here, and the candidates to strike are
+    /// fewer; so only patterns with a newer set are tried.
+    fn als_tried(&self, search: usize) -> impl Fn(&Als) -> bool {
+        let at = match &self.cache.als_failed[search] {
+            Some((at, cands)) if self.cands.iter().zip(cands).all(|(c, p)| c & !p == 0) => {
+                Some(*at)
+            }
+            _ => None,
+        };
+        move |a: &Als| at.is_some_and(|at| a.born <= at)
+    }
+
     /// One ALS-XZ that strikes something.
     pub(super) fn als_xz(&mut self) -> bool {
         let data = self.als_data();
         let als = &data.als;
+        let old = self.als_tried(XZ);
         for (i, a) in als.iter().enumerate() {
             if i % 64 == 0 && self.past_deadline() {
                 return false;
             }
+            let old_a = old(a);
             for &(k, rcc) in &data.rcc[i] {
-                if k < i || data.strikable[i] & data.strikable[k] == 0 {
+                if k < i || data.strikable[i] & data.strikable[k] == 0 || (old_a && old(&als[k])) {
                     continue;
                 }
                 let b = &als[k];
@@ -589,44 +638,87 @@ impl Board {
                 }
             }
         }
+        self.cache.als_failed[XZ] = Some((self.steps.len(), self.cands.clone()));
         false
     }
 
     /// One ALS-XY-wing that strikes something.
     pub(super) fn als_xy_wing(&mut self) -> bool {
         let data = self.als_data();
-        let small = self.cands.len() <= 128;
         let als = &data.als;
+        let old = self.als_tried(XY_WING);
+        // With an old pivot, the places in its list of the new sets.
+        let mut fresh: Vec<usize> = Vec::new();
         for (ci, c) in als.iter().enumerate() {
             if ci % 16 == 0 && self.past_deadline() {
                 return false;
             }
             let links = &data.rcc[ci];
+            let old_c = old(c);
+            if old_c {
+                fresh.clear();
+                fresh.extend((0..links.len()).filter(|&q| !old(&als[links[q].0])));
+                if fresh.is_empty() {
+                    continue;
+                }
+            }
             for (p, &(ai, ra)) in links.iter().enumerate() {
-                for &(bi, rb) in &links[p + 1..] {
-                    if data.strikable[ai] & data.strikable[bi] == 0 {
-                        continue;
-                    }
+                let wing = |&(bi, rb): &(usize, u64)| {
+                    self.xy_wing_strikes(&data, (ai, ra), (bi, rb))
+                        .map(|(x, y, struck)| (bi, x, y, struck))
+                };
+                let found = if !old_c || !old(&als[ai]) {
+                    links[p + 1..].iter().find_map(wing)
+                } else {
+                    let from = fresh.partition_point(|&q| q <= p);
+                    fresh[from..].iter().map(|&q| &links[q]).find_map(wing)
+                };
+                if let Some((bi, x, y, struck)) = found {
                     let (a, b) = (&als[ai], &als[bi]);
-                    // Overlapping (the folds are exact on small grids,
-                    // and disjoint folds mean disjoint sets on any).
-                    let overlap = a.fold & b.fold != 0 && (small || !disjoint(&a.set, &b.set));
-                    if overlap || a.mask & b.mask == 0 {
-                        continue;
-                    }
-                    for x in super::digits_of(ra) {
-                        for y in super::digits_of(rb & !bit(x)) {
-                            let struck = self.als_struck(&data, a, b, bit(x) | bit(y));
-                            if !struck.is_empty() {
-                                self.als_step(Technique::AlsXyWing, &[a, c, b], &[x, y], struck);
-                                return true;
-                            }
-                        }
-                    }
+                    self.als_step(Technique::AlsXyWing, &[a, c, b], &[x, y], struck);
+                    return true;
                 }
             }
         }
+        self.cache.als_failed[XY_WING] = Some((self.steps.len(), self.cands.clone()));
         false
+    }
+
+    /// Whether sets `i` and `j`, whose folds meet, overlap: they do on
+    /// a grid of 128 cells or fewer, where the folds are the sets.
+    fn overlap(&self, data: &AlsData, i: usize, j: usize) -> bool {
+        self.cands.len() <= 128 || !disjoint(&data.als[i].set, &data.als[j].set)
+    }
+
+    /// What the wing of sets `a` and `b` on a pivot strikes, with their
+    /// restricted commons to it (`ra`, `rb`): the first `x` (of `ra`) and
+    /// `y` (of `rb`, not `x`) that strike something, and what they strike.
+    fn xy_wing_strikes(
+        &self,
+        data: &AlsData,
+        (ai, ra): (usize, u64),
+        (bi, rb): (usize, u64),
+    ) -> Option<(u8, u8, Struck)> {
+        // The digits both sets may strike (their common digits among them).
+        let z = data.strikable[ai] & data.strikable[bi];
+        // Overlapping (the folds are exact on small grids, and disjoint
+        // folds mean disjoint sets on any).
+        if z == 0 || data.folds[ai] & data.folds[bi] != 0 && self.overlap(data, ai, bi) {
+            return None;
+        }
+        let (a, b) = (&data.als[ai], &data.als[bi]);
+        for x in super::digits_of(ra) {
+            for y in super::digits_of(rb & !bit(x)) {
+                if z & !(bit(x) | bit(y)) == 0 {
+                    continue;
+                }
+                let struck = self.als_struck(data, a, b, bit(x) | bit(y));
+                if !struck.is_empty() {
+                    return Some((x, y, struck));
+                }
+            }
+        }
+        None
     }
 
     /// One ALS chain of four to [`MAX_CHAIN`] sets that strikes something.
@@ -751,6 +843,41 @@ impl Board {
 mod tests {
     use super::super::{Board, Ladder, Technique};
     use crate::grid::{BoxShape, Grid};
+
+    #[test]
+    fn the_kept_sets_and_failures_change_no_step() {
+        // At every position of the ladder on hard puzzles, ALS-XZ and the
+        // ALS-XY-wing find the same step as on a twin of the board that
+        // keeps no sets and no failures from earlier positions.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benches/data/9x9/puzzles3_magictour_top1465"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let (mut kept, mut tried) = (0, 0);
+        for line in text.lines().filter(|l| l.len() >= 81).take(40) {
+            let p: Grid = line[..81].parse().unwrap();
+            let mut board = Board::with_ladder(&p, Ladder::all()).unwrap();
+            board.assume_unique();
+            while !board.grid.is_full() && !board.contradiction {
+                for search in [Board::als_xz, Board::als_xy_wing] {
+                    let (mut with, mut without) = (board.clone(), board.clone());
+                    without.cache = Default::default();
+                    let old = with.cache.als_failed.iter().flatten().count();
+                    tried += 1;
+                    kept += usize::from(old > 0);
+                    assert_eq!(search(&mut with), search(&mut without), "{line}");
+                    assert_eq!(with.steps, without.steps, "{line}");
+                }
+                if !board.step() {
+                    break;
+                }
+                board.contradiction = board.find_contradiction();
+            }
+        }
+        // The failures were used, or the test proves nothing.
+        assert!(kept > 200, "{kept} of {tried}");
+    }
 
     #[test]
     fn als_xz_strikes_the_common_digit() {

@@ -237,6 +237,9 @@ struct Cache {
     /// not changed are the same, and so are the restricted commons of two
     /// such sets).
     als: Option<(usize, Vec<u64>, Arc<als::AlsData>)>,
+    /// Per ALS search ([`als::XZ`], [`als::XY_WING`]), the last position
+    /// where it found nothing: `(steps taken, candidates)`.
+    als_failed: [Option<(usize, Vec<u64>)>; 2],
     /// Premise groups of forcing chains (index 0) and nets (index 1)
     /// found to conclude something, to be tried again first.
     forcing: [Vec<forcing::Premises>; 2],
