@@ -311,12 +311,13 @@ impl Board {
             at[i + 1] += at[i];
         }
         let mut fill = at.clone();
-        let mut list = vec![0u32; at[n * cells] as usize];
+        // The set and its cells holding the digit.
+        let mut list = vec![(0u32, 0u128); at[n * cells] as usize];
         for (k, a) in als.iter().enumerate() {
             for x in super::digits_of(a.mask) {
                 let i = x as usize - 1;
                 let slot = i * cells + a.with_fold[i].trailing_zeros() as usize;
-                list[fill[slot] as usize] = k as u32;
+                list[fill[slot] as usize] = (k as u32, a.with_fold[i]);
                 fill[slot] += 1;
             }
         }
@@ -334,9 +335,9 @@ impl Board {
                     let c = firsts.trailing_zeros() as usize;
                     firsts &= firsts - 1;
                     let slot = i * cells + c;
-                    for &k in &list[at[slot] as usize..at[slot + 1] as usize] {
+                    for &(k, with) in &list[at[slot] as usize..at[slot + 1] as usize] {
                         let k = k as usize;
-                        if als[k].with_fold[i] & !seen == 0 {
+                        if with & !seen == 0 {
                             if acc[k] == 0 {
                                 touched.push(k);
                             }

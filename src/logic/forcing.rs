@@ -66,6 +66,10 @@ struct Net {
     vals: Vec<u8>,
     placed: Vec<(usize, u8)>,
     contradiction: bool,
+    /// The units with a cell changed since they were last searched for
+    /// hidden singles: the others have none to give (what they gave,
+    /// placed, changed them).
+    dirty: Vec<bool>,
 }
 
 /// Premises to follow again: one that leads to a contradiction, or the
@@ -104,6 +108,7 @@ impl Board {
             vals: Vec::new(),
             placed: Vec::new(),
             contradiction: false,
+            dirty: Vec::new(),
         };
         self.net_into(premise, until, &mut s, &mut Vec::new());
         s
@@ -125,6 +130,8 @@ impl Board {
         s.vals.extend_from_slice(self.grid.cells());
         s.placed.clear();
         s.contradiction = false;
+        s.dirty.clear();
+        s.dirty.resize(self.units.len(), true);
         queue.clear();
         if premise.on {
             queue.push((premise.cell, premise.digit));
@@ -155,10 +162,16 @@ impl Board {
                 s.vals[c] = d;
                 s.cands[c] = 0;
                 s.placed.push((c, d));
+                for &u in &self.cell_units[c] {
+                    s.dirty[u] = true;
+                }
                 for &p in &self.peers[c] {
                     if s.cands[p] & bit(d) != 0 {
                         let m = s.cands[p] & !bit(d);
                         s.cands[p] = m;
+                        for &u in &self.cell_units[p] {
+                            s.dirty[u] = true;
+                        }
                         if m == 0 {
                             s.contradiction = true;
                             return;
@@ -172,7 +185,10 @@ impl Board {
                     return;
                 }
             }
-            for cells in &self.units {
+            for (k, cells) in self.units.iter().enumerate() {
+                if !std::mem::take(&mut s.dirty[k]) {
+                    continue;
+                }
                 let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
                 for &c in cells {
                     let m = s.cands[c];
@@ -243,6 +259,7 @@ impl Board {
                         vals: Vec::new(),
                         placed: Vec::new(),
                         contradiction: false,
+                        dirty: Vec::new(),
                     }, Vec::new())) };
             }
             return SCRATCH.with_borrow_mut(|(s, queue)| {
@@ -674,6 +691,44 @@ mod tests {
     use super::super::{Board, Ladder, Stop, Technique};
     use crate::grid::Grid;
     use crate::samples::HARD;
+
+    #[test]
+    fn a_net_leaves_no_single_behind() {
+        // Only the units changed since their last search are searched
+        // again for hidden singles: none may be missed.
+        let mut nets = 0;
+        super::super::tests::each_hard_position(4, |b| {
+            let n = b.side;
+            // Where the ladder has no naked single left (a net places
+            // the naked singles its own strikes make).
+            if b.cands.iter().any(|m| m.count_ones() == 1) {
+                return;
+            }
+            for cell in (0..n * n).filter(|&c| b.cands[c] != 0) {
+                for digit in super::super::digits_of(b.cands[cell]) {
+                    for on in [false, true] {
+                        let s = b.net(super::Fact { cell, digit, on }, None);
+                        if s.contradiction {
+                            continue;
+                        }
+                        nets += 1;
+                        assert!(s.cands.iter().all(|m| m.count_ones() != 1));
+                        for unit in &b.units {
+                            for d in 1..=n as u8 {
+                                let placed = unit.iter().any(|&c| s.vals[c] == d);
+                                let places = unit
+                                    .iter()
+                                    .filter(|&&c| s.cands[c] & super::bit(d) != 0)
+                                    .count();
+                                assert!(placed || places > 1, "{d} in {unit:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        assert!(nets > 1000, "{nets}");
+    }
 
     #[test]
     fn what_each_literal_leads_to_is_what_following_the_links_finds() {
