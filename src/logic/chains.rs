@@ -628,6 +628,37 @@ fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
         (v % 2 == 1).then_some(v / 2)
     });
     let mut useful = vec![0u64; g.nodes.len().div_ceil(64)];
+    if words <= 2 {
+        // Up to 128 nodes with strong links (every 9x9): each literal's
+        // reach in one word pair, and a target's ends as a bit set.
+        let reach: Vec<u128> = (0..strong.len())
+            .map(|x| {
+                let set = leads.of(2 * x);
+                set.iter()
+                    .enumerate()
+                    .fold(0u128, |acc, (w, &b)| acc | u128::from(b) << (64 * w))
+            })
+            .collect();
+        for z in 0..g.singles {
+            let (mut ends, mut to) = (0u128, 0u128);
+            g.each_weak(z, kind, mask, |x| {
+                if id[x] != NONE {
+                    ends |= 1 << id[x];
+                    to |= reach[id[x] as usize];
+                }
+            });
+            // One end may do: a chain from "x false" back to "x true"
+            // strikes what x sees.
+            if to & ends != 0 {
+                while ends != 0 {
+                    let x = strong[ends.trailing_zeros() as usize];
+                    ends &= ends - 1;
+                    useful[x / 64] |= 1 << (x % 64);
+                }
+            }
+        }
+        return useful;
+    }
     let mut to = vec![0u64; words];
     let mut ends: Vec<u32> = Vec::new();
     for z in 0..g.singles {
