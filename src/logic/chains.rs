@@ -628,37 +628,70 @@ fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
         (v % 2 == 1).then_some(v / 2)
     });
     let mut useful = vec![0u64; g.nodes.len().div_ceil(64)];
-    if words <= 2 {
-        // Up to 128 nodes with strong links (every 9x9): each literal's
-        // reach in one word pair, and a target's ends as a bit set.
-        let reach: Vec<u128> = (0..strong.len())
-            .map(|x| {
-                let set = leads.of(2 * x);
-                set.iter()
-                    .enumerate()
-                    .fold(0u128, |acc, (w, &b)| acc | u128::from(b) << (64 * w))
-            })
-            .collect();
-        for z in 0..g.singles {
-            let (mut ends, mut to) = (0u128, 0u128);
-            g.each_weak(z, kind, mask, |x| {
-                if id[x] != NONE {
-                    ends |= 1 << id[x];
-                    to |= reach[id[x] as usize];
+    // Up to 256 nodes with strong links (every 9x9): the sets in words
+    // of a fixed count, not lists.
+    match words {
+        0..=2 => mark_useful::<2>(g, kind, mask, (&id, &strong), &leads, &mut useful),
+        3..=4 => mark_useful::<4>(g, kind, mask, (&id, &strong), &leads, &mut useful),
+        _ => mark_useful_any(g, kind, mask, (&id, &strong), &leads, &mut useful),
+    }
+    useful
+}
+
+/// [`useful_starts`]' last pass with sets of `W` words: marks the starts
+/// of the chains that may strike each target.
+fn mark_useful<const W: usize>(
+    g: &Graph,
+    kind: Kind,
+    mask: Option<&[u128]>,
+    (id, strong): (&[u32], &[usize]),
+    leads: &Leads,
+    useful: &mut [u64],
+) {
+    let reach: Vec<[u64; W]> = (0..strong.len())
+        .map(|x| {
+            let mut set = [0u64; W];
+            set[..leads.words].copy_from_slice(leads.of(2 * x));
+            set
+        })
+        .collect();
+    for z in 0..g.singles {
+        let (mut ends, mut to) = ([0u64; W], [0u64; W]);
+        g.each_weak(z, kind, mask, |x| {
+            let i = id[x];
+            if i != u32::MAX {
+                ends[i as usize / 64] |= 1 << (i % 64);
+                for (t, r) in to.iter_mut().zip(&reach[i as usize]) {
+                    *t |= r;
                 }
-            });
-            // One end may do: a chain from "x false" back to "x true"
-            // strikes what x sees.
-            if to & ends != 0 {
-                while ends != 0 {
-                    let x = strong[ends.trailing_zeros() as usize];
-                    ends &= ends - 1;
+            }
+        });
+        // One end may do: a chain from "x false" back to "x true" strikes
+        // what x sees.
+        if to.iter().zip(&ends).any(|(t, e)| t & e != 0) {
+            for (w, &bits) in ends.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let x = strong[64 * w + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
                     useful[x / 64] |= 1 << (x % 64);
                 }
             }
         }
-        return useful;
     }
+}
+
+/// [`mark_useful`] for any number of nodes with strong links.
+fn mark_useful_any(
+    g: &Graph,
+    kind: Kind,
+    mask: Option<&[u128]>,
+    (id, strong): (&[u32], &[usize]),
+    leads: &Leads,
+    useful: &mut [u64],
+) {
+    const NONE: u32 = u32::MAX;
+    let words = leads.words;
     let mut to = vec![0u64; words];
     let mut ends: Vec<u32> = Vec::new();
     for z in 0..g.singles {
@@ -689,7 +722,6 @@ fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
             }
         }
     }
-    useful
 }
 
 impl Board {
