@@ -502,29 +502,38 @@ impl Leads {
     ) -> Leads {
         const NONE: u32 = u32::MAX;
         let vertices = at.len() - 1;
-        let succ = |v: usize| &next[at[v] as usize..at[v + 1] as usize];
+        // Tarjan's search, iterative: `calls` holds each open vertex and
+        // the place of its next successor in `next`; a part found is the
+        // top of `stack` from where its root was pushed (`at_stack`).
         let mut index = vec![NONE; vertices];
         let mut low = vec![0u32; vertices];
         let mut comp = vec![NONE; vertices];
-        let (mut stack, mut calls, mut members) = (Vec::new(), Vec::new(), Vec::new());
+        let mut at_stack = vec![0u32; vertices];
+        let mut stack: Vec<u32> = Vec::new();
+        let mut calls: Vec<(u32, u32)> = Vec::new();
         let mut sets: Vec<u64> = Vec::new();
         let (mut comps, mut counter) = (0u32, 0u32);
+        macro_rules! open {
+            ($v:expr) => {{
+                let v: usize = $v;
+                (index[v], low[v], at_stack[v]) = (counter, counter, stack.len() as u32);
+                counter += 1;
+                stack.push(v as u32);
+                calls.push((v as u32, at[v]));
+            }};
+        }
         for root in roots {
             if index[root] != NONE {
                 continue;
             }
-            calls.push((root, 0usize));
-            while let Some(&mut (v, ref mut e)) = calls.last_mut() {
-                if *e == 0 && index[v] == NONE {
-                    (index[v], low[v]) = (counter, counter);
-                    counter += 1;
-                    stack.push(v);
-                }
-                if let Some(&w) = succ(v).get(*e) {
-                    *e += 1;
-                    let w = w as usize;
+            open!(root);
+            while let Some(top) = calls.last_mut() {
+                let v = top.0 as usize;
+                if top.1 < at[v + 1] {
+                    let w = next[top.1 as usize] as usize;
+                    top.1 += 1;
                     if index[w] == NONE {
-                        calls.push((w, 0));
+                        open!(w);
                     } else if comp[w] == NONE {
                         low[v] = low[v].min(index[w]);
                     }
@@ -532,34 +541,33 @@ impl Leads {
                 }
                 calls.pop();
                 if let Some(&(u, _)) = calls.last() {
-                    low[u] = low[u].min(low[v]);
+                    low[u as usize] = low[u as usize].min(low[v]);
                 }
                 if low[v] != index[v] {
                     continue;
                 }
-                members.clear();
-                while let Some(w) = stack.pop() {
-                    comp[w] = comps;
-                    members.push(w);
-                    if w == v {
-                        break;
-                    }
+                let from = at_stack[v] as usize;
+                for &w in &stack[from..] {
+                    comp[w as usize] = comps;
                 }
                 let base = sets.len();
                 sets.resize(base + words, 0);
-                for &w in &members {
+                for &w in &stack[from..] {
+                    let w = w as usize;
                     if let Some(b) = mark(w) {
                         sets[base + b / 64] |= 1 << (b % 64);
                     }
-                    for &s in succ(w) {
+                    for &s in &next[at[w] as usize..at[w + 1] as usize] {
                         let c = comp[s as usize] as usize;
                         if c != comps as usize {
-                            for k in 0..words {
-                                sets[base + k] |= sets[c * words + k];
+                            let (done, this) = sets.split_at_mut(base);
+                            for (a, b) in this.iter_mut().zip(&done[c * words..(c + 1) * words]) {
+                                *a |= b;
                             }
                         }
                     }
                 }
+                stack.truncate(from);
                 comps += 1;
             }
         }
