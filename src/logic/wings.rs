@@ -16,16 +16,24 @@ impl Board {
             .collect()
     }
 
-    /// Cells outside `pattern` holding `d` and seeing every cell of `seen`.
+    /// Cells outside `pattern` holding `d` and seeing every cell of `seen`
+    /// (not empty), in order: read off the peers' bit sets.
     fn seeing_all(&self, d: u8, seen: &[usize], pattern: &[usize]) -> Vec<(usize, u8)> {
-        (0..self.cands.len())
-            .filter(|&x| {
-                self.cands[x] & bit(d) != 0
-                    && !pattern.contains(&x)
-                    && seen.iter().all(|&s| self.sees(x, s))
-            })
-            .map(|x| (x, d))
-            .collect()
+        let words = self.cands.len().div_ceil(64);
+        let mut out = Vec::new();
+        for w in 0..words {
+            let mut m = seen
+                .iter()
+                .fold(u64::MAX, |m, &s| m & self.peer_sets[s * words + w]);
+            while m != 0 {
+                let x = 64 * w + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if x < self.cands.len() && self.cands[x] & bit(d) != 0 && !pattern.contains(&x) {
+                    out.push((x, d));
+                }
+            }
+        }
+        out
     }
 
     fn wing_step(
@@ -107,6 +115,8 @@ impl Board {
     /// One W-wing that strikes something.
     pub(super) fn w_wing(&mut self) -> bool {
         let pairs = self.with_count(2);
+        // Each digit's strong links, found when first needed.
+        let mut links = vec![None; self.side];
         for (i, &a) in pairs.iter().enumerate() {
             for &b in &pairs[i + 1..] {
                 let m = self.cands[a];
@@ -117,7 +127,8 @@ impl Board {
                     let Some(y) = digits_of(m & !bit(x)).next() else {
                         continue;
                     };
-                    for (_, e1, e2) in self.strong_links(x) {
+                    let links = links[x as usize - 1].get_or_insert_with(|| self.strong_links(x));
+                    for &(_, e1, e2) in links.iter() {
                         let joined = [(e1, e2), (e2, e1)].into_iter().any(|(s, t)| {
                             ![a, b].contains(&s)
                                 && ![a, b].contains(&t)
