@@ -31,6 +31,30 @@ impl Board {
         a != b && (0..3).any(|s| self.cell_units[a][s] == self.cell_units[b][s])
     }
 
+    /// The cells seeing every cell of `seen` (not empty), in order: read
+    /// off the peers' bit sets.
+    pub(super) fn common_peers<'a>(
+        &'a self,
+        seen: &'a [usize],
+    ) -> impl Iterator<Item = usize> + 'a {
+        debug_assert!(!seen.is_empty());
+        let cells = self.cands.len();
+        let words = cells.div_ceil(64);
+        (0..words).flat_map(move |w| {
+            let mut m = seen
+                .iter()
+                .fold(u64::MAX, |m, &s| m & self.peer_sets[s * words + w]);
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let x = 64 * w + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    x
+                })
+            })
+            .filter(move |&x| x < cells)
+        })
+    }
+
     /// The strong links of digit `d`: `(unit, cell, cell)` for every unit
     /// where `d` has exactly two places.
     pub(super) fn strong_links(&self, d: u8) -> Vec<(usize, usize, usize)> {
@@ -231,10 +255,9 @@ impl Board {
     fn turbot_step(&self, kind: Pattern, d: u8, chain: [usize; 4], unit: usize) -> Option<Step> {
         let [a, _, _, e] = chain;
         let b = bit(d);
-        let eliminated: Vec<(usize, u8)> = (0..self.cands.len())
-            .filter(|&x| {
-                !chain.contains(&x) && self.cands[x] & b != 0 && self.sees(x, a) && self.sees(x, e)
-            })
+        let eliminated: Vec<(usize, u8)> = self
+            .common_peers(&[a, e])
+            .filter(|&x| !chain.contains(&x) && self.cands[x] & b != 0)
             .map(|x| (x, d))
             .collect();
         if eliminated.is_empty() {

@@ -178,14 +178,9 @@ impl Board {
                     return None;
                 }
                 let z = digits_of(ex).next()?;
-                let elim: Vec<(usize, u8)> = (0..self.cands.len())
-                    .filter(|&c| {
-                        c != x
-                            && c != y
-                            && self.cands[c] & ex != 0
-                            && self.sees(c, x)
-                            && self.sees(c, y)
-                    })
+                let elim: Vec<(usize, u8)> = self
+                    .common_peers(&[x, y])
+                    .filter(|&c| self.cands[c] & ex != 0)
                     .map(|c| (c, z))
                     .collect();
                 self.rect_step(technique, vec![a, b, z], rect, elim)

@@ -16,24 +16,12 @@ impl Board {
             .collect()
     }
 
-    /// Cells outside `pattern` holding `d` and seeing every cell of `seen`
-    /// (not empty), in order: read off the peers' bit sets.
+    /// Cells outside `pattern` holding `d` and seeing every cell of `seen`.
     fn seeing_all(&self, d: u8, seen: &[usize], pattern: &[usize]) -> Vec<(usize, u8)> {
-        let words = self.cands.len().div_ceil(64);
-        let mut out = Vec::new();
-        for w in 0..words {
-            let mut m = seen
-                .iter()
-                .fold(u64::MAX, |m, &s| m & self.peer_sets[s * words + w]);
-            while m != 0 {
-                let x = 64 * w + m.trailing_zeros() as usize;
-                m &= m - 1;
-                if x < self.cands.len() && self.cands[x] & bit(d) != 0 && !pattern.contains(&x) {
-                    out.push((x, d));
-                }
-            }
-        }
-        out
+        self.common_peers(seen)
+            .filter(|&x| self.cands[x] & bit(d) != 0 && !pattern.contains(&x))
+            .map(|x| (x, d))
+            .collect()
     }
 
     fn wing_step(
