@@ -132,21 +132,6 @@ fn subset(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).all(|(x, y)| x & !y == 0)
 }
 
-fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    set.iter().enumerate().flat_map(|(w, &word)| {
-        let mut m = word;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                None
-            } else {
-                let b = m.trailing_zeros() as usize;
-                m &= m - 1;
-                Some(w * 64 + b)
-            }
-        })
-    })
-}
-
 impl Board {
     /// The sets and their restricted commons, gathered once per position:
     /// from the last position's, where a unit's cells have not changed
@@ -551,7 +536,7 @@ impl Board {
             }
             let mut s = a.seen(i).to_vec();
             and_into(&mut s, b.seen(i));
-            for c in members(&s) {
+            for c in super::members_of(s) {
                 if c < self.cands.len()
                     && self.cands[c] & bit(z) != 0
                     && !a.cells.contains(&c)

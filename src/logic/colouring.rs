@@ -81,6 +81,24 @@ impl Board {
         cluster.iter().any(|&(y, cy)| cy == c && self.sees(x, y))
     }
 
+    /// The cells seeing a cell of colour `ca` of cluster `a` and one of
+    /// colour `cb` of cluster `b`, in order.
+    fn seeing_colours(
+        &self,
+        (a, ca): (&Cluster, bool),
+        (b, cb): (&Cluster, bool),
+    ) -> impl Iterator<Item = usize> {
+        let of = |cluster: &Cluster, c: bool| {
+            self.seeing_any(cluster.iter().filter(|&&(_, cy)| cy == c).map(|&(y, _)| y))
+        };
+        let both: Vec<u64> = of(a, ca)
+            .iter()
+            .zip(of(b, cb))
+            .map(|(x, y)| x & y)
+            .collect();
+        super::members_of(both)
+    }
+
     /// The two-coloured clusters of digit `d`'s strong links, kept while
     /// the position stays the same: simple and multi-colouring run one
     /// after the other on a position.
@@ -168,13 +186,9 @@ impl Board {
                 if cluster.len() < 4 {
                     continue;
                 }
-                let eliminated: Vec<(usize, u8)> = (0..self.cands.len())
-                    .filter(|&x| {
-                        self.cands[x] & m != 0
-                            && !cluster.iter().any(|&(y, _)| y == x)
-                            && self.sees_colour(x, &cluster, false)
-                            && self.sees_colour(x, &cluster, true)
-                    })
+                let eliminated: Vec<(usize, u8)> = self
+                    .seeing_colours((&cluster, false), (&cluster, true))
+                    .filter(|&x| self.cands[x] & m != 0 && !cluster.iter().any(|&(y, _)| y == x))
                     .flat_map(|x| digits_of(self.cands[x] & m).map(move |d| (x, d)))
                     .collect();
                 let cells = cluster.iter().map(|&(c, _)| c).collect();
@@ -225,13 +239,9 @@ impl Board {
                 if eliminated.is_empty() {
                     // Trap: a cell outside seeing both colours.
                     let b = bit(d);
-                    eliminated = (0..self.cands.len())
-                        .filter(|&x| {
-                            self.cands[x] & b != 0
-                                && !cells.contains(&x)
-                                && self.sees_colour(x, cluster, false)
-                                && self.sees_colour(x, cluster, true)
-                        })
+                    eliminated = self
+                        .seeing_colours((cluster, false), (cluster, true))
+                        .filter(|&x| self.cands[x] & b != 0 && !cells.contains(&x))
                         .map(|x| (x, d))
                         .collect();
                 }
@@ -288,13 +298,12 @@ impl Board {
                                 if !sees(ca, cc) {
                                     continue;
                                 }
-                                eliminated = (0..self.cands.len())
+                                eliminated = self
+                                    .seeing_colours((c1, !ca), (c2, !cc))
                                     .filter(|&x| {
                                         self.cands[x] & b != 0
                                             && !c1.iter().any(|&(y, _)| y == x)
                                             && !c2.iter().any(|&(y, _)| y == x)
-                                            && self.sees_colour(x, c1, !ca)
-                                            && self.sees_colour(x, c2, !cc)
                                     })
                                     .map(|x| (x, d))
                                     .collect();

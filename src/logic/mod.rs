@@ -405,6 +405,19 @@ fn first_cover<T: Copy>(
     go(items, size, 0, 0, &mut Vec::with_capacity(size), found)
 }
 
+/// The members of a bit set of cells (a word per 64 cells), in order.
+pub(super) fn members_of(set: Vec<u64>) -> impl Iterator<Item = usize> {
+    set.into_iter().enumerate().flat_map(|(w, mut m)| {
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let x = 64 * w + m.trailing_zeros() as usize;
+                m &= m - 1;
+                x
+            })
+        })
+    })
+}
+
 /// The set bits of `mask` as indices, lowest first (positions in a unit).
 pub(super) fn positions(mask: u64) -> impl Iterator<Item = usize> {
     digits_of(mask).map(|d| d as usize - 1)

@@ -31,28 +31,35 @@ impl Board {
         a != b && (0..3).any(|s| self.cell_units[a][s] == self.cell_units[b][s])
     }
 
+    /// The cells seeing some cell of `cells`, as a bit set (a word per 64
+    /// cells): the peers' bit sets joined.
+    pub(super) fn seeing_any(&self, cells: impl IntoIterator<Item = usize>) -> Vec<u64> {
+        let words = self.cands.len().div_ceil(64);
+        let mut out = vec![0u64; words];
+        for c in cells {
+            for (o, p) in out
+                .iter_mut()
+                .zip(&self.peer_sets[c * words..(c + 1) * words])
+            {
+                *o |= p;
+            }
+        }
+        out
+    }
+
     /// The cells seeing every cell of `seen` (not empty), in order: read
     /// off the peers' bit sets.
-    pub(super) fn common_peers<'a>(
-        &'a self,
-        seen: &'a [usize],
-    ) -> impl Iterator<Item = usize> + 'a {
+    pub(super) fn common_peers(&self, seen: &[usize]) -> impl Iterator<Item = usize> {
         debug_assert!(!seen.is_empty());
         let cells = self.cands.len();
         let words = cells.div_ceil(64);
-        (0..words).flat_map(move |w| {
-            let mut m = seen
-                .iter()
-                .fold(u64::MAX, |m, &s| m & self.peer_sets[s * words + w]);
-            std::iter::from_fn(move || {
-                (m != 0).then(|| {
-                    let x = 64 * w + m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    x
-                })
+        let common = (0..words)
+            .map(|w| {
+                seen.iter()
+                    .fold(u64::MAX, |m, &s| m & self.peer_sets[s * words + w])
             })
-            .filter(move |&x| x < cells)
-        })
+            .collect();
+        super::members_of(common).filter(move |&x| x < cells)
     }
 
     /// The strong links of digit `d`: `(unit, cell, cell)` for every unit
