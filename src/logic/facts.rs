@@ -17,6 +17,16 @@
 //! [`Board::digits_failed`] (or [`Board::unit_failed`]) what it searched
 //! to the end in vain: the step it finds, and which one it finds first,
 //! are the same as without the facts.
+//!
+//! Within one run a board also keeps, for the techniques that read and
+//! strike inside a unit or two ([`IN_VAIN`]: subsets, locked candidates,
+//! Sue de Coq), the last position where each searched in vain. The run
+//! only loses candidates, so a unit whose cells hold what they held there
+//! gives the same patterns, with fewer candidates to strike: nothing. Such
+//! units are skipped ([`Board::units_to_skip`], [`Board::units_unchanged`]),
+//! whatever the other units did.
+
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -36,10 +46,38 @@ pub(super) struct Facts {
     here: Here,
     /// The same for units (see [`Board::units_to_skip`]).
     units_here: Here,
+    /// Per technique ([`Technique::bit`]'s index), the candidates of the
+    /// last position where it searched in vain ([`IN_VAIN`] only); one
+    /// copy per position, shared.
+    vain: Vec<Option<Snapshot>>,
+    /// The last copy made, and the position (steps taken) it is of.
+    vain_here: Option<(usize, Snapshot)>,
+    /// For the current position (steps taken) and a copy of `vain`:
+    /// whether each unit is unchanged since.
+    unchanged: Option<(usize, Snapshot, Arc<Vec<bool>>)>,
     /// Tests: no fact is noted or used.
     #[cfg(test)]
     off: bool,
 }
+
+/// A position's candidates, shared.
+type Snapshot = Arc<Vec<u64>>;
+
+/// The techniques whose last search in vain is kept: they read a unit's
+/// cells (Sue de Coq: a line's and a box's) and strike in that unit or in
+/// one other that shares its pattern's cells.
+const IN_VAIN: [Technique; 10] = [
+    Technique::LockedPair,
+    Technique::LockedTriple,
+    Technique::LockedCandidates,
+    Technique::NakedPair,
+    Technique::NakedTriple,
+    Technique::NakedQuad,
+    Technique::HiddenPair,
+    Technique::HiddenTriple,
+    Technique::HiddenQuad,
+    Technique::SueDeCoq,
+];
 
 /// The first word of a unit's key (a digit's key starts with the digit).
 const UNIT: u64 = 1 << 63;
@@ -56,7 +94,8 @@ const UNIT_FACTS: [Technique; 4] = [
 ];
 
 impl Facts {
-    /// The facts alone, for another board of the same puzzle.
+    /// The facts alone, for another board of the same puzzle (the
+    /// searches in vain are this board's run's).
     pub(super) fn carried(&self) -> Facts {
         Facts {
             known: self.known.clone(),
@@ -196,14 +235,70 @@ impl Board {
         if self.facts.off {
             return Vec::new();
         }
+        let unchanged = self.units_unchanged(t);
         if !UNIT_FACTS.contains(&t) {
-            return Vec::new();
+            return unchanged.map_or_else(Vec::new, |u| u.to_vec());
         }
         let b = t.bit();
-        self.unit_facts_here()
+        let facts = self
+            .unit_facts_here()
             .iter()
-            .map(|(_, facts)| facts & b != 0)
-            .collect()
+            .map(|(_, facts)| facts & b != 0);
+        match unchanged {
+            Some(u) => facts.zip(u.iter()).map(|(f, &u)| f || u).collect(),
+            None => facts.collect(),
+        }
+    }
+
+    /// For each unit, whether its cells hold what they held where `t`
+    /// ([`IN_VAIN`]) last searched in vain on this board (so it finds
+    /// nothing there now); `None` when it has not, or candidates came
+    /// back since.
+    pub(super) fn units_unchanged(&mut self, t: Technique) -> Option<Arc<Vec<bool>>> {
+        #[cfg(test)]
+        if self.facts.off {
+            return None;
+        }
+        let then = Arc::clone(self.facts.vain.get(t as usize)?.as_ref()?);
+        let at = self.steps.len();
+        if let Some((s, copy, units)) = &self.facts.unchanged {
+            if *s == at && Arc::ptr_eq(copy, &then) {
+                return Some(Arc::clone(units));
+            }
+        }
+        if self.cands.iter().zip(then.iter()).any(|(c, p)| c & !p != 0) {
+            return None;
+        }
+        let units: Vec<bool> = self
+            .units
+            .iter()
+            .map(|unit| unit.iter().all(|&c| self.cands[c] == then[c]))
+            .collect();
+        let units = Arc::new(units);
+        self.facts.unchanged = Some((at, then, Arc::clone(&units)));
+        Some(units)
+    }
+
+    /// Notes that `t` searched the whole position in vain (kept for the
+    /// techniques of [`IN_VAIN`]).
+    pub(super) fn searched_in_vain(&mut self, t: Technique) {
+        if !IN_VAIN.contains(&t) || self.past_deadline() {
+            return;
+        }
+        let at = self.steps.len();
+        let copy = match &self.facts.vain_here {
+            Some((s, copy)) if *s == at => Arc::clone(copy),
+            _ => {
+                let copy = Arc::new(self.cands.clone());
+                self.facts.vain_here = Some((at, Arc::clone(&copy)));
+                copy
+            }
+        };
+        let i = t as usize;
+        if self.facts.vain.len() <= i {
+            self.facts.vain.resize(i + 1, None);
+        }
+        self.facts.vain[i] = Some(copy);
     }
 
     /// Notes that `t` searched unit `k` in the current position to the
@@ -260,12 +355,14 @@ mod tests {
     }
 
     /// Every step of the whole ladder, position by position, equals the
-    /// step a twin of the board finds without any facts.
-    fn same_steps_without_facts(p: &str) -> usize {
+    /// step a twin of the board finds without any facts (nor searches in
+    /// vain kept). Returns the digit and unit facts used, and the units
+    /// left unchanged since a search in vain.
+    fn same_steps_without_facts(p: &str) -> (usize, usize) {
         let grid: Grid = p.parse().unwrap();
         let mut board = Board::with_ladder(&grid, Ladder::all()).unwrap();
         board.assume_unique();
-        let mut skipped = 0;
+        let (mut skipped, mut unchanged) = (0, 0);
         loop {
             let mut twin = board.clone();
             twin.facts.off = true;
@@ -278,6 +375,9 @@ mod tests {
                 .iter()
                 .filter(|&&s| s)
                 .count();
+            unchanged += board
+                .units_unchanged(Technique::LockedPair)
+                .map_or(0, |u| u.iter().filter(|&&s| s).count());
             let (a, b) = (board.step(), twin.step());
             assert_eq!(a, b, "{p} at step {at}");
             if !a {
@@ -289,7 +389,7 @@ mod tests {
                 break;
             }
         }
-        skipped
+        (skipped, unchanged)
     }
 
     #[test]
@@ -308,13 +408,20 @@ mod tests {
                 .map(|l| l[..81].to_string())
                 .collect()
         };
-        let skipped: usize = lines(&top)
+        let (skipped, unchanged) = lines(&top)
             .iter()
             .chain(&lines(&random))
             .map(|p| same_steps_without_facts(p))
-            .sum();
+            .fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
         // The facts were used, or the test proves nothing.
-        assert!(skipped > 0);
+        assert!(skipped > 0 && unchanged > 0, "{skipped} {unchanged}");
+    }
+
+    #[test]
+    fn boards_and_findings_may_go_to_another_thread() {
+        fn send<T: Send>() {}
+        send::<Board>();
+        send::<super::super::Findings>();
     }
 
     #[test]

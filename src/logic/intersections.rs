@@ -52,7 +52,12 @@ impl Board {
         // first column; shifted, of any column.
         let box_col = (0..h).fold(0u64, |m, r| m | 1u64 << (r * w));
         let table = self.table();
+        // The units unchanged since a search of every unit found nothing.
+        let unchanged = self.units_unchanged(Technique::LockedCandidates);
         for k in units {
+            if unchanged.as_ref().is_some_and(|u| u[k]) {
+                continue;
+            }
             // The slot of `cell_units` that holds unit k's kind.
             let kind = k / n;
             // Every digit's places in k, in one pass over its cells (no

@@ -705,6 +705,7 @@ impl Board {
                 found = Some(t);
                 break;
             }
+            self.searched_in_vain(t);
             failed |= t.bit();
         }
         if let (Some(key), false) = (key, self.past_deadline()) {

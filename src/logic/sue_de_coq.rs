@@ -53,6 +53,10 @@ impl Board {
         let n = self.side;
         let mut inter: Vec<usize> = Vec::with_capacity(n);
         let mut scratch = Scratch::default();
+        // A crossing whose line and box are unchanged since a search in
+        // vain gives nothing.
+        let unchanged = self.units_unchanged(Technique::SueDeCoq);
+        let unchanged = |u: usize| unchanged.as_ref().is_some_and(|un| un[u]);
         for line in 0..2 * n {
             // The line's cells come box by box, boxes in increasing order.
             let cells = &self.units[line];
@@ -66,7 +70,7 @@ impl Board {
                     }
                     i += 1;
                 }
-                if inter.len() < 2 {
+                if inter.len() < 2 || unchanged(line) && unchanged(bx) {
                     continue;
                 }
                 if let Some(step) = self.sue_de_coq_at(line, bx, &inter, &mut scratch) {
