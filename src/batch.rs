@@ -1523,7 +1523,7 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
             .collect();
         parts.push(format!(
             "{} {times} in {} ({})",
-            c.value,
+            digit_name(grid, c.value),
             c.unit,
             cells.join(", ")
         ));
@@ -1612,8 +1612,16 @@ pub fn solve_grid(
 fn written(grid: &FoundGrid, d: u8) -> CellValue {
     match grid.symbols.symbol(d) {
         Symbol::Number(n) => CellValue::Number(f64::from(n)),
-        Symbol::Letter(c) if grid.lowercase => CellValue::Text(c.to_ascii_lowercase().to_string()),
-        Symbol::Letter(c) => CellValue::Text(c.to_string()),
+        Symbol::Letter(_) => CellValue::Text(digit_name(grid, d)),
+    }
+}
+
+/// Digit `d` as `grid` shows it (`7`, `G`, `g`), for messages.
+fn digit_name(grid: &FoundGrid, d: u8) -> String {
+    match grid.symbols.symbol(d) {
+        Symbol::Number(n) => n.to_string(),
+        Symbol::Letter(c) if grid.lowercase => c.to_ascii_lowercase().to_string(),
+        Symbol::Letter(c) => c.to_string(),
     }
 }
 

@@ -266,6 +266,35 @@ fn letter_out_of_reach_in_a_lettered_sixteen_is_named_with_the_alphabet() {
 }
 
 #[test]
+fn a_clash_in_a_lettered_sixteen_names_the_letter_as_the_grid_writes_it() {
+    // Row 1 starts with D (13); a second D at F3 clashes with it. The
+    // message names the letter in the grid's case, not the number 13.
+    for a in [b'A', b'a'] {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.xlsx");
+        let puzzle: Grid = SIXTEEN.parse().unwrap();
+        let show = |d: u8| match d {
+            1..=9 => Put::Number(f64::from(d)),
+            d => Put::Text(char::from(a + d - 10).to_string()),
+        };
+        build(&input, &puzzle, None, |i, d| match d {
+            0 if i == 3 => show(13),
+            0 => Put::Blank,
+            d => show(d),
+        });
+        let o = run(&["check", "--json", input.to_str().unwrap()]);
+        let recs = records(&o);
+        assert_eq!(recs[0].status, "invalid", "{recs:?}");
+        let error = recs[0].error.as_deref().unwrap_or_default();
+        let d = char::from(a + 3);
+        assert!(
+            error.contains(&format!("{d} twice in row 1 (C3, F3)")),
+            "{error}"
+        );
+    }
+}
+
+#[test]
 fn no_grid_from_unreadable_values_names_the_square_and_the_cells() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.xlsx");
