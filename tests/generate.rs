@@ -285,6 +285,12 @@ fn out_of_reach_targets_are_clear_errors() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", output_text(&o));
         assert!(o.stdout.is_empty(), "{args:?}");
     }
+    // Without --seed: refused before a seed is announced for a set that
+    // will not be made.
+    let o = run_xlsudoku(&["generate", "-o", "-", "--givens", "5..6"]);
+    let text = output_text(&o);
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(!text.contains("seed"), "{text}");
     // Attempts run out: named, with what was asked.
     let o = run_xlsudoku(&[
         "generate", "--size", "4", "--level", "extreme", "-o", "-", "--seed", "1",

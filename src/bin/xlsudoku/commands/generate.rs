@@ -209,6 +209,10 @@ pub fn run(a: Args) -> u8 {
     }
     command.push_str(&format!(" --seed {seed}"));
     let target = opts.target.describe(shape, opts.symmetry);
+    // A target out of reach is refused before a seed is announced.
+    if let Err(e) = opts.target.check_reachable(shape, opts.symmetry) {
+        return usage_error(e);
+    }
     if !a.quiet && a.seed.is_none() {
         say(&format!(
             "xlsudoku: seed {seed} (--seed {seed} makes this set again)"
