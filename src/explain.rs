@@ -58,6 +58,8 @@ pub struct AddressMap {
     origin: Option<CellRef>,
     /// The grid's alphabet; `None`: the text form's (`1`-`9`, `A` ...).
     symbols: Option<Symbols>,
+    /// Whether the grid writes its letters in lower case.
+    lowercase: bool,
 }
 
 impl AddressMap {
@@ -68,12 +70,16 @@ impl AddressMap {
             shape,
             origin: Some(origin),
             symbols: Some(symbols),
+            lowercase: false,
         }
     }
 
-    /// The names of a grid found on a sheet.
+    /// The names of a grid found on a sheet, its letters in its case.
     pub fn for_grid(grid: &FoundGrid) -> Self {
-        AddressMap::sheet(grid.range.start, grid.shape, grid.symbols)
+        AddressMap {
+            lowercase: grid.lowercase,
+            ..AddressMap::sheet(grid.range.start, grid.shape, grid.symbols)
+        }
     }
 
     /// A text puzzle: cells `r5c7`, lines `row 5` and `column 7`, digits
@@ -83,6 +89,7 @@ impl AddressMap {
             shape,
             origin: None,
             symbols: None,
+            lowercase: false,
         }
     }
 
@@ -126,10 +133,11 @@ impl AddressMap {
         format!("{kind} {}", self.label(unit))
     }
 
-    /// A digit (`1..=side`) in the grid's alphabet, its letters in upper
-    /// case whatever case the grid writes them in.
+    /// A digit (`1..=side`) in the grid's alphabet, its letters in the
+    /// grid's case.
     pub fn digit(&self, d: u8) -> String {
         match self.symbols {
+            Some(s) if self.lowercase => s.symbol(d).to_string().to_ascii_lowercase(),
             Some(s) => s.symbol(d).to_string(),
             None => digit_char(d).to_string(),
         }

@@ -291,6 +291,14 @@ fn a_clash_in_a_lettered_sixteen_names_the_letter_as_the_grid_writes_it() {
             error.contains(&format!("{d} twice in row 1 (C3, F3)")),
             "{error}"
         );
+        // explain names it the same way (with the sheet's row).
+        let o = run(&["explain", input.to_str().unwrap()]);
+        let text =
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+        assert!(
+            text.contains(&format!("{d} twice in row 3 (C3, F3)")),
+            "{text}"
+        );
     }
 }
 
