@@ -636,8 +636,9 @@ fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
         (v % 2 == 1).then_some(v / 2)
     });
     let mut useful = vec![0u64; g.nodes.len().div_ceil(64)];
-    // Up to 256 nodes with strong links (every 9x9): the sets in words
-    // of a fixed count, not lists.
+    // Up to 256 nodes with strong links (most positions of a 9x9): the
+    // sets in words of a fixed count (the same pass over slices took
+    // 0.05 s more of the 4.9 s of top1465's ratings).
     match words {
         0..=2 => mark_useful::<2>(g, kind, mask, (&id, &strong), &leads, &mut useful),
         3..=4 => mark_useful::<4>(g, kind, mask, (&id, &strong), &leads, &mut useful),

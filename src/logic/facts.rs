@@ -46,10 +46,10 @@ pub(super) struct Facts {
     here: Here,
     /// The same for units (see [`Board::units_to_skip`]).
     units_here: Here,
-    /// Per technique ([`Technique::bit`]'s index), the candidates of the
-    /// last position where it searched in vain ([`IN_VAIN`] only); one
-    /// copy per position, shared.
-    vain: Vec<Option<Snapshot>>,
+    /// Per technique ([`Technique::bit`]'s index), the last position
+    /// where it searched in vain ([`IN_VAIN`] only): steps taken and
+    /// candidates (one copy per position, shared).
+    vain: Vec<Option<(usize, Snapshot)>>,
     /// The last copy made, and the position (steps taken) it is of.
     vain_here: Option<(usize, Snapshot)>,
     /// For the current position (steps taken) and a copy of `vain`:
@@ -57,7 +57,7 @@ pub(super) struct Facts {
     unchanged: Option<(usize, Snapshot, Arc<Vec<bool>>)>,
     /// Tests: no fact is noted or used.
     #[cfg(test)]
-    off: bool,
+    pub(super) off: bool,
 }
 
 /// A position's candidates, shared.
@@ -65,8 +65,10 @@ type Snapshot = Arc<Vec<u64>>;
 
 /// The techniques whose last search in vain is kept: they read a unit's
 /// cells (Sue de Coq: a line's and a box's) and strike in that unit or in
-/// one other that shares its pattern's cells.
-const IN_VAIN: [Technique; 10] = [
+/// one other that shares its pattern's cells; and ALS-XZ and the
+/// ALS-XY-wing, whose patterns of sets carried since strike nothing
+/// ([`Board::searched_in_vain_at`]).
+const IN_VAIN: [Technique; 12] = [
     Technique::LockedPair,
     Technique::LockedTriple,
     Technique::LockedCandidates,
@@ -77,6 +79,8 @@ const IN_VAIN: [Technique; 10] = [
     Technique::HiddenTriple,
     Technique::HiddenQuad,
     Technique::SueDeCoq,
+    Technique::AlsXz,
+    Technique::AlsXyWing,
 ];
 
 /// The first word of a unit's key (a digit's key starts with the digit).
@@ -228,8 +232,9 @@ impl Board {
     }
 
     /// For each unit, whether `t` is known to find nothing in it in the
-    /// current position; nothing for a technique that keeps no unit
-    /// facts ([`UNIT_FACTS`]).
+    /// current position: a unit fact ([`UNIT_FACTS`]) says so, or the
+    /// unit is unchanged since `t` searched in vain ([`IN_VAIN`]); empty
+    /// for a technique that keeps neither.
     pub(super) fn units_to_skip(&mut self, t: Technique) -> Vec<bool> {
         #[cfg(test)]
         if self.facts.off {
@@ -259,14 +264,15 @@ impl Board {
         if self.facts.off {
             return None;
         }
-        let then = Arc::clone(self.facts.vain.get(t as usize)?.as_ref()?);
+        let (_, then) = self.facts.vain.get(t as usize)?.as_ref()?;
+        let then = Arc::clone(then);
         let at = self.steps.len();
         if let Some((s, copy, units)) = &self.facts.unchanged {
             if *s == at && Arc::ptr_eq(copy, &then) {
                 return Some(Arc::clone(units));
             }
         }
-        if self.cands.iter().zip(then.iter()).any(|(c, p)| c & !p != 0) {
+        if !self.within(&then) {
             return None;
         }
         let units: Vec<bool> = self
@@ -277,6 +283,22 @@ impl Board {
         let units = Arc::new(units);
         self.facts.unchanged = Some((at, then, Arc::clone(&units)));
         Some(units)
+    }
+
+    /// The position (steps taken) where `t` ([`IN_VAIN`]) last searched in
+    /// vain on this board, if no candidate came back since.
+    pub(super) fn searched_in_vain_at(&self, t: Technique) -> Option<usize> {
+        #[cfg(test)]
+        if self.facts.off {
+            return None;
+        }
+        let (at, then) = self.facts.vain.get(t as usize)?.as_ref()?;
+        self.within(then).then_some(*at)
+    }
+
+    /// Whether every cell holds only candidates it held in `then`.
+    fn within(&self, then: &[u64]) -> bool {
+        self.cands.len() == then.len() && self.cands.iter().zip(then).all(|(c, p)| c & !p == 0)
     }
 
     /// Notes that `t` searched the whole position in vain (kept for the
@@ -298,7 +320,7 @@ impl Board {
         if self.facts.vain.len() <= i {
             self.facts.vain.resize(i + 1, None);
         }
-        self.facts.vain[i] = Some(copy);
+        self.facts.vain[i] = Some((at, copy));
     }
 
     /// Notes that `t` searched unit `k` in the current position to the
@@ -358,11 +380,11 @@ mod tests {
     /// step a twin of the board finds without any facts (nor searches in
     /// vain kept). Returns the digit and unit facts used, and the units
     /// left unchanged since a search in vain.
-    fn same_steps_without_facts(p: &str) -> (usize, usize) {
+    fn same_steps_without_facts(p: &str) -> (usize, [usize; 3]) {
         let grid: Grid = p.parse().unwrap();
         let mut board = Board::with_ladder(&grid, Ladder::all()).unwrap();
         board.assume_unique();
-        let (mut skipped, mut unchanged) = (0, 0);
+        let (mut skipped, mut unchanged) = (0, [0; 3]);
         loop {
             let mut twin = board.clone();
             twin.facts.off = true;
@@ -375,9 +397,18 @@ mod tests {
                 .iter()
                 .filter(|&&s| s)
                 .count();
-            unchanged += board
-                .units_unchanged(Technique::LockedPair)
-                .map_or(0, |u| u.iter().filter(|&&s| s).count());
+            for (i, t) in [
+                Technique::LockedPair,
+                Technique::LockedCandidates,
+                Technique::SueDeCoq,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                unchanged[i] += board
+                    .units_unchanged(t)
+                    .map_or(0, |u| u.iter().filter(|&&s| s).count());
+            }
             let (a, b) = (board.step(), twin.step());
             assert_eq!(a, b, "{p} at step {at}");
             if !a {
@@ -412,9 +443,16 @@ mod tests {
             .iter()
             .chain(&lines(&random))
             .map(|p| same_steps_without_facts(p))
-            .fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
-        // The facts were used, or the test proves nothing.
-        assert!(skipped > 0 && unchanged > 0, "{skipped} {unchanged}");
+            .fold((0, [0; 3]), |(a, b), (c, d)| {
+                (a + c, [b[0] + d[0], b[1] + d[1], b[2] + d[2]])
+            });
+        // The facts were used, and the units unchanged since a search in
+        // vain of locked pairs, locked candidates and Sue de Coq, or the
+        // test proves nothing.
+        assert!(
+            skipped > 0 && unchanged.iter().all(|&u| u > 0),
+            "{skipped} {unchanged:?}"
+        );
     }
 
     #[test]

@@ -89,6 +89,15 @@ struct Fact {
 }
 
 impl Net {
+    /// A net with nothing in it yet (its lists filled by each use).
+    const EMPTY: Net = Net {
+        cands: Vec::new(),
+        vals: Vec::new(),
+        placed: Vec::new(),
+        contradiction: false,
+        dirty: Vec::new(),
+    };
+
     fn holds(&self, f: Fact) -> bool {
         let v = self.vals[f.cell];
         if f.on {
@@ -103,13 +112,7 @@ impl Board {
     /// Follows a premise through the net (singles everywhere), stopping
     /// early once `until` holds.
     fn net(&self, premise: Fact, until: Option<Fact>) -> Net {
-        let mut s = Net {
-            cands: Vec::new(),
-            vals: Vec::new(),
-            placed: Vec::new(),
-            contradiction: false,
-            dirty: Vec::new(),
-        };
+        let mut s = Net::EMPTY;
         self.net_into(premise, until, &mut s, &mut Vec::new());
         s
     }
@@ -254,13 +257,7 @@ impl Board {
         if net {
             thread_local! {
                 static SCRATCH: std::cell::RefCell<(Net, Vec<(usize, u8)>)> =
-                    const { std::cell::RefCell::new((Net {
-                        cands: Vec::new(),
-                        vals: Vec::new(),
-                        placed: Vec::new(),
-                        contradiction: false,
-                        dirty: Vec::new(),
-                    }, Vec::new())) };
+                    const { std::cell::RefCell::new((Net::EMPTY, Vec::new())) };
             }
             return SCRATCH.with_borrow_mut(|(s, queue)| {
                 self.net_into(premise, None, s, queue);

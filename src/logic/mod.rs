@@ -234,12 +234,9 @@ struct Cache {
     graph: Option<(usize, Arc<chains::Graph>)>,
     /// `(steps taken, candidates, sets)`: the last position's sets, kept
     /// to build the next one's from (the sets of a unit whose cells have
-    /// not changed are the same, and so are the restricted commons of two
-    /// such sets).
+    /// not changed are the same, and so is a set whose own cells have
+    /// not; so are the restricted commons of two such sets).
     als: Option<(usize, Vec<u64>, Arc<als::AlsData>)>,
-    /// Per ALS search ([`als::XZ`], [`als::XY_WING`]), the last position
-    /// where it found nothing: `(steps taken, candidates)`.
-    als_failed: [Option<(usize, Vec<u64>)>; 2],
     /// Premise groups of forcing chains (index 0) and nets (index 1)
     /// found to conclude something, to be tried again first.
     forcing: [Vec<forcing::Premises>; 2],

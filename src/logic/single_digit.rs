@@ -288,6 +288,32 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_peers_read_off_bit_sets_are_the_cells_that_see() {
+        // 6x6, 9x9, 16x16 and 25x25 (625 cells: the last word is partial).
+        for (w, h) in [(3, 2), (3, 3), (4, 4), (5, 5)] {
+            let shape = crate::grid::BoxShape::new(w, h).unwrap();
+            let b = super::Board::new(&crate::grid::Grid::empty(shape)).unwrap();
+            let cells = b.cands.len();
+            for (x, y) in [
+                (0, 1),
+                (0, cells - 1),
+                (cells / 2, cells / 2 + w),
+                (7, 3 * cells / 4),
+            ] {
+                let slow: Vec<usize> = (0..cells)
+                    .filter(|&c| b.sees(c, x) && b.sees(c, y))
+                    .collect();
+                assert_eq!(b.common_peers(&[x, y]).collect::<Vec<_>>(), slow, "{w}x{h}");
+                let any: Vec<usize> = super::super::members_of(b.seeing_any([x, y])).collect();
+                let slow: Vec<usize> = (0..cells)
+                    .filter(|&c| b.sees(c, x) || b.sees(c, y))
+                    .collect();
+                assert_eq!(any, slow, "{w}x{h}");
+            }
+        }
+    }
+
     use super::super::{Board, Ladder, Technique};
     use super::Pattern;
     use crate::grid::{BoxShape, Grid};
