@@ -24,7 +24,9 @@
 //! only loses candidates, so a unit whose cells hold what they held there
 //! gives the same patterns, with fewer candidates to strike: nothing. Such
 //! units are skipped ([`Board::units_to_skip`], [`Board::units_unchanged`]),
-//! whatever the other units did.
+//! whatever the other units did. ALS-XZ and the ALS-XY-wing keep theirs
+//! too ([`Board::searched_in_vain_at`]): a pattern of sets carried over
+//! since then strikes nothing either (`als.rs`).
 
 use std::sync::Arc;
 

@@ -587,7 +587,7 @@ impl Recorded {
     }
 
     /// The square of `grid`'s earlier answer copy, when every cell of it
-    /// still holds what was written ([`Recorded::as_written`]).
+    /// still holds what was written ([`as_written`]).
     fn answer_of(&self, sheet: &reader::RawSheet, grid: CellRange) -> Option<CellRange> {
         let (_, a) = self.answers.iter().find(|(g, _)| *g == grid)?;
         let range = a.range;
