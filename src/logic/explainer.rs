@@ -82,6 +82,8 @@ pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
         found
     };
     let mut out = Vec::new();
+    // Where the direct hidden pairs and triples last found nothing.
+    let mut vain: [Option<Vec<u64>>; 2] = [None, None];
     while !board.contradiction && !board.grid.is_full() && !board.past_deadline() {
         let from = board.steps.len();
         let direct = if singles
@@ -94,11 +96,11 @@ pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
             Some(DIRECT_POINTING)
         } else if locking && direct_locking(board, false) {
             Some(DIRECT_CLAIMING)
-        } else if pairs && direct_hidden_set(board, 2) {
+        } else if pairs && direct_hidden_set(board, 2, &mut vain[0]) {
             Some(DIRECT_HIDDEN_PAIR)
         } else if naked && board.naked_singles() {
             None
-        } else if triples && direct_hidden_set(board, 3) {
+        } else if triples && direct_hidden_set(board, 3, &mut vain[1]) {
             Some(DIRECT_HIDDEN_TRIPLE)
         } else if (locking && board.locked_candidates_in(2 * n..3 * n))
             || step_with(board, &mut high)
@@ -211,11 +213,21 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
 /// `size` cells of a unit (each with at least two places, the unit with
 /// more than `size` blanks), whose strikes would leave another digit one
 /// place in the unit: places it, as SE does, without the strikes. True if
-/// one was found.
-fn direct_hidden_set(board: &mut Board, size: usize) -> bool {
+/// one was found. `vain`: the candidates where the search last found
+/// nothing (a unit whose cells are unchanged since gives nothing: the
+/// search reads the unit alone), kept up to date.
+fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>) -> bool {
     let n = board.side;
+    let then = vain.take().filter(|then| {
+        then.len() == board.cands.len() && board.cands.iter().zip(then).all(|(c, p)| c & !p == 0)
+    });
     // SE's order of units: boxes, columns, rows.
     for k in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {
+        if let Some(then) = &then {
+            if board.units[k].iter().all(|&c| board.cands[c] == then[c]) {
+                continue;
+            }
+        }
         let blanks = board.units[k]
             .iter()
             .filter(|&&c| board.cands[c] != 0)
@@ -256,6 +268,7 @@ fn direct_hidden_set(board: &mut Board, size: usize) -> bool {
             return true;
         }
     }
+    *vain = Some(board.cands.clone());
     false
 }
 
@@ -327,6 +340,43 @@ mod tests {
     }
 
     #[test]
+    fn direct_hidden_sets_find_the_same_with_the_units_they_skip() {
+        // Along the ladder on hard puzzles, a direct hidden pair or triple
+        // found with the memo of its last search in vain is the one found
+        // without it.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benches/data/9x9/puzzles3_magictour_top1465"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut skipped = 0;
+        for line in text.lines().filter(|l| l.len() >= 81).take(30) {
+            let grid: Grid = line[..81].parse().unwrap();
+            let mut board = Board::new(&grid).unwrap();
+            let mut vain: [Option<Vec<u64>>; 2] = [None, None];
+            loop {
+                for (size, memo) in [2, 3].into_iter().zip(vain.iter_mut()) {
+                    if let Some(then) = memo.as_ref() {
+                        skipped += board
+                            .units
+                            .iter()
+                            .filter(|u| u.iter().all(|&c| board.cands[c] == then[c]))
+                            .count();
+                    }
+                    let (mut with, mut without) = (board.clone(), board.clone());
+                    let found = direct_hidden_set(&mut with, size, memo);
+                    assert_eq!(found, direct_hidden_set(&mut without, size, &mut None));
+                    assert_eq!(with.steps, without.steps, "{line}");
+                }
+                if board.grid().is_full() || !board.step() {
+                    break;
+                }
+            }
+        }
+        assert!(skipped > 1000, "{skipped}");
+    }
+
+    #[test]
     fn a_direct_hint_places_what_the_solution_has() {
         let grid: Grid = SE_RATED[0].0.parse().unwrap();
         let solution = crate::logic::tests::brute_force(&grid).unwrap();
@@ -336,8 +386,8 @@ mod tests {
             let before = board.steps.len();
             let hit = direct_locking(&mut board, true)
                 || direct_locking(&mut board, false)
-                || direct_hidden_set(&mut board, 2)
-                || direct_hidden_set(&mut board, 3);
+                || direct_hidden_set(&mut board, 2, &mut None)
+                || direct_hidden_set(&mut board, 3, &mut None);
             if hit {
                 found += 1;
                 let placed = board.steps.last().and_then(|s| s.placed).unwrap();
