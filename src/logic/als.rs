@@ -825,16 +825,10 @@ mod tests {
         // At every position of the ladder on hard puzzles, ALS-XZ and the
         // ALS-XY-wing find the same step as on a twin of the board that
         // keeps no sets and no failures from earlier positions.
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/benches/data/9x9/puzzles3_magictour_top1465"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
         // Pairs of sets both carried since a search in vain: the patterns
         // skipped (for the XY-wing, as its wings).
         let mut skipped = 0;
-        for line in text.lines().filter(|l| l.len() >= 81).take(40) {
-            let p: Grid = line[..81].parse().unwrap();
+        for (line, p) in super::super::tests::hard_puzzles(40) {
             let mut board = Board::with_ladder(&p, Ladder::all()).unwrap();
             board.assume_unique();
             while !board.grid.is_full() && !board.contradiction {

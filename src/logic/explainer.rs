@@ -344,14 +344,8 @@ mod tests {
         // Along the ladder on hard puzzles, a direct hidden pair or triple
         // found with the memo of its last search in vain is the one found
         // without it.
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/benches/data/9x9/puzzles3_magictour_top1465"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
         let mut skipped = 0;
-        for line in text.lines().filter(|l| l.len() >= 81).take(30) {
-            let grid: Grid = line[..81].parse().unwrap();
+        for (line, grid) in crate::logic::tests::hard_puzzles(30) {
             let mut board = Board::new(&grid).unwrap();
             let mut vain: [Option<Vec<u64>>; 2] = [None, None];
             loop {

@@ -826,19 +826,24 @@ mod tests {
     use super::*;
     use crate::samples::{EASY, HARD, HARDER, PAIRS};
 
-    /// Calls `f` on the board at every position the full ladder passes
-    /// through on the first `count` puzzles of magictour top1465.
-    pub(super) fn each_hard_position(count: usize, mut f: impl FnMut(&Board)) {
+    /// The first `count` puzzles of magictour top1465, with their lines.
+    pub(super) fn hard_puzzles(count: usize) -> Vec<(String, Grid)> {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/benches/data/9x9/puzzles3_magictour_top1465"
         );
         let text = std::fs::read_to_string(path).unwrap();
-        let lines = text
-            .lines()
-            .filter(|l| l.len() >= 81 && !l.starts_with('#'));
-        for line in lines.take(count) {
-            let p: Grid = line[..81].parse().unwrap();
+        text.lines()
+            .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+            .take(count)
+            .map(|l| (l.to_string(), l[..81].parse().unwrap()))
+            .collect()
+    }
+
+    /// Calls `f` on the board at every position the full ladder passes
+    /// through on the first `count` puzzles of magictour top1465.
+    pub(super) fn each_hard_position(count: usize, mut f: impl FnMut(&Board)) {
+        for (_, p) in hard_puzzles(count) {
             let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
             loop {
                 f(&b);
