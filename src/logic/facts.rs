@@ -85,6 +85,12 @@ const IN_VAIN: [Technique; 12] = [
     Technique::AlsXyWing,
 ];
 
+/// The fact bits of searches that are not techniques of the table
+/// (whose bits, [`Technique::bit`], are the low ones): Sudoku Explainer's
+/// direct pointing and direct claiming (`explainer.rs`), which read and
+/// strike one digit's places.
+pub(super) const SEARCHES: [u64; 2] = [1 << 62, 1 << 63];
+
 /// The first word of a unit's key (a digit's key starts with the digit).
 const UNIT: u64 = 1 << 63;
 
@@ -177,11 +183,16 @@ impl Board {
     /// The digits (bit `d - 1`) on which `t` is known to find nothing in
     /// the current position.
     pub(super) fn digits_to_skip(&mut self, t: Technique) -> u64 {
+        self.digits_to_skip_by(t.bit())
+    }
+
+    /// [`Board::digits_to_skip`] for a search named by its fact bit
+    /// ([`Technique::bit`], or one of [`SEARCHES`]).
+    pub(super) fn digits_to_skip_by(&mut self, b: u64) -> u64 {
         #[cfg(test)]
         if self.facts.off {
             return 0;
         }
-        let b = t.bit();
         self.digit_facts_here()
             .iter()
             .enumerate()
@@ -192,10 +203,14 @@ impl Board {
     /// Notes that `t` searched the digits of `digits` (bit `d - 1`) in the
     /// current position to the end and found nothing.
     pub(super) fn digits_failed(&mut self, t: Technique, digits: u64) {
+        self.digits_failed_by(t.bit(), digits);
+    }
+
+    /// [`Board::digits_failed`] for a search named by its fact bit.
+    pub(super) fn digits_failed_by(&mut self, b: u64, digits: u64) {
         if digits == 0 || self.past_deadline() {
             return;
         }
-        let b = t.bit();
         let mut noted = Vec::new();
         for (i, (key, facts)) in self.digit_facts_here().iter_mut().enumerate() {
             if digits & (1 << i) != 0 && *facts & b == 0 {
@@ -455,6 +470,14 @@ mod tests {
             skipped > 0 && unchanged.iter().all(|&u| u > 0),
             "{skipped} {unchanged:?}"
         );
+    }
+
+    #[test]
+    fn the_searches_fact_bits_are_no_techniques() {
+        for info in super::super::TABLE {
+            assert!(super::SEARCHES.iter().all(|&b| b != info.technique.bit()));
+        }
+        assert_ne!(super::SEARCHES[0], super::SEARCHES[1]);
     }
 
     #[test]

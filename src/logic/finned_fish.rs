@@ -74,12 +74,7 @@ impl Board {
         }
         let n = self.side;
         let mut first_sashimi: Option<Step> = None;
-        let mut in_box = vec![0u64; 2 * n * n];
-        for k in 0..2 * n {
-            for (pos, &c) in self.units[k].iter().enumerate() {
-                in_box[k * n + self.cell_units[c][2] - 2 * n] |= 1u64 << pos;
-            }
-        }
+        let line_boxes = self.line_boxes.clone();
         let mut strike = vec![0u64; n * n];
         let table = self.table();
         let places = &table.places;
@@ -134,7 +129,7 @@ impl Board {
                     size,
                     sashimi,
                     lines: &lines,
-                    in_box: &in_box[base * n..(base + n) * n],
+                    in_box: &line_boxes[base * n..(base + n) * n],
                     other: std::cell::RefCell::new(None),
                     strike: &strike,
                 };

@@ -172,6 +172,10 @@ pub struct Board {
     peers: Shared<Vec<usize>>,
     /// The peers of each cell as a bit set (`(side² + 63) / 64` words each).
     peer_sets: Shared<u64>,
+    /// Where lines cross boxes ([`Geometry::line_boxes`]).
+    line_boxes: Shared<u64>,
+    /// Each box's rows and columns ([`Geometry::box_lines`]).
+    box_lines: Shared<(Vec<usize>, Vec<usize>)>,
     /// When the ladder must stop (`--timeout`).
     deadline: Option<Instant>,
     /// Searches kept for the position they were made in (the number of
@@ -254,6 +258,12 @@ struct Geometry {
     peers: Shared<Vec<usize>>,
     /// Each cell's peers as a bit set (`words` 64-bit words per cell).
     peer_sets: Shared<u64>,
+    /// For each line (unit `k` below `2 * side`) and box `b`, at
+    /// `k * side + b`: the positions in the line of its cells in the box.
+    line_boxes: Shared<u64>,
+    /// For each box (by box number): the rows and the columns through it
+    /// (unit numbers, in order).
+    box_lines: Shared<(Vec<usize>, Vec<usize>)>,
 }
 
 /// A list shared by every board of one shape (read like a `Vec`).
@@ -328,12 +338,32 @@ impl Geometry {
                 peer_sets[c * words + p / 64] |= 1 << (p % 64);
             }
         }
+        let mut line_boxes = vec![0u64; 2 * side * side];
+        for (k, cells) in units[..2 * side].iter().enumerate() {
+            for (pos, &c) in cells.iter().enumerate() {
+                line_boxes[k * side + cell_units[c][2] - 2 * side] |= 1u64 << pos;
+            }
+        }
+        let box_lines = units[2 * side..]
+            .iter()
+            .map(|cells| {
+                let mut rows: Vec<usize> = cells.iter().map(|&c| cell_units[c][0]).collect();
+                let mut cols: Vec<usize> = cells.iter().map(|&c| cell_units[c][1]).collect();
+                rows.sort_unstable();
+                rows.dedup();
+                cols.sort_unstable();
+                cols.dedup();
+                (rows, cols)
+            })
+            .collect();
         Geometry {
             shape: puzzle.shape(),
             units: Shared(Arc::new(units)),
             cell_units: Shared(Arc::new(cell_units)),
             peers: Shared(Arc::new(peers)),
             peer_sets: Shared(Arc::new(peer_sets)),
+            line_boxes: Shared(Arc::new(line_boxes)),
+            box_lines: Shared(Arc::new(box_lines)),
         }
     }
 
@@ -470,6 +500,8 @@ impl Board {
             facts: Default::default(),
             peers: geometry.peers,
             peer_sets: geometry.peer_sets,
+            line_boxes: geometry.line_boxes,
+            box_lines: geometry.box_lines,
             deadline: None,
             cache: Cache::default(),
             findings: None,

@@ -65,17 +65,17 @@ impl Board {
     /// The strong links of digit `d`: `(unit, cell, cell)` for every unit
     /// where `d` has exactly two places.
     pub(super) fn strong_links(&self, d: u8) -> Vec<(usize, usize, usize)> {
-        let b = bit(d);
+        let n = self.side;
+        let table = self.table();
         (0..self.units.len())
             .filter_map(|k| {
-                let mut it = self.units[k]
-                    .iter()
-                    .copied()
-                    .filter(|&c| self.cands[c] & b != 0);
-                match (it.next(), it.next(), it.next()) {
-                    (Some(x), Some(y), None) => Some((k, x, y)),
-                    _ => None,
-                }
+                let p = table.places[k * n + d as usize - 1];
+                (p.count_ones() == 2).then(|| {
+                    let unit = &self.units[k];
+                    let first = p.trailing_zeros() as usize;
+                    let second = (p & (p - 1)).trailing_zeros() as usize;
+                    (k, unit[first], unit[second])
+                })
             })
             .collect()
     }
@@ -144,24 +144,7 @@ impl Board {
     /// One empty rectangle that strikes something.
     pub(super) fn empty_rectangle(&mut self) -> bool {
         let n = self.side;
-        // The rows and columns through each box, whatever the digit.
-        let lines: Vec<(Vec<usize>, Vec<usize>)> = (2 * n..3 * n)
-            .map(|bx| {
-                let mut rows: Vec<usize> = self.units[bx]
-                    .iter()
-                    .map(|&c| self.cell_units[c][0])
-                    .collect();
-                let mut cols: Vec<usize> = self.units[bx]
-                    .iter()
-                    .map(|&c| self.cell_units[c][1])
-                    .collect();
-                rows.sort_unstable();
-                rows.dedup();
-                cols.sort_unstable();
-                cols.dedup();
-                (rows, cols)
-            })
-            .collect();
+        let lines = self.box_lines.clone();
         let mut inbox = Vec::with_capacity(n);
         let skip = self.digits_to_skip(Technique::EmptyRectangle);
         let mut failed = 0u64;

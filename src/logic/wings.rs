@@ -51,21 +51,35 @@ impl Board {
         } else {
             pairs.clone()
         };
+        // The pairs as a bit set: a pivot's wings are read off its peers'.
+        let words = self.cands.len().div_ceil(64);
+        let mut pair_set = vec![0u64; words];
+        for &c in &pairs {
+            pair_set[c / 64] |= 1 << (c % 64);
+        }
+        let mut wings: Vec<usize> = Vec::new();
         for &p in &pivots {
             let pm = self.cands[p];
-            let wings: Vec<usize> = pairs
+            wings.clear();
+            for (w, (&pairs_here, &peers)) in pair_set
                 .iter()
-                .copied()
-                .filter(|&w| w != p && self.sees(p, w))
-                .filter(|&w| {
-                    let common = (self.cands[w] & pm).count_ones();
-                    if three {
-                        self.cands[w] & !pm == 0
+                .zip(&self.peer_sets[p * words..(p + 1) * words])
+                .enumerate()
+            {
+                let mut m = pairs_here & peers;
+                while m != 0 {
+                    let c = 64 * w + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let fits = if three {
+                        self.cands[c] & !pm == 0
                     } else {
-                        common == 1
+                        (self.cands[c] & pm).count_ones() == 1
+                    };
+                    if fits {
+                        wings.push(c);
                     }
-                })
-                .collect();
+                }
+            }
             for (i, &a) in wings.iter().enumerate() {
                 for &b in &wings[i + 1..] {
                     let (am, bm) = (self.cands[a], self.cands[b]);
