@@ -5,9 +5,9 @@
 //! "technique `t` finds nothing on `d`" holds wherever `d`'s places are
 //! the same, whatever the other digits do. A hard position is usually the
 //! last one with a strike or two on one digit: the others' places have
-//! not changed, and their searches are skipped. Likewise a naked or
-//! hidden subset reads and strikes one unit's cells: "nothing in this
-//! unit" holds while they keep their candidates. The facts are kept by
+//! not changed, and their searches are skipped. Likewise a hidden triple
+//! or quad reads and strikes one unit's cells: "nothing in this unit"
+//! holds while they keep their candidates. The facts are kept by
 //! the digit's places (row by row) or the unit's candidates, so they hold
 //! across positions and across the two runs of a rating
 //! ([`Findings`](super::Findings) carries them).
@@ -94,16 +94,12 @@ pub(super) const SEARCHES: [u64; 2] = [1 << 62, 1 << 63];
 /// The first word of a unit's key (a digit's key starts with the digit).
 const UNIT: u64 = 1 << 63;
 
-/// The techniques that keep unit facts: the naked and hidden triples and
-/// quads. Pairs cost less than the facts would save; a locked pair or
-/// triple strikes in a second unit, so "nothing in this unit" does not
-/// follow from the unit alone.
-const UNIT_FACTS: [Technique; 4] = [
-    Technique::NakedTriple,
-    Technique::NakedQuad,
-    Technique::HiddenTriple,
-    Technique::HiddenQuad,
-];
+/// The techniques that keep unit facts: the hidden triples and quads,
+/// which read and strike their unit's cells alone. Hidden pairs cost less
+/// than the facts would save; a naked subset strikes in every unit its
+/// cells share, and a locked pair or triple in a second unit, so "nothing
+/// in this unit" does not follow from the unit alone.
+const UNIT_FACTS: [Technique; 2] = [Technique::HiddenTriple, Technique::HiddenQuad];
 
 impl Facts {
     /// The facts alone, for another board of the same puzzle (the
@@ -224,8 +220,9 @@ impl Board {
     }
 }
 
-/// Facts about units, for the subsets: a naked or hidden subset of a
-/// unit reads the candidates of its cells and strikes only there, so
+/// Facts about units, for the hidden subsets ([`UNIT_FACTS`]): a hidden
+/// triple or quad of a unit reads the candidates of its cells and strikes
+/// only there, so
 /// "`t` finds nothing in this unit" holds wherever the unit's cells hold
 /// the same candidates (keyed by them, in the unit's order, whichever
 /// unit it is).
@@ -410,7 +407,7 @@ mod tests {
                 .filter(|&d| board.digits_to_skip(Technique::FinnedSwordfish) & (1 << d) != 0)
                 .count();
             skipped += board
-                .units_to_skip(Technique::NakedTriple)
+                .units_to_skip(Technique::HiddenTriple)
                 .iter()
                 .filter(|&&s| s)
                 .count();

@@ -30,14 +30,17 @@ thread_local! {
 }
 
 impl Board {
-    /// One pointing or claiming deduction that strikes something.
+    /// One pointing or claiming deduction that strikes something, in
+    /// HoDoKu's order: pointing (boxes) first, then claiming from rows,
+    /// then from columns.
     pub(super) fn locked_candidates(&mut self) -> bool {
-        self.locked_candidates_in(0..3 * self.side)
+        let n = self.side;
+        self.locked_candidates_in((2 * n..3 * n).chain(0..2 * n))
     }
 
     /// [`Board::locked_candidates`] from these units only: boxes
     /// (`2n..3n`) give pointing alone.
-    pub(super) fn locked_candidates_in(&mut self, units: std::ops::Range<usize>) -> bool {
+    pub(super) fn locked_candidates_in(&mut self, units: impl Iterator<Item = usize>) -> bool {
         let n = self.side;
         let shape = self.grid.shape();
         let (w, h) = (shape.width(), shape.height());
@@ -175,6 +178,30 @@ mod tests {
     use super::super::{Board, Ladder};
     use crate::grid::Grid;
     use crate::samples::HARD;
+
+    #[test]
+    fn pointing_comes_before_claiming() {
+        // Digit 1 claims: row 1's places all in box 1 (r1c1, r1c2), and
+        // points: box 9's places all in column 9 (r7c9, r8c9). HoDoKu
+        // looks at the boxes first.
+        let p = Grid::empty(crate::grid::BoxShape::new(3, 3).unwrap());
+        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        for c in 2..9 {
+            b.cands[c] &= !1;
+        }
+        for c in [60, 61, 69, 70, 78, 79, 80] {
+            b.cands[c] &= !1;
+        }
+        assert!(b.locked_candidates());
+        let s = b.steps().last().unwrap();
+        assert_eq!(s.unit, Some(crate::grid::Unit::Box(8)));
+        assert_eq!(s.cells, vec![62, 71]);
+        assert!(b.locked_candidates());
+        assert_eq!(
+            b.steps().last().unwrap().unit,
+            Some(crate::grid::Unit::Row(0))
+        );
+    }
 
     #[test]
     fn the_table_is_every_places_and_count_of_its_position() {

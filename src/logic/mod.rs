@@ -157,6 +157,11 @@ pub struct Board {
     /// The puzzle is known to have exactly one solution: only then may
     /// uniqueness techniques (`u` `h` `b`) be used.
     unique: bool,
+    /// Singles are taken one per step, as HoDoKu takes them (every ladder
+    /// but the seed's, which fills all it finds in a pass, as the macro
+    /// did): a naked single, else a hidden single, and the ladder starts
+    /// again from the top.
+    one_single_per_step: bool,
     /// The sashimi fish a failed search for finned ones met, for the
     /// search that follows it in the same position.
     fish_memo: Option<finned_fish::FishMemo>,
@@ -494,6 +499,7 @@ impl Board {
             contradiction: false,
             order: ladder.techniques().collect(),
             unique: false,
+            one_single_per_step: ladder != Ladder::seed(),
             fish_memo: None,
             rect_memo: None,
             colour_memo: None,
@@ -763,6 +769,8 @@ impl Board {
     /// One step of technique `t`, if it finds one here.
     fn try_technique(&mut self, t: Technique) -> bool {
         match t {
+            Technique::NakedSingle if self.one_single_per_step => self.naked_single(),
+            Technique::HiddenSingle if self.one_single_per_step => self.hidden_single(),
             Technique::NakedSingle => self.naked_singles(),
             Technique::HiddenSingle => self.hidden_singles(),
             Technique::LockedPair => self.naked_subset(2, true),

@@ -7,17 +7,18 @@ use std::collections::BTreeSet;
 use super::{bit, digits_of, first_cover, Board, Step, Technique};
 
 impl Board {
-    /// One naked subset of `size` cells that strikes something. With
-    /// `locked`, only subsets whose cells share a box and a line, striking
-    /// in both (HoDoKu's locked pair and triple).
+    /// One naked subset of `size` cells that strikes something, as HoDoKu
+    /// finds them: in boxes, rows, then columns, each striking in every
+    /// unit its cells share. With `locked`, only subsets (pairs and
+    /// triples) of a box that share a line too and strike both in the box
+    /// and on the line outside it (HoDoKu's locked pair and triple),
+    /// searched in the boxes alone.
     pub(super) fn naked_subset(&mut self, size: usize, locked: bool) -> bool {
         let n = self.side;
         // The unit's cells of 2 to `size` candidates, without an
         // allocation per unit.
         let table = self.table();
         let mut cells = [(0usize, 0u64); 64];
-        // The units it found nothing in (`facts.rs` says which subsets
-        // keep such facts).
         let t = match (size, locked) {
             (2, true) => Technique::LockedPair,
             (_, true) => Technique::LockedTriple,
@@ -25,8 +26,10 @@ impl Board {
             (3, false) => Technique::NakedTriple,
             _ => Technique::NakedQuad,
         };
+        // The units unchanged since its last search in vain (`facts.rs`).
         let skip = self.units_to_skip(t);
-        for k in 0..3 * n {
+        let units = if locked { 2 * n..3 * n } else { 2 * n..5 * n };
+        for k in units.map(|k| k % (3 * n)) {
             if skip.get(k) == Some(&true) {
                 continue;
             }
@@ -38,7 +41,6 @@ impl Board {
                 }
             }
             if len < size || (locked && !self.may_lock(k, &cells[..len], size)) {
-                self.unit_failed(t, k);
                 continue;
             }
             let step = first_cover(&cells[..len], size, &mut |pick, union| {
@@ -48,7 +50,6 @@ impl Board {
                 self.apply(step);
                 return true;
             }
-            self.unit_failed(t, k);
         }
         false
     }
@@ -70,42 +71,45 @@ impl Board {
     }
 
     /// The step for the cells `pick` of unit `k` holding the digits
-    /// `union` between them, if it strikes something.
+    /// `union` between them, if it strikes something: in every unit the
+    /// cells share (HoDoKu's `createSubsetStep`). With `locked`, only a
+    /// locked subset: a pair or triple sharing a box and a line, striking
+    /// in the box and on the line outside the box.
     fn naked_step(&self, k: usize, pick: &[usize], union: u64, locked: bool) -> Option<Step> {
         let size = pick.len();
-        // The units the digits are locked in: this one, and for a locked
-        // subset the other unit all its cells share.
-        let mut strike = [k, k];
-        let mut units = 1;
-        if locked {
-            let other = (0..3)
-                .map(|slot| self.cell_units[pick[0]][slot])
-                .find(|&u| u != k && pick.iter().all(|&c| self.cell_units[c].contains(&u)))?;
-            strike[1] = other;
-            units = 2;
-        }
-        let strikes = |u: usize| {
-            self.units[u]
-                .iter()
-                .any(|c| !pick.contains(c) && self.cands[*c] & union != 0)
-        };
-        if !strike[..units].iter().any(|&u| strikes(u)) {
-            return None;
-        }
+        let n = self.side;
+        let shared: Vec<usize> = (0..3)
+            .map(|slot| self.cell_units[pick[0]][slot])
+            .filter(|&u| pick.iter().all(|&c| self.cell_units[c].contains(&u)))
+            .collect();
+        let the_box = self.cell_units[pick[0]][2];
         let mut eliminated = BTreeSet::new();
-        for &u in &strike[..units] {
+        // Strikes in the box, and on a line outside the box.
+        let (mut in_box, mut on_line) = (false, false);
+        for &u in &shared {
             for &c in &self.units[u] {
-                if !pick.contains(&c) {
-                    for d in digits_of(self.cands[c] & union) {
-                        eliminated.insert((c, d));
-                    }
+                if pick.contains(&c) || self.cands[c] & union == 0 {
+                    continue;
+                }
+                if u >= 2 * n {
+                    in_box = true;
+                } else if self.cell_units[c][2] != the_box {
+                    on_line = true;
+                }
+                for d in digits_of(self.cands[c] & union) {
+                    eliminated.insert((c, d));
                 }
             }
         }
         if eliminated.is_empty() {
             return None;
         }
-        let technique = match (size, locked) {
+        let is_locked =
+            size < 4 && shared.len() == 2 && shared.contains(&the_box) && in_box && on_line;
+        if locked && !is_locked {
+            return None;
+        }
+        let technique = match (size, is_locked && locked) {
             (2, true) => Technique::LockedPair,
             (3, true) => Technique::LockedTriple,
             (2, false) => Technique::NakedPair,
@@ -136,7 +140,8 @@ impl Board {
             _ => Technique::HiddenQuad,
         };
         let skip = self.units_to_skip(t);
-        for k in 0..3 * n {
+        // HoDoKu's order: boxes, rows, then columns.
+        for k in (2 * n..3 * n).chain(0..2 * n) {
             if skip.get(k) == Some(&true) {
                 continue;
             }
@@ -235,6 +240,51 @@ mod tests {
             0b11,
             "column cells outside the box keep them"
         );
+    }
+
+    #[test]
+    fn a_pair_striking_in_its_box_alone_is_a_naked_pair() {
+        // {1,2} in r1c1 and r1c2 (box 1, row 1). The rest of row 1 outside
+        // the box has neither digit: the pair strikes in the box alone
+        // (r1c3 is in both), so HoDoKu calls it a naked pair, not a locked
+        // one, and finds it in the box, striking there.
+        let mut b = empty_board();
+        b.cands[0] = 0b11;
+        b.cands[1] = 0b11;
+        for c in 3..9 {
+            b.cands[c] &= !0b11;
+        }
+        assert!(!b.naked_subset(2, true));
+        assert!(b.naked_subset(2, false));
+        let s = b.steps().last().unwrap().clone();
+        assert_eq!(s.technique, Technique::NakedPair);
+        assert_eq!(s.unit, Some(crate::grid::Unit::Box(0)));
+        let mut want: Vec<(usize, u8)> = [2, 9, 10, 11, 18, 19, 20]
+            .into_iter()
+            .flat_map(|c| [(c, 1), (c, 2)])
+            .collect();
+        want.sort_unstable();
+        assert_eq!(s.eliminated, want);
+    }
+
+    #[test]
+    fn a_naked_pair_strikes_in_every_unit_its_cells_share() {
+        // {3,4} in r1c1 and r1c2, which share row 1 and box 1; the box
+        // holds no other 3 or 4, so no locked pair: the naked pair is
+        // found in the box first (HoDoKu's order: boxes, rows, columns)
+        // and strikes along the row too.
+        let mut b = empty_board();
+        b.cands[0] = 0b1100;
+        b.cands[1] = 0b1100;
+        for c in [2, 9, 10, 11, 18, 19, 20] {
+            b.cands[c] &= !0b1100;
+        }
+        assert!(!b.naked_subset(2, true));
+        assert!(b.naked_subset(2, false));
+        let s = b.steps().last().unwrap().clone();
+        assert_eq!(s.unit, Some(crate::grid::Unit::Box(0)));
+        let want: Vec<(usize, u8)> = (3..9).flat_map(|c| [(c, 3), (c, 4)]).collect();
+        assert_eq!(s.eliminated, want);
     }
 
     #[test]
