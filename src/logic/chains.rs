@@ -1221,6 +1221,17 @@ impl Board {
                 }
                 let node = (lit / 2) as usize;
                 let on = lit % 2 == 1;
+                if on && len as usize + 1 >= limit {
+                    // What a "true" node leads to is "false" nodes, where
+                    // no chain ends: at the limit they would not be
+                    // followed further (the work is counted as if they
+                    // were pushed, so the cap falls where it did).
+                    work += match g.fold {
+                        Some(_) => g.weak_len(node),
+                        None => g.weak[node].len(),
+                    };
+                    continue;
+                }
                 if let (true, Some(f)) = (on, &g.fold) {
                     // Weak links: pushed only, no chain ends on a "false"
                     // node. The digit's places near the node first.
