@@ -1,22 +1,24 @@
-//! What techniques found nothing on, digit by digit and unit by unit.
+//! What techniques found nothing on: digit by digit, and unit by unit
+//! within a run.
 //!
 //! A fish, a skyscraper, an empty rectangle, a colouring or an X-chain on
 //! digit `d` reads `d`'s places and nothing else, and strikes only `d`. So
 //! "technique `t` finds nothing on `d`" holds wherever `d`'s places are
 //! the same, whatever the other digits do. A hard position is usually the
 //! last one with a strike or two on one digit: the others' places have
-//! not changed, and their searches are skipped. Likewise a hidden triple
-//! or quad reads and strikes one unit's cells: "nothing in this unit"
-//! holds while they keep their candidates. The facts are kept by
-//! the digit's places (row by row) or the unit's candidates, so they hold
-//! across positions and across the two runs of a rating
-//! ([`Findings`](super::Findings) carries them).
+//! not changed, and their searches are skipped. The facts are kept by
+//! the digit's places (row by row), so they hold across positions and
+//! across the two runs of a rating ([`Findings`](super::Findings)
+//! carries them).
 //!
-//! Each technique asks [`Board::digits_to_skip`] (or
-//! [`Board::units_to_skip`]) before its loop and tells
-//! [`Board::digits_failed`] (or [`Board::unit_failed`]) what it searched
-//! to the end in vain: the step it finds, and which one it finds first,
-//! are the same as without the facts.
+//! Each technique asks [`Board::digits_to_skip`] before its loop and
+//! tells [`Board::digits_failed`] what it searched to the end in vain:
+//! the step it finds, and which one it finds first, are the same as
+//! without the facts. (Facts about units, keyed by a unit's candidates,
+//! were kept for the hidden and naked triples and quads too: they cost
+//! more than they saved, 4.73 → 4.70 s on top1465 without them, and a
+//! naked subset strikes in every unit its cells share, so "nothing in
+//! this unit" does not follow from the unit alone.)
 //!
 //! Within one run a board also keeps, for the techniques that read and
 //! strike inside a unit or two ([`IN_VAIN`]: subsets, locked candidates,
@@ -38,16 +40,14 @@ use super::{Board, Technique};
 /// techniques that find nothing there.
 type Fact = (Box<[u64]>, u64);
 
-/// Facts about digits and units: for a digit's places or a unit's
-/// candidates, the techniques ([`Technique::bit`]) that find nothing there.
+/// Facts about digits: for a digit's places, the techniques
+/// ([`Technique::bit`]) that find nothing there.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Facts {
     /// Key: the digit, then its places in each row.
     known: FxHashMap<Box<[u64]>, u64>,
     /// The current position (steps taken) and each digit's key and facts.
     here: Here,
-    /// The same for units (see [`Board::units_to_skip`]).
-    units_here: Here,
     /// Per technique ([`Technique::bit`]'s index), the last position
     /// where it searched in vain ([`IN_VAIN`] only): steps taken and
     /// candidates (one copy per position, shared).
@@ -91,16 +91,6 @@ const IN_VAIN: [Technique; 12] = [
 /// strike one digit's places.
 pub(super) const SEARCHES: [u64; 2] = [1 << 62, 1 << 63];
 
-/// The first word of a unit's key (a digit's key starts with the digit).
-const UNIT: u64 = 1 << 63;
-
-/// The techniques that keep unit facts: the hidden triples and quads,
-/// which read and strike their unit's cells alone. Hidden pairs cost less
-/// than the facts would save; a naked subset strikes in every unit its
-/// cells share, and a locked pair or triple in a second unit, so "nothing
-/// in this unit" does not follow from the unit alone.
-const UNIT_FACTS: [Technique; 2] = [Technique::HiddenTriple, Technique::HiddenQuad];
-
 impl Facts {
     /// The facts alone, for another board of the same puzzle (the
     /// searches in vain are this board's run's).
@@ -121,7 +111,6 @@ impl Facts {
             }
         }
         self.here = None;
-        self.units_here = None;
     }
 }
 
@@ -220,53 +209,15 @@ impl Board {
     }
 }
 
-/// Facts about units, for the hidden subsets ([`UNIT_FACTS`]): a hidden
-/// triple or quad of a unit reads the candidates of its cells and strikes
-/// only there, so
-/// "`t` finds nothing in this unit" holds wherever the unit's cells hold
-/// the same candidates (keyed by them, in the unit's order, whichever
-/// unit it is).
+/// The searches in vain of one run ([`IN_VAIN`]).
 impl Board {
-    fn unit_facts_here(&mut self) -> &mut Vec<Fact> {
-        let at = self.steps.len();
-        let keys = stale(&self.facts.units_here, at).then(|| {
-            self.units
-                .iter()
-                .map(|unit| {
-                    std::iter::once(UNIT)
-                        .chain(unit.iter().map(|&c| self.cands[c]))
-                        .collect()
-                })
-                .collect()
-        });
-        let Facts {
-            known, units_here, ..
-        } = &mut self.facts;
-        refreshed(known, units_here, at, keys)
-    }
-
     /// For each unit, whether `t` is known to find nothing in it in the
-    /// current position: a unit fact ([`UNIT_FACTS`]) says so, or the
-    /// unit is unchanged since `t` searched in vain ([`IN_VAIN`]); empty
-    /// for a technique that keeps neither.
+    /// current position: the unit is unchanged since `t` searched in vain
+    /// ([`IN_VAIN`]); empty for a technique that keeps no search in vain,
+    /// or none yet.
     pub(super) fn units_to_skip(&mut self, t: Technique) -> Vec<bool> {
-        #[cfg(test)]
-        if self.facts.off {
-            return Vec::new();
-        }
-        let unchanged = self.units_unchanged(t);
-        if !UNIT_FACTS.contains(&t) {
-            return unchanged.map_or_else(Vec::new, |u| u.to_vec());
-        }
-        let b = t.bit();
-        let facts = self
-            .unit_facts_here()
-            .iter()
-            .map(|(_, facts)| facts & b != 0);
-        match unchanged {
-            Some(u) => facts.zip(u.iter()).map(|(f, &u)| f || u).collect(),
-            None => facts.collect(),
-        }
+        self.units_unchanged(t)
+            .map_or_else(Vec::new, |u| u.to_vec())
     }
 
     /// For each unit, whether its cells hold what they held where `t`
@@ -336,21 +287,6 @@ impl Board {
         }
         self.facts.vain[i] = Some((at, copy));
     }
-
-    /// Notes that `t` searched unit `k` in the current position to the
-    /// end and found nothing.
-    pub(super) fn unit_failed(&mut self, t: Technique, k: usize) {
-        if !UNIT_FACTS.contains(&t) || self.past_deadline() {
-            return;
-        }
-        let b = t.bit();
-        let (key, facts) = &mut self.unit_facts_here()[k];
-        if *facts & b == 0 {
-            *facts |= b;
-            let (key, facts) = (key.clone(), *facts);
-            *self.facts.known.entry(key).or_default() |= facts;
-        }
-    }
 }
 
 #[cfg(test)]
@@ -392,8 +328,8 @@ mod tests {
 
     /// Every step of the whole ladder, position by position, equals the
     /// step a twin of the board finds without any facts (nor searches in
-    /// vain kept). Returns the digit and unit facts used, and the units
-    /// left unchanged since a search in vain.
+    /// vain kept). Returns the digit facts used, and the units left
+    /// unchanged since a search in vain.
     fn same_steps_without_facts(p: &str) -> (usize, [usize; 3]) {
         let grid: Grid = p.parse().unwrap();
         let mut board = Board::with_ladder(&grid, Ladder::all()).unwrap();
@@ -405,11 +341,6 @@ mod tests {
             let at = board.steps.len();
             skipped += (0..board.side as u8)
                 .filter(|&d| board.digits_to_skip(Technique::FinnedSwordfish) & (1 << d) != 0)
-                .count();
-            skipped += board
-                .units_to_skip(Technique::HiddenTriple)
-                .iter()
-                .filter(|&&s| s)
                 .count();
             for (i, t) in [
                 Technique::LockedPair,

@@ -155,7 +155,6 @@ impl Board {
                 }
             }
             if len < size {
-                self.unit_failed(t, k);
                 continue;
             }
             let step = first_cover(&places[..len], size, &mut |pick, union| {
@@ -165,7 +164,6 @@ impl Board {
                 self.apply(step);
                 return true;
             }
-            self.unit_failed(t, k);
         }
         false
     }
