@@ -53,6 +53,9 @@ const NOT_IN_SE: [Technique; 8] = [
 /// returns its steps' ratings. The board's own steps are recorded too.
 pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
     let n = board.side;
+    // SE's singles come in its own order, below: HoDoKu's queues of them
+    // are not kept.
+    board.queues = None;
     // Techniques Sudoku Explainer lacks: it finds what they find with
     // chains, rated higher, so its run goes without them.
     let mut order: Vec<Technique> = board

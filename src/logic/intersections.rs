@@ -107,10 +107,7 @@ impl Board {
                         .copied()
                         .filter(|&c| self.cands[c] & b != 0)
                         .collect();
-                    for &(c, _) in &eliminated {
-                        self.cands[c] &= !b;
-                    }
-                    self.steps.push(Step {
+                    self.apply(Step {
                         technique: Technique::LockedCandidates,
                         unit: Some(self.unit_of(k)),
                         digits: vec![d],

@@ -157,11 +157,11 @@ pub struct Board {
     /// The puzzle is known to have exactly one solution: only then may
     /// uniqueness techniques (`u` `h` `b`) be used.
     unique: bool,
-    /// Singles are taken one per step, as HoDoKu takes them (every ladder
-    /// but the seed's, which fills all it finds in a pass, as the macro
-    /// did): a naked single, else a hidden single, and the ladder starts
-    /// again from the top.
-    one_single_per_step: bool,
+    /// HoDoKu's queues of singles (every ladder but the seed's): singles
+    /// are taken one per step, the next as HoDoKu takes it, and the
+    /// ladder starts again from the top (`singles.rs`). The seed's ladder
+    /// fills every single a pass finds, as the macro did.
+    queues: Option<Box<singles::Queues>>,
     /// The sashimi fish a failed search for finned ones met, for the
     /// search that follows it in the same position.
     fish_memo: Option<finned_fish::FishMemo>,
@@ -499,7 +499,7 @@ impl Board {
             contradiction: false,
             order: ladder.techniques().collect(),
             unique: false,
-            one_single_per_step: ladder != Ladder::seed(),
+            queues: (ladder != Ladder::seed()).then(|| singles::Queues::new(side)),
             fish_memo: None,
             rect_memo: None,
             colour_memo: None,
@@ -650,6 +650,10 @@ impl Board {
     fn assign(&mut self, cell: usize, d: u8) {
         let n = self.side;
         self.grid.set(cell / n, cell % n, d);
+        if self.queues.is_some() {
+            self.assign_queued(cell, d);
+            return;
+        }
         self.cands[cell] = 0;
         let b = !bit(d);
         for k in self.cell_units[cell] {
@@ -709,8 +713,14 @@ impl Board {
 
     /// Records a deduction that strikes candidates.
     fn apply(&mut self, step: Step) {
-        for &(c, d) in &step.eliminated {
-            self.cands[c] &= !bit(d);
+        if self.queues.is_some() {
+            for &(c, d) in &step.eliminated {
+                self.strike_queued(c, d);
+            }
+        } else {
+            for &(c, d) in &step.eliminated {
+                self.cands[c] &= !bit(d);
+            }
         }
         self.steps.push(step);
     }
@@ -769,8 +779,8 @@ impl Board {
     /// One step of technique `t`, if it finds one here.
     fn try_technique(&mut self, t: Technique) -> bool {
         match t {
-            Technique::NakedSingle if self.one_single_per_step => self.naked_single(),
-            Technique::HiddenSingle if self.one_single_per_step => self.hidden_single(),
+            Technique::NakedSingle if self.queues.is_some() => self.queued_naked_single(),
+            Technique::HiddenSingle if self.queues.is_some() => self.queued_hidden_single(),
             Technique::NakedSingle => self.naked_singles(),
             Technique::HiddenSingle => self.hidden_singles(),
             Technique::LockedPair => self.naked_subset(2, true),

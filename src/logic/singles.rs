@@ -1,8 +1,175 @@
 //! Singles: naked singles (silent) and hidden singles (`i`).
+//!
+//! The seed ladder fills every single a pass finds, as the macro did.
+//! Every other ladder takes one single per step, as HoDoKu does, and
+//! which one is HoDoKu's choice: its board keeps two queues, filled as
+//! candidates go (a cell left with one candidate joins the naked queue,
+//! a digit left with one place in a unit the hidden queue), and takes
+//! the oldest single first: a full house, else the naked queue's head,
+//! else the hidden queue's. A hidden single scores 14 and a naked one 4,
+//! so the order decides how many of the placements are which, and
+//! HoDoKu's scores count on it. [`Queues`] keeps them the same way, in
+//! the order HoDoKu's `setCell` and `delCandidate` fill them.
+
+use std::collections::VecDeque;
 
 use super::{bit, Board, Technique};
 
+/// HoDoKu's queues of singles, and what fills them: each unit's count of
+/// places of each digit.
+#[derive(Debug, Clone)]
+pub(super) struct Queues {
+    side: usize,
+    /// `free[k * side + d - 1]`: the cells of unit `k` holding `d`.
+    free: Vec<u8>,
+    /// Cells left with one candidate, and that candidate, oldest first.
+    naked: VecDeque<(usize, u8)>,
+    /// Digits left with one place in a unit: the place and the digit.
+    hidden: VecDeque<(usize, u8)>,
+}
+
+impl Queues {
+    /// The queues of an empty grid: every digit everywhere.
+    pub(super) fn new(side: usize) -> Box<Queues> {
+        Box::new(Queues {
+            side,
+            free: vec![side as u8; 3 * side * side],
+            naked: VecDeque::new(),
+            hidden: VecDeque::new(),
+        })
+    }
+}
+
 impl Board {
+    /// Strikes `d` from `cell` and fills the queues as HoDoKu's
+    /// `delCandidate` does: a unit of the cell (row, column, box) left
+    /// with one place of `d` queues that place, and the cell, left with
+    /// one candidate, queues itself.
+    pub(super) fn strike_queued(&mut self, cell: usize, d: u8) {
+        if self.cands[cell] & bit(d) == 0 {
+            return;
+        }
+        self.cands[cell] &= !bit(d);
+        let Some(mut q) = self.queues.take() else {
+            return;
+        };
+        let n = q.side;
+        for slot in 0..3 {
+            let k = self.cell_units[cell][slot];
+            let free = &mut q.free[k * n + d as usize - 1];
+            *free = free.saturating_sub(1);
+            if *free == 1 {
+                if let Some(&last) = self.units[k].iter().find(|&&c| self.cands[c] & bit(d) != 0) {
+                    q.hidden.push_back((last, d));
+                }
+            }
+        }
+        let m = self.cands[cell];
+        if m != 0 && m & (m - 1) == 0 {
+            q.naked.push_back((cell, m.trailing_zeros() as u8 + 1));
+        }
+        self.queues = Some(q);
+    }
+
+    /// Places `d` in `cell` as HoDoKu's `setCell` does: strikes it from
+    /// the peers in order, then takes the cell's own candidates out of
+    /// its units' counts (a digit left with one place there is queued).
+    pub(super) fn assign_queued(&mut self, cell: usize, d: u8) {
+        let peers = self.peers.clone();
+        for &p in &peers[cell] {
+            self.strike_queued(p, d);
+        }
+        let own = self.cands[cell];
+        self.cands[cell] = 0;
+        let Some(mut q) = self.queues.take() else {
+            return;
+        };
+        let n = q.side;
+        for e in super::digits_of(own) {
+            for slot in 0..3 {
+                let k = self.cell_units[cell][slot];
+                let free = &mut q.free[k * n + e as usize - 1];
+                *free = free.saturating_sub(1);
+                if *free == 1 && e != d {
+                    if let Some(&last) =
+                        self.units[k].iter().find(|&&c| self.cands[c] & bit(e) != 0)
+                    {
+                        q.hidden.push_back((last, e));
+                    }
+                }
+            }
+        }
+        self.queues = Some(q);
+    }
+
+    /// HoDoKu's next naked single: the first queued cell that is the last
+    /// blank of a unit (a full house), else the first queued cell still
+    /// blank (taken off the queue). True if one was placed.
+    pub(super) fn queued_naked_single(&mut self) -> bool {
+        let Some(mut q) = self.queues.take() else {
+            return false;
+        };
+        let blank = |b: &Board, c: usize| b.grid.cells()[c] == 0;
+        let full_house = q.naked.iter().copied().find(|&(c, _)| {
+            blank(self, c)
+                && self.cell_units[c]
+                    .iter()
+                    .any(|&k| self.units[k].iter().all(|&o| o == c || !blank(self, o)))
+        });
+        let next = full_house.or_else(|| {
+            while let Some((c, d)) = q.naked.pop_front() {
+                if blank(self, c) {
+                    return Some((c, d));
+                }
+            }
+            None
+        });
+        self.queues = Some(q);
+        let Some((cell, d)) = next else {
+            return false;
+        };
+        if self.cands[cell] != bit(d) {
+            // Not a single any more: the position is broken.
+            return false;
+        }
+        self.place(Technique::NakedSingle, None, cell, d);
+        true
+    }
+
+    /// HoDoKu's next hidden single: the hidden queue's first entry whose
+    /// cell is still blank (solved cells' entries are dropped), if the
+    /// digit still has that one place in a unit of the cell. True if one
+    /// was placed; false, as in HoDoKu, when the first blank cell's entry
+    /// no longer holds.
+    pub(super) fn queued_hidden_single(&mut self) -> bool {
+        let Some(mut q) = self.queues.take() else {
+            return false;
+        };
+        let mut next = None;
+        while let Some((c, d)) = q.hidden.pop_front() {
+            if self.grid.cells()[c] == 0 {
+                next = Some((c, d));
+                break;
+            }
+        }
+        self.queues = Some(q);
+        let Some((cell, d)) = next else {
+            return false;
+        };
+        let unit = self.cell_units[cell].iter().copied().find(|&k| {
+            self.cands[cell] & bit(d) != 0
+                && self.units[k]
+                    .iter()
+                    .all(|&o| o == cell || self.cands[o] & bit(d) == 0)
+        });
+        let Some(k) = unit else {
+            return false;
+        };
+        let unit = self.unit_of(k);
+        self.place(Technique::HiddenSingle, Some(unit), cell, d);
+        true
+    }
+
     /// Fills every cell left with one candidate; true if any.
     pub(super) fn naked_singles(&mut self) -> bool {
         let mut any = false;
@@ -21,46 +188,6 @@ impl Board {
             }
             any = true;
         }
-    }
-
-    /// Fills the first cell (in reading order) left with one candidate;
-    /// true if there is one.
-    pub(super) fn naked_single(&mut self) -> bool {
-        let Some(i) = self.cands.iter().position(|&m| m != 0 && m & (m - 1) == 0) else {
-            return false;
-        };
-        let d = self.cands[i].trailing_zeros() as u8 + 1;
-        self.place(Technique::NakedSingle, None, i, d);
-        true
-    }
-
-    /// Places the first digit found with one place in a unit (columns,
-    /// rows, then boxes; digits in order); true if there is one.
-    pub(super) fn hidden_single(&mut self) -> bool {
-        let n = self.side;
-        for k in (n..2 * n).chain(0..n).chain(2 * n..3 * n) {
-            let mut once = 0u64;
-            let mut twice = 0u64;
-            for &c in &self.units[k] {
-                let m = self.cands[c];
-                twice |= once & m;
-                once |= m;
-            }
-            let single = once & !twice;
-            if single != 0 {
-                let d = single.trailing_zeros() as u8 + 1;
-                let place = self.units[k]
-                    .iter()
-                    .copied()
-                    .find(|&c| self.cands[c] & bit(d) != 0);
-                if let Some(cell) = place {
-                    let unit = self.unit_of(k);
-                    self.place(Technique::HiddenSingle, Some(unit), cell, d);
-                    return true;
-                }
-            }
-        }
-        false
     }
 
     /// Places every digit found with one place in a unit, in one pass over
@@ -123,6 +250,45 @@ mod tests {
             let t = b.steps[before].technique;
             assert!(!naked || t == Technique::NakedSingle, "{t:?}");
         }
+    }
+
+    #[test]
+    fn singles_come_in_hodokus_order() {
+        // The steps HoDoKu 2.2 took on the puzzles it rates easy (singles
+        // only) among the first 200 random minimal ones, saved with its
+        // answers: full house and naked single (both a naked single
+        // here) or hidden single, one by one. The ladder takes the same.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benches/rating/hodoku_reference/gen_random_minimal_first200.txt"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut easy = 0;
+        for line in text.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f[1] != "EASY" {
+                continue;
+            }
+            easy += 1;
+            let theirs: Vec<&str> = f[4]
+                .split(',')
+                .map(|s| if s == "FULL_HOUSE" { "NAKED_SINGLE" } else { s })
+                .collect();
+            let p: Grid = f[0].parse().unwrap();
+            let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+            b.run(None);
+            let ours: Vec<&str> = b
+                .steps
+                .iter()
+                .map(|s| match s.technique {
+                    Technique::NakedSingle => "NAKED_SINGLE",
+                    Technique::HiddenSingle => "HIDDEN_SINGLE",
+                    _ => "other",
+                })
+                .collect();
+            assert_eq!(ours, theirs, "{}", f[0]);
+        }
+        assert!(easy > 50, "{easy}");
     }
 
     #[test]
