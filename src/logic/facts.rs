@@ -94,7 +94,8 @@ pub(super) const SEARCHES: [u64; 2] = [1 << 62, 1 << 63];
 impl Facts {
     /// The facts alone, for another board of the same puzzle (the
     /// searches in vain are this board's run's).
-    pub(super) fn carried(&self) -> Facts {
+    pub(super) fn carried(&mut self) -> Facts {
+        flush(&mut self.known, &mut self.here);
         Facts {
             known: self.known.clone(),
             ..Facts::default()
@@ -103,6 +104,7 @@ impl Facts {
 
     /// Adds the facts of another board of the same puzzle.
     pub(super) fn absorb(&mut self, other: Facts) {
+        flush(&mut self.known, &mut self.here);
         if self.known.is_empty() {
             self.known = other.known;
         } else {
@@ -110,27 +112,42 @@ impl Facts {
                 *self.known.entry(key).or_default() |= facts;
             }
         }
-        self.here = None;
     }
 }
 
-/// Facts of the current position (steps taken) for each key.
-type Here = Option<(usize, Vec<Fact>)>;
+/// Facts of the current position (steps taken) for each key, and the
+/// keys (bit `i` for the `i`-th) whose facts grew there: they go into
+/// the known facts when the position moves on ([`flush`]), one entry
+/// each, not one per technique that found nothing.
+type Here = Option<(usize, Vec<Fact>, u64)>;
 
 /// Whether `here` was made for another position than `at`.
 fn stale(here: &Here, at: usize) -> bool {
-    here.as_ref().is_none_or(|(s, _)| *s != at)
+    here.as_ref().is_none_or(|(s, _, _)| *s != at)
+}
+
+/// Moves the facts that grew in `here` into `known`, and drops `here`.
+fn flush(known: &mut FxHashMap<Box<[u64]>, u64>, here: &mut Here) {
+    if let Some((_, facts, grew)) = here.take() {
+        for (i, (key, f)) in facts.into_iter().enumerate() {
+            if grew & (1 << i) != 0 {
+                *known.entry(key).or_default() |= f;
+            }
+        }
+    }
 }
 
 /// `here`, made anew for position `at` from `keys` when given (the
-/// position moved on), each key with the facts known for it.
+/// position moved on: what grew in the last one is kept first), each key
+/// with the facts known for it, and which facts grew.
 fn refreshed<'a>(
-    known: &FxHashMap<Box<[u64]>, u64>,
+    known: &mut FxHashMap<Box<[u64]>, u64>,
     here: &'a mut Here,
     at: usize,
     keys: Option<Vec<Box<[u64]>>>,
-) -> &'a mut Vec<Fact> {
+) -> (&'a mut Vec<Fact>, &'a mut u64) {
     if let Some(keys) = keys {
+        flush(known, here);
         let facts = keys
             .into_iter()
             .map(|key| {
@@ -138,17 +155,17 @@ fn refreshed<'a>(
                 (key, f)
             })
             .collect();
-        *here = Some((at, facts));
+        *here = Some((at, facts, 0));
     }
     match here {
-        Some((_, facts)) => facts,
+        Some((_, facts, grew)) => (facts, grew),
         None => unreachable!("made above when missing"),
     }
 }
 
 impl Board {
-    /// Each digit's key and facts in the current position.
-    fn digit_facts_here(&mut self) -> &mut Vec<Fact> {
+    /// Each digit's key and facts in the current position, and which grew.
+    fn digit_facts_here(&mut self) -> (&mut Vec<Fact>, &mut u64) {
         let at = self.steps.len();
         let keys = stale(&self.facts.here, at).then(|| {
             let n = self.side;
@@ -179,6 +196,7 @@ impl Board {
             return 0;
         }
         self.digit_facts_here()
+            .0
             .iter()
             .enumerate()
             .filter(|(_, (_, facts))| facts & b != 0)
@@ -196,15 +214,12 @@ impl Board {
         if digits == 0 || self.past_deadline() {
             return;
         }
-        let mut noted = Vec::new();
-        for (i, (key, facts)) in self.digit_facts_here().iter_mut().enumerate() {
+        let (here, grew) = self.digit_facts_here();
+        for (i, (_, facts)) in here.iter_mut().enumerate() {
             if digits & (1 << i) != 0 && *facts & b == 0 {
                 *facts |= b;
-                noted.push((key.clone(), *facts));
+                *grew |= 1 << i;
             }
-        }
-        for (key, facts) in noted {
-            *self.facts.known.entry(key).or_default() |= facts;
         }
     }
 }
