@@ -728,6 +728,17 @@ impl Board {
     /// One step of the ladder: the first technique, in table order, that
     /// finds something; false when none does.
     fn step(&mut self) -> bool {
+        // The singles at the head of the order first, without the notes:
+        // they cost less than looking the position up, and are not kept.
+        let mut first = 0;
+        while let Some(&t @ (Technique::NakedSingle | Technique::HiddenSingle)) =
+            self.order.get(first)
+        {
+            if self.try_technique(t) {
+                return true;
+            }
+            first += 1;
+        }
         // What runs on this puzzle found here (nothing, or a step) is
         // not searched for again; what this search finds is noted.
         let key = self.findings.as_ref().map(|_| self.cands.clone());
@@ -737,7 +748,7 @@ impl Board {
         };
         let mut failed = 0u64;
         let mut found = None;
-        for k in 0..self.order.len() {
+        for k in first..self.order.len() {
             let t = self.order[k];
             if known.failed & t.bit() != 0 {
                 continue;
