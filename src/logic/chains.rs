@@ -43,6 +43,31 @@ const MAX_WORK: usize = 4_000_000;
 /// ([`Board::note_findings`]); about 20 KB each on a 9x9.
 pub(super) const KEPT_GRAPHS: usize = 256;
 
+/// Whether chain `a` (literals, strikes) comes before chain `b` in
+/// HoDoKu's order of steps (`SolutionStep.compareTo`): more strikes
+/// first, then the lower weighted sum of the strikes (sorted by digit,
+/// then cell: each cell index times 1, 81, 161 … plus the digit), then
+/// the shorter chain.
+fn better(a: (&[u32], &[(usize, u8)]), b: (&[u32], &[(usize, u8)])) -> bool {
+    let index_sum = |strikes: &[(usize, u8)]| -> u64 {
+        let mut sorted: Vec<(u8, usize)> = strikes.iter().map(|&(c, d)| (d, c)).collect();
+        sorted.sort_unstable();
+        sorted
+            .iter()
+            .enumerate()
+            .map(|(i, &(d, c))| c as u64 * (1 + 80 * i as u64) + u64::from(d))
+            .sum()
+    };
+    let key = |(path, strikes): (&[u32], &[(usize, u8)])| {
+        (
+            std::cmp::Reverse(strikes.len()),
+            index_sum(strikes),
+            path.len(),
+        )
+    };
+    key(a) < key(b)
+}
+
 /// The literals from a search's start to `goal`, following `parent`
 /// (`u32::MAX` at the start) back.
 pub(super) fn path_to(parent: &[u32], goal: u32) -> Vec<u32> {
@@ -1145,11 +1170,14 @@ impl Board {
         if useful.as_ref().is_some_and(|u| u.iter().all(|&w| w == 0)) {
             return None;
         }
-        self.search_from(g, kind, skip, useful.as_deref(), cut)
+        let most = self.pick == super::Pick::Hodoku && matches!(kind, Kind::X | Kind::Xy);
+        self.search_from(g, kind, skip, useful.as_deref(), cut, most)
     }
 
     /// [`Board::search`] from the starts in `useful` (a bit set over the
-    /// nodes; every start when `None`).
+    /// nodes; every start when `None`). With `most`, the chain HoDoKu
+    /// takes instead of the shortest: every start is searched to the end
+    /// and the chain that strikes the most candidates wins ([`better`]).
     fn search_from(
         &self,
         g: &Graph,
@@ -1157,6 +1185,7 @@ impl Board {
         skip: u64,
         useful: Option<&[u64]>,
         cut: &mut bool,
+        most: bool,
     ) -> Option<Found> {
         let m = g.nodes.len();
         let pair: Vec<bool> = (0..m)
@@ -1192,7 +1221,10 @@ impl Board {
                 *cut = true;
                 break;
             }
-            let limit = best.as_ref().map_or(MAX_NODES, |b| b.0.len() - 1);
+            let limit = match &best {
+                Some(b) if !most => b.0.len() - 1,
+                _ => MAX_NODES,
+            };
             if limit < 4 {
                 break;
             }
@@ -1335,6 +1367,16 @@ impl Board {
                         if struck.is_empty() {
                             continue;
                         }
+                        if most {
+                            let path = path_to(&parent, nl);
+                            if best
+                                .as_ref()
+                                .is_none_or(|b| better((&path, &struck), (&b.0, &b.1)))
+                            {
+                                best = Some((path, struck));
+                            }
+                            continue;
+                        }
                         best = Some((path_to(&parent, nl), struck));
                         break 'bfs;
                     }
@@ -1451,7 +1493,9 @@ mod tests {
             }
             for kind in [Kind::X, Kind::Xy, Kind::Aic, Kind::Grouped] {
                 let mut cut = false;
-                let every = b.search_from(&listed, kind, 0, None, &mut cut);
+                // HoDoKu's choice of X- and XY-chains (the board's).
+                let most = matches!(kind, Kind::X | Kind::Xy);
+                let every = b.search_from(&listed, kind, 0, None, &mut cut, most);
                 assert_eq!(b.search(&folded, kind, 0, &mut cut), every, "{kind:?}");
                 assert_eq!(b.search(&listed, kind, 0, &mut cut), every, "{kind:?}");
                 assert!(!cut);
@@ -1467,6 +1511,51 @@ mod tests {
             positions > 100 && found > 20 && no_start > 20,
             "{positions} {found} {no_start}"
         );
+    }
+
+    #[test]
+    fn hodoku_takes_the_chain_striking_most_and_se_the_shortest() {
+        // Along the ladder on hard puzzles, the X- and XY-chain HoDoKu's
+        // choice takes strikes at least as much as the shortest one SE's
+        // takes, which is at most as long; somewhere strictly more.
+        let mut more = 0;
+        each_hard_position(40, |b| {
+            for kind in [Kind::X, Kind::Xy] {
+                let (mut hodoku, mut se) = (b.clone(), b.clone());
+                se.pick = super::super::Pick::Easiest;
+                let found = hodoku.chain(kind);
+                assert_eq!(found, se.chain(kind));
+                if !found {
+                    continue;
+                }
+                let (h, e) = (hodoku.steps.last().unwrap(), se.steps.last().unwrap());
+                assert!(h.eliminated.len() >= e.eliminated.len(), "{h:?} {e:?}");
+                assert!(h.chains[0].len() >= e.chains[0].len(), "{h:?} {e:?}");
+                more += usize::from(h.eliminated.len() > e.eliminated.len());
+            }
+        });
+        assert!(more > 0);
+    }
+
+    #[test]
+    fn hodokus_order_of_steps() {
+        use super::better;
+        let chain = |n: u32| (0..n).collect::<Vec<u32>>();
+        // More strikes first, whatever the length.
+        assert!(better(
+            (&chain(10), &[(5, 1), (6, 1)]),
+            (&chain(4), &[(0, 1)])
+        ));
+        // Then the lower weighted sum: (digit, cell) sorted, cell times
+        // 1, 81, … plus digit.
+        assert!(better((&chain(8), &[(3, 2)]), (&chain(4), &[(4, 2)])));
+        assert!(better(
+            (&chain(8), &[(9, 1), (3, 2)]),
+            (&chain(4), &[(3, 1), (9, 2)])
+        ));
+        // Then the shorter.
+        assert!(better((&chain(4), &[(3, 2)]), (&chain(6), &[(3, 2)])));
+        assert!(!better((&chain(6), &[(3, 2)]), (&chain(6), &[(3, 2)])));
     }
 
     #[test]

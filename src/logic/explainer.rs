@@ -56,6 +56,7 @@ pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
     // SE's singles come in its own order, below: HoDoKu's queues of them
     // are not kept.
     board.queues = None;
+    board.pick = super::Pick::Easiest;
     // Techniques Sudoku Explainer lacks: it finds what they find with
     // chains, rated higher, so its run goes without them.
     let mut order: Vec<Technique> = board

@@ -157,6 +157,9 @@ pub struct Board {
     /// The puzzle is known to have exactly one solution: only then may
     /// uniqueness techniques (`u` `h` `b`) be used.
     unique: bool,
+    /// Whose choice a search makes among the steps it could take
+    /// (HoDoKu's, or Sudoku Explainer's in its run).
+    pick: Pick,
     /// HoDoKu's queues of singles (every ladder but the seed's): singles
     /// are taken one per step, the next as HoDoKu takes it, and the
     /// ladder starts again from the top (`singles.rs`). The seed's ladder
@@ -223,7 +226,8 @@ struct Noted {
 }
 
 /// Techniques whose steps are not worth keeping (singles, which cost less
-/// than a copy) or depend on the run (forcing chains and nets).
+/// than a copy) or depend on the run (forcing chains and nets; X- and
+/// XY-chains, whose choice is HoDoKu's or Sudoku Explainer's: [`Pick`]).
 fn kept(t: Technique) -> bool {
     !matches!(
         t,
@@ -231,7 +235,26 @@ fn kept(t: Technique) -> bool {
             | Technique::HiddenSingle
             | Technique::ForcingChain
             | Technique::ForcingNet
+            | Technique::XChain
+            | Technique::XyChain
     )
+}
+
+/// Which step a search takes when it could take several.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pick {
+    /// HoDoKu's choice, for its run (and `solve`, `explain`): of the X-
+    /// and XY-chains, as HoDoKu's `ChainSolver` sorts them, the one that
+    /// strikes the most candidates (then the lowest weighted sum of them,
+    /// then the shortest). The other techniques take the first found in
+    /// HoDoKu's order, and AICs the shortest (HoDoKu sorts its nice loops
+    /// the same way, but the ladder's AICs are not its nice loops, and
+    /// taking them so gained one level of 800 and cost 1.5 % of the
+    /// rating time: the second run could no longer take the first's).
+    Hodoku,
+    /// Sudoku Explainer's, for its run: the easiest step, the shortest
+    /// chain (SE rates a chain by its length).
+    Easiest,
 }
 
 /// What the costly techniques keep between calls: the link graph and the
@@ -500,6 +523,7 @@ impl Board {
             order: ladder.techniques().collect(),
             unique: false,
             queues: (ladder != Ladder::seed()).then(|| singles::Queues::new(side)),
+            pick: Pick::Hodoku,
             fish_memo: None,
             rect_memo: None,
             colour_memo: None,
