@@ -689,6 +689,15 @@ impl Board {
 
     /// True when a blank has no candidate or a missing digit has no place.
     fn find_contradiction(&self) -> bool {
+        match &self.queues {
+            // Noted as the candidates went.
+            Some(q) => q.broken,
+            None => self.scan_for_contradiction(),
+        }
+    }
+
+    /// [`Board::find_contradiction`], read off every cell and unit.
+    fn scan_for_contradiction(&self) -> bool {
         let cells = self.grid.cells();
         if cells
             .iter()

@@ -26,6 +26,10 @@ pub(super) struct Queues {
     naked: VecDeque<(usize, u8)>,
     /// Digits left with one place in a unit: the place and the digit.
     hidden: VecDeque<(usize, u8)>,
+    /// A blank was left without a candidate, or a digit without a place
+    /// in a unit it is missing from: what [`Board::find_contradiction`]
+    /// looks for, noted as it happens.
+    pub(super) broken: bool,
 }
 
 impl Queues {
@@ -36,6 +40,7 @@ impl Queues {
             free: vec![side as u8; 3 * side * side],
             naked: VecDeque::new(),
             hidden: VecDeque::new(),
+            broken: false,
         })
     }
 }
@@ -46,29 +51,43 @@ impl Board {
     /// with one place of `d` queues that place, and the cell, left with
     /// one candidate, queues itself.
     pub(super) fn strike_queued(&mut self, cell: usize, d: u8) {
-        if self.cands[cell] & bit(d) == 0 {
+        let Board {
+            cands,
+            queues,
+            units,
+            cell_units,
+            ..
+        } = self;
+        if cands[cell] & bit(d) == 0 {
             return;
         }
-        self.cands[cell] &= !bit(d);
-        let Some(mut q) = self.queues.take() else {
+        cands[cell] &= !bit(d);
+        let Some(q) = queues else {
             return;
         };
         let n = q.side;
         for slot in 0..3 {
-            let k = self.cell_units[cell][slot];
+            let k = cell_units[cell][slot];
             let free = &mut q.free[k * n + d as usize - 1];
             *free = free.saturating_sub(1);
-            if *free == 1 {
-                if let Some(&last) = self.units[k].iter().find(|&&c| self.cands[c] & bit(d) != 0) {
-                    q.hidden.push_back((last, d));
+            match *free {
+                // No place left, and `d` is not placed in the unit (its
+                // placement would have taken the count to 0 itself).
+                0 => q.broken = true,
+                1 => {
+                    if let Some(&last) = units[k].iter().find(|&&c| cands[c] & bit(d) != 0) {
+                        q.hidden.push_back((last, d));
+                    }
                 }
+                _ => {}
             }
         }
-        let m = self.cands[cell];
-        if m != 0 && m & (m - 1) == 0 {
+        let m = cands[cell];
+        if m == 0 {
+            q.broken = true;
+        } else if m & (m - 1) == 0 {
             q.naked.push_back((cell, m.trailing_zeros() as u8 + 1));
         }
-        self.queues = Some(q);
     }
 
     /// Places `d` in `cell` as HoDoKu's `setCell` does: strikes it from
@@ -90,6 +109,10 @@ impl Board {
                 let k = self.cell_units[cell][slot];
                 let free = &mut q.free[k * n + e as usize - 1];
                 *free = free.saturating_sub(1);
+                if *free == 0 && e != d {
+                    // The cell was `e`'s last place in the unit.
+                    q.broken = true;
+                }
                 if *free == 1 && e != d {
                     if let Some(&last) =
                         self.units[k].iter().find(|&&c| self.cands[c] & bit(e) != 0)
@@ -289,6 +312,41 @@ mod tests {
             assert_eq!(ours, theirs, "{}", f[0]);
         }
         assert!(easy > 50, "{easy}");
+    }
+
+    #[test]
+    fn the_queues_tell_a_contradiction_as_the_scan_does() {
+        // Along the ladder on hard puzzles, and after a wrong digit placed
+        // at each of their first positions (which breaks the position at
+        // once or a few steps on), the contradiction noted as candidates
+        // go is the one a scan of every cell and unit finds.
+        let mut broken = 0;
+        for (_, grid) in crate::logic::tests::hard_puzzles(30) {
+            let solution = crate::logic::tests::brute_force(&grid).unwrap();
+            let mut b = Board::with_ladder(&grid, Ladder::all()).unwrap();
+            for wrong_at in 0..12 {
+                let mut w = b.clone();
+                let cell = (0..81).find(|&c| w.cands[c].count_ones() >= 2).unwrap();
+                let right = solution.cells()[cell];
+                let d = (1..=9u8)
+                    .find(|&d| d != right && w.cands[cell] & (1 << (d - 1)) != 0)
+                    .unwrap();
+                w.place(Technique::Guess, None, cell, d);
+                for _ in 0..wrong_at {
+                    assert_eq!(w.find_contradiction(), w.scan_for_contradiction());
+                    if w.find_contradiction() || w.grid.is_full() || !w.step() {
+                        break;
+                    }
+                }
+                assert_eq!(w.find_contradiction(), w.scan_for_contradiction());
+                broken += usize::from(w.find_contradiction());
+                assert_eq!(b.find_contradiction(), b.scan_for_contradiction());
+                if b.grid.is_full() || !b.step() {
+                    break;
+                }
+            }
+        }
+        assert!(broken > 20, "{broken}");
     }
 
     #[test]
