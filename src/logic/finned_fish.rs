@@ -33,6 +33,12 @@ struct Search<'a> {
     /// For each line of the base kind (by unit - `base`, times the side)
     /// and each box (by box number), the positions of its cells there.
     in_box: &'a [u64],
+    /// The base lines (bit `unit - base`) changed since this search last
+    /// went through the digit in vain (all when it has not): a choice of
+    /// lines must hold one.
+    dirty: u64,
+    /// For each index `j` of `lines`, whether one of `lines[j..]` changed.
+    dirty_from: &'a [bool],
     /// The first fish of the other kind (sashimi when finned ones are
     /// sought) met on the way, kept for the next call.
     other: std::cell::RefCell<Option<Step>>,
@@ -96,12 +102,44 @@ impl Board {
         };
         let skip = self.digits_to_skip(finned) | self.digits_to_skip(t);
         let mut failed = 0u64;
+        // Where this search last went through a digit and found no fish
+        // (a finned search: of either kind), only the choices of base
+        // lines with a line changed since are tried: the others, and what
+        // they strike, are as they were there (a run only loses
+        // candidates), so they hold no fish either.
+        let kind = (size - 2) * 2 + usize::from(sashimi);
+        if self.fin_vain.len() < 6 * n {
+            self.fin_vain.resize(6 * n, Box::default());
+        }
         for d in 1..=n as u8 {
             if skip & bit(d) != 0 {
                 continue;
             }
+            let mut now = [0u64; 64];
+            for (r, row) in now[..n].iter_mut().enumerate() {
+                *row = places[r * n + d as usize - 1];
+            }
+            let now = &now[..n];
+            let then = &self.fin_vain[kind * n + d as usize - 1];
+            let (dirty_rows, dirty_cols) =
+                if then.len() == n && now.iter().zip(then.iter()).all(|(a, b)| a & !b == 0) {
+                    let rows = (0..n)
+                        .filter(|&r| now[r] != then[r])
+                        .fold(0u64, |m, r| m | 1 << r);
+                    let cols = now
+                        .iter()
+                        .zip(then.iter())
+                        .fold(0u64, |m, (a, b)| m | (a ^ b));
+                    (rows, cols)
+                } else {
+                    (u64::MAX, u64::MAX)
+                };
             let mut other_kind = false;
             for (base, cover) in [(0, n), (n, 0)] {
+                let dirty = if base == 0 { dirty_rows } else { dirty_cols };
+                if dirty == 0 {
+                    continue;
+                }
                 lines.clear();
                 lines.extend(
                     (base..base + n)
@@ -122,12 +160,19 @@ impl Board {
                         }
                     }
                 }
+                // Whether a line among lines[j..] changed, for each j.
+                let mut dirty_from = [false; 65];
+                for j in (0..lines.len()).rev() {
+                    dirty_from[j] = dirty_from[j + 1] || dirty & (1 << (lines[j].0 - base)) != 0;
+                }
                 let search = Search {
                     d,
                     base,
                     cover,
                     size,
                     sashimi,
+                    dirty,
+                    dirty_from: &dirty_from,
                     lines: &lines,
                     in_box: &line_boxes[base * n..(base + n) * n],
                     other: std::cell::RefCell::new(None),
@@ -136,7 +181,14 @@ impl Board {
                 let mut pick = Vec::with_capacity(size);
                 let outside = [0u64; MAX_BOXES];
                 let mut levels = [[0u64; MAX_BOXES]; 4];
-                let found = self.finned_bases(&search, 0, 0, &outside[..n], &mut levels, &mut pick);
+                let found = self.finned_bases(
+                    &search,
+                    0,
+                    (0, false),
+                    &outside[..n],
+                    &mut levels,
+                    &mut pick,
+                );
                 let other = search.other.into_inner();
                 other_kind |= other.is_some();
                 if first_sashimi.is_none() {
@@ -150,6 +202,7 @@ impl Board {
             }
             if sashimi || !other_kind {
                 failed |= bit(d);
+                self.fin_vain[kind * n + d as usize - 1] = now.into();
             }
         }
         self.digits_failed(t, failed);
@@ -173,20 +226,24 @@ impl Board {
         &self,
         s: &Search,
         from: usize,
-        union: u64,
+        (union, changed): (u64, bool),
         outside: &[u64],
         levels: &mut [[u64; MAX_BOXES]],
         pick: &mut Vec<(usize, u64)>,
     ) -> Option<Step> {
         let n = self.side;
         if pick.len() == s.size {
-            return self.finned_covers(s, pick, union, outside);
+            return changed.then(|| self.finned_covers(s, pick, union, outside))?;
         }
         // The next level's `outside`, in a buffer of its own (no copy of
         // every box's entry per choice).
         let (next, deeper) = levels.split_first_mut()?;
         let next = &mut next[..n];
         for j in from..s.lines.len() {
+            if !changed && !s.dirty_from[j] {
+                // No changed line left to choose.
+                break;
+            }
             let (k, p) = s.lines[j];
             let u = union | p;
             if u.count_ones() > s.size as u32 + MAX_EXTRA_COVERS {
@@ -202,7 +259,8 @@ impl Board {
                 continue;
             }
             pick.push((k, p));
-            let step = self.finned_bases(s, j + 1, u, next, deeper, pick);
+            let changed = changed || s.dirty & (1 << (k - s.base)) != 0;
+            let step = self.finned_bases(s, j + 1, (u, changed), next, deeper, pick);
             pick.pop();
             if step.is_some() {
                 return step;
@@ -415,6 +473,28 @@ mod tests {
         assert_eq!(s.technique, Technique::FinnedXWing);
         assert_eq!(s.eliminated, vec![(34, 1), (52, 1)]);
         assert_eq!(s.cells.last(), Some(&44), "the fin comes last");
+    }
+
+    #[test]
+    fn choices_left_as_they_were_hold_no_fish() {
+        // Along the ladder on hard puzzles, finned and sashimi fish found
+        // trying only the choices of base lines changed since the last
+        // search in vain are those found trying them all.
+        let mut kept = 0;
+        crate::logic::tests::each_hard_position(40, |b| {
+            kept += b.fin_vain.iter().filter(|v| !v.is_empty()).count();
+            for size in 2..=4 {
+                let (mut with, mut without) = (b.clone(), b.clone());
+                without.fin_vain.clear();
+                for board in [&mut with, &mut without] {
+                    if !board.finned_fish(size, false) {
+                        board.finned_fish(size, true);
+                    }
+                }
+                assert_eq!(with.steps, without.steps);
+            }
+        });
+        assert!(kept > 1000, "{kept}");
     }
 
     #[test]

@@ -168,6 +168,10 @@ pub struct Board {
     /// The sashimi fish a failed search for finned ones met, for the
     /// search that follows it in the same position.
     fish_memo: Option<finned_fish::FishMemo>,
+    /// For each kind of finned fish (size and sashimi) and digit: the
+    /// digit's places (row by row) where that search last went through it
+    /// in vain on this board (empty when it has not).
+    fin_vain: Vec<Box<[u64]>>,
     /// The rectangles of a position, for the uniqueness techniques that
     /// follow one another on it.
     rect_memo: Option<uniqueness::RectMemo>,
@@ -525,6 +529,7 @@ impl Board {
             queues: (ladder != Ladder::seed()).then(|| singles::Queues::new(side)),
             pick: Pick::Hodoku,
             fish_memo: None,
+            fin_vain: Vec::new(),
             rect_memo: None,
             colour_memo: None,
             facts: Default::default(),
