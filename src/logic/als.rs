@@ -864,7 +864,7 @@ mod tests {
     #[test]
     fn als_xz_strikes_the_common_digit() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         // A = r1c1 {1,2}; B = r1c4, r1c5 {1,2,3} with 1 only in r1c4,
         // which r1c1 sees: 1 is a restricted common, and 2 (in both) is in
         // one of them: row 1 loses it elsewhere (the search may find

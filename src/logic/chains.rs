@@ -18,8 +18,10 @@
 //! - AIC: any links; grouped AIC: grouped nodes too.
 //!
 //! The search is breadth first from every node, so each chain found is a
-//! shortest one from its start, and the shortest over all starts is taken
-//! (Sudoku Explainer rates chains by length). An AIC search first finds,
+//! shortest one from its start. Sudoku Explainer's run takes the shortest
+//! over all starts (SE rates chains by length), as do AICs in HoDoKu's
+//! run; there an X- or XY-chain is the one that strikes the most, as
+//! HoDoKu's `ChainSolver` sorts them ([`Pick`](super::Pick), [`better`]). An AIC search first finds,
 //! for every node at once, which candidates any chain could strike
 //! (`useful_starts`), and starts only next to them: most searches that
 //! find nothing end there. On grids of up to 128 cells a single node's
@@ -1160,7 +1162,8 @@ impl Board {
     }
 
     /// The breadth-first search of [`Board::chain`] over the chains `kind`
-    /// allows: the shortest chain that strikes something.
+    /// allows: the shortest chain that strikes something (for X- and
+    /// XY-chains in HoDoKu's run, the one that strikes the most).
     /// Starts on the digits of `skip` (bit `d - 1`) are left out (an
     /// X-chain keeps to its start's digit). `cut` is set when the search
     /// stopped before trying every start (the work cap, the deadline).
@@ -1194,7 +1197,8 @@ impl Board {
         // A quick test before working out what two single ends strike:
         // some candidate weakly linked to both.
         let mut mark = vec![u32::MAX; m];
-        // The shortest chain so far: its literals and what it strikes.
+        // The chain taken so far (the shortest, or with `most` the best in
+        // HoDoKu's order): its literals and what it strikes.
         let mut best: Option<Found> = None;
         // Literal 2 * node + on; parent literal of each reached literal.
         let mut parent = vec![u32::MAX; 2 * m];
@@ -1386,13 +1390,14 @@ impl Board {
         best
     }
 
-    /// One chain of this kind that strikes something: the shortest found.
+    /// One chain of this kind that strikes something: the shortest found,
+    /// or HoDoKu's choice of X- and XY-chains ([`Board::search`]).
     /// An X-chain keeps to one digit: the digits it found nothing on
     /// are noted ([`Board::digits_failed`]) and skipped while their places
     /// stay.
     pub(super) fn chain(&mut self, kind: Kind) -> bool {
         let n = self.side;
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let all = super::all_digits(n);
         let skip = match kind {
             Kind::X => self.digits_to_skip(Technique::XChain),
             _ => 0,
@@ -1452,13 +1457,13 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::super::tests::each_hard_position;
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use super::{Graph, Kind};
     use crate::grid::{BoxShape, Grid};
 
     fn empty() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        Board::with_ladder(&p, Ladder::all()).unwrap()
+        Board::edited_by_hand(&p)
     }
 
     #[test]

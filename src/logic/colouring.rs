@@ -332,12 +332,12 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
 
     fn board_with_only(d: u8, keep: &[usize]) -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         for c in 0..81 {
             if !keep.contains(&c) {
                 b.cands[c] &= !(1 << (d - 1));
@@ -349,7 +349,7 @@ mod tests {
     #[test]
     fn remote_pair_strikes_both_digits() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         // {1,2} at r1c1, r1c5, r5c5, r5c9: r1c1 and r5c9 have opposite
         // colours; r5c1 sees r1c1 (column) and r5c5 (row) too, and r1c9
         // sees r1c1 and r5c9.

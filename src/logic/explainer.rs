@@ -160,7 +160,7 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
     let units = if pointing { 2 * n..3 * n } else { 0..2 * n };
     let fact = super::facts::SEARCHES[usize::from(!pointing)];
     let skip = board.digits_to_skip_by(fact);
-    let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let all = super::all_digits(n);
     if skip == all {
         return false;
     }

@@ -445,12 +445,12 @@ fn subsets(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
 
     fn board_with_only(shape: BoxShape, d: u8, keep: &[usize]) -> Board {
         let p = Grid::empty(shape);
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         let n = shape.side();
         for c in 0..n * n {
             if !keep.contains(&c) {

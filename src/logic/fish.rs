@@ -93,13 +93,13 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
 
     #[test]
     fn x_wing_in_rows_strikes_its_columns() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         // 1 in rows 1 and 6 only at columns A and E.
         for row in [0, 5] {
             for col in (0..9).filter(|&c| c != 0 && c != 4) {
@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn swordfish_in_columns_on_a_6x6() {
         let p = Grid::empty(BoxShape::new(3, 2).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         // 2 in columns 1, 3 and 5 only in rows 1, 3 and 5 (two each).
         let keep = [(0, 0), (2, 0), (2, 2), (4, 2), (0, 4), (4, 4)];
         for col in [0, 2, 4] {

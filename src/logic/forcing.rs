@@ -126,7 +126,7 @@ impl Board {
         queue: &mut Vec<(usize, u8)>,
     ) {
         let n = self.side;
-        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let all = super::all_digits(n);
         s.cands.clear();
         s.cands.extend_from_slice(&self.cands);
         s.vals.clear();

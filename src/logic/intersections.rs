@@ -182,7 +182,7 @@ mod tests {
         // points: box 9's places all in column 9 (r7c9, r8c9). HoDoKu
         // looks at the boxes first.
         let p = Grid::empty(crate::grid::BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         for c in 2..9 {
             b.cands[c] &= !1;
         }

@@ -22,7 +22,7 @@
 //! | (none) | naked single: a cell left with one candidate is filled silently |
 //! | `i` | hidden single: a digit with one place in a row, column or box |
 //! | `!` | locked candidates: pointing (box → line) and claiming (line → box) |
-//! | `2` `3` `4` | naked pair, triple, quad (locked pair/triple when the cells also share a box and a line) |
+//! | `2` `3` `4` | naked pair, triple, quad (locked pair/triple when the cells also share a box and a line and strike in both) |
 //! | `*` `^` `&` | hidden pair, triple, quad |
 //! | `x` `s` `j` | X-wing, swordfish, jellyfish |
 //! | `r` | remote pair: a chain of cells holding the same two candidates |
@@ -178,12 +178,15 @@ pub struct Board {
     /// Every digit's colour clusters of a position, for the colouring
     /// techniques that follow one another on it.
     colour_memo: Option<colouring::ColourMemo>,
-    /// What the single-digit techniques and subsets found nothing on.
+    /// What the single-digit techniques found nothing on, and where the
+    /// unit-bound ones last searched in vain (`facts.rs`).
     facts: facts::Facts,
     /// The peers of each cell (its row, column and box, itself left out).
     peers: Shared<Vec<usize>>,
     /// The peers of each cell as a bit set (`(side² + 63) / 64` words each).
     peer_sets: Shared<u64>,
+    /// Each cell's position in its row, column and box.
+    cell_pos: Shared<[u8; 3]>,
     /// Where lines cross boxes ([`Geometry::line_boxes`]).
     line_boxes: Shared<u64>,
     /// Each box's rows and columns ([`Geometry::box_lines`]).
@@ -207,9 +210,10 @@ pub struct Board {
 /// twice, in HoDoKu's order and in Sudoku Explainer's, and about half of
 /// the second run's positions were met by the first. Forcing chains and
 /// nets, which try first the premises that concluded before, are noted
-/// only where they find nothing. The facts of the single-digit techniques
-/// and subsets (`facts.rs`: nothing found on a digit or in a unit) and the link
-/// graphs built go along.
+/// only where they find nothing, and X- and XY-chains, whose choice
+/// differs between the runs ([`Pick`]), likewise. The facts of the
+/// single-digit techniques (`facts.rs`: nothing found on a digit) and the
+/// link graphs built go along.
 #[derive(Debug, Clone, Default)]
 pub struct Findings {
     positions: rustc_hash::FxHashMap<Vec<u64>, Noted>,
@@ -290,6 +294,9 @@ struct Geometry {
     peers: Shared<Vec<usize>>,
     /// Each cell's peers as a bit set (`words` 64-bit words per cell).
     peer_sets: Shared<u64>,
+    /// Each cell's position (index in the unit's cells) in its row,
+    /// column and box.
+    cell_pos: Shared<[u8; 3]>,
     /// For each line (unit `k` below `2 * side`) and box `b`, at
     /// `k * side + b`: the positions in the line of its cells in the box.
     line_boxes: Shared<u64>,
@@ -370,6 +377,12 @@ impl Geometry {
                 peer_sets[c * words + p / 64] |= 1 << (p % 64);
             }
         }
+        let mut cell_pos = vec![[0u8; 3]; side * side];
+        for (k, cells) in units.iter().enumerate() {
+            for (i, &c) in cells.iter().enumerate() {
+                cell_pos[c][k / side] = i as u8;
+            }
+        }
         let mut line_boxes = vec![0u64; 2 * side * side];
         for (k, cells) in units[..2 * side].iter().enumerate() {
             for (pos, &c) in cells.iter().enumerate() {
@@ -394,6 +407,7 @@ impl Geometry {
             cell_units: Shared(Arc::new(cell_units)),
             peers: Shared(Arc::new(peers)),
             peer_sets: Shared(Arc::new(peer_sets)),
+            cell_pos: Shared(Arc::new(cell_pos)),
             line_boxes: Shared(Arc::new(line_boxes)),
             box_lines: Shared(Arc::new(box_lines)),
         }
@@ -420,6 +434,15 @@ impl Geometry {
 
 fn bit(d: u8) -> u64 {
     1u64 << (d - 1)
+}
+
+/// Every digit of a grid of this side, as a set (bit `d - 1` for `d`).
+fn all_digits(side: usize) -> u64 {
+    if side == 64 {
+        u64::MAX
+    } else {
+        (1u64 << side) - 1
+    }
 }
 
 /// The common search of subsets and fish: the first choice of `size`
@@ -503,15 +526,21 @@ impl Board {
         Board::with_ladder(puzzle, Ladder::all())
     }
 
+    /// A board for a test that writes candidates by hand: the full
+    /// ladder, without HoDoKu's queues of singles (they would not see the
+    /// edits, and would count places that are gone).
+    #[cfg(test)]
+    pub(super) fn edited_by_hand(puzzle: &Grid) -> Board {
+        let mut b = Board::with_ladder(puzzle, Ladder::all()).unwrap();
+        b.queues = None;
+        b
+    }
+
     /// The starting position for a puzzle, solved with the techniques of
     /// `ladder`. `None` when two givens clash.
     pub fn with_ladder(puzzle: &Grid, ladder: Ladder) -> Option<Board> {
         let side = puzzle.side();
-        let all = if side == 64 {
-            u64::MAX
-        } else {
-            (1u64 << side) - 1
-        };
+        let all = all_digits(side);
         let geometry = Geometry::of(puzzle);
         if geometry.clash(puzzle) {
             return None;
@@ -535,6 +564,7 @@ impl Board {
             facts: Default::default(),
             peers: geometry.peers,
             peer_sets: geometry.peer_sets,
+            cell_pos: geometry.cell_pos,
             line_boxes: geometry.line_boxes,
             box_lines: geometry.box_lines,
             deadline: None,
@@ -602,7 +632,6 @@ impl Board {
         self.deadline = deadline;
     }
 
-    /// True once the deadline has passed.
     /// Notes from now on what techniques find in each position, starting
     /// from what an earlier run on the same puzzle noted (`known`), and
     /// uses the notes: a technique that found nothing in a position is not
@@ -638,6 +667,7 @@ impl Board {
         Some(f)
     }
 
+    /// True once the deadline has passed.
     pub(crate) fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -711,11 +741,7 @@ impl Board {
         {
             return true;
         }
-        let all = if self.side == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.side) - 1
-        };
+        let all = all_digits(self.side);
         // A filled cell has no candidates: its digit counts instead.
         let has = |c: usize| {
             self.cands[c] | (u64::from(cells[c] != 0) << (cells[c].wrapping_sub(1) & 63))

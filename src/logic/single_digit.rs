@@ -297,13 +297,13 @@ mod tests {
         }
     }
 
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use super::Pattern;
     use crate::grid::{BoxShape, Grid};
 
     fn board_with_only(d: u8, keep: &[usize]) -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         for c in 0..81 {
             if !keep.contains(&c) {
                 b.cands[c] &= !(1 << (d - 1));

@@ -15,13 +15,15 @@ use std::collections::VecDeque;
 
 use super::{bit, Board, Technique};
 
-/// HoDoKu's queues of singles, and what fills them: each unit's count of
-/// places of each digit.
+/// HoDoKu's queues of singles, and what fills them: where each digit may
+/// still go in each unit.
 #[derive(Debug, Clone)]
 pub(super) struct Queues {
     side: usize,
-    /// `free[k * side + d - 1]`: the cells of unit `k` holding `d`.
-    free: Vec<u8>,
+    /// `places[k * side + d - 1]`: the positions in unit `k` (bit `i` for
+    /// its `i`-th cell) of the blanks holding `d` (HoDoKu counts them:
+    /// its `free`).
+    places: Vec<u64>,
     /// Cells left with one candidate, and that candidate, oldest first.
     naked: VecDeque<(usize, u8)>,
     /// Digits left with one place in a unit: the place and the digit.
@@ -35,13 +37,35 @@ pub(super) struct Queues {
 impl Queues {
     /// The queues of an empty grid: every digit everywhere.
     pub(super) fn new(side: usize) -> Box<Queues> {
+        let all = super::all_digits(side);
         Box::new(Queues {
             side,
-            free: vec![side as u8; 3 * side * side],
+            places: vec![all; 3 * side * side],
             naked: VecDeque::new(),
             hidden: VecDeque::new(),
             broken: false,
         })
+    }
+
+    /// Takes the cell at position `pos` of unit `k` out of digit `d`'s
+    /// places there and returns what is left; with `queue`, a digit left
+    /// with one place queues it (HoDoKu's `free` down to 1).
+    fn count_down(
+        &mut self,
+        units: &[Vec<usize>],
+        (k, pos): (usize, u8),
+        d: u8,
+        queue: bool,
+    ) -> u64 {
+        let places = &mut self.places[k * self.side + d as usize - 1];
+        debug_assert!(*places & (1 << pos) != 0, "unit {k} loses {d} twice");
+        *places &= !(1u64 << pos);
+        let left = *places;
+        if queue && left != 0 && left & (left - 1) == 0 {
+            self.hidden
+                .push_back((units[k][left.trailing_zeros() as usize], d));
+        }
+        left
     }
 }
 
@@ -56,6 +80,7 @@ impl Board {
             queues,
             units,
             cell_units,
+            cell_pos,
             ..
         } = self;
         if cands[cell] & bit(d) == 0 {
@@ -65,21 +90,12 @@ impl Board {
         let Some(q) = queues else {
             return;
         };
-        let n = q.side;
         for slot in 0..3 {
-            let k = cell_units[cell][slot];
-            let free = &mut q.free[k * n + d as usize - 1];
-            *free = free.saturating_sub(1);
-            match *free {
-                // No place left, and `d` is not placed in the unit (its
-                // placement would have taken the count to 0 itself).
-                0 => q.broken = true,
-                1 => {
-                    if let Some(&last) = units[k].iter().find(|&&c| cands[c] & bit(d) != 0) {
-                        q.hidden.push_back((last, d));
-                    }
-                }
-                _ => {}
+            // No place left, and `d` is not placed in the unit (its
+            // placement takes the last place itself).
+            let at = (cell_units[cell][slot], cell_pos[cell][slot]);
+            if q.count_down(units, at, d, true) == 0 {
+                q.broken = true;
             }
         }
         let m = cands[cell];
@@ -92,7 +108,7 @@ impl Board {
 
     /// Places `d` in `cell` as HoDoKu's `setCell` does: strikes it from
     /// the peers in order, then takes the cell's own candidates out of
-    /// its units' counts (a digit left with one place there is queued).
+    /// its units' places (a digit left with one place there is queued).
     pub(super) fn assign_queued(&mut self, cell: usize, d: u8) {
         let peers = self.peers.clone();
         for &p in &peers[cell] {
@@ -100,29 +116,26 @@ impl Board {
         }
         let own = self.cands[cell];
         self.cands[cell] = 0;
-        let Some(mut q) = self.queues.take() else {
+        let Board {
+            queues,
+            units,
+            cell_units,
+            cell_pos,
+            ..
+        } = self;
+        let Some(q) = queues else {
             return;
         };
-        let n = q.side;
         for e in super::digits_of(own) {
             for slot in 0..3 {
-                let k = self.cell_units[cell][slot];
-                let free = &mut q.free[k * n + e as usize - 1];
-                *free = free.saturating_sub(1);
-                if *free == 0 && e != d {
-                    // The cell was `e`'s last place in the unit.
+                // HoDoKu queues no single of the digit placed; another
+                // digit whose last place this was has none left.
+                let at = (cell_units[cell][slot], cell_pos[cell][slot]);
+                if q.count_down(units, at, e, e != d) == 0 && e != d {
                     q.broken = true;
-                }
-                if *free == 1 && e != d {
-                    if let Some(&last) =
-                        self.units[k].iter().find(|&&c| self.cands[c] & bit(e) != 0)
-                    {
-                        q.hidden.push_back((last, e));
-                    }
                 }
             }
         }
-        self.queues = Some(q);
     }
 
     /// HoDoKu's next naked single: the first queued cell that is the last

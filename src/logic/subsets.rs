@@ -1,10 +1,20 @@
 //! Subsets: naked pairs, triples and quads (`2` `3` `4`, locked pairs and
-//! triples when the cells also share a box and a line), hidden pairs,
-//! triples and quads (`*` `^` `&`).
-
-use std::collections::BTreeSet;
+//! triples when the cells also share a box and a line and strike in the
+//! box and on the line outside it), hidden pairs, triples and quads (`*`
+//! `^` `&`), searched as HoDoKu searches them: boxes, rows, then columns.
 
 use super::{bit, digits_of, first_cover, Board, Step, Technique};
+
+/// The technique of a naked subset of `size` cells, locked or not.
+fn naked_technique(size: usize, locked: bool) -> Technique {
+    match (size, locked) {
+        (2, true) => Technique::LockedPair,
+        (_, true) => Technique::LockedTriple,
+        (2, false) => Technique::NakedPair,
+        (3, false) => Technique::NakedTriple,
+        _ => Technique::NakedQuad,
+    }
+}
 
 impl Board {
     /// One naked subset of `size` cells that strikes something, as HoDoKu
@@ -19,13 +29,7 @@ impl Board {
         // allocation per unit.
         let table = self.table();
         let mut cells = [(0usize, 0u64); 64];
-        let t = match (size, locked) {
-            (2, true) => Technique::LockedPair,
-            (_, true) => Technique::LockedTriple,
-            (2, false) => Technique::NakedPair,
-            (3, false) => Technique::NakedTriple,
-            _ => Technique::NakedQuad,
-        };
+        let t = naked_technique(size, locked);
         // The units unchanged since its last search in vain (`facts.rs`).
         let skip = self.units_to_skip(t);
         let units = if locked { 2 * n..3 * n } else { 2 * n..5 * n };
@@ -83,7 +87,10 @@ impl Board {
             .filter(|&u| pick.iter().all(|&c| self.cell_units[c].contains(&u)))
             .collect();
         let the_box = self.cell_units[pick[0]][2];
-        let mut eliminated = BTreeSet::new();
+        // In HoDoKu's order (its `createSubsetStep`): unit by unit (row,
+        // column, box), cells in the unit's order; the order the strikes
+        // fill its queues of singles in.
+        let mut eliminated: Vec<(usize, u8)> = Vec::new();
         // Strikes in the box, and on a line outside the box.
         let (mut in_box, mut on_line) = (false, false);
         for &u in &shared {
@@ -97,7 +104,9 @@ impl Board {
                     on_line = true;
                 }
                 for d in digits_of(self.cands[c] & union) {
-                    eliminated.insert((c, d));
+                    if !eliminated.contains(&(c, d)) {
+                        eliminated.push((c, d));
+                    }
                 }
             }
         }
@@ -109,21 +118,14 @@ impl Board {
         if locked && !is_locked {
             return None;
         }
-        let technique = match (size, is_locked && locked) {
-            (2, true) => Technique::LockedPair,
-            (3, true) => Technique::LockedTriple,
-            (2, false) => Technique::NakedPair,
-            (3, false) => Technique::NakedTriple,
-            _ => Technique::NakedQuad,
-        };
         Some(Step {
-            technique,
+            technique: naked_technique(size, locked),
             unit: Some(self.unit_of(k)),
             digits: digits_of(union).collect(),
             cells: pick.to_vec(),
             placed: None,
             chains: Vec::new(),
-            eliminated: eliminated.into_iter().collect(),
+            eliminated,
         })
     }
 
@@ -132,8 +134,7 @@ impl Board {
         let n = self.side;
         let table = self.table();
         let mut places = [(0u8, 0u64); 64];
-        // The units it found nothing in (`facts.rs` says which subsets
-        // keep such facts).
+        // The units unchanged since its last search in vain (`facts.rs`).
         let t = match size {
             2 => Technique::HiddenPair,
             3 => Technique::HiddenTriple,
@@ -206,12 +207,12 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
 
     fn empty_board() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        Board::with_ladder(&p, Ladder::all()).unwrap()
+        Board::edited_by_hand(&p)
     }
 
     #[test]

@@ -209,13 +209,13 @@ fn small_sets(cells: &[usize], cands: &[u64], out: &mut Vec<(Few, u64)>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
 
     #[test]
     fn classic_sue_de_coq() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         // r1c1, r1c2 hold {1,2,3,4}; r1c3 is filled (no candidates).
         // In row 1, r1c7 holds {1,2}; in box 1, r2c1 holds {3,4}. The four
         // cells hold four digits: 1 and 2 leave the rest of row 1, 3 and 4

@@ -379,12 +379,12 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
 
     fn empty() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         b.assume_unique();
         b
     }
@@ -482,7 +482,7 @@ mod tests {
     #[test]
     fn uniqueness_waits_for_the_proof() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Board::edited_by_hand(&p);
         for c in [0, 3, 9] {
             b.cands[c] = 0b11;
         }

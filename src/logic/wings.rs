@@ -157,12 +157,12 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
+    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
 
     fn empty() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        Board::with_ladder(&p, Ladder::all()).unwrap()
+        Board::edited_by_hand(&p)
     }
 
     #[test]
