@@ -224,7 +224,7 @@ impl Board {
     }
 }
 
-/// The searches in vain of one run ([`IN_VAIN`]).
+/// The searches in vain of one run (`IN_VAIN`).
 impl Board {
     /// For each unit, whether `t` is known to find nothing in it in the
     /// current position: the unit is unchanged since `t` searched in vain

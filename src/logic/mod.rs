@@ -211,7 +211,7 @@ pub struct Board {
 /// the second run's positions were met by the first. Forcing chains and
 /// nets, which try first the premises that concluded before, are noted
 /// only where they find nothing, and X- and XY-chains, whose choice
-/// differs between the runs ([`Pick`]), likewise. The facts of the
+/// differs between the runs (`Pick`), likewise. The facts of the
 /// single-digit techniques (`facts.rs`: nothing found on a digit) and the
 /// link graphs built go along.
 #[derive(Debug, Clone, Default)]
