@@ -134,12 +134,24 @@ impl Board {
                 }
             }
             let n = self.side;
-            let mut places = vec![0u64; 3 * n * n];
-            let mut one = [0u64; 64];
-            for k in 0..3 * n {
+            // HoDoKu's queues keep the places as the candidates go.
+            let places = match &self.queues {
+                Some(q) => q.places().to_vec(),
+                None => {
+                    let mut places = vec![0u64; 3 * n * n];
+                    let mut one = [0u64; 64];
+                    for k in 0..3 * n {
+                        self.unit_places(k, &mut one);
+                        places[k * n..(k + 1) * n].copy_from_slice(&one[..n]);
+                    }
+                    places
+                }
+            };
+            debug_assert!((0..3 * n).all(|k| {
+                let mut one = [0u64; 64];
                 self.unit_places(k, &mut one);
-                places[k * n..(k + 1) * n].copy_from_slice(&one[..n]);
-            }
+                places[k * n..(k + 1) * n] == one[..n]
+            }));
             let counts = self.cands.iter().map(|m| m.count_ones() as u8).collect();
             let table = Rc::new(Table { places, counts });
             match &mut *memo {

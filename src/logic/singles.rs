@@ -47,6 +47,12 @@ impl Queues {
         })
     }
 
+    /// Every digit's places in every unit (`places[k * side + d - 1]`), as
+    /// [`Board::table`] lays them out.
+    pub(super) fn places(&self) -> &[u64] {
+        &self.places
+    }
+
     /// Takes the cell at position `pos` of unit `k` out of digit `d`'s
     /// places there and returns what is left; with `queue`, a digit left
     /// with one place queues it (HoDoKu's `free` down to 1).

@@ -82,10 +82,18 @@ impl Board {
     fn naked_step(&self, k: usize, pick: &[usize], union: u64, locked: bool) -> Option<Step> {
         let size = pick.len();
         let n = self.side;
-        let shared: Vec<usize> = (0..3)
-            .map(|slot| self.cell_units[pick[0]][slot])
-            .filter(|&u| pick.iter().all(|&c| self.cell_units[c].contains(&u)))
-            .collect();
+        // The units the cells share (without an allocation: most subsets
+        // met were used before and strike nothing).
+        let mut shared = [0usize; 3];
+        let mut len = 0;
+        for slot in 0..3 {
+            let u = self.cell_units[pick[0]][slot];
+            if pick.iter().all(|&c| self.cell_units[c][slot] == u) {
+                shared[len] = u;
+                len += 1;
+            }
+        }
+        let shared = &shared[..len];
         let the_box = self.cell_units[pick[0]][2];
         // In HoDoKu's order (its `createSubsetStep`): unit by unit (row,
         // column, box), cells in the unit's order; the order the strikes
@@ -93,7 +101,7 @@ impl Board {
         let mut eliminated: Vec<(usize, u8)> = Vec::new();
         // Strikes in the box, and on a line outside the box.
         let (mut in_box, mut on_line) = (false, false);
-        for &u in &shared {
+        for &u in shared {
             for &c in &self.units[u] {
                 if pick.contains(&c) || self.cands[c] & union == 0 {
                     continue;

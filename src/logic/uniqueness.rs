@@ -130,6 +130,12 @@ impl Board {
 
     fn rectangle_of_type(&self, kind: u8, rect: Rect, a: u8, b: u8) -> Option<Step> {
         let pair = bit(a) | bit(b);
+        // Type 1 has three corners holding the pair alone, the others
+        // two: most rectangles met have neither, told before building.
+        let bare = rect.iter().filter(|&&x| self.cands[x] == pair).count();
+        if bare != if kind == 1 { 3 } else { 2 } {
+            return None;
+        }
         let floor: Vec<usize> = rect
             .iter()
             .copied()
