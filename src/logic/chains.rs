@@ -1390,6 +1390,26 @@ impl Board {
         best
     }
 
+    /// Whether an XY-chain search here would find nothing, as the last one
+    /// did: an XY-chain goes through pair cells alone, so where the
+    /// candidates are fewer than there and no cell has become a pair
+    /// since, every XY-chain is one that was there, striking no more.
+    pub(super) fn xy_chains_in_vain(&self) -> bool {
+        #[cfg(test)]
+        if self.facts.off {
+            return false;
+        }
+        let Some(then) = &self.xy_vain else {
+            return false;
+        };
+        then.len() == self.cands.len()
+            && self
+                .cands
+                .iter()
+                .zip(then)
+                .all(|(&now, &was)| now & !was == 0 && (now == was || now.count_ones() != 2))
+    }
+
     /// One chain of this kind that strikes something: the shortest found,
     /// or HoDoKu's choice of X- and XY-chains ([`Board::search`]).
     /// An X-chain keeps to one digit: the digits it found nothing on
@@ -1402,7 +1422,7 @@ impl Board {
             Kind::X => self.digits_to_skip(Technique::XChain),
             _ => 0,
         };
-        if skip == all {
+        if skip == all || (kind == Kind::Xy && self.xy_chains_in_vain()) {
             return false;
         }
         let g = self.graph(kind == Kind::Grouped);
@@ -1410,6 +1430,12 @@ impl Board {
         let found = self.search(&g, kind, skip, &mut cut);
         if kind == Kind::X && found.is_none() && !cut {
             self.digits_failed(Technique::XChain, all & !skip);
+        }
+        if kind == Kind::Xy && found.is_none() && !cut {
+            match &mut self.xy_vain {
+                Some(then) => then.clone_from(&self.cands),
+                None => self.xy_vain = Some(self.cands.clone()),
+            }
         }
         let Some((path, struck)) = found else {
             return false;

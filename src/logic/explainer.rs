@@ -54,8 +54,11 @@ const NOT_IN_SE: [Technique; 8] = [
 pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
     let n = board.side;
     // SE's singles come in its own order, below: HoDoKu's queues of them
-    // are not kept.
-    board.queues = None;
+    // are not kept, only the places they count down (for the table of
+    // places and the test for a contradiction).
+    if let Some(q) = &mut board.queues {
+        q.places_only();
+    }
     board.pick = super::Pick::Easiest;
     // Techniques Sudoku Explainer lacks: it finds what they find with
     // chains, rated higher, so its run goes without them.
@@ -165,46 +168,44 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
         return false;
     }
     let table = board.table();
+    let places_of = |k: usize, d: u8| table.places[k * n + d as usize - 1];
     for k in units {
         let kind = k / n;
         for d in 1..=n as u8 {
-            let b = bit(d);
-            if skip & b != 0 {
+            if skip & bit(d) != 0 {
                 continue;
             }
-            let places = table.places[k * n + d as usize - 1];
+            let places = places_of(k, d);
             if places.count_ones() < 2 {
                 continue;
             }
-            let unit = &board.units[k];
-            let first = unit[places.trailing_zeros() as usize];
+            let first = board.units[k][places.trailing_zeros() as usize];
             for slot in 0..3 {
                 let other = board.cell_units[first][slot];
-                if other == k
-                    || !super::positions(places).all(|i| board.cell_units[unit[i]][slot] == other)
-                {
+                if other == k || places & !board.crossing(k, other) != 0 {
                     continue;
                 }
                 // The cells the pattern would strike (the digit's places
                 // in `other` outside `k`), and a unit of k's kind that
                 // loses places to them and is left with one.
-                let single = board.units[other]
-                    .iter()
-                    .filter(|&&s| board.cands[s] & b != 0 && board.cell_units[s][kind] != k)
-                    .find_map(|&s| {
-                        let k3 = board.cell_units[s][kind];
-                        let mut left = board.units[k3].iter().filter(|&&c| {
-                            board.cands[c] & b != 0 && board.cell_units[c][slot] != other
-                        });
-                        match (left.next(), left.next()) {
-                            (Some(&cell), None) => Some((k3, cell)),
-                            _ => None,
-                        }
-                    });
+                let mut struck = places_of(other, d) & !board.crossing(other, k);
+                let mut single = None;
+                while struck != 0 {
+                    let s = board.units[other][struck.trailing_zeros() as usize];
+                    struck &= struck - 1;
+                    let k3 = board.cell_units[s][kind];
+                    let left = places_of(k3, d) & !board.crossing(k3, other);
+                    if left.count_ones() == 1 {
+                        single = Some((k3, board.units[k3][left.trailing_zeros() as usize]));
+                        break;
+                    }
+                }
                 let Some((k3, cell)) = single else { continue };
                 // SE applies a direct hint as its placement alone: the
                 // strikes that led to it stay candidates.
-                let cells: Vec<usize> = super::positions(places).map(|i| unit[i]).collect();
+                let cells: Vec<usize> = super::positions(places)
+                    .map(|i| board.units[k][i])
+                    .collect();
                 let unit = board.unit_of(k);
                 board.apply(Step {
                     technique: Technique::LockedCandidates,
@@ -234,12 +235,14 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
 /// search reads the unit alone), kept up to date.
 fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>) -> bool {
     let n = board.side;
-    let then = vain.take().filter(|then| {
-        then.len() == board.cands.len() && board.cands.iter().zip(then).all(|(c, p)| c & !p == 0)
+    let mut kept = vain.take();
+    let then = kept.as_ref().filter(|then| {
+        then.len() == board.cands.len() && board.cands.iter().zip(*then).all(|(c, p)| c & !p == 0)
     });
+    let table = board.table();
     // SE's order of units: boxes, columns, rows.
     for k in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {
-        if let Some(then) = &then {
+        if let Some(then) = then {
             if board.units[k].iter().all(|&c| board.cands[c] == then[c]) {
                 continue;
             }
@@ -251,14 +254,22 @@ fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>
         if blanks <= size {
             continue;
         }
-        let table = board.table();
         let places = &table.places[k * n..(k + 1) * n];
         // Digits that can be in a hidden set of this size.
-        let members: Vec<usize> = (0..n)
-            .filter(|&i| (2..=size as u32).contains(&places[i].count_ones()))
-            .collect();
+        let mut members = [0usize; 64];
+        let mut count = 0;
+        for (i, p) in places.iter().enumerate() {
+            if (2..=size as u32).contains(&p.count_ones()) {
+                members[count] = i;
+                count += 1;
+            }
+        }
+        if count < size {
+            continue;
+        }
         let mut pick = Vec::with_capacity(size);
-        if let Some((set, union, target, at)) = find_set(places, &members, size, 0, 0, &mut pick) {
+        let found = find_set(places, &members[..count], size, 0, 0, &mut pick);
+        if let Some((set, union, target, at)) = found {
             let cells: Vec<usize> = (0..n)
                 .filter(|&i| union & (1 << i) != 0)
                 .map(|i| board.units[k][i])
@@ -284,7 +295,11 @@ fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>
             return true;
         }
     }
-    *vain = Some(board.cands.clone());
+    match &mut kept {
+        Some(v) => v.clone_from(&board.cands),
+        None => kept = Some(board.cands.clone()),
+    }
+    *vain = kept;
     false
 }
 

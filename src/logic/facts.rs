@@ -343,17 +343,19 @@ mod tests {
 
     /// Every step of the whole ladder, position by position, equals the
     /// step a twin of the board finds without any facts (nor searches in
-    /// vain kept). Returns the digit facts used, and the units left
-    /// unchanged since a search in vain.
-    fn same_steps_without_facts(p: &str) -> (usize, [usize; 3]) {
+    /// vain kept). Returns the digit facts used, the units left unchanged
+    /// since a search in vain, and the positions where the XY-chain
+    /// search was known to find nothing.
+    fn same_steps_without_facts(p: &str) -> (usize, [usize; 3], usize) {
         let grid: Grid = p.parse().unwrap();
         let mut board = Board::with_ladder(&grid, Ladder::all()).unwrap();
         board.assume_unique();
-        let (mut skipped, mut unchanged) = (0, [0; 3]);
+        let (mut skipped, mut unchanged, mut xy) = (0, [0; 3], 0);
         loop {
             let mut twin = board.clone();
             twin.facts.off = true;
             let at = board.steps.len();
+            xy += usize::from(board.xy_chains_in_vain());
             skipped += (0..board.side as u8)
                 .filter(|&d| board.digits_to_skip(Technique::FinnedSwordfish) & (1 << d) != 0)
                 .count();
@@ -380,7 +382,7 @@ mod tests {
                 break;
             }
         }
-        (skipped, unchanged)
+        (skipped, unchanged, xy)
     }
 
     #[test]
@@ -399,19 +401,20 @@ mod tests {
                 .map(|l| l[..81].to_string())
                 .collect()
         };
-        let (skipped, unchanged) = lines(&top)
+        let (skipped, unchanged, xy) = lines(&top)
             .iter()
             .chain(&lines(&random))
             .map(|p| same_steps_without_facts(p))
-            .fold((0, [0; 3]), |(a, b), (c, d)| {
-                (a + c, [b[0] + d[0], b[1] + d[1], b[2] + d[2]])
+            .fold((0, [0; 3], 0), |(a, b, x), (c, d, y)| {
+                (a + c, [b[0] + d[0], b[1] + d[1], b[2] + d[2]], x + y)
             });
-        // The facts were used, and the units unchanged since a search in
-        // vain of locked pairs, locked candidates and Sue de Coq, or the
-        // test proves nothing.
+        // The facts were used, the units unchanged since a search in vain
+        // of locked pairs, locked candidates and Sue de Coq, and the
+        // XY-chain searches known to find nothing, or the test proves
+        // nothing.
         assert!(
-            skipped > 0 && unchanged.iter().all(|&u| u > 0),
-            "{skipped} {unchanged:?}"
+            skipped > 0 && unchanged.iter().all(|&u| u > 0) && xy > 0,
+            "{skipped} {unchanged:?} {xy}"
         );
     }
 

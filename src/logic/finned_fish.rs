@@ -12,7 +12,7 @@
 //! Past those bounds a fin set seldom shares a box, so nothing is struck,
 //! and the combinations grow fast on 16x16 and 25x25 grids.
 
-use super::{bit, digits_of, Board, Step, Technique};
+use super::{at_most, bit, digits_of, Board, Step, Technique};
 
 /// The most fins a fish may have.
 const MAX_FINS: u32 = 5;
@@ -409,15 +409,6 @@ impl Board {
         };
         Some((step, sashimi))
     }
-}
-
-/// Whether `x` has at most `k` bits set (cheaper than counting them all
-/// for the small `k` of a fish).
-fn at_most(mut x: u64, k: usize) -> bool {
-    for _ in 0..k {
-        x &= x.wrapping_sub(1);
-    }
-    x == 0
 }
 
 /// Calls `f` with every `size`-subset of `items` (bit positions) as a mask,

@@ -178,6 +178,9 @@ pub struct Board {
     /// Every digit's colour clusters of a position, for the colouring
     /// techniques that follow one another on it.
     colour_memo: Option<colouring::ColourMemo>,
+    /// The candidates where the XY-chain search last found nothing
+    /// ([`Board::xy_chains_in_vain`]).
+    xy_vain: Option<Vec<u64>>,
     /// What the single-digit techniques found nothing on, and where the
     /// unit-bound ones last searched in vain (`facts.rs`).
     facts: facts::Facts,
@@ -189,6 +192,8 @@ pub struct Board {
     cell_pos: Shared<[u8; 3]>,
     /// Where lines cross boxes ([`Geometry::line_boxes`]).
     line_boxes: Shared<u64>,
+    /// Where boxes cross lines ([`Geometry::box_line_cells`]).
+    box_line_cells: Shared<u64>,
     /// Each box's rows and columns ([`Geometry::box_lines`]).
     box_lines: Shared<(Vec<usize>, Vec<usize>)>,
     /// When the ladder must stop (`--timeout`).
@@ -300,6 +305,9 @@ struct Geometry {
     /// For each line (unit `k` below `2 * side`) and box `b`, at
     /// `k * side + b`: the positions in the line of its cells in the box.
     line_boxes: Shared<u64>,
+    /// For each box `b` (by box number) and line `k`, at `b * 2 * side +
+    /// k`: the positions in the box of its cells on the line.
+    box_line_cells: Shared<u64>,
     /// For each box (by box number): the rows and the columns through it
     /// (unit numbers, in order).
     box_lines: Shared<(Vec<usize>, Vec<usize>)>,
@@ -389,6 +397,14 @@ impl Geometry {
                 line_boxes[k * side + cell_units[c][2] - 2 * side] |= 1u64 << pos;
             }
         }
+        let mut box_line_cells = vec![0u64; 2 * side * side];
+        for (b, cells) in units[2 * side..].iter().enumerate() {
+            for (pos, &c) in cells.iter().enumerate() {
+                for &k in &cell_units[c][..2] {
+                    box_line_cells[b * 2 * side + k] |= 1u64 << pos;
+                }
+            }
+        }
         let box_lines = units[2 * side..]
             .iter()
             .map(|cells| {
@@ -409,6 +425,7 @@ impl Geometry {
             peer_sets: Shared(Arc::new(peer_sets)),
             cell_pos: Shared(Arc::new(cell_pos)),
             line_boxes: Shared(Arc::new(line_boxes)),
+            box_line_cells: Shared(Arc::new(box_line_cells)),
             box_lines: Shared(Arc::new(box_lines)),
         }
     }
@@ -472,7 +489,7 @@ fn first_cover<T: Copy>(
         }
         for (j, &(key, mask)) in items.iter().enumerate().skip(from) {
             let u = union | mask;
-            if u.count_ones() as usize > size {
+            if !at_most(u, size) {
                 continue;
             }
             pick.push(key);
@@ -485,6 +502,15 @@ fn first_cover<T: Copy>(
         None
     }
     go(items, size, 0, 0, &mut Vec::with_capacity(size), found)
+}
+
+/// Whether `x` has at most `k` bits set (cheaper than counting them all
+/// for the small `k` of a subset or a fish).
+pub(super) fn at_most(mut x: u64, k: usize) -> bool {
+    for _ in 0..k {
+        x &= x.wrapping_sub(1);
+    }
+    x == 0
 }
 
 /// The members of a bit set of cells (a word per 64 cells), in order.
@@ -561,11 +587,13 @@ impl Board {
             fin_vain: Vec::new(),
             rect_memo: None,
             colour_memo: None,
+            xy_vain: None,
             facts: Default::default(),
             peers: geometry.peers,
             peer_sets: geometry.peer_sets,
             cell_pos: geometry.cell_pos,
             line_boxes: geometry.line_boxes,
+            box_line_cells: geometry.box_line_cells,
             box_lines: geometry.box_lines,
             deadline: None,
             cache: Cache::default(),
@@ -775,6 +803,18 @@ impl Board {
             .fold(0u64, |acc, (i, _)| acc | (1u64 << i))
     }
 
+    /// The positions in unit `a` of its cells in unit `b`, a unit of
+    /// another kind (a row and a column cross in one cell, a line and a
+    /// box in a few or none).
+    fn crossing(&self, a: usize, b: usize) -> u64 {
+        let n = self.side;
+        match (a / n, b / n) {
+            (0 | 1, 2) => self.line_boxes[a * n + b - 2 * n],
+            (2, _) => self.box_line_cells[(a - 2 * n) * 2 * n + b],
+            _ => 1u64 << (b % n),
+        }
+    }
+
     /// Records a deduction that strikes candidates.
     fn apply(&mut self, step: Step) {
         if self.queues.is_some() {
@@ -853,9 +893,10 @@ impl Board {
 
     /// One step of technique `t`, if it finds one here.
     fn try_technique(&mut self, t: Technique) -> bool {
+        let queued = self.queues.as_ref().is_some_and(|q| q.queuing());
         match t {
-            Technique::NakedSingle if self.queues.is_some() => self.queued_naked_single(),
-            Technique::HiddenSingle if self.queues.is_some() => self.queued_hidden_single(),
+            Technique::NakedSingle if queued => self.queued_naked_single(),
+            Technique::HiddenSingle if queued => self.queued_hidden_single(),
             Technique::NakedSingle => self.naked_singles(),
             Technique::HiddenSingle => self.hidden_singles(),
             Technique::LockedPair => self.naked_subset(2, true),

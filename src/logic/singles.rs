@@ -32,6 +32,9 @@ pub(super) struct Queues {
     /// in a unit it is missing from: what [`Board::find_contradiction`]
     /// looks for, noted as it happens.
     pub(super) broken: bool,
+    /// Whether singles are queued: a run that takes them in its own order
+    /// (Sudoku Explainer's) keeps the places alone.
+    queuing: bool,
 }
 
 impl Queues {
@@ -44,7 +47,22 @@ impl Queues {
             naked: VecDeque::new(),
             hidden: VecDeque::new(),
             broken: false,
+            queuing: true,
         })
+    }
+
+    /// Stops queuing singles (and drops those queued): the places and
+    /// [`Queues::broken`] are kept up to date alone, for a run that finds
+    /// its singles itself.
+    pub(super) fn places_only(&mut self) {
+        self.queuing = false;
+        self.naked.clear();
+        self.hidden.clear();
+    }
+
+    /// Whether singles are queued (not [`Queues::places_only`]).
+    pub(super) fn queuing(&self) -> bool {
+        self.queuing
     }
 
     /// Every digit's places in every unit (`places[k * side + d - 1]`), as
@@ -67,7 +85,7 @@ impl Queues {
         debug_assert!(*places & (1 << pos) != 0, "unit {k} loses {d} twice");
         *places &= !(1u64 << pos);
         let left = *places;
-        if queue && left != 0 && left & (left - 1) == 0 {
+        if queue && self.queuing && left != 0 && left & (left - 1) == 0 {
             self.hidden
                 .push_back((units[k][left.trailing_zeros() as usize], d));
         }
@@ -107,7 +125,7 @@ impl Board {
         let m = cands[cell];
         if m == 0 {
             q.broken = true;
-        } else if m & (m - 1) == 0 {
+        } else if q.queuing && m & (m - 1) == 0 {
             q.naked.push_back((cell, m.trailing_zeros() as u8 + 1));
         }
     }
