@@ -464,6 +464,7 @@ impl Adj {
     /// pair cells): single nodes only for all but grouped chains, and
     /// for X-chains and the weak links of XY-chains nothing inside a
     /// cell; an XY-chain's strong links are inside its pair cells.
+    #[inline]
     fn runs(&self, i: usize, kind: Kind, strong: bool) -> [&[u32]; 2] {
         let (lo, hi) = (self.start[i] as usize, self.start[i + 1] as usize);
         let (g, c) = (self.groups_at[i] as usize, self.in_cell_at[i] as usize);
@@ -1191,12 +1192,17 @@ impl Board {
         most: bool,
     ) -> Option<Found> {
         let m = g.nodes.len();
-        let pair: Vec<bool> = (0..m)
-            .map(|i| i < g.singles && self.cands[g.nodes.cells(i)[0]].count_ones() == 2)
-            .collect();
+        // Which nodes are in pair cells (read by XY-chains alone).
+        let pair: Vec<bool> = match kind {
+            Kind::Xy => (0..m)
+                .map(|i| i < g.singles && self.cands[g.nodes.cells(i)[0]].count_ones() == 2)
+                .collect(),
+            _ => Vec::new(),
+        };
         // A quick test before working out what two single ends strike:
-        // some candidate weakly linked to both.
-        let mut mark = vec![u32::MAX; m];
+        // some candidate weakly linked to both (on a graph that lists its
+        // weak links; a folded one tells from its bit sets).
+        let mut mark = vec![u32::MAX; if g.fold.is_none() { m } else { 0 }];
         // The chain taken so far (the shortest, or with `most` the best in
         // HoDoKu's order): its literals and what it strikes.
         let mut best: Option<Found> = None;
@@ -1319,71 +1325,69 @@ impl Board {
                 }
                 let adj = if on { &g.weak } else { &g.strong };
                 work += adj[node].len();
-                for run in adj.runs(node, kind, !on) {
-                    for &link in run {
-                        let y = link & !IN_CELL;
-                        debug_assert!(
-                            kind.allows(g, &pair, y as usize, link & IN_CELL != 0, !on)
-                                || (kind == Kind::Xy && !pair[y as usize])
-                        );
-                        if kind == Kind::Xy && !pair[y as usize] {
-                            continue;
-                        }
-                        let nl = 2 * y + u32::from(!on);
-                        if seen_at[nl as usize] == x as u32 {
-                            continue;
-                        }
-                        seen_at[nl as usize] = x as u32;
-                        parent[nl as usize] = lit;
-                        queue.push((nl, len + 1));
-                        if on {
-                            if let (Some(_), true) = (&g.fold, (y as usize) < g.singles) {
-                                let (c, e) =
-                                    (g.nodes.cells(y as usize)[0], g.nodes.digit(y as usize));
-                                seen_off[e as usize - 1] |= 1 << c;
-                            }
-                            continue;
-                        }
-                        if len + 1 < 4 {
-                            continue;
-                        }
-                        // Reached "y is true" from "x is false".
-                        if matches!(kind, Kind::X | Kind::Xy)
-                            && g.nodes.digit(x) != g.nodes.digit(y as usize)
-                        {
-                            continue;
-                        }
-                        if single_x
-                            && (y as usize) < g.singles
-                            && !match g.fold {
-                                Some(_) => g.share_weak(x, y as usize, &self.cands),
-                                None => g.weak[y as usize].iter().any(|&w| {
-                                    let w = (w & !IN_CELL) as usize;
-                                    w < g.singles && mark[w] == x as u32
-                                }),
-                            }
-                        {
-                            continue;
-                        }
-                        let nx = (g.nodes.cells(x), g.nodes.digit(x));
-                        let ny = (g.nodes.cells(y as usize), g.nodes.digit(y as usize));
-                        let struck = self.struck_by_either(nx, ny);
-                        if struck.is_empty() {
-                            continue;
-                        }
-                        if most {
-                            let path = path_to(&parent, nl);
-                            if best
-                                .as_ref()
-                                .is_none_or(|b| better((&path, &struck), (&b.0, &b.1)))
-                            {
-                                best = Some((path, struck));
-                            }
-                            continue;
-                        }
-                        best = Some((path_to(&parent, nl), struck));
-                        break 'bfs;
+                let [first, second] = adj.runs(node, kind, !on);
+                for &link in first.iter().chain(second) {
+                    let y = link & !IN_CELL;
+                    debug_assert!(
+                        kind.allows(g, &pair, y as usize, link & IN_CELL != 0, !on)
+                            || (kind == Kind::Xy && !pair[y as usize])
+                    );
+                    if kind == Kind::Xy && !pair[y as usize] {
+                        continue;
                     }
+                    let nl = 2 * y + u32::from(!on);
+                    if seen_at[nl as usize] == x as u32 {
+                        continue;
+                    }
+                    seen_at[nl as usize] = x as u32;
+                    parent[nl as usize] = lit;
+                    queue.push((nl, len + 1));
+                    if on {
+                        if let (Some(_), true) = (&g.fold, (y as usize) < g.singles) {
+                            let (c, e) = (g.nodes.cells(y as usize)[0], g.nodes.digit(y as usize));
+                            seen_off[e as usize - 1] |= 1 << c;
+                        }
+                        continue;
+                    }
+                    if len + 1 < 4 {
+                        continue;
+                    }
+                    // Reached "y is true" from "x is false".
+                    if matches!(kind, Kind::X | Kind::Xy)
+                        && g.nodes.digit(x) != g.nodes.digit(y as usize)
+                    {
+                        continue;
+                    }
+                    if single_x
+                        && (y as usize) < g.singles
+                        && !match g.fold {
+                            Some(_) => g.share_weak(x, y as usize, &self.cands),
+                            None => g.weak[y as usize].iter().any(|&w| {
+                                let w = (w & !IN_CELL) as usize;
+                                w < g.singles && mark[w] == x as u32
+                            }),
+                        }
+                    {
+                        continue;
+                    }
+                    let nx = (g.nodes.cells(x), g.nodes.digit(x));
+                    let ny = (g.nodes.cells(y as usize), g.nodes.digit(y as usize));
+                    let struck = self.struck_by_either(nx, ny);
+                    if struck.is_empty() {
+                        continue;
+                    }
+                    if most {
+                        let path = path_to(&parent, nl);
+                        if best
+                            .as_ref()
+                            .is_none_or(|b| better((&path, &struck), (&b.0, &b.1)))
+                        {
+                            best = Some((path, struck));
+                        }
+                        continue;
+                    }
+                    best = Some((path_to(&parent, nl), struck));
+                    break 'bfs;
                 }
             }
         }

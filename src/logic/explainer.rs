@@ -236,16 +236,29 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
 fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>) -> bool {
     let n = board.side;
     let mut kept = vain.take();
-    let then = kept.as_ref().filter(|then| {
-        then.len() == board.cands.len() && board.cands.iter().zip(*then).all(|(c, p)| c & !p == 0)
-    });
+    // The units (bit `k`, up to 3 * 64 of them) whose cells changed since
+    // the last search in vain; all when there was none, or candidates
+    // came back since.
+    let mut changed = [u64::MAX; 3];
+    if let Some(then) = kept.as_ref().filter(|then| then.len() == board.cands.len()) {
+        changed = [0; 3];
+        for (c, (&now, &was)) in board.cands.iter().zip(then).enumerate() {
+            if now & !was != 0 {
+                changed = [u64::MAX; 3];
+                break;
+            }
+            if now != was {
+                for &k in &board.cell_units[c] {
+                    changed[k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
+    }
     let table = board.table();
     // SE's order of units: boxes, columns, rows.
     for k in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {
-        if let Some(then) = then {
-            if board.units[k].iter().all(|&c| board.cands[c] == then[c]) {
-                continue;
-            }
+        if changed[k / 64] & (1 << (k % 64)) == 0 {
+            continue;
         }
         let blanks = board.units[k]
             .iter()
@@ -325,7 +338,9 @@ fn find_set(
                 .then(|| (pick.clone(), union, v, rest.trailing_zeros() as usize))
         });
     }
-    for j in from..members.len() {
+    // Only digits that leave enough after them to complete the choice.
+    let end = (members.len() + pick.len() + 1).saturating_sub(size);
+    for j in from..end {
         let u = union | places[members[j]];
         if u.count_ones() as usize > size {
             continue;

@@ -25,7 +25,7 @@
 //! Sue de Coq), the last position where each searched in vain. The run
 //! only loses candidates, so a unit whose cells hold what they held there
 //! gives the same patterns, with fewer candidates to strike: nothing. Such
-//! units are skipped ([`Board::units_to_skip`], [`Board::units_unchanged`]),
+//! units are skipped ([`Board::units_unchanged`]),
 //! whatever the other units did. ALS-XZ and the ALS-XY-wing keep theirs
 //! too ([`Board::searched_in_vain_at`]): a pattern of sets carried over
 //! since then strikes nothing either (`als.rs`).
@@ -226,15 +226,6 @@ impl Board {
 
 /// The searches in vain of one run (`IN_VAIN`).
 impl Board {
-    /// For each unit, whether `t` is known to find nothing in it in the
-    /// current position: the unit is unchanged since `t` searched in vain
-    /// ([`IN_VAIN`]); empty for a technique that keeps no search in vain,
-    /// or none yet.
-    pub(super) fn units_to_skip(&mut self, t: Technique) -> Vec<bool> {
-        self.units_unchanged(t)
-            .map_or_else(Vec::new, |u| u.to_vec())
-    }
-
     /// For each unit, whether its cells hold what they held where `t`
     /// ([`IN_VAIN`]) last searched in vain on this board (so it finds
     /// nothing there now); `None` when it has not, or candidates came
@@ -252,14 +243,22 @@ impl Board {
                 return Some(Arc::clone(units));
             }
         }
-        if !self.within(&then) {
+        if then.len() != self.cands.len() {
             return None;
         }
-        let units: Vec<bool> = self
-            .units
-            .iter()
-            .map(|unit| unit.iter().all(|&c| self.cands[c] == then[c]))
-            .collect();
+        // One pass over the cells: a unit is unchanged unless one of its
+        // cells changed.
+        let mut units = vec![true; self.units.len()];
+        for (c, (&now, &was)) in self.cands.iter().zip(then.iter()).enumerate() {
+            if now & !was != 0 {
+                return None;
+            }
+            if now != was {
+                for &k in &self.cell_units[c] {
+                    units[k] = false;
+                }
+            }
+        }
         let units = Arc::new(units);
         self.facts.unchanged = Some((at, then, Arc::clone(&units)));
         Some(units)

@@ -239,7 +239,9 @@ impl Board {
         // every box's entry per choice).
         let (next, deeper) = levels.split_first_mut()?;
         let next = &mut next[..n];
-        for j in from..s.lines.len() {
+        // Only lines that leave enough after them to complete the choice.
+        let end = (s.lines.len() + pick.len() + 1).saturating_sub(s.size);
+        for j in from..end {
             if !changed && !s.dirty_from[j] {
                 // No changed line left to choose.
                 break;
@@ -423,7 +425,8 @@ fn subsets(
     if chosen.len() == size {
         return f(chosen.iter().fold(0u64, |m, &p| m | (1u64 << p)));
     }
-    for j in from..items.len() {
+    let end = (items.len() + chosen.len() + 1).saturating_sub(size);
+    for j in from..end {
         chosen.push(items[j]);
         let done = subsets(items, size, j + 1, chosen, f);
         chosen.pop();

@@ -18,6 +18,7 @@ impl Board {
         };
         let skip = self.digits_to_skip(t);
         let mut failed = 0u64;
+        let mut pick = Vec::with_capacity(size);
         for d in 1..=n as u8 {
             if skip & bit(d) != 0 {
                 continue;
@@ -36,7 +37,7 @@ impl Board {
                 if len < size {
                     continue;
                 }
-                let step = first_cover(&lines[..len], size, &mut |pick, union| {
+                let step = first_cover(&lines[..len], size, &mut pick, &mut |pick, union| {
                     self.fish_step(d, cover, pick, union)
                 });
                 if let Some(step) = step {

@@ -466,10 +466,13 @@ fn all_digits(side: usize) -> u64 {
 /// items (each a key and a bit mask: a cell's candidates, a digit's
 /// places, a line's places of a digit) whose masks together cover exactly
 /// `size` bits, for which `found` makes a step. Items are tried in order;
-/// a branch is cut as soon as its union passes `size` bits.
+/// a branch is cut as soon as its union passes `size` bits. `pick` is
+/// room for the choice (cleared first), kept by the caller from one call
+/// to the next.
 fn first_cover<T: Copy>(
     items: &[(T, u64)],
     size: usize,
+    pick: &mut Vec<T>,
     found: &mut impl FnMut(&[T], u64) -> Option<Step>,
 ) -> Option<Step> {
     fn go<T: Copy>(
@@ -487,7 +490,9 @@ fn first_cover<T: Copy>(
                 None
             };
         }
-        for (j, &(key, mask)) in items.iter().enumerate().skip(from) {
+        // Only items that leave enough after them to complete the choice.
+        let last = (items.len() + pick.len()).checked_sub(size)?;
+        for (j, &(key, mask)) in items.iter().enumerate().take(last + 1).skip(from) {
             let u = union | mask;
             if !at_most(u, size) {
                 continue;
@@ -501,7 +506,8 @@ fn first_cover<T: Copy>(
         }
         None
     }
-    go(items, size, 0, 0, &mut Vec::with_capacity(size), found)
+    pick.clear();
+    go(items, size, 0, 0, pick, found)
 }
 
 /// Whether `x` has at most `k` bits set (cheaper than counting them all

@@ -29,12 +29,13 @@ impl Board {
         // allocation per unit.
         let table = self.table();
         let mut cells = [(0usize, 0u64); 64];
+        let mut pick = Vec::with_capacity(size);
         let t = naked_technique(size, locked);
         // The units unchanged since its last search in vain (`facts.rs`).
-        let skip = self.units_to_skip(t);
+        let skip = self.units_unchanged(t);
         let units = if locked { 2 * n..3 * n } else { 2 * n..5 * n };
         for k in units.map(|k| k % (3 * n)) {
-            if skip.get(k) == Some(&true) {
+            if skip.as_ref().is_some_and(|u| u[k]) {
                 continue;
             }
             let mut len = 0;
@@ -47,7 +48,7 @@ impl Board {
             if len < size || (locked && !self.may_lock(k, &cells[..len], size)) {
                 continue;
             }
-            let step = first_cover(&cells[..len], size, &mut |pick, union| {
+            let step = first_cover(&cells[..len], size, &mut pick, &mut |pick, union| {
                 self.naked_step(k, pick, union, locked)
             });
             if let Some(step) = step {
@@ -142,16 +143,17 @@ impl Board {
         let n = self.side;
         let table = self.table();
         let mut places = [(0u8, 0u64); 64];
+        let mut pick = Vec::with_capacity(size);
         // The units unchanged since its last search in vain (`facts.rs`).
         let t = match size {
             2 => Technique::HiddenPair,
             3 => Technique::HiddenTriple,
             _ => Technique::HiddenQuad,
         };
-        let skip = self.units_to_skip(t);
+        let skip = self.units_unchanged(t);
         // HoDoKu's order: boxes, rows, then columns.
         for k in (2 * n..3 * n).chain(0..2 * n) {
-            if skip.get(k) == Some(&true) {
+            if skip.as_ref().is_some_and(|u| u[k]) {
                 continue;
             }
             let all = &table.places[k * n..(k + 1) * n];
@@ -166,7 +168,7 @@ impl Board {
             if len < size {
                 continue;
             }
-            let step = first_cover(&places[..len], size, &mut |pick, union| {
+            let step = first_cover(&places[..len], size, &mut pick, &mut |pick, union| {
                 self.hidden_step(k, pick, union)
             });
             if let Some(step) = step {

@@ -37,13 +37,31 @@ type SubsetStep<'a> = dyn FnMut(&Board, &[usize], u64) -> Option<Step> + 'a;
 impl Board {
     /// [`Board::rectangles`], kept while the position stays the same: the
     /// five rectangle techniques run one after the other on a position.
+    /// A later position's are the last ones that still share two
+    /// candidates (candidates only go, so no rectangle is new), in the
+    /// same order.
     fn rectangles_memo(&mut self) -> Vec<(Rect, u64)> {
-        if let Some((cands, rects)) = &self.rect_memo {
-            if *cands == self.cands {
-                return rects.clone();
+        let rects = match self.rect_memo.take() {
+            Some((cands, rects)) if cands == self.cands => {
+                self.rect_memo = Some((cands, rects.clone()));
+                return rects;
             }
-        }
-        let rects = self.rectangles();
+            Some((mut cands, mut rects))
+                if cands.len() == self.cands.len()
+                    && self.cands.iter().zip(&cands).all(|(c, p)| c & !p == 0) =>
+            {
+                let now = &self.cands;
+                rects.retain_mut(|(rect, common)| {
+                    *common &= rect.iter().fold(u64::MAX, |m, &x| m & now[x]);
+                    common.count_ones() >= 2
+                });
+                debug_assert_eq!(rects, self.rectangles());
+                cands.clone_from(&self.cands);
+                self.rect_memo = Some((cands, rects.clone()));
+                return rects;
+            }
+            _ => self.rectangles(),
+        };
         self.rect_memo = Some((self.cands.clone(), rects.clone()));
         rects
     }
@@ -114,9 +132,8 @@ impl Board {
     /// One unique rectangle of this type (1 to 4) that strikes something.
     pub(super) fn unique_rectangle(&mut self, kind: u8) -> bool {
         for (rect, common) in self.rectangles_memo() {
-            let pairs: Vec<u8> = digits_of(common).collect();
-            for (i, &a) in pairs.iter().enumerate() {
-                for &b in &pairs[i + 1..] {
+            for a in digits_of(common) {
+                for b in digits_of(common & !(u64::MAX >> (64 - a))) {
                     let step = self.rectangle_of_type(kind, rect, a, b);
                     if let Some(step) = step {
                         self.apply(step);
@@ -294,9 +311,8 @@ impl Board {
     /// One hidden rectangle that strikes something.
     pub(super) fn hidden_rectangle(&mut self) -> bool {
         for (rect, common) in self.rectangles_memo() {
-            let pairs: Vec<u8> = digits_of(common).collect();
-            for (i, &a) in pairs.iter().enumerate() {
-                for &b in &pairs[i + 1..] {
+            for a in digits_of(common) {
+                for b in digits_of(common & !(u64::MAX >> (64 - a))) {
                     let pair = bit(a) | bit(b);
                     // Corner k's opposite is 3 - k; its row-mate k ^ 1 and
                     // column-mate k ^ 2.
