@@ -53,13 +53,25 @@ impl Board {
         debug_assert!(!seen.is_empty());
         let cells = self.cands.len();
         let words = cells.div_ceil(64);
-        let common = (0..words)
-            .map(|w| {
-                seen.iter()
-                    .fold(u64::MAX, |m, &s| m & self.peer_sets[s * words + w])
+        // Up to 64 words (a 64x64 grid), on the stack.
+        let mut common = [0u64; 64];
+        for (w, word) in common[..words].iter_mut().enumerate() {
+            *word = seen
+                .iter()
+                .fold(u64::MAX, |m, &s| m & self.peer_sets[s * words + w]);
+        }
+        (0..words)
+            .flat_map(move |w| {
+                let mut m = common[w];
+                std::iter::from_fn(move || {
+                    (m != 0).then(|| {
+                        let x = 64 * w + m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        x
+                    })
+                })
             })
-            .collect();
-        super::members_of(common).filter(move |&x| x < cells)
+            .filter(move |&x| x < cells)
     }
 
     /// The strong links of digit `d`: `(unit, cell, cell)` for every unit
@@ -145,8 +157,8 @@ impl Board {
     pub(super) fn empty_rectangle(&mut self) -> bool {
         let n = self.side;
         let lines = self.box_lines.clone();
-        let mut inbox = Vec::with_capacity(n);
         let skip = self.digits_to_skip(Technique::EmptyRectangle);
+        let table = self.table();
         let mut failed = 0u64;
         for d in 1..=n as u8 {
             let b = bit(d);
@@ -154,21 +166,27 @@ impl Board {
                 continue;
             }
             for bx in 2 * n..3 * n {
-                inbox.clear();
-                inbox.extend(
-                    self.units[bx]
-                        .iter()
-                        .copied()
-                        .filter(|&c| self.cands[c] & b != 0),
-                );
+                // The box's places of d (positions in the box).
+                let inbox = table.places[bx * n + d as usize - 1];
                 let (rows, cols) = &lines[bx - 2 * n];
                 // A cross holds at most a row and a column of the box.
-                if inbox.len() < 2 || inbox.len() > rows.len() + cols.len() - 1 {
+                let count = inbox.count_ones() as usize;
+                if count < 2 || count > rows.len() + cols.len() - 1 {
                     continue;
                 }
                 for &r in rows {
+                    let on_r = self.crossing(bx, r);
                     for &c in cols {
-                        if let Some(step) = self.empty_rectangle_at(d, bx, r, c, &inbox) {
+                        let on_c = self.crossing(bx, c);
+                        // Every place on the row or the column, one on
+                        // the row off the column and one the other way.
+                        if inbox & !(on_r | on_c) != 0
+                            || inbox & on_r & !on_c == 0
+                            || inbox & on_c & !on_r == 0
+                        {
+                            continue;
+                        }
+                        if let Some(step) = self.empty_rectangle_at(d, bx, (r, c), inbox, &table) {
                             self.digits_failed(Technique::EmptyRectangle, failed);
                             self.apply(step);
                             return true;
@@ -183,50 +201,44 @@ impl Board {
     }
 
     /// The empty rectangle of digit `d` in box `bx` on row unit `r` and
-    /// column unit `c`, if the box's places `inbox` fit it and it strikes
-    /// something.
+    /// column unit `c` (its places `inbox`, positions in the box, fit
+    /// it), if it strikes something.
     fn empty_rectangle_at(
         &self,
         d: u8,
         bx: usize,
-        r: usize,
-        c: usize,
-        inbox: &[usize],
+        (r, c): (usize, usize),
+        inbox: u64,
+        table: &super::intersections::Table,
     ) -> Option<Step> {
+        let n = self.side;
         let b = bit(d);
-        let on = |x: usize, slot: usize, k: usize| self.cell_units[x][slot] == k;
-        if !inbox.iter().all(|&x| on(x, 0, r) || on(x, 1, c))
-            || !inbox.iter().any(|&x| on(x, 0, r) && !on(x, 1, c))
-            || !inbox.iter().any(|&x| on(x, 1, c) && !on(x, 0, r))
-        {
-            return None;
-        }
+        let places = |k: usize| table.places[k * n + d as usize - 1];
         // (the rectangle's line the strong link starts from, the other line,
         // the slot of the line's kind, the slot of the other kind)
         for (line, cross, slot_line, slot_cross) in [(r, c, 0, 1), (c, r, 1, 0)] {
-            for &x in &self.units[line] {
-                if self.cands[x] & b == 0 || self.cell_units[x][2] == bx {
+            let mut outside = places(line) & !self.crossing(line, bx);
+            while outside != 0 {
+                let x = self.units[line][outside.trailing_zeros() as usize];
+                outside &= outside - 1;
+                // A strong link from x across the line: its unit of the
+                // other kind holds d twice.
+                let perp = self.cell_units[x][slot_cross];
+                let ends = places(perp);
+                if ends.count_ones() != 2 {
                     continue;
                 }
-                let perp = self.cell_units[x][slot_cross];
-                let mut ends = self.units[perp]
-                    .iter()
-                    .copied()
-                    .filter(|&e| self.cands[e] & b != 0);
-                let (Some(e1), Some(e2), None) = (ends.next(), ends.next(), ends.next()) else {
-                    continue;
-                };
-                let y = if e1 == x { e2 } else { e1 };
-                let target = self.units[self.cell_units[y][slot_line]]
-                    .iter()
-                    .copied()
-                    .find(|&t| self.cell_units[t][slot_cross] == cross);
-                let Some(t) = target else { continue };
+                let other = ends & !(1u64 << self.cell_pos[x][slot_cross]);
+                let y = self.units[perp][other.trailing_zeros() as usize];
+                // Where y's line (of the first line's kind) crosses the
+                // other line.
+                let along = self.cell_units[y][slot_line];
+                let t = self.units[along][self.crossing(along, cross).trailing_zeros() as usize];
                 if self.cell_units[t][2] == bx || self.cands[t] & b == 0 || t == y {
                     continue;
                 }
                 let mut cells = vec![x, y];
-                cells.extend_from_slice(inbox);
+                cells.extend(super::positions(inbox).map(|i| self.units[bx][i]));
                 return Some(Step {
                     technique: Technique::EmptyRectangle,
                     unit: Some(self.unit_of(bx)),
