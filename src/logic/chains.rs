@@ -836,7 +836,7 @@ impl Board {
                 for d in super::digits_of(self.cands[c]) {
                     f.places[d as usize - 1] |= 1 << c;
                 }
-                if self.cands[c].count_ones() == 2 {
+                if super::two_bits(self.cands[c]) {
                     f.pairs |= 1 << c;
                 }
             }
@@ -865,12 +865,12 @@ impl Board {
             }
             for d in 1..=n as u8 {
                 let p = places[b * n + d as usize - 1];
-                if p.count_ones() < 2 {
+                if p & p.wrapping_sub(1) == 0 {
                     continue;
                 }
                 for &(line, on_line) in &lines {
                     let q = p & on_line;
-                    if q.count_ones() >= 2 {
+                    if q & q.wrapping_sub(1) != 0 {
                         let g = nodes.len() as u32;
                         keyed.push(((b * n + d as usize - 1) as u32, g));
                         keyed.push(((line * n + d as usize - 1) as u32, g));
@@ -920,7 +920,7 @@ impl Board {
         // Strong links in pair cells.
         for c in 0..n * n {
             let m = self.cands[c];
-            if m.count_ones() == 2 {
+            if super::two_bits(m) {
                 let mut ds = super::digits_of(m);
                 if let (Some(a), Some(b)) = (ds.next(), ds.next()) {
                     let (x, y) = (
@@ -937,18 +937,21 @@ impl Board {
         for k in 0..units {
             for d in 1..=n as u8 {
                 let p = places[k * n + d as usize - 1];
-                let count = p.count_ones() as usize;
                 let node_at = |i: u8| of_cand[self.units[k][i as usize - 1] * n + d as usize - 1];
-                if count == 2 {
+                let two = super::two_bits(p);
+                if two {
                     let mut at = super::digits_of(p);
                     if let (Some(i), Some(j)) = (at.next(), at.next()) {
                         link(&mut strong, node_at(i) as usize, node_at(j) as usize);
                     }
                 }
                 let groups = in_unit(k, d);
-                if count < 3 || groups.is_empty() || !group_cells.is_empty() {
+                // Fewer than three places, or no groups to link.
+                if two || p & p.wrapping_sub(1) == 0 || groups.is_empty() || !group_cells.is_empty()
+                {
                     continue;
                 }
+                let count = p.count_ones() as usize;
                 // Nodes inside this unit on d (singles and groups); two
                 // of them that share no cell and cover every place.
                 inside.clear();

@@ -163,7 +163,7 @@ impl Board {
             .cands
             .iter()
             .copied()
-            .filter(|m| m.count_ones() == 2)
+            .filter(|&m| super::two_bits(m))
             .collect();
         masks.sort_unstable();
         masks.dedup();

@@ -176,7 +176,7 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
                 continue;
             }
             let places = places_of(k, d);
-            if places.count_ones() < 2 {
+            if places & places.wrapping_sub(1) == 0 {
                 continue;
             }
             let first = board.units[k][places.trailing_zeros() as usize];
@@ -195,7 +195,7 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
                     struck &= struck - 1;
                     let k3 = board.cell_units[s][kind];
                     let left = places_of(k3, d) & !board.crossing(k3, other);
-                    if left.count_ones() == 1 {
+                    if left != 0 && left & (left - 1) == 0 {
                         single = Some((k3, board.units[k3][left.trailing_zeros() as usize]));
                         break;
                     }

@@ -510,6 +510,13 @@ fn first_cover<T: Copy>(
     go(items, size, 0, 0, pick, found)
 }
 
+/// Whether `x` has exactly two bits set (a pair cell, a strong link),
+/// without counting them all.
+pub(super) fn two_bits(x: u64) -> bool {
+    let rest = x & x.wrapping_sub(1);
+    rest != 0 && rest & (rest - 1) == 0
+}
+
 /// Whether `x` has at most `k` bits set (cheaper than counting them all
 /// for the small `k` of a subset or a fish).
 pub(super) fn at_most(mut x: u64, k: usize) -> bool {

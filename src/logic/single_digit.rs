@@ -82,7 +82,7 @@ impl Board {
         (0..self.units.len())
             .filter_map(|k| {
                 let p = table.places[k * n + d as usize - 1];
-                (p.count_ones() == 2).then(|| {
+                super::two_bits(p).then(|| {
                     let unit = &self.units[k];
                     let first = p.trailing_zeros() as usize;
                     let second = (p & (p - 1)).trailing_zeros() as usize;
@@ -225,7 +225,7 @@ impl Board {
                 // other kind holds d twice.
                 let perp = self.cell_units[x][slot_cross];
                 let ends = places(perp);
-                if ends.count_ones() != 2 {
+                if !super::two_bits(ends) {
                     continue;
                 }
                 let other = ends & !(1u64 << self.cell_pos[x][slot_cross]);

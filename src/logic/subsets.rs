@@ -160,7 +160,7 @@ impl Board {
             let mut len = 0;
             for d in 1..=n as u8 {
                 let p = all[d as usize - 1];
-                if p.count_ones() >= 2 && p.count_ones() as usize <= size {
+                if p & p.wrapping_sub(1) != 0 && super::at_most(p, size) {
                     places[len] = (d, p);
                     len += 1;
                 }

@@ -192,7 +192,7 @@ impl Board {
 fn small_sets(cells: &[usize], cands: &[u64], out: &mut Vec<(Few, u64)>) {
     out.clear();
     for (i, &a) in cells.iter().enumerate() {
-        if cands[a].count_ones() == 2 {
+        if super::two_bits(cands[a]) {
             out.push((Few::of(&[a]), cands[a]));
         }
         if MAX_SIDE < 2 {

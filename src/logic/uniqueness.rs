@@ -53,7 +53,7 @@ impl Board {
                 let now = &self.cands;
                 rects.retain_mut(|(rect, common)| {
                     *common &= rect.iter().fold(u64::MAX, |m, &x| m & now[x]);
-                    common.count_ones() >= 2
+                    *common & common.wrapping_sub(1) != 0
                 });
                 debug_assert_eq!(rects, self.rectangles());
                 cands.clone_from(&self.cands);
@@ -76,13 +76,13 @@ impl Board {
                 for c1 in 0..n {
                     let (a, c) = (r1 * n + c1, r2 * n + c1);
                     let m1 = self.cands[a] & self.cands[c];
-                    if m1.count_ones() < 2 {
+                    if m1 & m1.wrapping_sub(1) == 0 {
                         continue;
                     }
                     for c2 in c1 + 1..n {
                         let (b, e) = (r1 * n + c2, r2 * n + c2);
                         let m = m1 & self.cands[b] & self.cands[e];
-                        if m.count_ones() < 2 {
+                        if m & m.wrapping_sub(1) == 0 {
                             continue;
                         }
                         let mut boxes = [a, b, c, e].map(|x| self.cell_units[x][2]);
