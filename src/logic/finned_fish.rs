@@ -42,10 +42,10 @@ struct Search<'a> {
     /// The first fish of the other kind (sashimi when finned ones are
     /// sought) met on the way, kept for the next call.
     other: std::cell::RefCell<Option<Step>>,
-    /// For each box (by box number, times the side) and each base line (by
-    /// unit - `base`), the cover positions of the digit's places there:
-    /// what a fish with its fins in the box could strike.
-    strike: &'a [u64],
+    /// For each line of the base kind (by unit - `base`), the digit's
+    /// places (cover positions): with `in_box`, what a fish with its fins
+    /// in a box could strike there.
+    line_places: &'a [u64],
 }
 
 /// What a search for finned fish of one size found of the sashimi kind,
@@ -81,7 +81,6 @@ impl Board {
         let n = self.side;
         let mut first_sashimi: Option<Step> = None;
         let line_boxes = self.line_boxes.clone();
-        let mut strike = vec![0u64; n * n];
         let table = self.table();
         let places = &table.places;
         let mut lines = Vec::with_capacity(n);
@@ -149,16 +148,9 @@ impl Board {
                 if lines.len() < size {
                     continue;
                 }
-                let (base_slot, cover_slot) = if cover == 0 { (1, 0) } else { (0, 1) };
-                strike.fill(0);
-                for b in 0..n {
-                    for &c in &self.units[2 * n + b] {
-                        if self.cands[c] & bit(d) != 0 {
-                            let line = self.cell_units[c][base_slot] - base;
-                            strike[b * n + line] |=
-                                1u64 << (self.cell_units[c][cover_slot] - cover);
-                        }
-                    }
+                let mut line_places = [0u64; MAX_BOXES];
+                for (l, p) in line_places[..n].iter_mut().enumerate() {
+                    *p = places[(base + l) * n + d as usize - 1];
                 }
                 // Whether a line among lines[j..] changed, for each j.
                 let mut dirty_from = [false; 65];
@@ -176,7 +168,7 @@ impl Board {
                     lines: &lines,
                     in_box: &line_boxes[base * n..(base + n) * n],
                     other: std::cell::RefCell::new(None),
-                    strike: &strike,
+                    line_places: &line_places[..n],
                 };
                 let mut pick = Vec::with_capacity(size);
                 let outside = [0u64; MAX_BOXES];
@@ -295,7 +287,7 @@ impl Board {
             // digit, off the base lines, on a line that may be a cover.
             let fin_box = 2 * n + b;
             let strikable = (0..n).any(|line| {
-                s.strike[b * n + line] & union != 0
+                s.line_places[line] & s.in_box[line * n + b] & union != 0
                     && !pick.iter().any(|&(k, _)| k == s.base + line)
             });
             if !strikable {
