@@ -239,21 +239,10 @@ fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>
     // The units (bit `k`, up to 3 * 64 of them) whose cells changed since
     // the last search in vain; all when there was none, or candidates
     // came back since.
-    let mut changed = [u64::MAX; 3];
-    if let Some(then) = kept.as_ref().filter(|then| then.len() == board.cands.len()) {
-        changed = [0; 3];
-        for (c, (&now, &was)) in board.cands.iter().zip(then).enumerate() {
-            if now & !was != 0 {
-                changed = [u64::MAX; 3];
-                break;
-            }
-            if now != was {
-                for &k in &board.cell_units[c] {
-                    changed[k / 64] |= 1 << (k % 64);
-                }
-            }
-        }
-    }
+    let changed = kept
+        .as_ref()
+        .and_then(|then| board.units_changed_since(then))
+        .unwrap_or([u64::MAX; 3]);
     let table = board.table();
     // SE's order of units: boxes, columns, rows.
     for k in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {

@@ -243,23 +243,12 @@ impl Board {
                 return Some(Arc::clone(units));
             }
         }
-        if then.len() != self.cands.len() {
-            return None;
-        }
-        // One pass over the cells: a unit is unchanged unless one of its
-        // cells changed.
-        let mut units = vec![true; self.units.len()];
-        for (c, (&now, &was)) in self.cands.iter().zip(then.iter()).enumerate() {
-            if now & !was != 0 {
-                return None;
-            }
-            if now != was {
-                for &k in &self.cell_units[c] {
-                    units[k] = false;
-                }
-            }
-        }
-        let units = Arc::new(units);
+        let changed = self.units_changed_since(&then)?;
+        let units = Arc::new(
+            (0..self.units.len())
+                .map(|k| changed[k / 64] & (1 << (k % 64)) == 0)
+                .collect(),
+        );
         self.facts.unchanged = Some((at, then, Arc::clone(&units)));
         Some(units)
     }
@@ -273,6 +262,28 @@ impl Board {
         }
         let (at, then) = self.facts.vain.get(t as usize)?.as_ref()?;
         self.within(then).then_some(*at)
+    }
+
+    /// The units (bit `k % 64` of word `k / 64`; at most 3 * 64 units)
+    /// with a cell whose candidates are not those of `then`, found in one
+    /// pass over the cells; `None` when a cell holds a candidate it did
+    /// not hold in `then` (or `then` is of another grid).
+    pub(super) fn units_changed_since(&self, then: &[u64]) -> Option<[u64; 3]> {
+        if then.len() != self.cands.len() {
+            return None;
+        }
+        let mut changed = [0u64; 3];
+        for (c, (&now, &was)) in self.cands.iter().zip(then).enumerate() {
+            if now & !was != 0 {
+                return None;
+            }
+            if now != was {
+                for &k in &self.cell_units[c] {
+                    changed[k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
+        Some(changed)
     }
 
     /// Whether every cell holds only candidates it held in `then`.
