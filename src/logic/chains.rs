@@ -24,7 +24,10 @@
 //! HoDoKu's `ChainSolver` sorts them ([`Pick`](super::Pick), [`better`]). An AIC search first finds,
 //! for every node at once, which candidates any chain could strike
 //! (`useful_starts`), and starts only next to them: most searches that
-//! find nothing end there. On grids of up to 128 cells a single node's
+//! find nothing end there. An X-chain search first tells, digit by digit
+//! from bit sets, whether any chain on the digit could strike
+//! ([`Board::x_chain_digits`]): the others are skipped, and no graph is
+//! built when none is left. On grids of up to 128 cells a single node's
 //! weak links are read from bit sets ([`Fold`]), not listed. Chains are capped at
 //! [`MAX_NODES`] nodes, as HoDoKu caps its chains at 20, and one search at
 //! [`MAX_WORK`] links followed (it matters on large grids only).
@@ -1397,6 +1400,92 @@ impl Board {
         best
     }
 
+    /// The digits (bit `d - 1`, of those not in `skip`) on which an
+    /// X-chain may strike something, read from bit sets on grids of up to
+    /// 128 cells (every digit not skipped on larger ones): from each place
+    /// `x` with a strong link, the places a chain from "`x` false" makes
+    /// true, of any length; a chain strikes only a place seeing `x` and
+    /// one of them. A search on any other digit finds nothing.
+    pub(super) fn x_chain_digits(&self, skip: u64) -> u64 {
+        let n = self.side;
+        let all = super::all_digits(n);
+        let cells = n * n;
+        if cells > 128 || skip == all {
+            return all & !skip;
+        }
+        let words = cells.div_ceil(64);
+        let peer = |c: usize| -> u128 {
+            let w = &self.peer_sets[c * words..(c + 1) * words];
+            u128::from(w[0]) | w.get(1).map_or(0, |&h| u128::from(h) << 64)
+        };
+        let table = self.table();
+        let mut conj = [0u128; 128];
+        let mut out = 0;
+        for d in 1..=n as u8 {
+            if skip & bit(d) != 0 {
+                continue;
+            }
+            let di = d as usize - 1;
+            // The digit's places (rows come first, their cells in order),
+            // and its strong links.
+            let mut places = 0u128;
+            for row in 0..n {
+                places |= u128::from(table.places[row * n + di]) << (row * n);
+            }
+            let mut starts = 0u128;
+            for k in 0..3 * n {
+                let pl = table.places[k * n + di];
+                if super::two_bits(pl) {
+                    let a = self.units[k][pl.trailing_zeros() as usize];
+                    let b = self.units[k][63 - pl.leading_zeros() as usize];
+                    conj[a] |= 1 << b;
+                    conj[b] |= 1 << a;
+                    starts |= 1 << a | 1 << b;
+                }
+            }
+            let mut todo = starts;
+            'starts: while todo != 0 {
+                let x = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let seeing_x = peer(x) & places;
+                if seeing_x == 0 {
+                    continue;
+                }
+                let (mut off, mut on, mut frontier) = (1u128 << x, 0u128, 1u128 << x);
+                while frontier != 0 {
+                    let mut next_on = 0;
+                    let mut f = frontier;
+                    while f != 0 {
+                        next_on |= conj[f.trailing_zeros() as usize];
+                        f &= f - 1;
+                    }
+                    next_on &= !on;
+                    on |= next_on;
+                    let mut seen = 0;
+                    while next_on != 0 {
+                        seen |= peer(next_on.trailing_zeros() as usize);
+                        next_on &= next_on - 1;
+                    }
+                    // The places made true by the first link end no
+                    // chain (two nodes are too few, and the search does
+                    // not reach them again).
+                    if seen & seeing_x != 0 && off != 1 << x {
+                        out |= bit(d);
+                        break 'starts;
+                    }
+                    frontier = seen & places & !off;
+                    off |= frontier;
+                }
+            }
+            let mut used = starts;
+            while used != 0 {
+                conj[used.trailing_zeros() as usize] = 0;
+                used &= used - 1;
+            }
+        }
+        out
+    }
+
     /// Whether an XY-chain search here would find nothing, as the last one
     /// did: an XY-chain goes through pair cells alone, so where the
     /// candidates are fewer than there and no cell has become a pair
@@ -1426,7 +1515,14 @@ impl Board {
         let n = self.side;
         let all = super::all_digits(n);
         let skip = match kind {
-            Kind::X => self.digits_to_skip(Technique::XChain),
+            Kind::X => {
+                let skip = self.digits_to_skip(Technique::XChain);
+                // The digits without a chain that strikes are noted and
+                // left out at once, found so from bit sets.
+                let none = all & !skip & !self.x_chain_digits(skip);
+                self.digits_failed(Technique::XChain, none);
+                skip | none
+            }
             _ => 0,
         };
         if skip == all || (kind == Kind::Xy && self.xy_chains_in_vain()) {
@@ -1549,6 +1645,34 @@ mod tests {
             positions > 100 && found > 20 && no_start > 20,
             "{positions} {found} {no_start}"
         );
+    }
+
+    #[test]
+    fn x_chain_digits_leave_out_only_digits_without_a_chain() {
+        // A digit the bit sets leave out has no X-chain that strikes (the
+        // search over the graph finds none); the test means something
+        // only if digits are left out, and digits kept have chains.
+        let all = super::super::all_digits(9);
+        let (mut left_out, mut with_chain) = (0, 0);
+        each_hard_position(8, |b| {
+            let possible = b.x_chain_digits(0);
+            let g = b.build_graph(false, true);
+            for d in 1..=9u8 {
+                let mut cut = false;
+                let skip = all & !super::bit(d);
+                let found = b.search_from(&g, Kind::X, skip, None, &mut cut, true);
+                assert!(!cut);
+                if possible & super::bit(d) == 0 {
+                    left_out += 1;
+                    assert!(found.is_none(), "digit {d}: {found:?}");
+                } else {
+                    with_chain += usize::from(found.is_some());
+                }
+            }
+            // Skipped digits stay out.
+            assert_eq!(b.x_chain_digits(0b1_0101_0101) & 0b1_0101_0101, 0);
+        });
+        assert!(left_out > 100 && with_chain > 10, "{left_out} {with_chain}");
     }
 
     #[test]
