@@ -531,6 +531,25 @@ impl Leads {
         roots: impl Iterator<Item = usize>,
         mark: impl Fn(usize) -> Option<usize>,
     ) -> Leads {
+        // Sets of a fixed number of words where it is known (the unions
+        // of sets, one per link, are most of the work).
+        match words {
+            2 => Leads::build::<2>(at, next, words, roots, mark),
+            4 => Leads::build::<4>(at, next, words, roots, mark),
+            6 => Leads::build::<6>(at, next, words, roots, mark),
+            _ => Leads::build::<0>(at, next, words, roots, mark),
+        }
+    }
+
+    /// [`Leads::new`] with sets of `W` words (`words` when `W` is 0).
+    fn build<const W: usize>(
+        at: &[u32],
+        next: &[u32],
+        words: usize,
+        roots: impl Iterator<Item = usize>,
+        mark: impl Fn(usize) -> Option<usize>,
+    ) -> Leads {
+        let words = if W == 0 { words } else { W };
         const NONE: u32 = u32::MAX;
         let vertices = at.len() - 1;
         // Tarjan's search, iterative: `calls` holds each open vertex and
@@ -592,8 +611,9 @@ impl Leads {
                         let c = comp[s as usize] as usize;
                         if c != comps as usize {
                             let (done, this) = sets.split_at_mut(base);
-                            for (a, b) in this.iter_mut().zip(&done[c * words..(c + 1) * words]) {
-                                *a |= b;
+                            let from = &done[c * words..(c + 1) * words];
+                            for i in 0..words {
+                                this[i] |= from[i];
                             }
                         }
                     }
