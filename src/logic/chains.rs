@@ -22,7 +22,7 @@
 //! over all starts (SE rates chains by length), as do AICs in HoDoKu's
 //! run; there an X- or XY-chain is the one that strikes the most, as
 //! HoDoKu's `ChainSolver` sorts them ([`Pick`](super::Pick), [`better`]).
-//! An AIC search on a grid of up to 128 cells, with up to 128 nodes with
+//! An AIC search on a grid of up to 128 cells, with up to 256 nodes with
 //! strong links, goes breadth first from all starts at once, each literal
 //! keeping the set of starts that reach it ([`Board::shortest_in_bits`]):
 //! the first level where a start may strike holds the shortest chains,
@@ -789,65 +789,47 @@ fn mark_useful_any(
     }
 }
 
-/// The nodes with strong links of a folded graph (at most 128 of them),
-/// numbered in node order, and their links as bit sets over those
+/// The nodes with strong links of a folded graph (at most 256 of them),
+/// numbered in node order, and their links as bit sets `S` over those
 /// numbers: for [`Board::shortest_in_bits`].
-struct StrongNodes {
+struct StrongNodes<S> {
     /// The nodes.
     nodes: Vec<usize>,
     /// Each one's strong partners: "this false" makes them true.
-    partners: Vec<u128>,
+    partners: Vec<S>,
     /// The nodes with strong links each one sees (weak links): "this
     /// true" makes them false.
-    sees: Vec<u128>,
+    sees: Vec<S>,
     /// For each, the nodes with strong links that see a single node it
     /// sees too: the starts a chain ending "this true" may strike from.
-    share: Vec<u128>,
+    share: Vec<S>,
 }
 
-impl StrongNodes {
-    /// `None` when the graph is not folded or more than 128 nodes have
-    /// strong links.
-    fn of(g: &Graph, kind: Kind) -> Option<StrongNodes> {
+impl<S: Set> StrongNodes<S> {
+    /// The nodes `id` numbers (`u32::MAX` for the others) and the links.
+    fn of(g: &Graph, kind: Kind, id: &[u32], nodes: Vec<usize>) -> StrongNodes<S> {
         const NONE: u32 = u32::MAX;
-        g.fold.as_ref()?;
-        let m = if kind == Kind::Grouped {
-            g.nodes.len()
-        } else {
-            g.singles
-        };
-        let mut id = vec![NONE; m];
-        let mut nodes = Vec::new();
-        for (x, slot) in id.iter_mut().enumerate() {
-            if g.strong.runs(x, kind, true).iter().any(|r| !r.is_empty()) {
-                if nodes.len() == 128 {
-                    return None;
-                }
-                *slot = nodes.len() as u32;
-                nodes.push(x);
-            }
-        }
         let count = nodes.len();
-        let mut partners = vec![0u128; count];
-        let mut sees = vec![0u128; count];
+        let mut partners = vec![S::default(); count];
+        let mut sees = vec![S::default(); count];
         // The strong nodes seeing each single node, and the single nodes
         // each strong node sees (`seen[seen_at[i]..seen_at[i + 1]]`).
-        let mut seen_by = vec![0u128; g.singles];
+        let mut seen_by = vec![S::default(); g.singles];
         let mut seen: Vec<u32> = Vec::new();
         let mut seen_at = Vec::with_capacity(count + 1);
         seen_at.push(0);
         for (i, &x) in nodes.iter().enumerate() {
             for run in g.strong.runs(x, kind, true) {
                 for &l in run {
-                    partners[i] |= 1 << id[(l & !IN_CELL) as usize];
+                    partners[i].insert(id[(l & !IN_CELL) as usize] as usize);
                 }
             }
             g.each_weak(x, kind, None, |z| {
                 if let Some(&j) = id.get(z).filter(|&&j| j != NONE) {
-                    sees[i] |= 1 << j;
+                    sees[i].insert(j as usize);
                 }
                 if z < g.singles {
-                    seen_by[z] |= 1 << i;
+                    seen_by[z].insert(i);
                     seen.push(z as u32);
                 }
             });
@@ -857,15 +839,15 @@ impl StrongNodes {
             .map(|i| {
                 seen[seen_at[i]..seen_at[i + 1]]
                     .iter()
-                    .fold(0u128, |a, &z| a | seen_by[z as usize])
+                    .fold(S::default(), |a, &z| a | seen_by[z as usize])
             })
             .collect();
-        Some(StrongNodes {
+        StrongNodes {
             nodes,
             partners,
             sees,
             share,
-        })
+        }
     }
 }
 
@@ -881,73 +863,199 @@ impl Board {
     /// search from one start ([`Board::search_from`], capped at that
     /// length) makes the chain, in order, until one strikes (a chain
     /// between single nodes always does; one with a group may not, and
-    /// the search goes on). `None` where [`StrongNodes::of`] is.
+    /// the search goes on). `None` when the graph is not folded or more
+    /// than 256 nodes have strong links.
     fn shortest_in_bits(&self, g: &Graph, kind: Kind, cut: &mut bool) -> Option<Option<Found>> {
-        let s = StrongNodes::of(g, kind)?;
+        const NONE: u32 = u32::MAX;
+        g.fold.as_ref()?;
+        let m = if kind == Kind::Grouped {
+            g.nodes.len()
+        } else {
+            g.singles
+        };
+        let mut id = vec![NONE; m];
+        let mut nodes = Vec::new();
+        for (x, slot) in id.iter_mut().enumerate() {
+            if g.strong.runs(x, kind, true).iter().any(|r| !r.is_empty()) {
+                *slot = nodes.len() as u32;
+                nodes.push(x);
+            }
+        }
+        Some(match nodes.len() {
+            0..=128 => {
+                self.shortest_among::<u128>(g, kind, StrongNodes::of(g, kind, &id, nodes), cut)
+            }
+            129..=256 => {
+                self.shortest_among::<Wide>(g, kind, StrongNodes::of(g, kind, &id, nodes), cut)
+            }
+            _ => return None,
+        })
+    }
+
+    /// [`Board::shortest_in_bits`] over the nodes with strong links `s`.
+    fn shortest_among<S: Set>(
+        &self,
+        g: &Graph,
+        kind: Kind,
+        s: StrongNodes<S>,
+        cut: &mut bool,
+    ) -> Option<Found> {
         let count = s.nodes.len();
-        let mut seen_off: Vec<u128> = (0..count).map(|i| 1 << i).collect();
+        let mut seen_off: Vec<S> = (0..count).map(S::unit).collect();
         let mut off = seen_off.clone();
-        let mut seen_on = vec![0u128; count];
-        let mut on = vec![0u128; count];
+        let mut seen_on = vec![S::default(); count];
+        let mut on = vec![S::default(); count];
         // The literals of the chains reaching `off`, then `on`.
         let mut len = 1;
         loop {
-            on.fill(0);
+            on.fill(S::default());
             for (i, &starts) in off.iter().enumerate() {
-                if starts != 0 {
+                if !starts.is_empty() {
                     let mut p = s.partners[i];
-                    while p != 0 {
-                        on[p.trailing_zeros() as usize] |= starts;
-                        p &= p - 1;
+                    while let Some(j) = p.pop_first() {
+                        on[j] = on[j] | starts;
                     }
                 }
             }
-            let (mut hits, mut any) = (0u128, false);
+            let (mut hits, mut any) = (S::default(), false);
             for ((new, seen), &share) in on.iter_mut().zip(&mut seen_on).zip(&s.share) {
-                *new &= !*seen;
-                *seen |= *new;
-                hits |= *new & share;
-                any |= *new != 0;
+                *new = new.minus(*seen);
+                *seen = *seen | *new;
+                hits = hits | new.and(share);
+                any |= !new.is_empty();
             }
             len += 1;
             // Two literals are too few for a chain.
             if len >= 4 {
                 let mut only = vec![0u64; g.nodes.len().div_ceil(64)];
-                while hits != 0 {
-                    let x = s.nodes[hits.trailing_zeros() as usize];
-                    hits &= hits - 1;
+                while let Some(i) = hits.pop_first() {
+                    let x = s.nodes[i];
                     only[x / 64] = 1 << (x % 64);
                     let found = self.search_from(g, kind, 0, Some(&only), cut, false, len);
                     if found.is_some() || *cut {
-                        return Some(found);
+                        return found;
                     }
                     only[x / 64] = 0;
                 }
             }
             if !any || len >= MAX_NODES {
-                return Some(None);
+                return None;
             }
-            off.fill(0);
+            off.fill(S::default());
             for (i, &starts) in on.iter().enumerate() {
-                if starts != 0 {
+                if !starts.is_empty() {
                     let mut w = s.sees[i];
-                    while w != 0 {
-                        off[w.trailing_zeros() as usize] |= starts;
-                        w &= w - 1;
+                    while let Some(j) = w.pop_first() {
+                        off[j] = off[j] | starts;
                     }
                 }
             }
             any = false;
             for (new, seen) in off.iter_mut().zip(&mut seen_off) {
-                *new &= !*seen;
-                *seen |= *new;
-                any |= *new != 0;
+                *new = new.minus(*seen);
+                *seen = *seen | *new;
+                any |= !new.is_empty();
             }
             len += 1;
             if !any {
-                return Some(None);
+                return None;
             }
         }
+    }
+}
+
+/// A set of small numbers in bits, for [`Board::shortest_in_bits`]: one
+/// `u128`, or two ([`Wide`]).
+trait Set: Copy + Default + std::ops::BitOr<Output = Self> {
+    fn unit(i: usize) -> Self;
+    fn insert(&mut self, i: usize);
+    fn and(self, other: Self) -> Self;
+    fn minus(self, other: Self) -> Self;
+    fn is_empty(&self) -> bool;
+    /// Takes the smallest number out.
+    fn pop_first(&mut self) -> Option<usize>;
+}
+
+impl Set for u128 {
+    #[inline]
+    fn unit(i: usize) -> u128 {
+        1 << i
+    }
+
+    #[inline]
+    fn insert(&mut self, i: usize) {
+        *self |= 1 << i;
+    }
+
+    #[inline]
+    fn and(self, other: u128) -> u128 {
+        self & other
+    }
+
+    #[inline]
+    fn minus(self, other: u128) -> u128 {
+        self & !other
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        *self == 0
+    }
+
+    #[inline]
+    fn pop_first(&mut self) -> Option<usize> {
+        let i = self.trailing_zeros() as usize;
+        *self &= self.wrapping_sub(1);
+        (i < 128).then_some(i)
+    }
+}
+
+/// Up to 256 numbers, in two `u128`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Wide([u128; 2]);
+
+impl std::ops::BitOr for Wide {
+    type Output = Wide;
+
+    #[inline]
+    fn bitor(self, other: Wide) -> Wide {
+        Wide([self.0[0] | other.0[0], self.0[1] | other.0[1]])
+    }
+}
+
+impl Set for Wide {
+    #[inline]
+    fn unit(i: usize) -> Wide {
+        let mut w = Wide::default();
+        w.insert(i);
+        w
+    }
+
+    #[inline]
+    fn insert(&mut self, i: usize) {
+        self.0[i / 128] |= 1 << (i % 128);
+    }
+
+    #[inline]
+    fn and(self, other: Wide) -> Wide {
+        Wide([self.0[0] & other.0[0], self.0[1] & other.0[1]])
+    }
+
+    #[inline]
+    fn minus(self, other: Wide) -> Wide {
+        Wide([self.0[0] & !other.0[0], self.0[1] & !other.0[1]])
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0[0] | self.0[1] == 0
+    }
+
+    #[inline]
+    fn pop_first(&mut self) -> Option<usize> {
+        self.0[0]
+            .pop_first()
+            .or_else(|| self.0[1].pop_first().map(|i| 128 + i))
     }
 }
 
