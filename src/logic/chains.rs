@@ -22,18 +22,22 @@
 //! over all starts (SE rates chains by length), as do AICs in HoDoKu's
 //! run; there an X- or XY-chain is the one that strikes the most, as
 //! HoDoKu's `ChainSolver` sorts them ([`Pick`](super::Pick), [`better`]).
-//! An AIC search on a grid of up to 128 cells, with up to 256 nodes with
-//! strong links, goes breadth first from all starts at once, each literal
-//! keeping the set of starts that reach it ([`Board::shortest_in_bits`]):
-//! the first level where a start may strike holds the shortest chains,
-//! and only that start is searched alone, for the chain itself.
-//! Elsewhere it first finds, for every node at once, which candidates any
-//! chain could strike (`useful_starts`), and starts only next to them:
-//! most searches that find nothing end there. An X-chain search first tells, digit by digit
-//! from bit sets, whether any chain on the digit could strike
-//! ([`Board::x_chain_digits`]): the others are skipped, and no graph is
-//! built when none is left. On grids of up to 128 cells a single node's
-//! weak links are read from bit sets ([`Fold`]), not listed. Chains are capped at
+//!
+//! An AIC or XY-chain search on a grid of up to 128 cells, with up to 256
+//! nodes with strong links, goes breadth first from all starts at once,
+//! each literal keeping the set of starts that reach it
+//! ([`Board::search_in_bits`]): the first level where a start may strike
+//! holds the shortest chains, and only that start is searched alone, for
+//! the chain itself (for HoDoKu's choice, only the starts that may strike
+//! at some level). Elsewhere an AIC search first finds, for every node at
+//! once, which candidates any chain could strike (`useful_starts`), and
+//! starts only next to them: most searches that find nothing end there.
+//! An X-chain search first tells, digit by digit from bit sets, whether
+//! any chain on the digit could strike ([`Board::x_chain_digits`]): the
+//! others are skipped, and no graph is built when none is left.
+//!
+//! On grids of up to 128 cells a single node's weak links are read from
+//! bit sets ([`Fold`]), not listed. Chains are capped at
 //! [`MAX_NODES`] nodes, as HoDoKu caps its chains at 20, and one search at
 //! [`MAX_WORK`] links followed (it matters on large grids only).
 
@@ -791,7 +795,7 @@ fn mark_useful_any(
 
 /// The nodes with strong links of a folded graph (at most 256 of them),
 /// numbered in node order, and their links as bit sets `S` over those
-/// numbers: for [`Board::shortest_in_bits`].
+/// numbers: for [`Board::search_in_bits`].
 struct StrongNodes<S> {
     /// The nodes.
     nodes: Vec<usize>,
@@ -815,7 +819,7 @@ impl<S: Set> StrongNodes<S> {
         // The strong nodes seeing each single node, and the single nodes
         // each strong node sees (`seen[seen_at[i]..seen_at[i + 1]]`).
         let mut seen_by = vec![S::default(); g.singles];
-        let mut seen: Vec<u32> = Vec::new();
+        let mut seen: Vec<u32> = Vec::with_capacity(16 * count);
         let mut seen_at = Vec::with_capacity(count + 1);
         seen_at.push(0);
         for (i, &x) in nodes.iter().enumerate() {
@@ -824,7 +828,11 @@ impl<S: Set> StrongNodes<S> {
                     partners[i].insert(id[(l & !IN_CELL) as usize] as usize);
                 }
             }
-            g.each_weak(x, kind, None, |z| {
+            // An XY-chain's weak links are an X-chain's (its digit in
+            // other cells) between the nodes with strong links, its pair
+            // cells; the cells it strikes are any.
+            let weak = if kind == Kind::Xy { Kind::X } else { kind };
+            g.each_weak(x, weak, None, |z| {
                 if let Some(&j) = id.get(z).filter(|&&j| j != NONE) {
                     sees[i].insert(j as usize);
                 }
@@ -852,20 +860,29 @@ impl<S: Set> StrongNodes<S> {
 }
 
 impl Board {
-    /// The shortest AIC (grouped or not) that strikes something, as
-    /// [`Board::search`] finds it (the first start, in node order, of the
-    /// shortest chains; its first chain breadth first), found by one
-    /// breadth-first search from every start at once: each literal of a
-    /// node with strong links keeps the set of starts that reach it, level
-    /// by level (bit sets over those nodes). A start reaching "`y` true"
-    /// where a single node it sees is seen by `y` too may strike it; the
+    /// [`Board::search`] on a folded graph with up to 256 nodes with
+    /// strong links, by one breadth-first search from every start at
+    /// once ([`spread`]): each literal of a node with strong links keeps
+    /// the set of starts that reach it, level by level (bit sets over
+    /// those nodes). A start reaching "`y` true" where a single node it
+    /// sees is seen by `y` too may strike it (a chain between single
+    /// nodes does; one with a group may not). For the shortest chain, the
     /// first level with such starts holds the shortest chains, and the
     /// search from one start ([`Board::search_from`], capped at that
-    /// length) makes the chain, in order, until one strikes (a chain
-    /// between single nodes always does; one with a group may not, and
-    /// the search goes on). `None` when the graph is not folded or more
-    /// than 256 nodes have strong links.
-    fn shortest_in_bits(&self, g: &Graph, kind: Kind, cut: &mut bool) -> Option<Option<Found>> {
+    /// length) makes the chain, in order, until one strikes (the first
+    /// start, in node order, of the shortest chains; its first chain
+    /// breadth first). With `most` (HoDoKu's choice of X- and
+    /// XY-chains), every start that may strike at some level is searched,
+    /// in order, and no other. `None` when the graph is not folded or
+    /// more than 256 nodes have strong links.
+    fn search_in_bits(
+        &self,
+        g: &Graph,
+        kind: Kind,
+        skip: u64,
+        cut: &mut bool,
+        most: bool,
+    ) -> Option<Option<Found>> {
         const NONE: u32 = u32::MAX;
         g.fold.as_ref()?;
         let m = if kind == Kind::Grouped {
@@ -883,88 +900,128 @@ impl Board {
         }
         Some(match nodes.len() {
             0..=128 => {
-                self.shortest_among::<u128>(g, kind, StrongNodes::of(g, kind, &id, nodes), cut)
+                let s = StrongNodes::<u128>::of(g, kind, &id, nodes);
+                self.search_among(g, kind, &s, skip, cut, most)
             }
             129..=256 => {
-                self.shortest_among::<Wide>(g, kind, StrongNodes::of(g, kind, &id, nodes), cut)
+                let s = StrongNodes::<Wide>::of(g, kind, &id, nodes);
+                self.search_among(g, kind, &s, skip, cut, most)
             }
             _ => return None,
         })
     }
 
-    /// [`Board::shortest_in_bits`] over the nodes with strong links `s`.
-    fn shortest_among<S: Set>(
+    /// [`Board::search_in_bits`] over the nodes with strong links `s`.
+    fn search_among<S: Set>(
         &self,
         g: &Graph,
         kind: Kind,
-        s: StrongNodes<S>,
+        s: &StrongNodes<S>,
+        skip: u64,
         cut: &mut bool,
+        most: bool,
     ) -> Option<Found> {
-        let count = s.nodes.len();
-        let mut seen_off: Vec<S> = (0..count).map(S::unit).collect();
-        let mut off = seen_off.clone();
-        let mut seen_on = vec![S::default(); count];
-        let mut on = vec![S::default(); count];
-        // The literals of the chains reaching `off`, then `on`.
-        let mut len = 1;
-        loop {
-            on.fill(S::default());
-            for (i, &starts) in off.iter().enumerate() {
-                if !starts.is_empty() {
-                    let mut p = s.partners[i];
-                    while let Some(j) = p.pop_first() {
-                        on[j] = on[j] | starts;
-                    }
-                }
-            }
-            let (mut hits, mut any) = (S::default(), false);
-            for ((new, seen), &share) in on.iter_mut().zip(&mut seen_on).zip(&s.share) {
-                *new = new.minus(*seen);
-                *seen = *seen | *new;
-                hits = hits | new.and(share);
-                any |= !new.is_empty();
-            }
-            len += 1;
-            // Two literals are too few for a chain.
-            if len >= 4 {
-                let mut only = vec![0u64; g.nodes.len().div_ceil(64)];
-                while let Some(i) = hits.pop_first() {
-                    let x = s.nodes[i];
-                    only[x / 64] = 1 << (x % 64);
-                    let found = self.search_from(g, kind, 0, Some(&only), cut, false, len);
-                    if found.is_some() || *cut {
-                        return found;
-                    }
-                    only[x / 64] = 0;
-                }
-            }
-            if !any || len >= MAX_NODES {
+        let mut only = vec![0u64; g.nodes.len().div_ceil(64)];
+        let starts = |i: usize| skip & bit(g.nodes.digit(s.nodes[i])) == 0;
+        if most {
+            let mut any = S::default();
+            spread(s, starts, |_, hits| {
+                any = any | hits;
+                false
+            });
+            if any.is_empty() {
                 return None;
             }
-            off.fill(S::default());
-            for (i, &starts) in on.iter().enumerate() {
-                if !starts.is_empty() {
-                    let mut w = s.sees[i];
-                    while let Some(j) = w.pop_first() {
-                        off[j] = off[j] | starts;
-                    }
+            while let Some(i) = any.pop_first() {
+                let x = s.nodes[i];
+                only[x / 64] |= 1 << (x % 64);
+            }
+            return self.search_from(g, kind, skip, Some(&only), cut, true, MAX_NODES);
+        }
+        let mut found = None;
+        spread(s, starts, |len, mut hits| {
+            while let Some(i) = hits.pop_first() {
+                let x = s.nodes[i];
+                only[x / 64] = 1 << (x % 64);
+                found = self.search_from(g, kind, skip, Some(&only), cut, false, len);
+                if found.is_some() || *cut {
+                    return true;
+                }
+                only[x / 64] = 0;
+            }
+            false
+        });
+        found
+    }
+}
+
+/// The breadth-first search of [`Board::search_in_bits`] from the nodes
+/// of `s` that `starts` allows, all at once: at each level of "true"
+/// literals from the fourth on (two are too few for a chain), calls
+/// `level` with the length of the chains reaching them and the starts
+/// that may strike there, when there are any; stops where `level` says
+/// so, where nothing new is reached, or at [`MAX_NODES`].
+fn spread<S: Set>(
+    s: &StrongNodes<S>,
+    starts: impl Fn(usize) -> bool,
+    mut level: impl FnMut(usize, S) -> bool,
+) {
+    let count = s.nodes.len();
+    let mut seen_off: Vec<S> = (0..count)
+        .map(|i| if starts(i) { S::unit(i) } else { S::default() })
+        .collect();
+    let mut off = seen_off.clone();
+    let mut seen_on = vec![S::default(); count];
+    let mut on = vec![S::default(); count];
+    // The literals of the chains reaching `off`, then `on`.
+    let mut len = 1;
+    loop {
+        on.fill(S::default());
+        for (i, &from) in off.iter().enumerate() {
+            if !from.is_empty() {
+                let mut p = s.partners[i];
+                while let Some(j) = p.pop_first() {
+                    on[j] = on[j] | from;
                 }
             }
-            any = false;
-            for (new, seen) in off.iter_mut().zip(&mut seen_off) {
-                *new = new.minus(*seen);
-                *seen = *seen | *new;
-                any |= !new.is_empty();
+        }
+        let (mut hits, mut any) = (S::default(), false);
+        for ((new, seen), &share) in on.iter_mut().zip(&mut seen_on).zip(&s.share) {
+            *new = new.minus(*seen);
+            *seen = *seen | *new;
+            hits = hits | new.and(share);
+            any |= !new.is_empty();
+        }
+        len += 1;
+        if len >= 4 && !hits.is_empty() && level(len, hits) {
+            return;
+        }
+        if !any || len >= MAX_NODES {
+            return;
+        }
+        off.fill(S::default());
+        for (i, &from) in on.iter().enumerate() {
+            if !from.is_empty() {
+                let mut w = s.sees[i];
+                while let Some(j) = w.pop_first() {
+                    off[j] = off[j] | from;
+                }
             }
-            len += 1;
-            if !any {
-                return None;
-            }
+        }
+        any = false;
+        for (new, seen) in off.iter_mut().zip(&mut seen_off) {
+            *new = new.minus(*seen);
+            *seen = *seen | *new;
+            any |= !new.is_empty();
+        }
+        len += 1;
+        if !any {
+            return;
         }
     }
 }
 
-/// A set of small numbers in bits, for [`Board::shortest_in_bits`]: one
+/// A set of small numbers in bits, for [`Board::search_in_bits`]: one
 /// `u128`, or two ([`Wide`]).
 trait Set: Copy + Default + std::ops::BitOr<Output = Self> {
     fn unit(i: usize) -> Self;
@@ -1471,8 +1528,11 @@ impl Board {
     /// stopped before trying every start (the work cap, the deadline).
     /// AICs start only where [`useful_starts`] allows.
     fn search(&self, g: &Graph, kind: Kind, skip: u64, cut: &mut bool) -> Option<Found> {
-        if matches!(kind, Kind::Aic | Kind::Grouped) && skip == 0 {
-            if let Some(found) = self.shortest_in_bits(g, kind, cut) {
+        let most = self.pick == super::Pick::Hodoku && matches!(kind, Kind::X | Kind::Xy);
+        // (X-chains are told apart by digit first, `x_chain_digits`: the
+        // search in bits gains nothing on them.)
+        if kind != Kind::X {
+            if let Some(found) = self.search_in_bits(g, kind, skip, cut, most) {
                 return found;
             }
         }
@@ -1480,7 +1540,6 @@ impl Board {
         if useful.as_ref().is_some_and(|u| u.iter().all(|&w| w == 0)) {
             return None;
         }
-        let most = self.pick == super::Pick::Hodoku && matches!(kind, Kind::X | Kind::Xy);
         self.search_from(g, kind, skip, useful.as_deref(), cut, most, MAX_NODES)
     }
 
