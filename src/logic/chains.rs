@@ -24,7 +24,9 @@
 //! HoDoKu's `ChainSolver` sorts them ([`Pick`](super::Pick), [`better`]).
 //!
 //! An AIC or XY-chain search on a grid of up to 128 cells, with up to 256
-//! nodes with strong links, goes breadth first from all starts at once,
+//! nodes with strong links, goes breadth first from all starts at once
+//! (on the candidates' bit sets, without a graph, where its nodes are
+//! single cells: `in_cells.rs`),
 //! each literal keeping the set of starts that reach it
 //! ([`Board::search_in_bits`]): the first level where a start may strike
 //! holds the shortest chains, and only that start is searched alone, for
@@ -42,6 +44,8 @@
 //! [`MAX_WORK`] links followed (it matters on large grids only).
 
 use std::sync::Arc;
+
+mod in_cells;
 
 use super::{bit, Board, ChainNode, Step, Technique};
 
@@ -279,18 +283,31 @@ impl Graph {
             let wx = self.single_links(x, true).collect::<Vec<_>>();
             return self.single_links(y, true).any(|w| wx.contains(&w));
         };
-        let (cx, dx) = (self.nodes.cells(x)[0], self.nodes.digit(x));
-        let (cy, dy) = (self.nodes.cells(y)[0], self.nodes.digit(y));
-        let other = |c: usize| cands[c] & !(bit(dx) | bit(dy)) != 0;
-        if cx == cy && other(cx) {
-            return true;
-        }
-        if dx == dy {
-            return f.places[dx as usize - 1] & f.peers[cx] & f.peers[cy] != 0;
-        }
-        let sees = f.peers[cx] & (1 << cy) != 0;
-        sees && (cands[cy] & bit(dx) != 0 || cands[cx] & bit(dy) != 0)
+        let x = (self.nodes.cells(x)[0], self.nodes.digit(x));
+        let y = (self.nodes.cells(y)[0], self.nodes.digit(y));
+        share_weak(&f.places, &f.peers, cands, x, y)
     }
+}
+
+/// Whether candidates `(cx, dx)` and `(cy, dy)` are both weakly linked to
+/// one candidate (neither of them), from each digit's places and each
+/// cell's peers (bit sets over the cells).
+fn share_weak(
+    places: &[u128],
+    peers: &[u128],
+    cands: &[u64],
+    (cx, dx): (usize, u8),
+    (cy, dy): (usize, u8),
+) -> bool {
+    let other = |c: usize| cands[c] & !(bit(dx) | bit(dy)) != 0;
+    if cx == cy && other(cx) {
+        return true;
+    }
+    if dx == dy {
+        return places[dx as usize - 1] & peers[cx] & peers[cy] != 0;
+    }
+    let sees = peers[cx] & (1 << cy) != 0;
+    sees && (cands[cy] & bit(dx) != 0 || cands[cx] & bit(dy) != 0)
 }
 
 /// The single nodes one node is linked to ([`Graph::single_links`]).
@@ -1889,9 +1906,29 @@ impl Board {
         if skip == all || (kind == Kind::Xy && self.xy_chains_in_vain()) {
             return false;
         }
-        let g = self.graph(kind == Kind::Grouped);
         let mut cut = false;
-        let found = self.search(&g, kind, skip, &mut cut);
+        // AICs and XY-chains between single cells are found without the
+        // graph where the grid is small (`in_cells.rs`).
+        let found = match self.chain_in_cells(kind, &mut cut) {
+            Some(found) => found,
+            None => {
+                let g = self.graph(kind == Kind::Grouped);
+                self.search(&g, kind, skip, &mut cut).map(|(path, struck)| {
+                    let chain = path
+                        .iter()
+                        .map(|&lit| {
+                            let i = (lit / 2) as usize;
+                            ChainNode {
+                                cells: g.nodes.cells(i).to_vec(),
+                                digit: g.nodes.digit(i),
+                                on: lit % 2 == 1,
+                            }
+                        })
+                        .collect();
+                    (chain, struck)
+                })
+            }
+        };
         if kind == Kind::X && found.is_none() && !cut {
             self.digits_failed(Technique::XChain, all & !skip);
         }
@@ -1901,20 +1938,9 @@ impl Board {
                 None => self.xy_vain = Some(self.cands.clone()),
             }
         }
-        let Some((path, struck)) = found else {
+        let Some((chain, struck)) = found else {
             return false;
         };
-        let chain: Vec<ChainNode> = path
-            .iter()
-            .map(|&lit| {
-                let i = (lit / 2) as usize;
-                ChainNode {
-                    cells: g.nodes.cells(i).to_vec(),
-                    digit: g.nodes.digit(i),
-                    on: lit % 2 == 1,
-                }
-            })
-            .collect();
         let grouped = chain.iter().any(|nd| nd.cells.len() > 1);
         let technique = match kind {
             Kind::X => Technique::XChain,
