@@ -860,13 +860,7 @@ impl<S: Set> StrongNodes<S> {
             });
             seen_at.push(seen.len());
         }
-        let share = (0..count)
-            .map(|i| {
-                seen[seen_at[i]..seen_at[i + 1]]
-                    .iter()
-                    .fold(S::default(), |a, &z| a | seen_by[z as usize])
-            })
-            .collect();
+        let share = shares(&seen_by, &seen, &seen_at);
         StrongNodes {
             nodes,
             partners,
@@ -874,6 +868,20 @@ impl<S: Set> StrongNodes<S> {
             share,
         }
     }
+}
+
+/// [`StrongNodes::share`] from the strong nodes seeing each single node
+/// (`seen_by`) and the single nodes each strong node sees
+/// (`seen[seen_at[i]..seen_at[i + 1]]`).
+fn shares<S: Set>(seen_by: &[S], seen: &[u32], seen_at: &[usize]) -> Vec<S> {
+    seen_at
+        .windows(2)
+        .map(|w| {
+            seen[w[0]..w[1]]
+                .iter()
+                .fold(S::default(), |a, &z| a | seen_by[z as usize])
+        })
+        .collect()
 }
 
 impl Board {

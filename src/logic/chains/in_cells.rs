@@ -10,7 +10,7 @@
 //! graph's building is saved. (Grouped AICs, X-chains and forcing chains
 //! still read the graph.)
 
-use super::{better, path_to, share_weak, spread, Kind, Set, StrongNodes, Wide, MAX_NODES};
+use super::{better, path_to, share_weak, shares, spread, Kind, Set, StrongNodes, Wide, MAX_NODES};
 use crate::logic::{Board, ChainNode};
 
 /// A chain found: its literals (`2 * candidate + on`) and what it strikes.
@@ -249,18 +249,11 @@ fn strong_nodes<S: Set>(
         }
         seen_at.push(seen.len());
     }
-    let share = (0..count)
-        .map(|i| {
-            seen[seen_at[i]..seen_at[i + 1]]
-                .iter()
-                .fold(S::default(), |a, &z| a | seen_by[z as usize])
-        })
-        .collect();
     StrongNodes {
+        share: shares(&seen_by, &seen, &seen_at),
         nodes,
         partners,
         sees,
-        share,
     }
 }
 
