@@ -34,6 +34,14 @@ struct Cells {
 }
 
 impl Board {
+    /// Cell `c`'s peers as a bit set, on grids of up to 128 cells.
+    #[inline]
+    pub(super) fn peer_bits(&self, c: usize) -> u128 {
+        let words = (self.side * self.side).div_ceil(64);
+        let w = &self.peer_sets[c * words..(c + 1) * words];
+        u128::from(w[0]) | w.get(1).map_or(0, |&h| u128::from(h) << 64)
+    }
+
     /// The candidates in bit sets, on grids of up to 128 cells.
     fn cells(&self) -> Option<Cells> {
         let n = self.side;
@@ -41,13 +49,7 @@ impl Board {
         if cells > 128 {
             return None;
         }
-        let words = cells.div_ceil(64);
-        let peers = (0..cells)
-            .map(|c| {
-                let w = &self.peer_sets[c * words..(c + 1) * words];
-                u128::from(w[0]) | w.get(1).map_or(0, |&h| u128::from(h) << 64)
-            })
-            .collect();
+        let peers = (0..cells).map(|c| self.peer_bits(c)).collect();
         let table = self.table();
         let mut places = vec![0u128; n];
         let mut conj = vec![0u128; cells * n];
