@@ -36,10 +36,6 @@ use rustc_hash::FxHashMap;
 
 use super::{Board, Technique};
 
-/// One digit's key (the digit, then its places in each row) and the
-/// techniques that find nothing there.
-type Fact = (Box<[u64]>, u64);
-
 /// Facts about digits: for a digit's places, the techniques
 /// ([`Technique::bit`]) that find nothing there.
 #[derive(Debug, Clone, Default)]
@@ -47,7 +43,7 @@ pub(super) struct Facts {
     /// Key: the digit, then its places in each row.
     known: FxHashMap<Box<[u64]>, u64>,
     /// The current position (steps taken) and each digit's key and facts.
-    here: Here,
+    here: Option<Here>,
     /// Per technique ([`Technique::bit`]'s index), the last position
     /// where it searched in vain ([`IN_VAIN`] only): steps taken and
     /// candidates (one copy per position, shared).
@@ -115,71 +111,100 @@ impl Facts {
     }
 }
 
-/// Facts of the current position (steps taken) for each key, and the
-/// keys (bit `i` for the `i`-th) whose facts grew there: they go into
-/// the known facts when the position moves on ([`flush`]), one entry
-/// each, not one per technique that found nothing.
-type Here = Option<(usize, Vec<Fact>, u64)>;
-
-/// Whether `here` was made for another position than `at`.
-fn stale(here: &Here, at: usize) -> bool {
-    here.as_ref().is_none_or(|(s, _, _)| *s != at)
+/// The current position's digits: each digit's key and facts, and the
+/// digits whose facts grew here. What grew goes into the known facts when
+/// the digit's places change ([`Here::refresh`]) or the facts leave the
+/// board ([`flush`]): one entry a key, not one per technique that found
+/// nothing.
+#[derive(Debug, Clone, Default)]
+struct Here {
+    /// The position (steps taken) the keys are of.
+    at: usize,
+    /// How many words a key has (the grid's side and one).
+    width: usize,
+    /// Each digit's key, one after another (`width` words each).
+    keys: Vec<u64>,
+    /// Each digit's facts.
+    facts: Vec<u64>,
+    /// The digits (bit `d - 1`) whose facts grew since their key was made.
+    grew: u64,
 }
 
-/// Moves the facts that grew in `here` into `known`, and drops `here`.
-fn flush(known: &mut FxHashMap<Box<[u64]>, u64>, here: &mut Here) {
-    if let Some((_, facts, grew)) = here.take() {
-        for (i, (key, f)) in facts.into_iter().enumerate() {
-            if grew & (1 << i) != 0 {
-                *known.entry(key).or_default() |= f;
+impl Here {
+    /// Digit `i`'s key (`i` = `d - 1`).
+    fn key(&self, i: usize) -> &[u64] {
+        &self.keys[i * self.width..(i + 1) * self.width]
+    }
+
+    /// Moves the facts that grew into `known`.
+    fn flush(&mut self, known: &mut FxHashMap<Box<[u64]>, u64>) {
+        let mut grew = std::mem::take(&mut self.grew);
+        while grew != 0 {
+            let i = grew.trailing_zeros() as usize;
+            grew &= grew - 1;
+            *known.entry(self.key(i).into()).or_default() |= self.facts[i];
+        }
+    }
+
+    /// Makes the keys those of position `at`, where digit `d`'s places in
+    /// the rows are `places[k * n + d - 1]` (row `k`). A digit whose
+    /// places are as they were keeps its facts (and what grew); another
+    /// one's grown facts go into `known` first, and its facts are then
+    /// those known for its new key. Keys are compared and hashed only
+    /// for the digits whose places changed, with no allocation.
+    fn refresh(&mut self, known: &mut FxHashMap<Box<[u64]>, u64>, at: usize, n: usize, places: &[u64]) {
+        let width = n + 1;
+        if self.width != width {
+            self.flush(known);
+            *self = Here {
+                width,
+                keys: vec![u64::MAX; n * width],
+                facts: vec![0; n],
+                ..Here::default()
+            };
+        }
+        self.at = at;
+        let mut key = [0u64; 65];
+        for i in 0..n {
+            key[0] = i as u64 + 1;
+            for (k, w) in key[1..width].iter_mut().enumerate() {
+                *w = places[k * n + i];
             }
+            if self.key(i) == &key[..width] {
+                continue;
+            }
+            if self.grew & (1 << i) != 0 {
+                self.grew &= !(1 << i);
+                *known.entry(self.key(i).into()).or_default() |= self.facts[i];
+            }
+            self.keys[i * width..(i + 1) * width].copy_from_slice(&key[..width]);
+            self.facts[i] = known.get(&key[..width]).copied().unwrap_or(0);
         }
     }
 }
 
-/// `here`, made anew for position `at` from `keys` when given (the
-/// position moved on: what grew in the last one is kept first), each key
-/// with the facts known for it, and which facts grew.
-fn refreshed<'a>(
-    known: &mut FxHashMap<Box<[u64]>, u64>,
-    here: &'a mut Here,
-    at: usize,
-    keys: Option<Vec<Box<[u64]>>>,
-) -> (&'a mut Vec<Fact>, &'a mut u64) {
-    if let Some(keys) = keys {
-        flush(known, here);
-        let facts = keys
-            .into_iter()
-            .map(|key| {
-                let f = known.get(&key).copied().unwrap_or(0);
-                (key, f)
-            })
-            .collect();
-        *here = Some((at, facts, 0));
-    }
-    match here {
-        Some((_, facts, grew)) => (facts, grew),
-        None => unreachable!("made above when missing"),
+/// Moves the facts that grew in `here` into `known`, and drops `here`.
+fn flush(known: &mut FxHashMap<Box<[u64]>, u64>, here: &mut Option<Here>) {
+    if let Some(mut h) = here.take() {
+        h.flush(known);
     }
 }
 
 impl Board {
-    /// Each digit's key and facts in the current position, and which grew.
-    fn digit_facts_here(&mut self) -> (&mut Vec<Fact>, &mut u64) {
+    /// Each digit's facts in the current position, and which grew.
+    fn digit_facts_here(&mut self) -> (&mut Vec<u64>, &mut u64) {
         let at = self.steps.len();
-        let keys = stale(&self.facts.here, at).then(|| {
+        if self.facts.here.as_ref().is_none_or(|h| h.at != at) {
             let n = self.side;
             let table = self.table();
-            (1..=n)
-                .map(|d| {
-                    std::iter::once(d as u64)
-                        .chain((0..n).map(|k| table.places[k * n + d - 1]))
-                        .collect()
-                })
-                .collect()
-        });
-        let Facts { known, here, .. } = &mut self.facts;
-        refreshed(known, here, at, keys)
+            let Facts { known, here, .. } = &mut self.facts;
+            here.get_or_insert_with(Here::default)
+                .refresh(known, at, n, &table.places);
+        }
+        match &mut self.facts.here {
+            Some(h) => (&mut h.facts, &mut h.grew),
+            None => unreachable!("made above when missing"),
+        }
     }
 
     /// The digits (bit `d - 1`) on which `t` is known to find nothing in
@@ -199,7 +224,7 @@ impl Board {
             .0
             .iter()
             .enumerate()
-            .filter(|(_, (_, facts))| facts & b != 0)
+            .filter(|(_, facts)| *facts & b != 0)
             .fold(0, |acc, (i, _)| acc | 1 << i)
     }
 
@@ -215,7 +240,7 @@ impl Board {
             return;
         }
         let (here, grew) = self.digit_facts_here();
-        for (i, (_, facts)) in here.iter_mut().enumerate() {
+        for (i, facts) in here.iter_mut().enumerate() {
             if digits & (1 << i) != 0 && *facts & b == 0 {
                 *facts |= b;
                 *grew |= 1 << i;
