@@ -152,7 +152,13 @@ impl Here {
     /// one's grown facts go into `known` first, and its facts are then
     /// those known for its new key. Keys are compared and hashed only
     /// for the digits whose places changed, with no allocation.
-    fn refresh(&mut self, known: &mut FxHashMap<Box<[u64]>, u64>, at: usize, n: usize, places: &[u64]) {
+    fn refresh(
+        &mut self,
+        known: &mut FxHashMap<Box<[u64]>, u64>,
+        at: usize,
+        n: usize,
+        places: &[u64],
+    ) {
         let width = n + 1;
         if self.width != width {
             self.flush(known);

@@ -110,6 +110,11 @@ impl Board {
         if self.fin_vain.len() < 6 * n {
             self.fin_vain.resize(6 * n, Box::default());
         }
+        // The choice of base lines, and each depth's `outside` (written
+        // before it is read).
+        let mut pick = Vec::with_capacity(size);
+        let outside = [0u64; MAX_BOXES];
+        let mut levels = [[0u64; MAX_BOXES]; 4];
         for d in 1..=n as u8 {
             if skip & bit(d) != 0 {
                 continue;
@@ -133,6 +138,11 @@ impl Board {
                 } else {
                     (u64::MAX, u64::MAX)
                 };
+            // The boxes holding the digit: a fin box must hold a cell to
+            // strike.
+            let boxes = (0..n)
+                .filter(|&b| places[(2 * n + b) * n + d as usize - 1] != 0)
+                .fold(0u64, |m, b| m | 1 << b);
             let mut other_kind = false;
             for (base, cover) in [(0, n), (n, 0)] {
                 let dirty = if base == 0 { dirty_rows } else { dirty_cols };
@@ -170,14 +180,12 @@ impl Board {
                     other: std::cell::RefCell::new(None),
                     line_places: &line_places[..n],
                 };
-                let mut pick = Vec::with_capacity(size);
-                let outside = [0u64; MAX_BOXES];
-                let mut levels = [[0u64; MAX_BOXES]; 4];
+                pick.clear();
                 let found = self.finned_bases(
                     &search,
                     0,
                     (0, false),
-                    &outside[..n],
+                    (&outside[..n], boxes),
                     &mut levels,
                     &mut pick,
                 );
@@ -212,20 +220,23 @@ impl Board {
 
     /// Chooses the base lines (depth first, in order) and tries each.
     /// `outside[b]` holds the positions of the chosen lines' places outside
-    /// box `b`: were `b` the fins' box, they would all be covers, so a
-    /// choice where every box leaves more than `size` is dropped at once.
+    /// box `b`: were `b` the fins' box, they would all be covers. The
+    /// boxes of `viable` (bit `b`) leave at most `size` there; `outside`
+    /// is kept for them alone. It only grows as lines are chosen, so a box
+    /// that leaves more is dropped for the choices below, and a choice
+    /// where no box is left is dropped at once.
     fn finned_bases(
         &self,
         s: &Search,
         from: usize,
         (union, changed): (u64, bool),
-        outside: &[u64],
+        (outside, viable): (&[u64], u64),
         levels: &mut [[u64; MAX_BOXES]],
         pick: &mut Vec<(usize, u64)>,
     ) -> Option<Step> {
         let n = self.side;
         if pick.len() == s.size {
-            return changed.then(|| self.finned_covers(s, pick, union, outside))?;
+            return changed.then(|| self.finned_covers(s, pick, union, (outside, viable)))?;
         }
         // The next level's `outside`, in a buffer of its own (no copy of
         // every box's entry per choice).
@@ -244,17 +255,23 @@ impl Board {
                 continue;
             }
             let in_box = &s.in_box[(k - s.base) * n..(k - s.base + 1) * n];
-            let mut possible = false;
-            for ((o, &before), &inside) in next.iter_mut().zip(outside).zip(in_box) {
-                *o = before | (p & !inside);
-                possible |= at_most(*o, s.size);
+            let mut alive = 0u64;
+            let mut boxes = viable;
+            while boxes != 0 {
+                let b = boxes.trailing_zeros() as usize;
+                boxes &= boxes - 1;
+                let o = outside[b] | (p & !in_box[b]);
+                next[b] = o;
+                if at_most(o, s.size) {
+                    alive |= 1 << b;
+                }
             }
-            if !possible {
+            if alive == 0 {
                 continue;
             }
             pick.push((k, p));
             let changed = changed || s.dirty & (1 << (k - s.base)) != 0;
-            let step = self.finned_bases(s, j + 1, (u, changed), next, deeper, pick);
+            let step = self.finned_bases(s, j + 1, (u, changed), (next, alive), deeper, pick);
             pick.pop();
             if step.is_some() {
                 return step;
@@ -267,17 +284,22 @@ impl Board {
     /// positions `union`) that leaves the fins in one box: a struck cell
     /// lies on a cover line outside the base lines, so it shares neither a
     /// row nor a column with a fin and must share every fin's box. For a
-    /// fin box `b`, the positions in `outside[b]` must be covers; the other
-    /// covers are chosen among the rest.
+    /// fin box `b` of `viable`, the positions in `outside[b]` must be
+    /// covers; the other covers are chosen among the rest. (The other
+    /// boxes leave more than `size` covers.)
     fn finned_covers(
         &self,
         s: &Search,
         pick: &[(usize, u64)],
         union: u64,
-        outside: &[u64],
+        (outside, viable): (&[u64], u64),
     ) -> Option<Step> {
         let n = self.side;
-        for (b, &forced_mask) in outside.iter().enumerate() {
+        let mut boxes = viable;
+        while boxes != 0 {
+            let b = boxes.trailing_zeros() as usize;
+            boxes &= boxes - 1;
+            let forced_mask = outside[b];
             let forced = forced_mask.count_ones() as usize;
             let free_mask = union & !forced_mask;
             if forced > s.size || free_mask == 0 {
