@@ -190,6 +190,11 @@ impl Graph {
         })
     }
 
+    /// Whether [`Graph::leads`] was made.
+    pub(super) fn leads_made(&self) -> bool {
+        self.leads.get().is_some()
+    }
+
     /// The single nodes linked to single node `x`, weakly (`weak`) or
     /// strongly, in the order of the lists (ascending, links inside the
     /// cell last).

@@ -229,28 +229,32 @@ impl Board {
             off: vec![0; words],
             contradiction: false,
         };
-        r.contradiction = self.reach_into(g, of_cand, premise, net, &mut r.on, &mut r.off);
+        r.contradiction = self.reach_into(g, of_cand, (premise, net, false), &mut r.on, &mut r.off);
         r
     }
 
     /// Whether a premise leads to a contradiction ([`Board::reach`]),
-    /// read from what every literal leads to when that is kept.
+    /// read from what every literal leads to when that is made.
     fn contradicts(&self, g: &Graph, of_cand: &[u32], premise: Fact, net: bool) -> bool {
         let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
-        if net || g.fold.is_none() || start == u32::MAX {
+        if net || g.fold.is_none() || start == u32::MAX || !g.leads_made() {
             return self.reach(g, of_cand, premise, net).contradiction;
         }
         led(g, start, premise.on).2
     }
 
     /// [`Board::reach`] into `on` and `off` (zeroed, a word per 64 single
-    /// nodes); true on a contradiction.
+    /// nodes); true on a contradiction. A chain's reach is read from what
+    /// every literal leads to ([`Graph::leads`]) when that is made, or
+    /// `all` asks for it (every premise is to be followed); else the
+    /// links are followed from this premise alone (a few premises kept
+    /// from the last search, tried again in a new position, cost less so
+    /// than every literal's).
     fn reach_into(
         &self,
         g: &Graph,
         of_cand: &[u32],
-        premise: Fact,
-        net: bool,
+        (premise, net, all): (Fact, bool, bool),
         on: &mut [u64],
         off: &mut [u64],
     ) -> bool {
@@ -283,7 +287,7 @@ impl Board {
         // of up to 128 cells, read from what every literal leads to, found
         // once for the position; on larger ones (where a few premises are
         // followed) found by following the links from this one.
-        if g.fold.is_some() {
+        if g.fold.is_some() && (all || g.leads_made()) {
             let (led_off, led_on, contradiction) = led(g, start, premise.on);
             on.copy_from_slice(led_on);
             off.copy_from_slice(led_off);
@@ -466,8 +470,7 @@ impl Board {
             contradiction[i] = self.reach_into(
                 &g,
                 of_cand,
-                fact(i, true),
-                net,
+                (fact(i, true), net, true),
                 &mut on_sets[span.clone()],
                 &mut off_sets[span],
             );
