@@ -156,7 +156,7 @@ impl Outcome {
     fn with_board(mut self, board: Board) -> Self {
         self.history = board.history();
         self.grid = board.grid().clone();
-        self.steps = board.steps().to_vec();
+        self.steps = board.into_steps();
         self
     }
 }

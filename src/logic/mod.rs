@@ -729,6 +729,25 @@ impl Board {
         &self.steps
     }
 
+    /// The steps taken, in order, taken out of the board (no copy).
+    ///
+    /// ```
+    /// use xlsudoku::grid::Grid;
+    /// use xlsudoku::logic::Board;
+    ///
+    /// let p: Grid =
+    ///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    ///         .parse()?;
+    /// let mut board = Board::new(&p).unwrap();
+    /// board.run(None);
+    /// let seen = board.steps().len();
+    /// assert_eq!(board.into_steps().len(), seen);
+    /// # Ok::<(), xlsudoku::grid::GridError>(())
+    /// ```
+    pub fn into_steps(self) -> Vec<Step> {
+        self.steps
+    }
+
     /// The history string: one letter per deduction, naked singles silent.
     pub fn history(&self) -> String {
         self.steps
