@@ -7,8 +7,8 @@ use super::{bit, Board, Step, Technique};
 use crate::grid::BoxShape;
 
 /// What the techniques that follow one another on a position read of it
-/// again and again: every digit's places in every unit, and every cell's
-/// number of candidates. A function of the shape and the candidates alone,
+/// again and again: every digit's places in every unit. A function of
+/// the shape and the candidates alone,
 /// so kept per thread for the last position asked about (the ladder asks
 /// for it up to ten times between two steps, and a board dug on a large
 /// grid stalls on many positions).
@@ -16,8 +16,6 @@ pub(super) struct Table {
     /// `places[k * side + d - 1]`: digit `d`'s places in unit `k`, as
     /// [`Board::places`] gives them.
     pub(super) places: Vec<u64>,
-    /// Each cell's number of candidates.
-    pub(super) counts: Vec<u8>,
 }
 
 /// A position's table with what names the position: its shape and its
@@ -152,8 +150,7 @@ impl Board {
                 self.unit_places(k, &mut one);
                 places[k * n..(k + 1) * n] == one[..n]
             }));
-            let counts = self.cands.iter().map(|m| m.count_ones() as u8).collect();
-            let table = Rc::new(Table { places, counts });
+            let table = Rc::new(Table { places });
             match &mut *memo {
                 Some((s, cands, t)) => {
                     *s = shape;
@@ -213,7 +210,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_is_every_places_and_count_of_its_position() {
+    fn the_table_is_every_places_of_its_position() {
         let p: Grid = HARD.parse().unwrap();
         let mut b = Board::with_ladder(&p, Ladder::seed()).unwrap();
         for _ in 0..2 {
@@ -227,13 +224,15 @@ mod tests {
                     );
                 }
             }
-            for c in 0..81 {
-                assert_eq!(u32::from(t.counts[c]), b.candidates(c).count_ones());
-            }
             // A new position (a candidate struck) gets a new table.
             let c = (0..81).find(|&c| b.candidates(c).count_ones() > 2).unwrap();
+            let d = b.candidates(c).trailing_zeros() as u8 + 1;
             b.cands[c] &= b.cands[c] - 1;
-            assert_ne!(b.table().counts[c], t.counts[c]);
+            let row = c / 9;
+            assert_ne!(
+                b.table().places[row * 9 + d as usize - 1],
+                t.places[row * 9 + d as usize - 1]
+            );
         }
     }
 }

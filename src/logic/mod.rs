@@ -285,6 +285,9 @@ struct Cache {
     /// Premise groups of forcing chains (index 0) and nets (index 1)
     /// found to conclude something, to be tried again first.
     forcing: [Vec<forcing::Premises>; 2],
+    /// Each unit's naked and hidden subsets, and the candidates they were
+    /// found in ([`subsets::UnitSubsets`]).
+    subsets: Vec<subsets::UnitSubsets>,
 }
 
 /// The fixed layout of a board of one box shape: units, each cell's

@@ -3,7 +3,79 @@
 //! box and on the line outside it), hidden pairs, triples and quads (`*`
 //! `^` `&`), searched as HoDoKu searches them: boxes, rows, then columns.
 
-use super::{bit, digits_of, first_cover, Board, Step, Technique};
+use super::{at_most, bit, digits_of, Board, Step, Technique};
+
+/// The largest subset searched for.
+const MAX_SIZE: usize = 4;
+
+/// A unit's subsets of every size: its cells of two to [`MAX_SIZE`]
+/// candidates (naked) and its digits of two to `MAX_SIZE` places (hidden)
+/// whose masks cover as many bits as there are of them, each in the order
+/// the search of its size meets it (items in the unit's order, choices in
+/// lexicographic order). They depend on the unit's candidates alone, so
+/// they are found once while these stay, for the pairs, triples and
+/// quads that follow one another on a position (and the positions after,
+/// in units that did not change); whether one strikes is told anew.
+#[derive(Debug, Clone, Default)]
+pub(super) struct UnitSubsets {
+    /// Whether the subsets were found (for `cands`).
+    made: bool,
+    /// The candidates of the unit's cells they were found in.
+    cands: Vec<u64>,
+    /// Cells whose candidates cover as many digits.
+    naked: Vec<Cover<usize>>,
+    /// Digits whose places cover as many cells.
+    hidden: Vec<Cover<u8>>,
+}
+
+/// A choice of items (cells, digits) and the union of their masks.
+#[derive(Debug, Clone, Copy)]
+struct Cover<T> {
+    items: [T; MAX_SIZE],
+    len: usize,
+    union: u64,
+}
+
+impl<T> Cover<T> {
+    fn items(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+}
+
+/// Every choice of two to [`MAX_SIZE`] of `items` (a key and a mask each)
+/// whose masks cover as many bits as there are items chosen, into `out`:
+/// depth first, items in order, a branch cut as soon as its union passes
+/// `MAX_SIZE` bits. The choices of one size come in the order the search
+/// for that size alone meets them (the same tree, cut sooner).
+fn covers<T: Copy + Default>(items: &[(T, u64)], out: &mut Vec<Cover<T>>) {
+    fn go<T: Copy>(
+        items: &[(T, u64)],
+        from: usize,
+        (union, len): (u64, usize),
+        pick: &mut [T; MAX_SIZE],
+        out: &mut Vec<Cover<T>>,
+    ) {
+        for (j, &(key, mask)) in items.iter().enumerate().skip(from) {
+            let u = union | mask;
+            if !at_most(u, MAX_SIZE) {
+                continue;
+            }
+            pick[len] = key;
+            if len >= 1 && u.count_ones() as usize == len + 1 {
+                out.push(Cover {
+                    items: *pick,
+                    len: len + 1,
+                    union: u,
+                });
+            }
+            if len + 1 < MAX_SIZE {
+                go(items, j + 1, (u, len + 1), pick, out);
+            }
+        }
+    }
+    out.clear();
+    go(items, 0, (0, 0), &mut [T::default(); MAX_SIZE], out);
+}
 
 /// The technique of a naked subset of `size` cells, locked or not.
 fn naked_technique(size: usize, locked: bool) -> Technique {
@@ -25,11 +97,6 @@ impl Board {
     /// searched in the boxes alone.
     pub(super) fn naked_subset(&mut self, size: usize, locked: bool) -> bool {
         let n = self.side;
-        // The unit's cells of 2 to `size` candidates, without an
-        // allocation per unit.
-        let table = self.table();
-        let mut cells = [(0usize, 0u64); 64];
-        let mut pick = Vec::with_capacity(size);
         let t = naked_technique(size, locked);
         // The units unchanged since its last search in vain (`facts.rs`).
         let skip = self.units_unchanged(t);
@@ -38,19 +105,12 @@ impl Board {
             if skip.as_ref().is_some_and(|u| u[k]) {
                 continue;
             }
-            let mut len = 0;
-            for &c in &self.units[k] {
-                if (2..=size).contains(&(table.counts[c] as usize)) {
-                    cells[len] = (c, self.cands[c]);
-                    len += 1;
-                }
-            }
-            if len < size || (locked && !self.may_lock(k, &cells[..len], size)) {
-                continue;
-            }
-            let step = first_cover(&cells[..len], size, &mut pick, &mut |pick, union| {
-                self.naked_step(k, pick, union, locked)
-            });
+            self.find_unit_subsets(k);
+            let step = self.cache.subsets[k]
+                .naked
+                .iter()
+                .filter(|c| c.len == size)
+                .find_map(|c| self.naked_step(k, c.items(), c.union, locked));
             if let Some(step) = step {
                 self.apply(step);
                 return true;
@@ -59,20 +119,52 @@ impl Board {
         false
     }
 
-    /// Whether `size` of these cells of unit `k` share a second unit (a
-    /// box for a line, a line for a box), as a locked subset's must.
-    fn may_lock(&self, k: usize, cells: &[(usize, u64)], size: usize) -> bool {
-        let kind = k / self.side;
-        (0..3).filter(|&slot| slot != kind).any(|slot| {
-            cells.iter().enumerate().any(|(i, &(c, _))| {
-                let u = self.cell_units[c][slot];
-                cells[i..]
+    /// Finds unit `k`'s subsets ([`UnitSubsets`], kept in the board's
+    /// cache) anew if its candidates changed since they were.
+    fn find_unit_subsets(&mut self, k: usize) {
+        let n = self.side;
+        if self.cache.subsets.len() != self.units.len() {
+            self.cache.subsets = vec![UnitSubsets::default(); self.units.len()];
+        }
+        let cells = &self.units[k];
+        let memo = &mut self.cache.subsets[k];
+        let same = memo.made
+            && memo.cands.len() == cells.len()
+            && cells
+                .iter()
+                .zip(&memo.cands)
+                .all(|(&c, &m)| self.cands[c] == m);
+        if !same {
+            memo.made = true;
+            memo.cands.clear();
+            memo.cands.extend(cells.iter().map(|&c| self.cands[c]));
+            // Cells of two to MAX_SIZE candidates, digits of two to
+            // MAX_SIZE places.
+            let mut items = [(0usize, 0u64); 64];
+            let mut len = 0;
+            for &c in cells.iter() {
+                let m = self.cands[c];
+                if m & m.wrapping_sub(1) != 0 && at_most(m, MAX_SIZE) {
+                    items[len] = (c, m);
+                    len += 1;
+                }
+            }
+            covers(&items[..len], &mut memo.naked);
+            let mut places = [(0u8, 0u64); 64];
+            let mut len = 0;
+            for d in 1..=n as u8 {
+                let p = cells
                     .iter()
-                    .filter(|&&(o, _)| self.cell_units[o][slot] == u)
-                    .count()
-                    >= size
-            })
-        })
+                    .enumerate()
+                    .filter(|&(_, &c)| self.cands[c] & bit(d) != 0)
+                    .fold(0u64, |m, (i, _)| m | 1 << i);
+                if p & p.wrapping_sub(1) != 0 && at_most(p, MAX_SIZE) {
+                    places[len] = (d, p);
+                    len += 1;
+                }
+            }
+            covers(&places[..len], &mut memo.hidden);
+        }
     }
 
     /// The step for the cells `pick` of unit `k` holding the digits
@@ -141,9 +233,6 @@ impl Board {
     /// One hidden subset of `size` digits (2 to 4) that strikes something.
     pub(super) fn hidden_subset(&mut self, size: usize) -> bool {
         let n = self.side;
-        let table = self.table();
-        let mut places = [(0u8, 0u64); 64];
-        let mut pick = Vec::with_capacity(size);
         // The units unchanged since its last search in vain (`facts.rs`).
         let t = match size {
             2 => Technique::HiddenPair,
@@ -156,21 +245,12 @@ impl Board {
             if skip.as_ref().is_some_and(|u| u[k]) {
                 continue;
             }
-            let all = &table.places[k * n..(k + 1) * n];
-            let mut len = 0;
-            for d in 1..=n as u8 {
-                let p = all[d as usize - 1];
-                if p & p.wrapping_sub(1) != 0 && super::at_most(p, size) {
-                    places[len] = (d, p);
-                    len += 1;
-                }
-            }
-            if len < size {
-                continue;
-            }
-            let step = first_cover(&places[..len], size, &mut pick, &mut |pick, union| {
-                self.hidden_step(k, pick, union)
-            });
+            self.find_unit_subsets(k);
+            let step = self.cache.subsets[k]
+                .hidden
+                .iter()
+                .filter(|c| c.len == size)
+                .find_map(|c| self.hidden_step(k, c.items(), c.union));
             if let Some(step) = step {
                 self.apply(step);
                 return true;
@@ -219,6 +299,60 @@ impl Board {
 mod tests {
     use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
+
+    #[test]
+    fn a_units_subsets_are_those_each_sizes_search_meets_in_order() {
+        // At every position of hard puzzles, in every unit: the naked and
+        // hidden subsets kept, of each size, are the covers a search of
+        // that size alone (`first_cover`, asked for all) meets, in order.
+        let (mut naked, mut hidden) = (0, 0);
+        super::super::tests::each_hard_position(12, |b| {
+            let mut b = b.clone();
+            let n = b.side;
+            for k in 0..3 * n {
+                b.find_unit_subsets(k);
+                let kept = b.cache.subsets[k].clone();
+                for size in 2..=4 {
+                    let cells: Vec<(usize, u64)> = b.units[k]
+                        .iter()
+                        .map(|&c| (c, b.cands[c]))
+                        .filter(|&(_, m)| (2..=size).contains(&(m.count_ones() as usize)))
+                        .collect();
+                    let places: Vec<(u8, u64)> = (1..=n as u8)
+                        .map(|d| (d, b.places(k, d)))
+                        .filter(|&(_, p)| (2..=size).contains(&(p.count_ones() as usize)))
+                        .collect();
+                    let mut want = Vec::new();
+                    super::super::first_cover(&cells, size, &mut Vec::new(), &mut |pick, u| {
+                        want.push((pick.to_vec(), u));
+                        None
+                    });
+                    let got: Vec<(Vec<usize>, u64)> = kept
+                        .naked
+                        .iter()
+                        .filter(|c| c.len == size)
+                        .map(|c| (c.items().to_vec(), c.union))
+                        .collect();
+                    assert_eq!(got, want, "naked {size} in unit {k}");
+                    naked += got.len();
+                    let mut want = Vec::new();
+                    super::super::first_cover(&places, size, &mut Vec::new(), &mut |pick, u| {
+                        want.push((pick.to_vec(), u));
+                        None
+                    });
+                    let got: Vec<(Vec<u8>, u64)> = kept
+                        .hidden
+                        .iter()
+                        .filter(|c| c.len == size)
+                        .map(|c| (c.items().to_vec(), c.union))
+                        .collect();
+                    assert_eq!(got, want, "hidden {size} in unit {k}");
+                    hidden += got.len();
+                }
+            }
+        });
+        assert!(naked > 1000 && hidden > 1000, "{naked} {hidden}");
+    }
 
     fn empty_board() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
