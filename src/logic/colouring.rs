@@ -75,10 +75,76 @@ fn clusters(nodes: &[usize], edges: &[(usize, usize)]) -> Vec<Cluster> {
     out
 }
 
+/// A digit's clusters as bit sets over the cells (`words` words each):
+/// each colour's cells, and the cells seeing one of them.
+struct ColourSets {
+    words: usize,
+    /// Per cluster: cells of colour false, of colour true, cells seeing
+    /// colour false, seeing colour true.
+    sets: Vec<u64>,
+}
+
+impl ColourSets {
+    /// Cluster `i`'s cells of colour `c`.
+    fn cells(&self, i: usize, c: bool) -> &[u64] {
+        self.set(i, usize::from(c))
+    }
+
+    /// The cells seeing a cell of cluster `i`'s colour `c`.
+    fn seen(&self, i: usize, c: bool) -> &[u64] {
+        self.set(i, 2 + usize::from(c))
+    }
+
+    fn set(&self, i: usize, k: usize) -> &[u64] {
+        let at = (4 * i + k) * self.words;
+        &self.sets[at..at + self.words]
+    }
+}
+
+/// Whether two bit sets meet.
+fn meet(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
 impl Board {
-    /// True when `x` sees a cell of `cluster` of colour `c`.
-    fn sees_colour(&self, x: usize, cluster: &Cluster, c: bool) -> bool {
-        cluster.iter().any(|&(y, cy)| cy == c && self.sees(x, y))
+    /// The bit sets of `clusters` ([`ColourSets`]).
+    fn colour_sets(&self, clusters: &[Cluster]) -> ColourSets {
+        let words = self.cands.len().div_ceil(64);
+        let mut sets = vec![0u64; 4 * words * clusters.len()];
+        for (i, cluster) in clusters.iter().enumerate() {
+            for &(x, c) in cluster {
+                let k = usize::from(c);
+                let at = (4 * i + k) * words;
+                sets[at + x / 64] |= 1 << (x % 64);
+                let seen = (4 * i + 2 + k) * words;
+                for (o, p) in sets[seen..seen + words]
+                    .iter_mut()
+                    .zip(&self.peer_sets[x * words..(x + 1) * words])
+                {
+                    *o |= p;
+                }
+            }
+        }
+        ColourSets { words, sets }
+    }
+
+    /// The cells holding `d` in all of `sets` and in none of `not`, in
+    /// order, struck as `(cell, d)`.
+    fn struck_in(&self, d: u8, sets: &[&[u64]], not: &[&[u64]]) -> Vec<(usize, u8)> {
+        let words = self.cands.len().div_ceil(64);
+        let mut out = Vec::new();
+        for w in 0..words {
+            let mut m = sets.iter().fold(u64::MAX, |m, s| m & s[w]);
+            m &= !not.iter().fold(0, |m, s| m | s[w]);
+            while m != 0 {
+                let x = 64 * w + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if self.cands[x] & bit(d) != 0 {
+                    out.push((x, d));
+                }
+            }
+        }
+        out
     }
 
     /// The cells seeing a cell of colour `ca` of cluster `a` and one of
@@ -216,18 +282,15 @@ impl Board {
                 continue;
             }
             let found = self.digit_clusters(d);
-            for cluster in found.iter() {
+            let sets = self.colour_sets(&found);
+            for (i, cluster) in found.iter().enumerate() {
                 if cluster.len() < 3 {
                     continue;
                 }
-                let cells: Vec<usize> = cluster.iter().map(|&(c, _)| c).collect();
                 // Wrap: a colour with two cells seeing each other is false.
                 let mut eliminated = Vec::new();
                 for c in [false, true] {
-                    let wrapped = cluster.iter().any(|&(x, cx)| {
-                        cx == c && cluster.iter().any(|&(y, cy)| cy == c && self.sees(x, y))
-                    });
-                    if wrapped {
+                    if meet(sets.cells(i, c), sets.seen(i, c)) {
                         eliminated = cluster
                             .iter()
                             .filter(|&&(_, cx)| cx == c)
@@ -238,13 +301,16 @@ impl Board {
                 }
                 if eliminated.is_empty() {
                     // Trap: a cell outside seeing both colours.
-                    let b = bit(d);
-                    eliminated = self
-                        .seeing_colours((cluster, false), (cluster, true))
-                        .filter(|&x| self.cands[x] & b != 0 && !cells.contains(&x))
-                        .map(|x| (x, d))
-                        .collect();
+                    eliminated = self.struck_in(
+                        d,
+                        &[sets.seen(i, false), sets.seen(i, true)],
+                        &[sets.cells(i, false), sets.cells(i, true)],
+                    );
                 }
+                if eliminated.is_empty() {
+                    continue;
+                }
+                let cells: Vec<usize> = cluster.iter().map(|&(c, _)| c).collect();
                 if let Some(step) =
                     self.colour_step(Technique::SimpleColouring, vec![d], cells, eliminated)
                 {
@@ -270,15 +336,14 @@ impl Board {
                 continue;
             }
             let all = self.digit_clusters(d);
+            let sets = self.colour_sets(&all);
             for (i, c1) in all.iter().enumerate() {
                 for (j, c2) in all.iter().enumerate() {
                     if i == j {
                         continue;
                     }
-                    let sees = |ca: bool, cb: bool| {
-                        c1.iter()
-                            .any(|&(x, cx)| cx == ca && self.sees_colour(x, c2, cb))
-                    };
+                    // Whether colour `ca` of c1 sees colour `cb` of c2.
+                    let sees = |ca: bool, cb: bool| meet(sets.seen(i, ca), sets.cells(j, cb));
                     let mut eliminated: Vec<(usize, u8)> = Vec::new();
                     // Type 2: a colour of c1 seeing both colours of c2.
                     for ca in [false, true] {
@@ -298,20 +363,24 @@ impl Board {
                                 if !sees(ca, cc) {
                                     continue;
                                 }
-                                eliminated = self
-                                    .seeing_colours((c1, !ca), (c2, !cc))
-                                    .filter(|&x| {
-                                        self.cands[x] & b != 0
-                                            && !c1.iter().any(|&(y, _)| y == x)
-                                            && !c2.iter().any(|&(y, _)| y == x)
-                                    })
-                                    .map(|x| (x, d))
-                                    .collect();
+                                eliminated = self.struck_in(
+                                    d,
+                                    &[sets.seen(i, !ca), sets.seen(j, !cc)],
+                                    &[
+                                        sets.cells(i, false),
+                                        sets.cells(i, true),
+                                        sets.cells(j, false),
+                                        sets.cells(j, true),
+                                    ],
+                                );
                                 if !eliminated.is_empty() {
                                     break 'pairs;
                                 }
                             }
                         }
+                    }
+                    if eliminated.is_empty() {
+                        continue;
                     }
                     let cells: Vec<usize> = c1.iter().chain(c2).map(|&(c, _)| c).collect();
                     if let Some(step) =
