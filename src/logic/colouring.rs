@@ -77,7 +77,7 @@ fn clusters(nodes: &[usize], edges: &[(usize, usize)]) -> Vec<Cluster> {
 
 /// A digit's clusters as bit sets over the cells (`words` words each):
 /// each colour's cells, and the cells seeing one of them.
-struct ColourSets {
+pub(super) struct ColourSets {
     words: usize,
     /// Per cluster: cells of colour false, of colour true, cells seeing
     /// colour false, seeing colour true.
@@ -91,7 +91,7 @@ impl ColourSets {
     }
 
     /// The cells seeing a cell of cluster `i`'s colour `c`.
-    fn seen(&self, i: usize, c: bool) -> &[u64] {
+    pub(super) fn seen(&self, i: usize, c: bool) -> &[u64] {
         self.set(i, 2 + usize::from(c))
     }
 
@@ -108,7 +108,7 @@ fn meet(a: &[u64], b: &[u64]) -> bool {
 
 impl Board {
     /// The bit sets of `clusters` ([`ColourSets`]).
-    fn colour_sets(&self, clusters: &[Cluster]) -> ColourSets {
+    pub(super) fn colour_sets(&self, clusters: &[Cluster]) -> ColourSets {
         let words = self.cands.len().div_ceil(64);
         let mut sets = vec![0u64; 4 * words * clusters.len()];
         for (i, cluster) in clusters.iter().enumerate() {
@@ -128,9 +128,9 @@ impl Board {
         ColourSets { words, sets }
     }
 
-    /// The cells holding `d` in all of `sets` and in none of `not`, in
-    /// order, struck as `(cell, d)`.
-    fn struck_in(&self, d: u8, sets: &[&[u64]], not: &[&[u64]]) -> Vec<(usize, u8)> {
+    /// The candidates of `digits` (a mask) of the cells in all of `sets`
+    /// and in none of `not`, in order, as struck `(cell, digit)`.
+    fn struck_in(&self, digits: u64, sets: &[&[u64]], not: &[&[u64]]) -> Vec<(usize, u8)> {
         let words = self.cands.len().div_ceil(64);
         let mut out = Vec::new();
         for w in 0..words {
@@ -139,30 +139,10 @@ impl Board {
             while m != 0 {
                 let x = 64 * w + m.trailing_zeros() as usize;
                 m &= m - 1;
-                if self.cands[x] & bit(d) != 0 {
-                    out.push((x, d));
-                }
+                out.extend(digits_of(self.cands[x] & digits).map(|d| (x, d)));
             }
         }
         out
-    }
-
-    /// The cells seeing a cell of colour `ca` of cluster `a` and one of
-    /// colour `cb` of cluster `b`, in order.
-    fn seeing_colours(
-        &self,
-        (a, ca): (&Cluster, bool),
-        (b, cb): (&Cluster, bool),
-    ) -> impl Iterator<Item = usize> {
-        let of = |cluster: &Cluster, c: bool| {
-            self.seeing_any(cluster.iter().filter(|&&(_, cy)| cy == c).map(|&(y, _)| y))
-        };
-        let both: Vec<u64> = of(a, ca)
-            .iter()
-            .zip(of(b, cb))
-            .map(|(x, y)| x & y)
-            .collect();
-        super::members_of(both)
     }
 
     /// The two-coloured clusters of digit `d`'s strong links, kept while
@@ -225,21 +205,21 @@ impl Board {
 
     /// One remote pair that strikes something.
     pub(super) fn remote_pair(&mut self) -> bool {
-        let mut masks: Vec<u64> = self
+        // The pair cells by their candidates, then in order.
+        let mut pairs: Vec<(u64, usize)> = self
             .cands
             .iter()
-            .copied()
-            .filter(|&m| super::two_bits(m))
+            .enumerate()
+            .filter(|&(_, &m)| super::two_bits(m))
+            .map(|(c, &m)| (m, c))
             .collect();
-        masks.sort_unstable();
-        masks.dedup();
-        for m in masks {
-            let nodes: Vec<usize> = (0..self.cands.len())
-                .filter(|&c| self.cands[c] == m)
-                .collect();
-            if nodes.len() < 4 {
+        pairs.sort_unstable();
+        for same in pairs.chunk_by(|a, b| a.0 == b.0) {
+            if same.len() < 4 {
                 continue;
             }
+            let m = same[0].0;
+            let nodes: Vec<usize> = same.iter().map(|&(_, c)| c).collect();
             let mut edges = Vec::new();
             for (i, &a) in nodes.iter().enumerate() {
                 for &b in &nodes[i + 1..] {
@@ -248,15 +228,21 @@ impl Board {
                     }
                 }
             }
-            for cluster in clusters(&nodes, &edges) {
+            let found = clusters(&nodes, &edges);
+            let sets = self.colour_sets(&found);
+            for (i, cluster) in found.iter().enumerate() {
                 if cluster.len() < 4 {
                     continue;
                 }
-                let eliminated: Vec<(usize, u8)> = self
-                    .seeing_colours((&cluster, false), (&cluster, true))
-                    .filter(|&x| self.cands[x] & m != 0 && !cluster.iter().any(|&(y, _)| y == x))
-                    .flat_map(|x| digits_of(self.cands[x] & m).map(move |d| (x, d)))
-                    .collect();
+                // A cell outside seeing both colours holds neither digit.
+                let eliminated = self.struck_in(
+                    m,
+                    &[sets.seen(i, false), sets.seen(i, true)],
+                    &[sets.cells(i, false), sets.cells(i, true)],
+                );
+                if eliminated.is_empty() {
+                    continue;
+                }
                 let cells = cluster.iter().map(|&(c, _)| c).collect();
                 if let Some(step) = self.colour_step(
                     Technique::RemotePair,
@@ -302,7 +288,7 @@ impl Board {
                 if eliminated.is_empty() {
                     // Trap: a cell outside seeing both colours.
                     eliminated = self.struck_in(
-                        d,
+                        bit(d),
                         &[sets.seen(i, false), sets.seen(i, true)],
                         &[sets.cells(i, false), sets.cells(i, true)],
                     );
@@ -364,7 +350,7 @@ impl Board {
                                     continue;
                                 }
                                 eliminated = self.struck_in(
-                                    d,
+                                    b,
                                     &[sets.seen(i, !ca), sets.seen(j, !cc)],
                                     &[
                                         sets.cells(i, false),

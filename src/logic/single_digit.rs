@@ -31,22 +31,6 @@ impl Board {
         a != b && (0..3).any(|s| self.cell_units[a][s] == self.cell_units[b][s])
     }
 
-    /// The cells seeing some cell of `cells`, as a bit set (a word per 64
-    /// cells): the peers' bit sets joined.
-    pub(super) fn seeing_any(&self, cells: impl IntoIterator<Item = usize>) -> Vec<u64> {
-        let words = self.cands.len().div_ceil(64);
-        let mut out = vec![0u64; words];
-        for c in cells {
-            for (o, p) in out
-                .iter_mut()
-                .zip(&self.peer_sets[c * words..(c + 1) * words])
-            {
-                *o |= p;
-            }
-        }
-        out
-    }
-
     /// The cells seeing every cell of `seen` (not empty), in order: read
     /// off the peers' bit sets.
     pub(super) fn common_peers(&self, seen: &[usize]) -> impl Iterator<Item = usize> {
@@ -300,7 +284,9 @@ mod tests {
                     .filter(|&c| b.sees(c, x) && b.sees(c, y))
                     .collect();
                 assert_eq!(b.common_peers(&[x, y]).collect::<Vec<_>>(), slow, "{w}x{h}");
-                let any: Vec<usize> = super::super::members_of(b.seeing_any([x, y])).collect();
+                let sets = b.colour_sets(&[vec![(x, false), (y, false)]]);
+                let any: Vec<usize> =
+                    super::super::members_of(sets.seen(0, false).to_vec()).collect();
                 let slow: Vec<usize> = (0..cells)
                     .filter(|&c| b.sees(c, x) || b.sees(c, y))
                     .collect();
