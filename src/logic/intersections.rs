@@ -90,11 +90,11 @@ impl Board {
                         continue;
                     }
                     // The other unit's places of d outside k.
-                    let strikes =
-                        |c: &usize| self.cands[*c] & b != 0 && self.cell_units[*c][kind] != k;
-                    if !self.units[other].iter().any(strikes) {
+                    if table.places[other * n + d as usize - 1] & !self.crossing(other, k) == 0 {
                         continue;
                     }
+                    let strikes =
+                        |c: &usize| self.cands[*c] & b != 0 && self.cell_units[*c][kind] != k;
                     let eliminated: Vec<(usize, u8)> = self.units[other]
                         .iter()
                         .filter(|c| strikes(c))
