@@ -17,7 +17,7 @@ use super::{at_most, bit, digits_of, Board, Step, Technique};
 /// The most fins a fish may have.
 const MAX_FINS: u32 = 5;
 /// The most lines beyond the fish's size the base places may span.
-const MAX_EXTRA_COVERS: u32 = 3;
+const MAX_EXTRA_COVERS: usize = 3;
 
 /// The fixed parts of one search: the digit, the kinds of line, the size.
 struct Search<'a> {
@@ -181,7 +181,13 @@ impl Board {
                     line_places: &line_places[..n],
                 };
                 pick.clear();
-                let found = self.finned_bases(
+                let bases = match size {
+                    2 => Board::finned_bases::<2>,
+                    3 => Board::finned_bases::<3>,
+                    _ => Board::finned_bases::<4>,
+                };
+                let found = bases(
+                    self,
                     &search,
                     0,
                     (0, false),
@@ -225,7 +231,7 @@ impl Board {
     /// is kept for them alone. It only grows as lines are chosen, so a box
     /// that leaves more is dropped for the choices below, and a choice
     /// where no box is left is dropped at once.
-    fn finned_bases(
+    fn finned_bases<const SIZE: usize>(
         &self,
         s: &Search,
         from: usize,
@@ -235,7 +241,7 @@ impl Board {
         pick: &mut Vec<(usize, u64)>,
     ) -> Option<Step> {
         let n = self.side;
-        if pick.len() == s.size {
+        if pick.len() == SIZE {
             return changed.then(|| self.finned_covers(s, pick, union, (outside, viable)))?;
         }
         // The next level's `outside`, in a buffer of its own (no copy of
@@ -243,7 +249,7 @@ impl Board {
         let (next, deeper) = levels.split_first_mut()?;
         let next = &mut next[..n];
         // Only lines that leave enough after them to complete the choice.
-        let end = (s.lines.len() + pick.len() + 1).saturating_sub(s.size);
+        let end = (s.lines.len() + pick.len() + 1).saturating_sub(SIZE);
         for j in from..end {
             if !changed && !s.dirty_from[j] {
                 // No changed line left to choose.
@@ -251,7 +257,7 @@ impl Board {
             }
             let (k, p) = s.lines[j];
             let u = union | p;
-            if u.count_ones() > s.size as u32 + MAX_EXTRA_COVERS {
+            if !at_most(u, SIZE + MAX_EXTRA_COVERS) {
                 continue;
             }
             let in_box = &s.in_box[(k - s.base) * n..(k - s.base + 1) * n];
@@ -262,7 +268,7 @@ impl Board {
                 boxes &= boxes - 1;
                 let o = outside[b] | (p & !in_box[b]);
                 next[b] = o;
-                if at_most(o, s.size) {
+                if at_most(o, SIZE) {
                     alive |= 1 << b;
                 }
             }
@@ -271,7 +277,8 @@ impl Board {
             }
             pick.push((k, p));
             let changed = changed || s.dirty & (1 << (k - s.base)) != 0;
-            let step = self.finned_bases(s, j + 1, (u, changed), (next, alive), deeper, pick);
+            let step =
+                self.finned_bases::<SIZE>(s, j + 1, (u, changed), (next, alive), deeper, pick);
             pick.pop();
             if step.is_some() {
                 return step;
