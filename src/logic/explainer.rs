@@ -244,6 +244,7 @@ fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>
         .and_then(|then| board.units_changed_since(then))
         .unwrap_or([u64::MAX; 3]);
     let table = board.table();
+    let mut pick = Vec::with_capacity(size);
     // SE's order of units: boxes, columns, rows.
     for k in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {
         if changed[k / 64] & (1 << (k % 64)) == 0 {
@@ -260,8 +261,8 @@ fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>
         // Digits that can be in a hidden set of this size.
         let mut members = [0usize; 64];
         let mut count = 0;
-        for (i, p) in places.iter().enumerate() {
-            if (2..=size as u32).contains(&p.count_ones()) {
+        for (i, &p) in places.iter().enumerate() {
+            if p & p.wrapping_sub(1) != 0 && super::at_most(p, size) {
                 members[count] = i;
                 count += 1;
             }
@@ -269,7 +270,7 @@ fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>
         if count < size {
             continue;
         }
-        let mut pick = Vec::with_capacity(size);
+        pick.clear();
         let found = find_set(places, &members[..count], size, 0, 0, &mut pick);
         if let Some((set, union, target, at)) = found {
             let cells: Vec<usize> = (0..n)
@@ -331,7 +332,7 @@ fn find_set(
     let end = (members.len() + pick.len() + 1).saturating_sub(size);
     for j in from..end {
         let u = union | places[members[j]];
-        if u.count_ones() as usize > size {
+        if !super::at_most(u, size) {
             continue;
         }
         pick.push(members[j]);
