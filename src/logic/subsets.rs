@@ -300,6 +300,32 @@ mod tests {
     use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
 
+    /// The covers of `size` among `items` (masks of 2 to `size` bits) a
+    /// search of that size alone meets, and those of `kept`, in order.
+    #[allow(clippy::type_complexity)]
+    fn both_ways<T: Copy + Default>(
+        items: &[(T, u64)],
+        kept: &[super::Cover<T>],
+        size: usize,
+    ) -> (Vec<(Vec<T>, u64)>, Vec<(Vec<T>, u64)>) {
+        let items: Vec<(T, u64)> = items
+            .iter()
+            .copied()
+            .filter(|&(_, m)| (2..=size).contains(&(m.count_ones() as usize)))
+            .collect();
+        let mut want = Vec::new();
+        super::super::first_cover(&items, size, &mut Vec::new(), &mut |pick, u| {
+            want.push((pick.to_vec(), u));
+            None
+        });
+        let got = kept
+            .iter()
+            .filter(|c| c.len == size)
+            .map(|c| (c.items().to_vec(), c.union))
+            .collect();
+        (got, want)
+    }
+
     #[test]
     fn a_units_subsets_are_those_each_sizes_search_meets_in_order() {
         // At every position of hard puzzles, in every unit: the naked and
@@ -312,40 +338,14 @@ mod tests {
             for k in 0..3 * n {
                 b.find_unit_subsets(k);
                 let kept = b.cache.subsets[k].clone();
+                let cells: Vec<(usize, u64)> =
+                    b.units[k].iter().map(|&c| (c, b.cands[c])).collect();
+                let places: Vec<(u8, u64)> = (1..=n as u8).map(|d| (d, b.places(k, d))).collect();
                 for size in 2..=4 {
-                    let cells: Vec<(usize, u64)> = b.units[k]
-                        .iter()
-                        .map(|&c| (c, b.cands[c]))
-                        .filter(|&(_, m)| (2..=size).contains(&(m.count_ones() as usize)))
-                        .collect();
-                    let places: Vec<(u8, u64)> = (1..=n as u8)
-                        .map(|d| (d, b.places(k, d)))
-                        .filter(|&(_, p)| (2..=size).contains(&(p.count_ones() as usize)))
-                        .collect();
-                    let mut want = Vec::new();
-                    super::super::first_cover(&cells, size, &mut Vec::new(), &mut |pick, u| {
-                        want.push((pick.to_vec(), u));
-                        None
-                    });
-                    let got: Vec<(Vec<usize>, u64)> = kept
-                        .naked
-                        .iter()
-                        .filter(|c| c.len == size)
-                        .map(|c| (c.items().to_vec(), c.union))
-                        .collect();
+                    let (got, want) = both_ways(&cells, &kept.naked, size);
                     assert_eq!(got, want, "naked {size} in unit {k}");
                     naked += got.len();
-                    let mut want = Vec::new();
-                    super::super::first_cover(&places, size, &mut Vec::new(), &mut |pick, u| {
-                        want.push((pick.to_vec(), u));
-                        None
-                    });
-                    let got: Vec<(Vec<u8>, u64)> = kept
-                        .hidden
-                        .iter()
-                        .filter(|c| c.len == size)
-                        .map(|c| (c.items().to_vec(), c.union))
-                        .collect();
+                    let (got, want) = both_ways(&places, &kept.hidden, size);
                     assert_eq!(got, want, "hidden {size} in unit {k}");
                     hidden += got.len();
                 }
