@@ -87,3 +87,31 @@ fn version_names_the_instruction_set_the_9x9_engine_picked() {
         format!("xlsudoku {}", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn a_mistyped_command_gets_a_suggestion_and_a_real_path_is_still_a_path() {
+    let d = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+            .args(args)
+            .current_dir(d.path())
+            .output()
+            .expect("run xlsudoku")
+    };
+    let o = run(&["chekc", "puzzles/"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("did you mean the command 'check'"), "{err}");
+    assert!(err.contains("chekc"), "{err}");
+    // Flags before the word are passed over, and their values too.
+    let o = run(&["-q", "genrate", "-n", "1"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("'generate'"), "{err}");
+    // A file of that name is read as a workbook, not taken for a command.
+    std::fs::write(d.path().join("chekc"), b"not a workbook").unwrap();
+    let o = run(&["chekc"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("did you mean"), "{err}");
+    assert!(err.contains("chekc"), "{err}");
+}

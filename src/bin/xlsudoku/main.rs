@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// mimalloc, not the system allocator: the ladder makes and drops many small
 /// lists per position, and `rate` on magictour top1465 ran 11 % faster with
@@ -96,49 +96,74 @@ enum Command {
     Man,
 }
 
-/// Subcommand names, and the flags that answer without one.
-const SUBCOMMANDS: [&str; 9] = [
-    "solve",
-    "check",
-    "bench",
-    "explain",
-    "rate",
-    "generate",
-    "completions",
-    "man",
-    "help",
-];
+/// The flags that answer without a command.
 const TOP_FLAGS: [&str; 4] = ["-h", "--help", "-V", "--version"];
-/// Options that take the next argument as their value.
-const VALUE_OPTIONS: [&str; 27] = [
-    "--techniques",
-    "--puzzle",
-    "--max-level",
-    "--min-level",
-    "--max-rating",
-    "--min-rating",
-    "-j",
-    "--jobs",
-    "-o",
-    "--output",
-    "--report",
-    "--range",
-    "--box",
-    "--timeout",
-    "--shard",
-    "--junit",
-    "--sheet",
-    "--size",
-    "-n",
-    "--count",
-    "--level",
-    "--rating",
-    "--symmetry",
-    "--givens",
-    "--seed",
-    "--max-attempts",
-    "--format",
-];
+
+/// The command names (`help` included), read off the parser.
+fn subcommand_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let cli = Cli::command();
+        let mut names: Vec<String> = cli
+            .get_subcommands()
+            .flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases()))
+            .map(str::to_string)
+            .collect();
+        names.push("help".to_string());
+        names
+    })
+}
+
+/// Options that take the next argument as their value (`-o FILE`,
+/// `--answers sheet`), read off every command's definitions, so that the
+/// default command's rewriting never takes a flag's value for a path.
+fn value_options() -> &'static std::collections::HashSet<String> {
+    static OPTIONS: std::sync::OnceLock<std::collections::HashSet<String>> =
+        std::sync::OnceLock::new();
+    OPTIONS.get_or_init(|| {
+        let cli = Cli::command();
+        let mut set = std::collections::HashSet::new();
+        for arg in cli.get_subcommands().flat_map(|c| c.get_arguments()) {
+            let takes_value = arg.get_action().takes_values()
+                && arg.get_num_args().is_none_or(|n| n.min_values() > 0);
+            if arg.is_positional() || !takes_value {
+                continue;
+            }
+            for long in arg.get_long_and_visible_aliases().into_iter().flatten() {
+                set.insert(format!("--{long}"));
+            }
+            for short in arg.get_short_and_visible_aliases().into_iter().flatten() {
+                set.insert(format!("-{short}"));
+            }
+        }
+        set
+    })
+}
+
+/// Where the command's name would stand: the first argument that is not a
+/// flag or a flag's value (`None` past `--`, or for `--help` and
+/// `--version` alone).
+fn first_word(args: &[OsString]) -> Option<usize> {
+    let mut i = 1;
+    while i < args.len() {
+        let a = args[i].to_string_lossy();
+        if a == "--" {
+            return None;
+        }
+        if !a.starts_with('-') || a == "-" {
+            return Some(i);
+        }
+        if i == 1 && TOP_FLAGS.contains(&a.as_ref()) {
+            return None;
+        }
+        i += if value_options().contains(a.as_ref()) {
+            2
+        } else {
+            1
+        };
+    }
+    None
+}
 
 /// `solve` is the default command: `xlsudoku in.xlsx` means
 /// `xlsudoku solve in.xlsx`, and `xlsudoku -q check dir` means
@@ -147,35 +172,67 @@ fn with_default_command(mut args: Vec<OsString>) -> Vec<OsString> {
     if args.len() < 2 {
         return args;
     }
-    let mut i = 1;
-    while i < args.len() {
-        let a = args[i].to_string_lossy().into_owned();
-        if a == "--" {
-            break;
-        }
-        if !a.starts_with('-') || a == "-" {
-            if SUBCOMMANDS.contains(&a.as_str()) {
-                let cmd = args.remove(i);
-                args.insert(1, cmd);
-                return args;
-            }
-            break;
-        }
-        if i == 1 && TOP_FLAGS.contains(&a.as_str()) {
+    if TOP_FLAGS.contains(&args[1].to_string_lossy().as_ref()) {
+        return args;
+    }
+    if let Some(i) = first_word(&args) {
+        if subcommand_names()
+            .iter()
+            .any(|n| *n == args[i].to_string_lossy())
+        {
+            let cmd = args.remove(i);
+            args.insert(1, cmd);
             return args;
         }
-        i += if VALUE_OPTIONS.contains(&a.as_str()) {
-            2
-        } else {
-            1
-        };
     }
     args.insert(1, OsString::from("solve"));
     args
 }
 
+/// A command's name mistyped where a path would stand (`xlsudoku chekc
+/// dir`): the word names nothing on disk and is one or two edits away from
+/// a command. Returns the word and the command.
+fn mistyped_command(args: &[OsString]) -> Option<(String, &'static str)> {
+    let word = args.get(first_word(args)?)?.to_str()?;
+    if word == "-" || std::path::Path::new(word).symlink_metadata().is_ok() {
+        return None;
+    }
+    let word_lower = word.to_lowercase();
+    subcommand_names()
+        .iter()
+        .filter(|n| n.as_str() != word)
+        .map(|n| (edit_distance(&word_lower, n), n))
+        .filter(|(d, n)| *d <= 2.min(n.len() / 2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| (word.to_string(), n.as_str()))
+}
+
+/// The Levenshtein distance between two short words.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut last = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (last + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(here + 1);
+            last = here;
+        }
+    }
+    row[b.len()]
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(with_default_command(std::env::args_os().collect()));
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if let Some((word, command)) = mistyped_command(&args) {
+        return ExitCode::from(common::usage_error(format!(
+            "{word}: no such file or folder, and no command of that name; did you mean the command '{command}'? (xlsudoku {command} ...)"
+        )));
+    }
+    let cli = Cli::parse_from(with_default_command(args));
     let code = match cli.command {
         Command::Solve(a) => commands::solve::run(a),
         Command::Check(a) => commands::check::run(a),
@@ -205,7 +262,6 @@ fn long_version() -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn cli_definition_is_consistent() {
@@ -220,5 +276,42 @@ mod tests {
         assert_eq!(args(&["x", "check", "in.xlsx"])[1], "check");
         assert_eq!(args(&["x", "explain", "in.xlsx"])[1], "explain");
         assert_eq!(args(&["x", "--help"])[1], "--help");
+        // A flag's value is never taken for the command or a path.
+        assert_eq!(args(&["x", "--answers", "sheet", "check"])[1], "check");
+        assert_eq!(args(&["x", "-o", "rate", "in.xlsx"])[1], "solve");
+    }
+
+    #[test]
+    fn value_options_are_read_off_every_commands_flags() {
+        let options = value_options();
+        for flag in [
+            "-o",
+            "--output",
+            "--answers",
+            "--level",
+            "-j",
+            "--puzzle",
+            "--box",
+        ] {
+            assert!(options.contains(flag), "{flag}");
+        }
+        for flag in ["--json", "-q", "--force", "--logic-only"] {
+            assert!(!options.contains(flag), "{flag}");
+        }
+    }
+
+    #[test]
+    fn a_mistyped_command_is_told_from_a_path() {
+        let words = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        let guess = |v: &[&str]| mistyped_command(&words(v)).map(|(_, c)| c);
+        assert_eq!(guess(&["x", "chekc", "dir"]), Some("check"));
+        assert_eq!(guess(&["x", "-q", "genrate", "-n", "2"]), Some("generate"));
+        assert_eq!(guess(&["x", "explian"]), Some("explain"));
+        // Far from every command, or a command itself: no guess.
+        assert_eq!(guess(&["x", "puzzles/"]), None);
+        assert_eq!(guess(&["x", "check", "dir"]), None);
+        assert_eq!(guess(&["x", "-o", "rat", "in.xlsx"]), None);
+        assert_eq!(edit_distance("chekc", "check"), 2);
+        assert_eq!(edit_distance("", "man"), 3);
     }
 }
