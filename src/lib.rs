@@ -39,4 +39,5 @@ pub mod report;
 mod samples;
 pub mod search;
 pub mod solve;
+pub mod suggest;
 pub mod workbook;

@@ -617,6 +617,30 @@ fn check_fails_grids_outside_the_promised_level() {
     );
     assert_eq!(code(&run(&["--max-level", "tough"])), 2);
     assert_eq!(code(&run(&["--max-level", "extreme"])), 0);
+    // --level is both bounds, as generate reads it: one level or a range.
+    let o = run(&["--level", "medium"]);
+    let (recs, _) = records(&o);
+    assert_eq!(
+        (recs[0].status.as_str(), recs[1].status.as_str()),
+        ("too-easy", "too-hard")
+    );
+    assert_eq!(code(&run(&["--level", "easy..extreme"])), 0);
+    assert_eq!(code(&run(&["--level", "hard", "--max-level", "easy"])), 2);
+    // A bad level is answered in one style everywhere: the value, a near
+    // match, and what is allowed.
+    for args in [
+        vec!["check", "--level", "hrad", "x.xlsx"],
+        vec!["check", "--max-level", "hrad", "x.xlsx"],
+        vec!["generate", "--level", "easy..hrad", "-o", "-"],
+    ] {
+        let o = xlsudoku(&args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(r#"unknown level "hrad" (did you mean hard?): easy, medium, hard, unfair or extreme"#),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -46,7 +46,10 @@ pub struct Span<T> {
     pub max: Option<T>,
 }
 
-impl<T: FromStr + PartialOrd + Copy + fmt::Display> FromStr for Span<T> {
+impl<T: FromStr + PartialOrd + Copy + fmt::Display> FromStr for Span<T>
+where
+    T::Err: fmt::Display,
+{
     type Err = String;
 
     fn from_str(s: &str) -> Result<Span<T>, String> {
@@ -55,9 +58,16 @@ impl<T: FromStr + PartialOrd + Copy + fmt::Display> FromStr for Span<T> {
             if t.is_empty() {
                 return Ok(None);
             }
-            t.parse::<T>()
-                .map(Some)
-                .map_err(|_| format!("{t:?} is not a value here"))
+            t.parse::<T>().map(Some).map_err(|e| {
+                // A level's error names the value and the choices; a
+                // number's says only what is wrong with it.
+                let e = e.to_string();
+                if e.contains(t) {
+                    e
+                } else {
+                    format!("{t:?}: {e}")
+                }
+            })
         };
         let span = match s.split_once("..") {
             Some((lo, hi)) => Span {

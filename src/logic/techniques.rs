@@ -178,7 +178,13 @@ impl FromStr for Level {
         Level::ALL
             .into_iter()
             .find(|l| l.to_string().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown level {s:?}: easy, medium, hard, unfair or extreme"))
+            .ok_or_else(|| {
+                let names = Level::ALL.map(|l| l.to_string());
+                let near = crate::suggest::closest(s.trim(), names.iter().map(String::as_str))
+                    .map(|n| format!(" (did you mean {n}?)"))
+                    .unwrap_or_default();
+                format!("unknown level {s:?}{near}: easy, medium, hard, unfair or extreme")
+            })
     }
 }
 

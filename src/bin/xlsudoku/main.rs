@@ -197,32 +197,8 @@ fn mistyped_command(args: &[OsString]) -> Option<(String, &'static str)> {
     if word == "-" || std::path::Path::new(word).symlink_metadata().is_ok() {
         return None;
     }
-    let word_lower = word.to_lowercase();
-    subcommand_names()
-        .iter()
-        .filter(|n| n.as_str() != word)
-        .map(|n| (edit_distance(&word_lower, n), n))
-        .filter(|(d, n)| *d <= 2.min(n.len() / 2))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, n)| (word.to_string(), n.as_str()))
-}
-
-/// The Levenshtein distance between two short words.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut last = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let here = row[j + 1];
-            row[j + 1] = (last + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(here + 1);
-            last = here;
-        }
-    }
-    row[b.len()]
+    let names = subcommand_names().iter().map(String::as_str);
+    xlsudoku::suggest::closest(word, names).map(|n| (word.to_string(), n))
 }
 
 fn main() -> ExitCode {
@@ -311,7 +287,5 @@ mod tests {
         assert_eq!(guess(&["x", "puzzles/"]), None);
         assert_eq!(guess(&["x", "check", "dir"]), None);
         assert_eq!(guess(&["x", "-o", "rat", "in.xlsx"]), None);
-        assert_eq!(edit_distance("chekc", "check"), 2);
-        assert_eq!(edit_distance("", "man"), 3);
     }
 }

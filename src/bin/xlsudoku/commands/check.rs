@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use xlsudoku::batch::{Plan, RunOptions};
+use xlsudoku::generate::Span;
 use xlsudoku::logic::{Level, Limits};
 
 use crate::common::{run_options, usage_error, Common};
@@ -18,6 +19,11 @@ pub struct Args {
     /// A sheet without a grid passes instead of failing.
     #[arg(long)]
     allow_no_grid: bool,
+    /// Fail a grid whose HoDoKu level is not LEVEL, or outside a range of
+    /// them (`hard`, `easy..medium`, `hard..`): --min-level and --max-level
+    /// at once.
+    #[arg(long, value_name = "LEVEL", conflicts_with_all = ["max_level", "min_level"])]
+    level: Option<Span<Level>>,
     /// Fail (`too-hard`) a grid whose HoDoKu level is above LEVEL (easy,
     /// medium, hard, unfair, extreme).
     #[arg(long, value_name = "LEVEL")]
@@ -39,13 +45,17 @@ pub fn run(a: Args) -> u8 {
         output: None,
         write: false,
     };
+    let (min_level, max_level) = match a.level {
+        Some(span) => (span.min, span.max),
+        None => (a.min_level, a.max_level),
+    };
     let limits = Limits {
-        max_level: a.max_level,
-        min_level: a.min_level,
+        max_level,
+        min_level,
         max_rating: a.max_rating,
         min_rating: a.min_rating,
     };
-    if let (Some(lo), Some(hi)) = (a.min_level, a.max_level) {
+    if let (Some(lo), Some(hi)) = (min_level, max_level) {
         if lo > hi {
             return usage_error(format!("--min-level {lo} is above --max-level {hi}"));
         }
