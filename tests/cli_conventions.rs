@@ -115,3 +115,71 @@ fn a_mistyped_command_gets_a_suggestion_and_a_real_path_is_still_a_path() {
     assert!(!err.contains("did you mean"), "{err}");
     assert!(err.contains("chekc"), "{err}");
 }
+
+/// The commands of one step of a workflow file: the lines of its `run: |`
+/// block.
+fn step_commands(workflow: &str, step: &str) -> Vec<String> {
+    let mut lines = workflow
+        .lines()
+        .skip_while(|l| !l.contains(&format!("name: {step}")));
+    let run = lines
+        .find(|l| l.trim_start().starts_with("run: |"))
+        .unwrap_or_else(|| panic!("step {step} has no run block"));
+    let indent = run.len() - run.trim_start().len();
+    lines
+        .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn the_ci_example_runs_as_written() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let example = std::fs::read_to_string(format!("{root}/examples/ci/check-puzzles.yml")).unwrap();
+    let commands = step_commands(&example, "Check the puzzles");
+    assert!(
+        commands
+            .iter()
+            .any(|c| c.starts_with("xlsudoku check puzzles/")),
+        "{commands:?}"
+    );
+    let d = tempfile::tempdir().unwrap();
+    let puzzles = d.path().join("puzzles");
+    std::fs::create_dir(&puzzles).unwrap();
+    for name in ["status_logic_easy.xlsx", "status_needs_guess.xlsx"] {
+        std::fs::copy(format!("{root}/fixtures/{name}"), puzzles.join(name)).unwrap();
+    }
+    let run_all = || -> Vec<Output> {
+        commands
+            .iter()
+            .map(|c| {
+                let words: Vec<&str> = c.split_whitespace().collect();
+                assert_eq!(words[0], "xlsudoku", "{c}: the example runs xlsudoku alone");
+                Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+                    .args(&words[1..])
+                    .current_dir(d.path())
+                    .output()
+                    .expect("run xlsudoku")
+            })
+            .collect()
+    };
+    for o in run_all() {
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+    }
+    let junit = std::fs::read_to_string(d.path().join("junit.xml")).unwrap();
+    assert!(
+        junit.contains("<testsuite") && junit.contains("failures=\"0\""),
+        "{junit}"
+    );
+    // A puzzle with two solutions fails the step, and the report says so.
+    std::fs::copy(
+        format!("{root}/fixtures/status_multiple.xlsx"),
+        puzzles.join("two.xlsx"),
+    )
+    .unwrap();
+    let last = run_all().pop().unwrap();
+    assert_eq!(last.status.code(), Some(1), "{last:?}");
+    let junit = std::fs::read_to_string(d.path().join("junit.xml")).unwrap();
+    assert!(junit.contains("multiple"), "{junit}");
+}
