@@ -183,3 +183,42 @@ fn the_ci_example_runs_as_written() {
     let junit = std::fs::read_to_string(d.path().join("junit.xml")).unwrap();
     assert!(junit.contains("multiple"), "{junit}");
 }
+
+#[test]
+fn the_technique_table_and_the_letter_key_come_from_one_table() {
+    let rows = stdout(&xlsudoku(&["techniques", "--json"]));
+    let rows: Vec<serde_json::Value> = rows
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), xlsudoku::logic::TABLE.len());
+    let xwing = rows.iter().find(|r| r["key"] == "x-wing").unwrap();
+    assert_eq!(
+        (xwing["letter"].as_str(), xwing["se_rating"].as_f64()),
+        (Some("x"), Some(3.2))
+    );
+    assert_eq!(xwing["level"], "hard");
+    assert!(
+        rows[0]["letter"].is_null(),
+        "the naked single writes no letter"
+    );
+    let table = stdout(&xlsudoku(&["techniques"]));
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("x ") && l.contains("X-wing")),
+        "{table}"
+    );
+    // The key in --help (top level and solve's) and in the man page names
+    // every letter of the table.
+    let key = xlsudoku::logic::letter_key();
+    for text in [
+        stdout(&xlsudoku(&["--help"])),
+        stdout(&xlsudoku(&["solve", "--help"])),
+        stdout(&xlsudoku(&["man"])).replace("\\&", ""),
+    ] {
+        for line in key.lines() {
+            assert!(text.contains(line), "{line:?} missing from:\n{text}");
+        }
+    }
+}

@@ -78,7 +78,10 @@ pub(crate) use rating::rate_after_noted;
 pub use rating::{
     rate, rate_after, rate_after_until, rate_unique, rate_unique_until, Limits, Rating,
 };
-pub use techniques::{Ladder, Level, Technique, TechniqueInfo, UnknownTechnique, TABLE};
+pub use techniques::{
+    letter_key, markdown_table, pickable_letters, Ladder, Level, Technique, TechniqueInfo,
+    UnknownTechnique, TABLE,
+};
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -441,8 +441,65 @@ impl fmt::Display for Ladder {
 
 /// A `--techniques` value that names no technique.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table (i ! 2 3 4 * ^ & x s j r b k t o e w y z u h f q c m X Y A L M C F N; hidden-single, x-wing, ...)")]
+#[error("unknown technique {0:?}: use seed, all, or letters/names from the technique table ({letters}; hidden-single, x-wing, ...; `xlsudoku techniques` lists them)", letters = pickable_letters())]
 pub struct UnknownTechnique(pub String);
+
+/// The letters `--techniques` takes, in table order, each once, space
+/// separated (`i 2 3 ! …`): read off [`TABLE`].
+pub fn pickable_letters() -> String {
+    let mut seen = String::new();
+    for l in pickable().filter_map(|i| i.letter) {
+        if !seen.contains(l) {
+            seen.push(l);
+        }
+    }
+    seen.chars().map(String::from).collect::<Vec<_>>().join(" ")
+}
+
+/// The key to the history string, one letter a line with the techniques
+/// that record it (`i  hidden single`), in table order: what `--help`, the
+/// man page and the docs print, read off [`TABLE`].
+///
+/// ```
+/// let key = xlsudoku::logic::letter_key();
+/// assert!(key.lines().any(|l| l == "i  hidden single"));
+/// assert!(key.lines().any(|l| l == "#  guess"));
+/// ```
+pub fn letter_key() -> String {
+    let mut rows: Vec<(char, Vec<&str>)> = Vec::new();
+    for info in TABLE {
+        let Some(letter) = info.letter else { continue };
+        match rows.iter_mut().find(|(l, _)| *l == letter) {
+            Some((_, names)) => names.push(info.name),
+            None => rows.push((letter, vec![info.name])),
+        }
+    }
+    rows.iter()
+        .map(|(l, names)| format!("{l}  {}", names.join(", ")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The technique table in Markdown, one row per technique in the order the
+/// ladder tries them: letter, name, `--techniques` key, SE rating, HoDoKu
+/// level and score. The user guide carries it, and a test keeps the two
+/// equal.
+pub fn markdown_table() -> String {
+    let mut out = String::from(
+        "| letter | technique | key | SE | HoDoKu level | score |\n|---|---|---|---|---|---|\n",
+    );
+    for i in TABLE {
+        let letter = match i.letter {
+            Some(l) => format!("`{l}`"),
+            None => "(none)".to_string(),
+        };
+        out.push_str(&format!(
+            "| {letter} | {} | `{}` | {:.1} | {} | {} |\n",
+            i.name, i.key, i.se_rating, i.level, i.hodoku_score
+        ));
+    }
+    out
+}
 
 /// The rows `--techniques` may name: all but the guess.
 fn pickable() -> impl Iterator<Item = &'static TechniqueInfo> {
@@ -504,6 +561,49 @@ mod tests {
         }
         assert_eq!(TABLE.last().map(|i| i.technique), Some(Technique::Guess));
         assert!(TABLE.len() <= 64);
+    }
+
+    #[test]
+    fn every_variant_of_the_enum_has_a_row() {
+        // The enum's variants are numbered 0..=Guess (the guess stays the
+        // last variant); each number must have a row, so a variant added
+        // without one fails here rather than taking the guess's row.
+        let mut covered = vec![false; Technique::Guess as usize + 1];
+        for i in TABLE {
+            covered[i.technique as usize] = true;
+        }
+        let missing: Vec<usize> = (0..covered.len()).filter(|&k| !covered[k]).collect();
+        assert!(missing.is_empty(), "variants without a row: {missing:?}");
+    }
+
+    #[test]
+    fn the_key_and_the_unknown_technique_message_are_read_off_the_table() {
+        let key = letter_key();
+        for info in TABLE {
+            if let Some(l) = info.letter {
+                let line = key
+                    .lines()
+                    .find(|k| k.starts_with(&format!("{l}  ")))
+                    .unwrap();
+                assert!(line.contains(info.name), "{line}");
+            }
+        }
+        assert_eq!(
+            key.lines().count(),
+            pickable_letters().split(' ').count() + 1
+        );
+        let message = "?".parse::<Ladder>().unwrap_err().to_string();
+        assert!(message.contains(&pickable_letters()), "{message}");
+        assert!(
+            !pickable_letters().contains('#'),
+            "the guess is not pickable"
+        );
+        let table = markdown_table();
+        assert_eq!(table.lines().count(), TABLE.len() + 2);
+        assert!(
+            table.contains("| `x` | X-wing | `x-wing` | 3.2 | hard | 140 |"),
+            "{table}"
+        );
     }
 
     #[test]

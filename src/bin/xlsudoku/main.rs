@@ -28,15 +28,23 @@ mod jobs;
 /// `xlsudoku in.xlsx -o out.xlsx` finds the bordered grid on every sheet,
 /// solves them all in parallel and writes an annotated copy: solved cells in
 /// blue italics, and below each grid a note with the status, the technique
-/// history (i hidden single, ! locked candidates, * hidden pair, ^ hidden
-/// triple, # guess) and the time taken. The input is never modified.
+/// history (one letter per deduction: the key is below, and `xlsudoku
+/// techniques` lists the whole table) and the time taken. The input is
+/// never modified.
 ///
 /// Exit status: 0 every grid solved, 1 some grid failed, 2 usage or file
 /// error (an existing output that xlsudoku did not write, or that was
 /// changed since, is left as it is and counts as a file error: see
 /// --force). Ctrl-C removes the run's temporary files and exits with 130.
 #[derive(Parser, Debug)]
-#[command(name = "xlsudoku", version, long_version = long_version(), about, long_about)]
+#[command(
+    name = "xlsudoku",
+    version,
+    long_version = long_version(),
+    about,
+    long_about,
+    after_long_help = commands::techniques::history_key_help()
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -45,6 +53,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Solve every grid and write annotated copies (the default command).
+    #[command(after_long_help = commands::techniques::history_key_help())]
     Solve(commands::solve::Args),
     /// Check puzzles without writing anything: grid found, givens
     /// consistent, solvable, unique.
@@ -94,6 +103,10 @@ enum Command {
     Completions(commands::completions::Args),
     /// Print the manual page (roff) on stdout.
     Man,
+    /// List the techniques: history letter, name, --techniques key, Sudoku
+    /// Explainer rating, HoDoKu level and score, in the order the ladder
+    /// tries them.
+    Techniques(commands::techniques::Args),
 }
 
 /// The flags that answer without a command.
@@ -218,6 +231,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => commands::generate::run(a),
         Command::Completions(a) => commands::completions::run(a),
         Command::Man => commands::man::run(),
+        Command::Techniques(a) => commands::techniques::run(a),
     };
     ExitCode::from(code)
 }

@@ -20,6 +20,17 @@ pub fn run() -> u8 {
         man.render_synopsis_section(&mut page)?;
         man.render_description_section(&mut page)?;
         man.render_options_section(&mut page)?;
+        writeln!(page, ".SH \"HISTORY LETTERS\"")?;
+        writeln!(page, ".PP")?;
+        writeln!(
+            page,
+            "Each deduction writes one letter into the history string of the note; a naked single writes none."
+        )?;
+        writeln!(page, ".PP\n.nf")?;
+        for line in xlsudoku::logic::letter_key().lines() {
+            writeln!(page, "\\&{line}")?;
+        }
+        writeln!(page, ".fi")?;
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
             writeln!(page, ".SH \"XLSUDOKU {}\"", sub.get_name().to_uppercase())?;
             let part = clap_mangen::Man::new(sub.clone());

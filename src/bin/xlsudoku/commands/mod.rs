@@ -10,3 +10,4 @@ pub mod generate;
 pub mod man;
 pub mod rate;
 pub mod solve;
+pub mod techniques;
