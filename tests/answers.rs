@@ -469,8 +469,8 @@ fn openpyxl_reads_every_mode_back() {
     }
 }
 
-/// `path` with `from` replaced by `to` in one part, every other part and
-/// the zip comment (the grid records) kept: a copy changed by hand.
+/// `path` with `from` replaced by `to` in one part, every other part (the
+/// records part among them) and the zip comment kept: a copy changed by hand.
 fn edit_part(path: &Path, part: &str, from: &str, to: &str) {
     use std::io::{Read, Write};
     let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();

@@ -32,11 +32,14 @@
 //! borders. Running the same edits on the copy gives the same parts again:
 //! no style is ever added twice.
 //!
-//! The zip comment keeps its other lines and gets the run's stamp
-//! ([`AnnotateOptions::stamp`]) and one [`GridRecord`] line per grid solved
+//! The copy's records get the run's stamp ([`AnnotateOptions::stamp`])
+//! and one [`GridRecord`] line per grid solved
 //! ([`AnnotateOptions::grids`]): the cells xlsudoku filled with the style
 //! each had before, the note's cell, and the square of the grid's answer
-//! copy with the style each of its cells had before. A later run recognises its own
+//! copy with the style each of its cells had before. They go into a part of
+//! their own, [`RECORD_PART`], and the zip comment keeps its other lines and
+//! one short line pointing at the part (records short enough stay in the
+//! comment itself; see `records_part.rs`). A later run recognises its own
 //! writing by this record only, and a [`CellValue::Clear`] of a recorded
 //! fill gives the cell its old style back.
 //!
@@ -242,18 +245,19 @@ pub enum AnnotateError {
 pub struct AnnotateOptions {
     /// The largest uncompressed part size to inflate, in bytes.
     pub max_part_size: u64,
-    /// A line to record in the zip archive's comment (Excel ignores the
-    /// comment): it replaces any earlier line starting with
-    /// [`STAMP_PREFIX`]; the rest of the comment is kept. Batch runs record
+    /// A line to record in the copy's records ([`RECORD_PART`], which
+    /// Excel ignores, pointed at from the zip comment): it replaces any
+    /// earlier line starting with [`STAMP_PREFIX`]; the rest is kept. Batch runs record
     /// what the copy was made from, to know later whether it is up to date.
     pub stamp: Option<String>,
-    /// The grids the edits solve, recorded in the copy's zip comment (one
+    /// The grids the edits solve, recorded in the copy's records (one
     /// [`GridRecord`] line each, beside the stamp) so that a later run
     /// knows which cells xlsudoku wrote and which style each had before.
     /// Records of sheets that neither `grids` nor the edits name are kept;
     /// the others are replaced. When the records do not all fit in the
-    /// comment (65,535 bytes), none is written: the filled digits then
-    /// read as givens, never the other way round.
+    /// record text (65,535 bytes, a zip comment's limit), none is
+    /// written: the filled digits then read as givens, never the other way
+    /// round.
     pub grids: Vec<GridMark>,
     /// Written cells that take another cell's style ([`StyleFrom`]); a
     /// cell the edits do not write with a value is left alone.
@@ -279,11 +283,13 @@ impl Default for AnnotateOptions {
     }
 }
 
-/// The longest archive comment a zip file can hold.
+/// The longest archive comment a zip file can hold; the record text is kept
+/// within it, so that it can always stay in the comment.
 const MAX_COMMENT: usize = u16::MAX as usize;
 
-/// The archive comment with `stamp` in place of any earlier stamp line.
-/// A zip comment holds at most 65,535 bytes: the earlier lines that do not
+/// The record text (the zip comment's lines with the records part's, see
+/// `records_part.rs`) with `stamp` in place of any earlier stamp line. It
+/// is kept within a zip comment's 65,535 bytes: the earlier lines that do not
 /// fit beside the stamp are dropped (Excel ignores the comment and does not
 /// keep it either), so a full comment never stops the copy.
 fn stamped_comment(comment: &[u8], stamp: Option<&str>) -> Vec<u8> {
@@ -307,7 +313,7 @@ fn stamped_comment(comment: &[u8], stamp: Option<&str>) -> Vec<u8> {
     out
 }
 
-/// The archive comment with the grid records replaced: every earlier record
+/// The record text with the grid records replaced: every earlier record
 /// line goes, `records` come in (all of them, or none when they would not
 /// fit), the other lines stay as they are.
 fn recorded_comment(comment: &[u8], records: &[String]) -> Vec<u8> {
@@ -334,7 +340,7 @@ fn recorded_comment(comment: &[u8], records: &[String]) -> Vec<u8> {
     out
 }
 
-/// The stamp line recorded in a workbook's zip comment, if any.
+/// The stamp line recorded in a workbook's records, if any.
 pub fn read_stamp<R: Read + Seek>(input: R) -> Option<String> {
     let mut archive = ZipArchive::new(input).ok()?;
     records_part::record_text(&mut archive)

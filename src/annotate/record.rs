@@ -1,5 +1,6 @@
-//! The per-grid record an annotated copy carries in its zip comment: which
-//! cells xlsudoku filled (and the style each had before), and where it put
+//! The per-grid record an annotated copy carries among its records (the
+//! part `xlsudoku/records.xml`, or the zip comment itself when all the
+//! records are short: see `records_part.rs`): which cells xlsudoku filled (and the style each had before), and where it put
 //! the note. A later run recognises its own writing by this record alone,
 //! never by the font: a puzzle whose givens happen to be blue italics keeps
 //! them.
@@ -35,7 +36,7 @@ use crate::address::{CellRange, CellRef};
 /// for candidate letters.
 pub const DIGITS: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@$#";
 
-/// How a grid record line ([`GridRecord`]) begins in the zip comment.
+/// How a grid record line ([`GridRecord`]) begins in the copy's records.
 pub const GRID_PREFIX: &str = "xlsudoku-grid ";
 
 /// What one grid's edits wrote, given to [`super::annotate_with`] through
@@ -91,7 +92,7 @@ impl AnswerRecord {
     }
 }
 
-/// One grid's record, as read back from a copy's zip comment.
+/// One grid's record, as read back from a copy's records.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GridRecord {
     /// The sheet's name.
@@ -315,7 +316,9 @@ fn parse_digits(text: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// Every well-formed grid record of a zip comment.
+/// Every well-formed grid record of a copy's record text
+/// ([`record_text`](super::record_text): the records part's lines and the
+/// zip comment's).
 pub fn parse_grid_records(comment: &[u8]) -> Vec<GridRecord> {
     comment
         .split(|&b| b == b'\n')
@@ -324,8 +327,8 @@ pub fn parse_grid_records(comment: &[u8]) -> Vec<GridRecord> {
         .collect()
 }
 
-/// The grid records in the zip comment of the workbook `input` (none when
-/// it is no readable zip archive).
+/// The grid records of the workbook `input`, from its records part or its
+/// zip comment (none when it is no readable zip archive).
 pub fn read_grid_records<R: std::io::Read + std::io::Seek>(input: R) -> Vec<GridRecord> {
     match zip::ZipArchive::new(input) {
         Ok(mut archive) => parse_grid_records(&super::records_part::record_text(&mut archive)),

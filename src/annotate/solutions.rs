@@ -7,8 +7,8 @@
 //! override, a relationship of the workbook part (the first free `rIdN`),
 //! a `<sheet>` of the workbook's sheet list (the next `sheetId`, last in
 //! the list) and its print area (a `_xlnm.Print_Area` defined name). Every
-//! other part stays as it was, `docProps/app.xml` included (see the
-//! README's design section).
+//! other part stays as it was, `docProps/app.xml` included (see
+//! docs/design.md, "The sheet of solutions").
 //!
 //! The copy records the sheet in one line of its records
 //! ([`SolutionsRecord`]): its name, its part and a digest of the part as

@@ -1,4 +1,5 @@
-//! The stamp an annotated copy carries in its zip comment, and what it
+//! The stamp an annotated copy carries in its records (the part
+//! `xlsudoku/records.xml`, pointed at from its zip comment), and what it
 //! tells a rerun: whether the copy is up to date with its input and
 //! options, and every grid's report to give again.
 
@@ -6,7 +7,7 @@ use super::*;
 /// What an annotated copy is made from: the xlsudoku version, the input's
 /// file name, size and modification time (rsync's quick check), and every
 /// option that changes the copy (`--logic-only`, `--range`, `--box`,
-/// `--timeout`, `--sheet`, `--techniques`, `--answers`). The copy's zip comment records this line with,
+/// `--timeout`, `--sheet`, `--techniques`, `--answers`). The copy's records keep this line with,
 /// after the version, a digest of the copy's entries (to tell a copy
 /// xlsudoku wrote from one changed since) and, at the end, every grid's
 /// report (given again when a rerun finds the copy up to date). `None`

@@ -14,11 +14,11 @@
 //! Each technique asks [`Board::digits_to_skip`] before its loop and
 //! tells [`Board::digits_failed`] what it searched to the end in vain:
 //! the step it finds, and which one it finds first, are the same as
-//! without the facts. (Facts about units, keyed by a unit's candidates,
-//! were kept for the hidden and naked triples and quads too: they cost
-//! more than they saved, 4.73 → 4.70 s on top1465 without them, and a
-//! naked subset strikes in every unit its cells share, so "nothing in
-//! this unit" does not follow from the unit alone.)
+//! without the facts. (There are no such facts about units: a naked
+//! subset strikes in every unit its cells share, so "nothing in this
+//! unit" does not follow from the unit alone, and keyed by a unit's
+//! candidates they cost more than they saved; measurements:
+//! docs/performance-log.md.)
 //!
 //! Within one run a board also keeps, for the techniques that read and
 //! strike inside a unit or two ([`IN_VAIN`]: subsets, locked candidates,

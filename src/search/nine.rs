@@ -12,9 +12,7 @@
 //! - columns: when the digit's places in one box lie in one column, that
 //!   column is struck in the other two bands (pointing along columns), and a
 //!   column left with no place is a contradiction. Claiming along columns
-//!   (a column that can hold the digit in one band only empties the other
-//!   columns of that box) is left out: it saves guesses but costs more per
-//!   node than they do (measured);
+//!   is left out: it saves guesses but costs more per node than they do;
 //! - a row of the band left with one place fixes the digit there (hidden
 //!   single in a row), striking the cell from the other digits;
 //! - cell by cell, a cell left with one digit is placed (naked single) and a
@@ -23,67 +21,29 @@
 //! The 27 words are stored band by band (a band's nine words side by
 //! side, see [`w`]). Only changed words are propagated (a dirty bit per
 //! word, visited in sweeps so that consecutive words overlap in the
-//! processor), and the hot updates are branch-free. Against a digit-major
-//! order (a digit's three words side by side, the first propagation from
-//! fewer than 20 givens taking the lowest changed word first), the band
-//! order is 5-10% faster on every set (serg +9%, 17_clue +8%, the random
-//! minimal set +9%, magictour and forum_hardest_1106 +7%). A guess or a
-//! naked single strikes only its own digit's row and box: the word update
-//! then finds the row single and clears the cell of the other digits.
+//! processor), and the hot updates are branch-free. A guess or a naked
+//! single strikes only its own digit's row and box: the word update then
+//! finds the row single and clears the cell of the other digits. Loading
+//! builds each word from the givens at once (SSE2 compares of a band's 27
+//! cells with each digit, then the givens' rows and boxes by table; a clash
+//! is a row with two givens, two rows in one box, or one column in two
+//! bands).
 //!
 //! Search branches on a cell with two candidates when there is one (else
 //! one with three, else any), preferring the cell with the most open cells
 //! among its peers (ties: the most pairs among its row and box peers) while
 //! many cells are unsolved (the first pair near the leaves, and always from
 //! [`QUICK_GIVENS`] givens on), and copies the 124-byte state on the stack:
-//! no allocation per node. Counting open peers
-//! (one popcount) beat counting the pair's digits among the peers (eight):
-//! fewer guesses (-4% on forum_hardest_1106, -18% on 17_clue) and cheaper,
-//! +6-19% in all.
+//! no allocation per node.
 //!
 //! The whole search is compiled more than once: for the x86-64 baseline,
 //! and for the bit-manipulation extensions (`popcnt`, BMI1, BMI2, `lzcnt`),
 //! with or without `pext` for the row/box pattern of a word (see [`Isa`]:
-//! detected at run time, so one binary serves every processor). Against
-//! the baseline copy: +4% on serg and 17_clue, +3% on magictour and the
-//! random minimal set, +2% on forum_hardest_1106 (`pext` is about half of
-//! it, the counting, shifts and bit clearing the rest).
+//! detected at run time, so one binary serves every processor).
 //!
-//! Measured and left out (each slower on some set by more than it gains
-//! elsewhere): claiming along columns, at every node or only at the root
-//! (17_clue -10%); hidden singles in columns (fewer guesses, -7% in all);
-//! dropping the empty-column check (more guesses); clearing fixed cells
-//! from the other digits unconditionally, without a branch (-5%); change
-//! detection by comparing each word with a copy taken when it was last
-//! propagated, JCZSolve-style, even with SSE2 compares (-15-20%: a copy per
-//! word and a 228-byte state); in the digit-major order, other orders for
-//! the first propagation (highest word first: 17_clue -19%; a digit's
-//! three words at a time: -6%; one sweep then lowest first: -6%);
-//! scoring 4-6 pairs per band or every pair; taking the first pair
-//! unscored from 40 unsolved cells down instead of [`QUICK_BELOW`] (serg
-//! +3%, hard sets -2-4%);
-//! once a first solution is found, taking the first pair unscored
-//! (any second solution ends the search, but on unique grids the rest of
-//! the search is a whole refutation: forum_hardest_1106 -21%, magictour
-//! -9%, 17_clue -2%, serg no faster); row singles by branch-free arithmetic
-//! over the three rows at once (5% fewer instructions, but a longer chain:
-//! 17_clue -2%, serg -1%). Neutral within noise: an unrolled extraction of
-//! the solution; looking for naked singles only in the bands whose words
-//! changed since the last look (serg +0.6%, the others -0.6-0.9%).
-//! Slower: the changed words' bits after striking fixed cells by an
-//! addition carrying into bit 27 instead of a compare (-1-4%); keeping the
-//! pairs counted by the last look for naked singles for the choice instead
-//! of counting again (serg -1.2%); at loading, marking only the words with
-//! open cells as changed (serg -1%); propagation inlined in the search
-//! (-1%). Neutral: AVX2 in the BMI copies; loading inlined in them.
-//!
-//! Loading builds each word from the givens at once: SSE2 compares of a
-//! band's 27 cells with each digit, then the givens' rows and boxes by
-//! table (a clash is a row with two givens, two rows in one box, or one
-//! column in two bands). On puzzles with many solutions (serg) the second
-//! solution costs 13% of the time (`bench --first`, finding only the first
-//! one, is that much faster): the rest is the dive to the first solution,
-//! about a quarter of it the loading and the first propagation.
+//! Each of these choices was measured against its alternatives, and many
+//! alternatives were measured and left out: docs/performance-log.md
+//! ("The 9×9 exact solver").
 
 use std::time::Instant;
 

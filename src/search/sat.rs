@@ -20,38 +20,9 @@
 //! until the limit is reached or the formula becomes unsatisfiable (which
 //! proves there are no more solutions).
 //!
-//! # Measured (Gecode 25x25 set, 18 minimal puzzles, CPU s per puzzle)
-//!
-//! The formulas of this module (dumped, then re-encoded and replayed in a
-//! scratch harness) were run through other solvers: one call finds the
-//! solution, a second one after the blocking clause proves it unique (both
-//! take about half of the time). Each puzzle's time is intrinsic: the
-//! slowest two stay at 10-17 s under every solver, encoding, and shuffle of
-//! the variables and clauses (a puzzle of over a second varies at most 1.5x
-//! over four shuffles), so no seed or portfolio closes the gap to the
-//! target (all within 5 s, median 0.5 s).
-//!
-//! | solver, options, at-most-one | median | max | within 5 s |
-//! |---|---|---|---|
-//! | CaDiCaL 1.9.5 `sat`, counter above 6 literals (before) | 1.95 | 14.8 | 13 |
-//! | the same, 3 shuffles | 1.98-2.28 | 14.7-17.1 | 12 |
-//! | CaDiCaL 1.9.5 `sat`, pairwise (this module) | 1.58 | 13.0 | 13 |
-//! | the same, 3 shuffles | 1.51-1.86 | 11.8-14.6 | 13 |
-//! | CaDiCaL 1.9.5 default, pairwise | 2.02 | 15.7 | 12 |
-//! | CaDiCaL 1.9.5 `sat`, product / commander encodings | 2.43 / 1.83 | 22.7 / 16.7 | 10 / 12 |
-//! | CaDiCaL 2.2.1 `sat`, counter / pairwise | 1.73 / 1.71 | 14.1 / 13.2 | 13 / 13 |
-//! | CaDiCaL 3.0.1 `sat`, counter / pairwise | 1.87 / 1.50 | 14.0 / 11.6 | 13 / 12 |
-//! | Kissat 4.0.4 default / `sat` (fresh second solve) | 4.46 / 4.47 | 34.4 / 32.7 | 9 / 9 |
-//!
-//! Pairwise at-most-one (no auxiliary variables) is faster than the
-//! sequential counter on the mean of four shuffles for all 18 puzzles,
-//! under CaDiCaL 1.9.5 and 3.0.1 alike; the newer CaDiCaL versions are not
-//! clearly faster than 1.9.5 on the same formulas. CaDiCaL 3.0.1's options
-//! on top of `sat` (`phase=0`, `chrono=0`, `target=2`, `elim=0`, random
-//! shuffles with three seeds) were no better (median 1.9-2.6 s, max
-//! 14.4-29.5 s), nor was proving the solution's cells one by one under
-//! assumptions with growing conflict budgets instead of one blocking clause
-//! (1.4x slower on the three puzzles tried).
+//! Why CaDiCaL, its `sat` configuration and pairwise at-most-one: the
+//! solvers, encodings and options measured on these formulas are in
+//! docs/design.md ("Measured: solvers for the hardest large grids").
 
 use std::time::Instant;
 

@@ -47,7 +47,7 @@
 //! is a [`Cell::Bad`]: never taken for blank, never written over.
 //!
 //! What an earlier xlsudoku run wrote is known from the grid records it
-//! left in the copy's zip comment ([`crate::annotate::GridRecord`]), never
+//! left in the copy's records ([`crate::annotate::GridRecord`]), never
 //! from the font alone: a cell the record lists that still holds a digit
 //! (or candidate letters) in blue italics is [`Cell::Filled`]
 //! ([`Cell::FilledText`]), and so is the note the record names. Those count
@@ -557,7 +557,7 @@ pub fn read_workbook_bytes(
         })
         .collect())
 }
-/// What the grid records of an earlier xlsudoku copy (its zip comment)
+/// What the grid records of an earlier xlsudoku copy (its records part)
 /// say about one sheet: the cells that run filled and where its notes are.
 /// Only these, still in blue italics, are an earlier run's writing; with
 /// no record (a file saved since by Excel drops it) every digit is a given.

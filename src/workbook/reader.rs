@@ -116,7 +116,7 @@ pub(crate) struct RawSheet {
     pub hidden_cols: Vec<(u32, u32)>,
     /// Cells holding an earlier xlsudoku run's fills, as its grid records
     /// say and as the cells still show them (set after reading, from the
-    /// copy's zip comment; empty for a workbook xlsudoku did not write).
+    /// copy's records; empty for a workbook xlsudoku did not write).
     pub earlier: HashSet<(u32, u32)>,
 }
 

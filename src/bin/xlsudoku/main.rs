@@ -14,7 +14,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 /// mimalloc, not the system allocator: the ladder makes and drops many small
 /// lists per position, and `rate` on magictour top1465 ran 11 % faster with
-/// it (README, Design).
+/// it (docs/design.md, "mimalloc as the binary's allocator").
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
