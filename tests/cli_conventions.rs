@@ -222,3 +222,19 @@ fn the_technique_table_and_the_letter_key_come_from_one_table() {
         }
     }
 }
+
+#[test]
+fn the_guides_technique_table_is_the_sources() {
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide.md")).unwrap();
+    let between = guide
+        .split("<!-- techniques:begin -->\n")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- techniques:end -->").next())
+        .expect("docs/guide.md has the technique table's markers");
+    let table = xlsudoku::logic::markdown_table();
+    assert_eq!(
+        between, table,
+        "docs/guide.md's technique table differs from src/logic/techniques.rs; put this between the markers:\n{table}"
+    );
+}
