@@ -659,3 +659,71 @@ fn the_copys_zip_comment_stays_short_enough_for_libreoffice() {
     let stamp = xlsudoku::annotate::read_stamp(std::io::Cursor::new(&bytes)).unwrap();
     assert!(stamp.contains("grids=["), "{stamp}");
 }
+
+#[test]
+fn every_failing_run_ends_with_its_failures_and_github_gets_annotations() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("puzzles");
+    std::fs::create_dir(&dir).unwrap();
+    for name in [
+        "status_logic_easy.xlsx",
+        "status_multiple.xlsx",
+        "status_invalid_clash.xlsx",
+    ] {
+        std::fs::copy(fixture(name), dir.join(name)).unwrap();
+    }
+    let dir = dir.to_str().unwrap();
+    // -q: nothing but the failures, one line each, at the end.
+    let o = xlsudoku(&["check", dir, "-q"]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[0], "xlsudoku: 2 grids failed:", "{err}");
+    assert!(
+        lines[1].ends_with(
+            "status_invalid_clash.xlsx [Clash] C3:K11: invalid - 5 twice in row 1 (C3, I3)"
+        ),
+        "{err}"
+    );
+    assert!(
+        lines[2]
+            .ends_with("status_multiple.xlsx [Multiple] C3:K11: multiple - more than one solution"),
+        "{err}"
+    );
+    assert_eq!(lines.len(), 3, "{err}");
+    // Without -q the summary follows the usual lines; a run that passed
+    // has none.
+    let o = xlsudoku(&["check", dir, "--color", "never"]);
+    assert!(stderr(&o).contains("xlsudoku: 2 grids failed:"));
+    assert!(!stdout(&o).contains('\x1b'));
+    let o = xlsudoku(&["check", &format!("{dir}/status_logic_easy.xlsx")]);
+    assert_eq!(code(&o), 0);
+    assert!(!stderr(&o).contains("failed"), "{}", stderr(&o));
+    // --format github: an ::error command per failing grid on stdout.
+    let o = xlsudoku(&["check", dir, "--format", "github", "-q"]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    let errors: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("::error file="))
+        .collect();
+    assert_eq!(errors.len(), 2, "{out}");
+    assert!(
+        errors[0].contains("title=xlsudoku [Clash] C3%3AK11%3A invalid::5 twice in row 1"),
+        "{out}"
+    );
+    // --color always paints the status word; NO_COLOR leaves auto plain.
+    let o = xlsudoku(&["check", dir, "--color", "always"]);
+    assert!(
+        stdout(&o).contains("\x1b[1;32msolved\x1b[0m"),
+        "{}",
+        stdout(&o)
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        .args(["check", dir])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!stdout(&o).contains('\x1b'));
+}

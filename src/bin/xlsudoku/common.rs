@@ -55,6 +55,15 @@ pub struct Common {
     /// its exact history), `all`, or letters/names such as `i,!,2,x`.
     #[arg(long, value_name = "seed|all|LIST", default_value = "all")]
     pub techniques: Ladder,
+    /// How each grid's line is written: `human`, or `github` (GitHub
+    /// Actions workflow commands: an `::error` annotation per failing
+    /// grid).
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: crate::failures::Format,
+    /// Colour the status words: `auto` (on a terminal, unless NO_COLOR is
+    /// set), `always` or `never`.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: crate::failures::ColorChoice,
 }
 
 pub fn usage_error(message: impl std::fmt::Display) -> u8 {

@@ -15,6 +15,7 @@ use xlsudoku::batch::{self, FileOutcome, Plan, RunOptions};
 use xlsudoku::report::{junit_xml, SheetRecord, Summary};
 
 use crate::common::{say, usage_error, Common};
+use crate::failures::{github_line, paint, Failures, Format};
 
 /// A report file (`--report`, `--junit`) being written. A regular file (a
 /// link to one: its target) is written to a temporary file beside it and
@@ -131,6 +132,12 @@ pub struct Sink {
     sheet_names: std::collections::BTreeSet<String>,
     /// Sheet names reported, lower case.
     reported_sheets: std::collections::HashSet<String>,
+    /// What failed, for the summary at the end.
+    failures: Failures,
+    /// `--format github`.
+    github: bool,
+    /// Status words in colour.
+    colour: bool,
 }
 
 impl Sink {
@@ -156,8 +163,12 @@ impl Sink {
         if let Some(sheet) = &r.sheet {
             self.reported_sheets.insert(sheet.to_lowercase());
         }
-        if r.sheet.is_some() && !r.passes(self.allow_no_grid) {
+        let fails = r.sheet.is_none() || !r.passes(self.allow_no_grid);
+        if r.sheet.is_some() && fails {
             self.failed = true;
+        }
+        if fails {
+            self.failures.note(r);
         }
         if r.sheet.is_none() {
             // File errors always reach stderr, even with -q.
@@ -168,11 +179,23 @@ impl Sink {
         }
         if self.json {
             self.print(&r.to_json_line());
-        } else if !self.quiet && r.sheet.is_some() {
+        } else if self.github && fails {
+            // An annotation per failure, -q or not.
+            let line = github_line(r);
             if self.human_to_stderr {
-                self.print_err(&r.to_human_line());
+                self.print_err(&line);
             } else {
-                self.print(&r.to_human_line());
+                self.print(&line);
+            }
+        } else if !self.quiet && r.sheet.is_some() {
+            let mut line = r.to_human_line();
+            if self.colour {
+                line = paint(&line, r.status);
+            }
+            if self.human_to_stderr {
+                self.print_err(&line);
+            } else {
+                self.print(&line);
             }
         }
         if let Some(f) = &mut self.report {
@@ -337,6 +360,11 @@ pub fn run_jobs(
         stdout_error: None,
         sheet_names: Default::default(),
         reported_sheets: Default::default(),
+        failures: Failures::default(),
+        github: c.format == Format::Github,
+        colour: c
+            .color
+            .enabled(plan.write && plan.output.as_deref().is_some_and(batch::is_dash)),
     };
     // Workers finish in any order; records are emitted in input order, each
     // file as soon as every file before it is done.
@@ -371,6 +399,10 @@ pub fn run_jobs(
         sink.print(&line);
     } else if !c.quiet {
         say(&sink.summary.to_human_line());
+    }
+    // Every run that had failures ends with them, one line each (-q too).
+    if let Some(failures) = sink.failures.summary() {
+        say(&failures);
     }
     let mut code = 0u8;
     if sink.stdout_open {

@@ -21,6 +21,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod commands;
 mod common;
+mod failures;
 mod jobs;
 
 /// Solve the Sudoku puzzles kept in Excel workbooks.
