@@ -160,10 +160,16 @@ impl SheetRecord {
         serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 
-    /// True when this record passes: solved, or no grid where that is
-    /// allowed.
-    pub fn passes(&self, allow_no_grid: bool) -> bool {
-        self.status == SheetStatus::Solved || (allow_no_grid && self.status == SheetStatus::NoGrid)
+    /// True when this record passes: solved, or a sheet without a grid in
+    /// a workbook that has grids elsewhere (`workbook_has_grid`, see
+    /// [`has_grid`]) or where that is allowed. A workbook with no grid
+    /// anywhere fails.
+    pub fn passes(&self, workbook_has_grid: bool, allow_no_grid: bool) -> bool {
+        match self.status {
+            SheetStatus::Solved => true,
+            SheetStatus::NoGrid => workbook_has_grid || allow_no_grid,
+            _ => false,
+        }
     }
 
     /// The record as one human-readable line.
@@ -219,6 +225,14 @@ impl SheetRecord {
         }
         s
     }
+}
+
+/// True when the records of one workbook find a grid somewhere in it (any
+/// sheet record other than `no-grid`).
+pub fn has_grid<'a>(records: impl IntoIterator<Item = &'a SheetRecord>) -> bool {
+    records
+        .into_iter()
+        .any(|r| r.sheet.is_some() && r.status != SheetStatus::NoGrid)
 }
 
 /// Totals over a run.
@@ -310,16 +324,20 @@ fn xml_escape(s: &str) -> String {
 
 /// JUnit XML for CI dashboards: one `<testsuite>` per file, one
 /// `<testcase>` per record; a record that does not pass is a `<failure>`
-/// (a file-level error an `<error>`).
+/// (a file-level error an `<error>`; a sheet without a grid only when its
+/// workbook has none anywhere, see [`SheetRecord::passes`]).
 pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool) -> String {
     let mut by_file: BTreeMap<&str, Vec<&SheetRecord>> = BTreeMap::new();
     for r in records {
         by_file.entry(r.file.as_str()).or_default().push(r);
     }
-    let failures = records
-        .iter()
-        .filter(|r| r.sheet.is_some() && !r.passes(allow_no_grid))
-        .count();
+    let fails = |r: &SheetRecord, recs: &[&SheetRecord]| {
+        r.sheet.is_some() && !r.passes(has_grid(recs.iter().copied()), allow_no_grid)
+    };
+    let failures: usize = by_file
+        .values()
+        .map(|recs| recs.iter().filter(|r| fails(r, recs)).count())
+        .sum();
     let errors = records.iter().filter(|r| r.sheet.is_none()).count();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
@@ -329,10 +347,7 @@ pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool
         summary.seconds
     );
     for (file, recs) in by_file {
-        let f = recs
-            .iter()
-            .filter(|r| r.sheet.is_some() && !r.passes(allow_no_grid))
-            .count();
+        let f = recs.iter().filter(|r| fails(r, &recs)).count();
         let e = recs.iter().filter(|r| r.sheet.is_none()).count();
         let time: f64 = recs.iter().map(|r| r.elapsed_ms).sum::<f64>() / 1000.0;
         let _ = writeln!(
@@ -341,7 +356,7 @@ pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool
             xml_escape(file),
             recs.len()
         );
-        for r in recs {
+        for &r in &recs {
             let name = match (&r.sheet, &r.range) {
                 (Some(s), Some(range)) => format!("{s}!{range}"),
                 (Some(s), None) => s.clone(),
@@ -361,7 +376,7 @@ pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool
                     ">\n      <error type=\"error\" message=\"{}\"/>\n    </testcase>",
                     xml_escape(&message)
                 );
-            } else if !r.passes(allow_no_grid) {
+            } else if fails(r, &recs) {
                 let _ = writeln!(
                     x,
                     ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>",
@@ -455,11 +470,37 @@ mod tests {
             rec("b&c.xlsx", None, SheetStatus::Error),
         ];
         let x = junit_xml(&records, &Summary::default(), false);
-        assert!(x.contains("tests=\"4\" failures=\"2\" errors=\"1\""), "{x}");
+        // S3 has no grid, but a.xlsx has grids elsewhere: not a failure.
+        assert!(x.contains("tests=\"4\" failures=\"1\" errors=\"1\""), "{x}");
         assert!(x.contains("b&amp;c.xlsx"));
         assert!(x.contains("message=\"multiple &lt;&amp;&gt;\""));
+        assert!(x.contains("name=\"S3\" time=\"0.000\"/>"), "{x}");
+    }
+
+    #[test]
+    fn a_sheet_without_a_grid_fails_only_in_a_workbook_without_any() {
+        let records = vec![
+            rec("a.xlsx", Some("Grid"), SheetStatus::Solved),
+            rec("a.xlsx", Some("Notes"), SheetStatus::NoGrid),
+            rec("b.xlsx", Some("S1"), SheetStatus::NoGrid),
+            rec("b.xlsx", Some("S2"), SheetStatus::NoGrid),
+        ];
+        assert!(has_grid(&records[..2]) && !has_grid(&records[2..]));
+        assert!(records[1].passes(true, false) && !records[2].passes(false, false));
+        assert!(records[2].passes(false, true), "--allow-no-grid");
+        assert!(!rec("c", Some("S"), SheetStatus::Invalid).passes(true, true));
+        let x = junit_xml(&records, &Summary::default(), false);
+        assert!(x.contains("tests=\"4\" failures=\"2\" errors=\"0\""), "{x}");
+        assert!(
+            x.contains("name=\"a.xlsx\" tests=\"2\" failures=\"0\""),
+            "{x}"
+        );
+        assert!(
+            x.contains("name=\"b.xlsx\" tests=\"2\" failures=\"2\""),
+            "{x}"
+        );
         let allowed = junit_xml(&records, &Summary::default(), true);
-        assert!(allowed.contains("failures=\"1\""), "{allowed}");
+        assert!(allowed.contains("failures=\"0\""), "{allowed}");
     }
 
     #[test]

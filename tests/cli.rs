@@ -224,6 +224,67 @@ fn bordered_tables_and_plain_sheets_are_not_grids() {
 }
 
 #[test]
+fn one_no_grid_rule_in_solve_and_check() {
+    // example.xlsx: a grid on one sheet, none on Notes. The Notes sheet is
+    // reported, not a failure, in check (JSON, human line, JUnit) and solve.
+    let t = tempfile::tempdir().unwrap();
+    let example = fixture("example.xlsx");
+    let junit = t.path().join("junit.xml");
+    let o = xlsudoku(&[
+        "check",
+        "--json",
+        "--junit",
+        junit.to_str().unwrap(),
+        example.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let (recs, summary) = records(&o);
+    assert!(
+        recs.iter()
+            .any(|r| r.sheet.as_deref() == Some("Notes") && r.status == "no-grid"),
+        "{recs:?}"
+    );
+    assert_eq!(summary["summary"]["statuses"]["no-grid"], 1, "{summary}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("failures=\"0\"") && !xml.contains("<failure"),
+        "{xml}"
+    );
+    let o = xlsudoku(&["check", example.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(stdout(&o).contains("[Notes]: no-grid"), "{}", stdout(&o));
+    let (o, _) = solve_to(&example, t.path(), &[]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+
+    // A workbook with no grid anywhere fails both, saying why.
+    let none = fixture("layout_no_grid.xlsx");
+    for o in [
+        xlsudoku(&["check", "--json", none.to_str().unwrap()]),
+        xlsudoku(&[
+            "--json",
+            none.to_str().unwrap(),
+            "-o",
+            t.path().join("none.xlsx").to_str().unwrap(),
+        ]),
+    ] {
+        assert_eq!(code(&o), 1, "{}", stdout(&o));
+        let (recs, _) = records(&o);
+        assert!(!recs.is_empty());
+        for r in &recs {
+            assert_eq!(r.status, "no-grid");
+            assert!(
+                r.error
+                    .as_deref()
+                    .is_some_and(|e| e.contains("no grid anywhere in the workbook")),
+                "{r:?}"
+            );
+        }
+    }
+    let o = xlsudoku(&["check", "--allow-no-grid", none.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}
+
+#[test]
 fn each_status_gets_its_note_exit_code_and_no_fills() {
     let cases = [
         (

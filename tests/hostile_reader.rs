@@ -499,3 +499,38 @@ fn a_cell_filed_in_another_rows_element_is_refused_by_check_and_solve() {
     }
     assert!(!out.exists(), "nothing written");
 }
+
+#[test]
+fn form_controls_after_a_sheet_using_its_last_row_are_kept_not_read_as_rows() {
+    let t = tempfile::tempdir().unwrap();
+    // A button's anchor (`<xdr:row>` in `<controls>`, under alternate
+    // content) after a sheet whose data reaches row 1048576: once read as
+    // "a row after row 1048576" and the whole workbook refused.
+    let controls = r#"<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="x14"><controls><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="x14"><control shapeId="1025" name="Button 1"><controlPr defaultSize="0" print="0" autoFill="0" autoPict="0" macro="[0]!Solve"><anchor moveWithCells="1"><from><xdr:col>1</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>12</xdr:row><xdr:rowOff>0</xdr:rowOff></from><to><xdr:col>3</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>14</xdr:row><xdr:rowOff>0</xdr:rowOff></to></anchor></controlPr></control></mc:Choice></mc:AlternateContent></controls></mc:Choice></mc:AlternateContent>"#;
+    let p = easy_with(t.path(), "controls.xlsx", |xml| {
+        let xml = swap(
+            xml,
+            "<worksheet ",
+            "<worksheet xmlns:xdr=\"http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing\" ",
+        );
+        let xml = swap(
+            xml,
+            "</sheetData>",
+            "<row r=\"1048576\"><c r=\"A1048576\" t=\"inlineStr\"><is><t>end</t></is></c></row></sheetData>",
+        );
+        swap(xml, "</worksheet>", &format!("{controls}</worksheet>"))
+    });
+    let o = xlsudoku(&["check", s(&p)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("C3:K11 9x9: solved"), "{}", text(&o));
+    let out = t.path().join("out.xlsx");
+    let o = xlsudoku(&[s(&p), "-o", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let xml = part_text(&out, SHEET);
+    assert!(
+        xml.ends_with(&format!("{controls}</worksheet>")),
+        "controls changed: {xml}"
+    );
+    assert!(xml.contains("<row r=\"1048576\"><c r=\"A1048576\" t=\"inlineStr\"><is><t>end</t></is></c></row></sheetData>"), "{xml}");
+    assert_eq!(read(&out)[0].grids.len(), 1);
+}

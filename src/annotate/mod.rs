@@ -83,6 +83,7 @@ mod package;
 mod record;
 mod records_part;
 mod sheet;
+mod sheet_place;
 pub mod solutions;
 mod styles;
 mod xml;

@@ -14,6 +14,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use super::package::{pos, xml_err};
+use super::sheet_place::{Item, Place};
 use super::styles::StylePool;
 use super::xml::{attr, escape_text, prefix_of, write_start_tag};
 use super::{AnnotateError, CellValue};
@@ -130,6 +131,14 @@ pub(crate) fn patch_sheet(
     }
 }
 
+/// The part of `rest` (the sheet after some point in its data) before its
+/// last `</sheetData>`: the rows a text scan may look at. A form control's
+/// `<xdr:row>` after the data is no row. Without that tag, all of `rest`.
+fn rest_of_data<'a>(rest: &'a str, prefix: &str) -> &'a str {
+    let close = format!("</{prefix}sheetData>");
+    rest.rfind(&close).map_or(rest, |at| &rest[..at])
+}
+
 /// True when the `<row>` tags of `src` (found by a quick text scan) have
 /// increasing row numbers (1-based), all after `last`. Anything unclear
 /// counts as not ordered.
@@ -198,51 +207,55 @@ pub(crate) fn styles_of(
             .map_err(&err)?
             .and_then(|v| v.trim().parse().ok()))
     };
+    let mut place = Place::default();
     loop {
-        match reader.next().map_err(&err)? {
-            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
-                "col" => {
-                    if let (Some(min), Some(max)) = (number(&e, "min")?, number(&e, "max")?) {
-                        if min >= 1 && max >= min {
-                            cols.push(ColStyle {
-                                first: min - 1,
-                                last: max - 1,
-                                style: number(&e, "style")?.unwrap_or(0),
-                            });
-                        }
-                    }
-                }
-                "row" => {
-                    row = match attr(&e, "r").map_err(&err)?.as_deref().map(str::trim) {
-                        Some(v) => parse_row_number(v).unwrap_or(row),
-                        None if seen_row => row.saturating_add(1),
-                        None => 0,
-                    };
-                    seen_row = true;
-                    next_col = 0;
-                    let custom = attr(&e, "customFormat")
-                        .map_err(&err)?
-                        .is_some_and(|v| v == "1" || v == "true");
-                    if let (true, Some(s)) = (custom, number(&e, "s")?) {
-                        rows.insert(row, s);
-                    }
-                }
-                "c" => {
-                    let col = match attr(&e, "r").map_err(&err)? {
-                        Some(v) => v.parse::<CellRef>().map_or(next_col, |c| c.col),
-                        None => next_col,
-                    };
-                    next_col = col.saturating_add(1);
-                    let at = CellRef::new(row, col);
-                    if wanted.contains(&at) {
-                        own.insert(at, number(&e, "s")?.unwrap_or(0));
-                    }
-                }
-                _ => {}
-            },
-            Event::End(e) if e.local_name().as_ref() == "sheetData" => break,
+        let (e, empty) = match reader.next().map_err(&err)? {
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            // Every end tag goes through `place.end`.
+            Event::End(e) if place.end(e.local_name().as_ref()) => break,
             Event::Eof => break,
-            _ => {}
+            _ => continue,
+        };
+        match place.start(e.local_name().as_ref(), empty) {
+            Item::Col => {
+                if let (Some(min), Some(max)) = (number(&e, "min")?, number(&e, "max")?) {
+                    if min >= 1 && max >= min {
+                        cols.push(ColStyle {
+                            first: min - 1,
+                            last: max - 1,
+                            style: number(&e, "style")?.unwrap_or(0),
+                        });
+                    }
+                }
+            }
+            Item::Row => {
+                row = match attr(&e, "r").map_err(&err)?.as_deref().map(str::trim) {
+                    Some(v) => parse_row_number(v).unwrap_or(row),
+                    None if seen_row => row.saturating_add(1),
+                    None => 0,
+                };
+                seen_row = true;
+                next_col = 0;
+                let custom = attr(&e, "customFormat")
+                    .map_err(&err)?
+                    .is_some_and(|v| v == "1" || v == "true");
+                if let (true, Some(s)) = (custom, number(&e, "s")?) {
+                    rows.insert(row, s);
+                }
+            }
+            Item::Cell => {
+                let col = match attr(&e, "r").map_err(&err)? {
+                    Some(v) => v.parse::<CellRef>().map_or(next_col, |c| c.col),
+                    None => next_col,
+                };
+                next_col = col.saturating_add(1);
+                let at = CellRef::new(row, col);
+                if wanted.contains(&at) {
+                    own.insert(at, number(&e, "s")?.unwrap_or(0));
+                }
+            }
+            Item::Other => {}
         }
     }
     Ok(wanted
@@ -266,43 +279,47 @@ fn scan_existing(part: &str, src: &str) -> Result<Existing, AnnotateError> {
     let mut reader = Scanner::new(src);
     let mut out = Existing::default();
     let (mut row, mut next_col, mut seen_row) = (0u32, 0u32, false);
+    let mut place = Place::default();
     loop {
-        match reader.next().map_err(&err)? {
-            Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
-                "row" => {
-                    let r = attr(&e, "r").map_err(&err)?;
-                    row = match r.as_deref().map(str::trim) {
-                        Some(v) => parse_row_number(v).ok_or_else(|| AnnotateError::Malformed {
-                            part: part.to_string(),
-                            reason: format!("row number '{v}' is not a number from 1 to 1048576"),
-                        })?,
-                        None if seen_row => row.saturating_add(1),
-                        None => 0,
-                    };
-                    seen_row = true;
-                    next_col = 0;
-                    out.rows.insert(row);
-                }
-                "c" => {
-                    let col = match attr(&e, "r").map_err(&err)? {
-                        Some(v) => {
-                            v.parse::<CellRef>()
-                                .map_err(|_| AnnotateError::Malformed {
-                                    part: part.to_string(),
-                                    reason: format!("'{v}' is not a cell address"),
-                                })?
-                                .col
-                        }
-                        None => next_col,
-                    };
-                    next_col = col.saturating_add(1);
-                    out.cells.insert((row, col));
-                }
-                _ => {}
-            },
-            Event::End(e) if e.local_name().as_ref() == "sheetData" => break,
+        let (e, empty) = match reader.next().map_err(&err)? {
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            // Every end tag goes through `place.end`.
+            Event::End(e) if place.end(e.local_name().as_ref()) => break,
             Event::Eof => break,
-            _ => {}
+            _ => continue,
+        };
+        match place.start(e.local_name().as_ref(), empty) {
+            Item::Row => {
+                let r = attr(&e, "r").map_err(&err)?;
+                row = match r.as_deref().map(str::trim) {
+                    Some(v) => parse_row_number(v).ok_or_else(|| AnnotateError::Malformed {
+                        part: part.to_string(),
+                        reason: format!("row number '{v}' is not a number from 1 to 1048576"),
+                    })?,
+                    None if seen_row => row.saturating_add(1),
+                    None => 0,
+                };
+                seen_row = true;
+                next_col = 0;
+                out.rows.insert(row);
+            }
+            Item::Cell => {
+                let col = match attr(&e, "r").map_err(&err)? {
+                    Some(v) => {
+                        v.parse::<CellRef>()
+                            .map_err(|_| AnnotateError::Malformed {
+                                part: part.to_string(),
+                                reason: format!("'{v}' is not a cell address"),
+                            })?
+                            .col
+                    }
+                    None => next_col,
+                };
+                next_col = col.saturating_add(1);
+                out.cells.insert((row, col));
+            }
+            Item::Col | Item::Other => {}
         }
     }
     Ok(out)
@@ -342,6 +359,9 @@ fn patch_pass(
     // at the end when the extent of the new cells is known.
     let mut dimension: Option<(usize, BytesStart<'static>, bool, String)> = None;
     let mut in_sheet_data = false;
+    // In `<cols>` (a `<col>` elsewhere, as in a form control's anchor, is
+    // no column).
+    let mut in_cols = false;
     let mut sheet_data_done = false;
     let mut saw_cell = false;
     let mut last_row: Option<u32> = None;
@@ -359,6 +379,9 @@ fn patch_pass(
             Event::End(e) => {
                 depth = depth.saturating_sub(1);
                 let name = e.local_name();
+                if depth == 1 {
+                    in_cols = false;
+                }
                 if depth == 2 && name.as_ref() == "row" {
                     if let Some(mut ctx) = row.take() {
                         p.copy_to(start);
@@ -386,7 +409,8 @@ fn patch_pass(
                 dimension = Some((p.out.len(), e.clone().into_owned(), empty, old));
                 p.copied = end;
             }
-            2 if name == "col" => {
+            1 if name == "cols" => in_cols = !empty,
+            2 if in_cols && name == "col" => {
                 let get = |k: &str| -> Result<Option<u32>, AnnotateError> {
                     Ok(attr(&e, k)
                         .map_err(&err)?
@@ -499,7 +523,7 @@ fn patch_pass(
                     }
                 }
             }
-            3 if name == "c" => {
+            3 if in_sheet_data && name == "c" => {
                 saw_cell = true;
                 if let Some(ctx) = row.as_mut() {
                     let r_attr = attr(&e, "r").map_err(&err)?;
@@ -580,7 +604,10 @@ fn patch_pass(
     }
     if existing.is_none()
         && in_sheet_data
-        && !rows_in_order(&src[reader.pos()..], last_row.map(|r| u64::from(r) + 1))
+        && !rows_in_order(
+            rest_of_data(&src[reader.pos()..], &p.prefix),
+            last_row.map(|r| u64::from(r) + 1),
+        )
     {
         // A row after the last edit is out of order: it may be one the
         // pass took for missing.
@@ -697,10 +724,11 @@ fn skip_cell(
             }
             _ => continue,
         };
+        let child = depth == 1;
         if is_start {
             depth += 1;
         }
-        if e.local_name().as_ref() == "f" {
+        if child && e.local_name().as_ref() == "f" {
             had_formula = true;
             let shared = attr(&e, "t").map_err(&err)?.as_deref() == Some("shared");
             if shared && attr(&e, "ref").map_err(&err)?.is_some() {
@@ -1156,6 +1184,31 @@ mod tests {
             ],
         );
         assert!(out.contains(r#"<x:c r="B1" s="3"><x:v>2</x:v></x:c></x:row><x:row r="3"><x:c r="A3" s="3" t="inlineStr"><x:is><x:t>n</x:t></x:is></x:c></x:row></x:sheetData>"#), "{out}");
+    }
+
+    #[test]
+    fn rows_columns_and_cells_outside_the_data_are_none_of_the_sheets() {
+        // A row and a column style inside an extension list, and a form
+        // control anchored by `<xdr:row>`/`<xdr:col>` after a last row.
+        let controls = r#"<mc:AlternateContent><mc:Choice Requires="x14"><controls><mc:AlternateContent><mc:Choice Requires="x14"><control shapeId="1025" r:id="rId3" name="Button 1"><controlPr macro="[0]!Solve"><anchor moveWithCells="1"><from><xdr:col>1</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>12</xdr:row><xdr:rowOff>0</xdr:rowOff></from><to><xdr:col>3</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>14</xdr:row><xdr:rowOff>0</xdr:rowOff></to></anchor></controlPr></control></mc:Choice></mc:AlternateContent></controls></mc:Choice></mc:AlternateContent>"#;
+        let src = format!(
+            r#"{}<sheetViews><sheetView><extLst><ext><row r="2" s="2" customFormat="1"/><col min="2" max="2" style="1"/></ext></extLst></sheetView></sheetViews><sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="A1048576"><v>2</v></c></row></sheetData>{controls}{TAIL}"#,
+            head("A1:A1048576")
+        );
+        let wanted: HashSet<CellRef> = ["B2"].iter().map(|a| a.parse().unwrap()).collect();
+        assert_eq!(
+            styles_of("sheet", &src, &wanted).unwrap()[&wanted.iter().next().copied().unwrap()],
+            0
+        );
+        let (out, _) = run(&src, &[("B2", CellValue::Number(5.0))]);
+        let want = src
+            .replace(
+                r#"</row><row r="1048576">"#,
+                r#"</row><row r="2"><c r="B2" s="3"><v>5</v></c></row><row r="1048576">"#,
+            )
+            .replace("A1:A1048576", "A1:B1048576");
+        assert_eq!(out, want);
+        assert_eq!(scan_existing("sheet", &src).unwrap().rows.len(), 2);
     }
 
     #[test]

@@ -57,6 +57,16 @@ pub(super) fn no_grid_reason(sheet: &crate::workbook::Sheet) -> Option<String> {
     (!reasons.is_empty()).then(|| reasons.join("; "))
 }
 
+/// The reason of a `no-grid` record in a workbook that has no grid on any
+/// sheet: the sheet's own (`reason`), then that.
+pub(super) fn no_grid_anywhere(reason: Option<String>) -> String {
+    const NONE: &str = "no grid anywhere in the workbook (a grid is found by its borders)";
+    match reason {
+        Some(r) => format!("{r}; {NONE}"),
+        None => NONE.to_string(),
+    }
+}
+
 /// What the edits of one grid write, for the copy's record of them: the
 /// grid cells given a value, the note's cell and the answer copy's square
 /// (none of them when the answer copy was refused: the earlier record is

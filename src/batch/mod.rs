@@ -743,6 +743,12 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
             }),
         }
     }
+    // A workbook with no grid anywhere fails, and its records say so.
+    if !crate::report::has_grid(&records) {
+        for r in &mut records {
+            r.error = Some(no_grid_anywhere(r.error.take()));
+        }
+    }
     if let Some(out) = &job.output {
         // The sheet of solutions: written in `sheet` mode, and in the
         // others an earlier run's goes.

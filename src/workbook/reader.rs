@@ -775,6 +775,18 @@ enum Target {
     Inline,
 }
 
+/// The child of `<worksheet>` a sheet's reader is in: only elements at
+/// their place in one of these are read (a `<row>` or `<col>` inside
+/// `<controls>`, `<mc:AlternateContent>` or an `<extLst>` is no sheet row
+/// or column).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Section {
+    Cols,
+    SheetData,
+    MergeCells,
+    Other,
+}
+
 /// A reference that no sheet can hold.
 fn outside(what: &str) -> String {
     format!("cell reference '{what}' is outside the sheet (the last cell is XFD1048576)")
@@ -793,19 +805,39 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
     let (mut in_inline, mut in_phonetic) = (false, false);
     let mut after_data = false;
     let mut in_row = false;
+    // Elements open around the current one (0 for `<worksheet>`), and which
+    // child of `<worksheet>` they are in.
+    let mut depth = 0usize;
+    let mut section = Section::Other;
     loop {
         let event = reader.read_event().map_err(|e| format!("sheet XML: {e}"))?;
         match &event {
             Event::Start(e) | Event::Empty(e) => {
                 let empty = matches!(event, Event::Empty(_));
+                let d = depth;
+                if !empty {
+                    depth += 1;
+                }
                 let name = e.local_name();
+                if d == 1 {
+                    section = match name.as_ref() {
+                        "cols" => Section::Cols,
+                        "sheetData" => Section::SheetData,
+                        "mergeCells" => Section::MergeCells,
+                        _ => Section::Other,
+                    };
+                    if empty && name.as_ref() == "sheetData" {
+                        after_data = true;
+                    }
+                }
+                let data = section == Section::SheetData;
                 // Inside the sheet data an attribute given twice is an
                 // error, as the patcher that rewrites it would find.
                 if !after_data && !matches!(name.as_ref(), "c" | "row") {
                     check_attrs(e)?;
                 }
                 match name.as_ref() {
-                    "col" => {
+                    "col" if d == 2 && section == Section::Cols => {
                         let min = attr_u32(e, "min")?.unwrap_or(1).clamp(1, MAX_COL + 1);
                         let max = attr_u32(e, "max")?.unwrap_or(min).clamp(min, MAX_COL + 1);
                         if let Some(xf) = attr_u32(e, "style")? {
@@ -815,7 +847,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                             out.hidden_cols.push((min - 1, max - 1));
                         }
                     }
-                    "row" => {
+                    "row" if d == 2 && data => {
                         in_row = !empty;
                         let [r, custom, style, hidden] =
                             attrs(e, ["r", "customFormat", "s", "hidden"])?;
@@ -845,7 +877,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                             }
                         }
                     }
-                    "c" => {
+                    "c" if d == 3 && data && in_row => {
                         let [r, style, kind] = attrs(e, ["r", "s", "t"])?;
                         let (r, c) = match r {
                             Some(a) => match a.parse::<CellRef>() {
@@ -890,7 +922,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                             });
                         }
                     }
-                    "mergeCell" => {
+                    "mergeCell" if d == 2 && section == Section::MergeCells => {
                         if let Some(range) = attr(e, "ref")?
                             .and_then(|r| r.trim().parse::<crate::address::CellRange>().ok())
                         {
@@ -900,15 +932,15 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                     name => {
                         if let Some(c) = cell.as_mut() {
                             match name {
-                                "v" if !in_inline => {
+                                "v" if d == 4 => {
                                     c.value = Some(XmlText::default());
                                     target = if empty { Target::None } else { Target::Value };
                                 }
-                                "f" => {
+                                "f" if d == 4 => {
                                     c.formula = Some(XmlText::default());
                                     target = if empty { Target::None } else { Target::Formula };
                                 }
-                                "is" => {
+                                "is" if d == 4 => {
                                     c.inline.get_or_insert_with(XmlText::default);
                                     in_inline = !empty;
                                 }
@@ -918,7 +950,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                                 }
                                 _ => {}
                             }
-                        } else if in_row && !matches!(name, "extLst" | "ext") {
+                        } else if in_row && d == 3 && name != "extLst" {
                             // Only cells stand in a row: the patcher that
                             // rewrites the row could not place an edit
                             // beside anything else.
@@ -943,38 +975,44 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                     }
                 }
             }
-            Event::End(e) => match e.local_name().as_ref() {
-                "c" => {
-                    if let Some(c) = cell.take() {
-                        let at = (c.row, c.col);
-                        if c.formula.is_some() {
-                            out.formulas.push(at);
-                        }
-                        match cell_value(c, strings) {
-                            Ok(Some(v)) => {
-                                out.values.insert(at, v);
-                            }
-                            Ok(None) => {}
-                            Err(unread) => {
-                                let shown = match &unread {
-                                    Unread::Formula(f) => format!("={f}"),
-                                    Unread::Value(v) => v.clone(),
-                                };
-                                out.values.insert(at, Data::String(shown));
-                                out.unread.insert(at, unread);
-                            }
-                        }
-                    }
-                    (target, in_inline, in_phonetic) = (Target::None, false, false);
+            Event::End(e) => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 {
+                    section = Section::Other;
                 }
-                "v" | "f" | "t" => target = Target::None,
-                "is" => in_inline = false,
-                "rPh" => in_phonetic = false,
-                // Merged ranges come after the data; read on for them.
-                "sheetData" => after_data = true,
-                "row" => in_row = false,
-                _ => {}
-            },
+                match e.local_name().as_ref() {
+                    "c" if depth == 3 => {
+                        if let Some(c) = cell.take() {
+                            let at = (c.row, c.col);
+                            if c.formula.is_some() {
+                                out.formulas.push(at);
+                            }
+                            match cell_value(c, strings) {
+                                Ok(Some(v)) => {
+                                    out.values.insert(at, v);
+                                }
+                                Ok(None) => {}
+                                Err(unread) => {
+                                    let shown = match &unread {
+                                        Unread::Formula(f) => format!("={f}"),
+                                        Unread::Value(v) => v.clone(),
+                                    };
+                                    out.values.insert(at, Data::String(shown));
+                                    out.unread.insert(at, unread);
+                                }
+                            }
+                        }
+                        (target, in_inline, in_phonetic) = (Target::None, false, false);
+                    }
+                    "v" | "f" | "t" => target = Target::None,
+                    "is" => in_inline = false,
+                    "rPh" => in_phonetic = false,
+                    // Merged ranges come after the data; read on for them.
+                    "sheetData" if depth == 1 => after_data = true,
+                    "row" if depth == 2 => in_row = false,
+                    _ => {}
+                }
+            }
             Event::Eof => break,
             _ => {}
         }
@@ -1487,6 +1525,32 @@ mod tests {
         assert_eq!(scan.merges, vec!["B2:C3".parse().unwrap()]);
         assert!(scan.hidden_rows.contains(&3) && scan.hidden_rows.len() == 1);
         assert_eq!(scan.hidden_cols, vec![(1, 2)]);
+    }
+
+    /// A form control's anchor, as Excel writes it after the sheet data.
+    const CONTROLS: &str = r#"<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="x14"><controls><mc:AlternateContent><mc:Choice Requires="x14"><control shapeId="1025" r:id="rId3" name="Button 1"><controlPr defaultSize="0" print="0" autoFill="0" autoPict="0" macro="[0]!Solve"><anchor moveWithCells="1" sizeWithCells="1"><from><xdr:col>1</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>12</xdr:row><xdr:rowOff>0</xdr:rowOff></from><to><xdr:col>3</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>14</xdr:row><xdr:rowOff>0</xdr:rowOff></to></anchor></controlPr></control></mc:Choice></mc:AlternateContent></controls></mc:Choice></mc:AlternateContent>"#;
+
+    #[test]
+    fn only_the_sheet_data_holds_rows_and_cells() {
+        // Rows, columns, cells and merges inside controls, alternate
+        // content and extension lists are none of the sheet's.
+        let xml = format!(
+            r#"<worksheet><sheetViews><sheetView><extLst><ext><row r="2"/></ext></extLst></sheetView></sheetViews><cols><col min="2" max="2" hidden="1"/></cols><sheetData><row r="1"><c r="A1"><v>1</v><extLst><ext><c r="B1"><v>2</v></c></ext></extLst></c><extLst><ext><x14:c r="C1"><v>3</v></x14:c></ext></extLst></row><row r="1048576"><c r="A1048576"><v>4</v></c></row></sheetData>{CONTROLS}<extLst><ext><x14:mergeCells><x14:mergeCell ref="A1:B2"/></x14:mergeCells><x14:cols><x14:col min="5" max="5" hidden="1"/></x14:cols></ext></extLst></worksheet>"#
+        );
+        let scan = scan_sheet(&xml, &[]).unwrap();
+        let mut values: Vec<_> = scan.values.into_iter().collect();
+        values.sort_by_key(|(at, _)| *at);
+        assert_eq!(
+            values,
+            vec![
+                ((0, 0), Data::Float(1.0)),
+                ((1_048_575, 0), Data::Float(4.0))
+            ]
+        );
+        assert!(scan.merges.is_empty(), "{:?}", scan.merges);
+        assert_eq!(scan.hidden_cols, vec![(1, 1)]);
+        assert!(scan.hidden_rows.is_empty());
+        assert_eq!(scan.styles.cells, vec![(0, 0, 0), (1_048_575, 0, 0)]);
     }
 
     #[test]

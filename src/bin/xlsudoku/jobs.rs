@@ -148,8 +148,10 @@ impl Sink {
         if self.sheet_names.len() < 1000 {
             self.sheet_names.extend(done.sheet_names.iter().cloned());
         }
+        // A sheet without a grid fails only when its workbook has none.
+        let has_grid = xlsudoku::report::has_grid(&done.records);
         for r in &done.records {
-            self.emit(r);
+            self.emit(r, has_grid);
         }
         if let Some(pb) = &self.progress {
             pb.inc(1);
@@ -158,12 +160,12 @@ impl Sink {
         }
     }
 
-    fn emit(&mut self, r: &SheetRecord) {
+    fn emit(&mut self, r: &SheetRecord, workbook_has_grid: bool) {
         self.summary.add(r);
         if let Some(sheet) = &r.sheet {
             self.reported_sheets.insert(sheet.to_lowercase());
         }
-        let fails = r.sheet.is_none() || !r.passes(self.allow_no_grid);
+        let fails = r.sheet.is_none() || !r.passes(workbook_has_grid, self.allow_no_grid);
         if r.sheet.is_some() && fails {
             self.failed = true;
         }

@@ -16,7 +16,8 @@ pub struct Args {
     /// Write a JUnit XML report (one test case per grid) to FILE.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// A sheet without a grid passes instead of failing.
+    /// A workbook without any grid passes instead of failing (a sheet
+    /// without a grid in a workbook with grids elsewhere always passes).
     #[arg(long)]
     allow_no_grid: bool,
     /// Fail a grid whose HoDoKu level is not LEVEL, or outside a range of

@@ -56,10 +56,11 @@ pub fn run(a: Args) -> u8 {
         return usage_error("-o -: standard output is a terminal; redirect it to a file or a pipe");
     }
     match run_options(&a.common, a.logic_only, a.force) {
-        // A sheet without a grid is reported, not an error.
+        // A sheet without a grid is reported, not an error; a workbook
+        // without any grid fails.
         Ok(mut opts) => {
             opts.read.answers = a.answers;
-            run_jobs(&a.common, &plan, &opts, None, true)
+            run_jobs(&a.common, &plan, &opts, None, false)
         }
         Err(e) => usage_error(e),
     }
