@@ -745,6 +745,12 @@ fn every_streaming_command_stops_at_once_and_quietly_when_stdout_closes() {
     ends_quietly_when_stdout_closes(&["rate", "--json", "-j", "1", many], 1);
     let files: Vec<&str> = std::iter::repeat_n(many, 200).collect();
     ends_quietly_when_stdout_closes(&[&["bench"], &files[..]].concat(), 1);
+    ends_quietly_when_stdout_closes(
+        &[
+            "generate", "--size", "4", "-n", "100000", "--seed", "1", "-o", "-",
+        ],
+        2,
+    );
     for i in 0..40 {
         book(&t.path().join(format!("in/p{i:02}.xlsx")), &[("P", 0)]);
     }
