@@ -5,8 +5,9 @@
 //! then `A`=10, `B`=11 … for larger grids ([`Grid::parse_line`]). The side
 //! comes from the length of the first puzzle; lines starting with `#`, blank
 //! lines and any text after the puzzle (after the first whitespace) are
-//! ignored. Every puzzle is parsed before the clock starts; only the solving
-//! is timed, single-threaded, in CPU time of the solving thread
+//! ignored. The file is read in chunks of a few thousand puzzles (memory
+//! stays the same for any length), each parsed before the clock starts;
+//! only the solving is timed, single-threaded, in CPU time of the solving thread
 //! (`CLOCK_THREAD_CPUTIME_ID` on Unix, so that a busy machine does not skew
 //! the figures; wall clock elsewhere). Every reported solution is then
 //! checked with [`Grid::solves`].
@@ -28,6 +29,8 @@ use std::time::{Duration, Instant};
 
 use crate::grid::{Grid, GridError};
 use crate::search::{search_into, SearchOptions};
+
+pub use crate::puzzle_file::{puzzle_lines, PuzzleLines};
 
 /// What the bench asks of each puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,7 +182,7 @@ pub type PuzzleLine = (usize, Result<Grid, GridError>);
 pub const MIN_SIDE: usize = 4;
 
 /// One line: `None` for a comment or a blank line.
-fn parse_puzzle_line(line: &str) -> Result<Option<Grid>, GridError> {
+pub(crate) fn parse_puzzle_line(line: &str) -> Result<Option<Grid>, GridError> {
     let Some(token) = line.split_whitespace().next() else {
         return Ok(None);
     };
@@ -194,37 +197,17 @@ fn parse_puzzle_line(line: &str) -> Result<Option<Grid>, GridError> {
 }
 
 /// The longest line a puzzle file may have: a 64x64 puzzle and a comment.
-const MAX_LINE: usize = 64 * 1024;
+pub(crate) const MAX_LINE: usize = 64 * 1024;
 /// The largest puzzle file read.
-const MAX_FILE: u64 = 2 << 30;
-
-/// Reads a puzzle file (or a pipe or device) a line at a time, so that a
-/// file without line ends (`/dev/zero`) or a huge one is refused early
-/// rather than read into memory whole. The first malformed line is the
-/// error.
-fn read_puzzles(path: &Path) -> Result<Vec<(usize, Grid)>, BenchError> {
-    read_puzzle_lines(path)?
-        .into_iter()
-        .map(|(line, parsed)| {
-            parsed
-                .map(|grid| (line, grid))
-                .map_err(|source| BenchError::BadLine {
-                    path: path.to_path_buf(),
-                    line,
-                    source,
-                })
-        })
-        .collect()
-}
+pub(crate) const MAX_FILE: u64 = 2 << 30;
 
 /// Every puzzle line of a puzzle file with its 1-based line number: the
 /// grid, or why the line is not a puzzle, so that a caller can report a
 /// malformed line and go on. Comment and blank lines are left out. The
 /// file as a whole is refused ([`BenchError::Io`],
 /// [`BenchError::NotPuzzles`]) when it cannot be read, is not UTF-8 text,
-/// has a line over 64 KiB or is over 2 GiB; it is read a line at a time,
-/// so that `/dev/zero` or a huge file is refused early rather than read
-/// into memory whole.
+/// has a line over 64 KiB or is over 2 GiB. The lines are all kept:
+/// [`puzzle_lines`] hands them over one at a time.
 ///
 /// ```
 /// use xlsudoku::bench::read_puzzle_lines;
@@ -241,82 +224,7 @@ fn read_puzzles(path: &Path) -> Result<Vec<(usize, Grid)>, BenchError> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read_puzzle_lines(path: &Path) -> Result<Vec<PuzzleLine>, BenchError> {
-    use std::io::{BufRead, Read};
-    let io = |source| BenchError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let bad = |line: usize, reason: String| BenchError::NotPuzzles {
-        path: path.to_path_buf(),
-        line,
-        reason,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, file.take(MAX_FILE + 1));
-    let mut out = Vec::new();
-    let mut buf: Vec<u8> = Vec::new();
-    let mut line_no = 0usize;
-    let mut total: u64 = 0;
-    loop {
-        // One line, ended by \n, \r\n or \r, at most MAX_LINE bytes.
-        buf.clear();
-        let mut ended = false;
-        loop {
-            let chunk = reader.fill_buf().map_err(io)?;
-            if chunk.is_empty() {
-                break;
-            }
-            match chunk.iter().position(|&b| b == b'\n' || b == b'\r') {
-                Some(i) => {
-                    let cr = chunk[i] == b'\r';
-                    buf.extend_from_slice(&chunk[..i]);
-                    reader.consume(i + 1);
-                    total += i as u64 + 1;
-                    if cr && reader.fill_buf().map_err(io)?.first() == Some(&b'\n') {
-                        reader.consume(1);
-                        total += 1;
-                    }
-                    ended = true;
-                }
-                None => {
-                    let n = chunk.len();
-                    buf.extend_from_slice(chunk);
-                    reader.consume(n);
-                    total += n as u64;
-                }
-            }
-            if ended || buf.len() > MAX_LINE {
-                break;
-            }
-        }
-        if buf.is_empty() && !ended {
-            break;
-        }
-        line_no += 1;
-        if buf.len() > MAX_LINE {
-            return Err(bad(
-                line_no,
-                format!("a line over {MAX_LINE} bytes: not a puzzle file"),
-            ));
-        }
-        if total > MAX_FILE {
-            return Err(bad(
-                line_no,
-                format!("over {MAX_FILE} bytes: too large a puzzle file"),
-            ));
-        }
-        let mut text = std::str::from_utf8(&buf)
-            .map_err(|_| bad(line_no, "not UTF-8 text: not a puzzle file".to_string()))?;
-        if line_no == 1 {
-            text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        }
-        match parse_puzzle_line(text) {
-            Ok(None) => {}
-            Ok(Some(grid)) => out.push((line_no, Ok(grid))),
-            Err(e) => out.push((line_no, Err(e))),
-        }
-    }
-    Ok(out)
+    puzzle_lines(path)?.collect()
 }
 
 /// Solves every puzzle of one file single-threaded and reports the counts
@@ -333,7 +241,61 @@ pub fn bench_file_with(
     mode: BenchMode,
     per_puzzle: Option<Duration>,
 ) -> Result<FileReport, BenchError> {
-    let puzzles = read_puzzles(path)?;
+    let mut lines = puzzle_lines(path)?;
+    let path = &lines.path().to_path_buf();
+    let mut report = FileReport {
+        file: path.display().to_string(),
+        puzzles: 0,
+        solved: 0,
+        unique: 0,
+        multiple: 0,
+        none: 0,
+        timed_out: 0,
+        seconds: 0.0,
+        per_second: 0.0,
+    };
+    // The file is solved a chunk at a time, so that memory stays the same
+    // for any length of file.
+    let mut chunk: Vec<(usize, Grid)> = Vec::with_capacity(CHUNK);
+    let mut found: Vec<u8> = Vec::new();
+    loop {
+        chunk.clear();
+        for item in lines.by_ref().take(CHUNK) {
+            let (line, parsed) = item?;
+            let grid = parsed.map_err(|source| BenchError::BadLine {
+                path: path.to_path_buf(),
+                line,
+                source,
+            })?;
+            chunk.push((line, grid));
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        bench_chunk(path, &chunk, mode, per_puzzle, &mut found, &mut report)?;
+    }
+    report.per_second = if report.seconds > 0.0 {
+        report.puzzles as f64 / report.seconds
+    } else {
+        0.0
+    };
+    Ok(report)
+}
+
+/// Puzzles read, solved and checked at a time by [`bench_file_with`].
+const CHUNK: usize = 4096;
+
+/// Solves one chunk of a file (timed), checks each solution and adds the
+/// counts and the time to `report`. `found` is the solutions' buffer,
+/// reused from chunk to chunk.
+fn bench_chunk(
+    path: &Path,
+    puzzles: &[(usize, Grid)],
+    mode: BenchMode,
+    per_puzzle: Option<Duration>,
+    found: &mut Vec<u8>,
+    report: &mut FileReport,
+) -> Result<(), BenchError> {
     // The timed loop appends each solution's cells to one flat buffer, its
     // pages touched beforehand: keeping every outcome would time the
     // allocator's fresh memory too (measured: 7% of a run over puzzles with
@@ -342,34 +304,22 @@ pub fn bench_file_with(
         .iter()
         .map(|(_, p)| mode.limit() * p.cells().len())
         .sum();
-    let mut found: Vec<u8> = vec![1; total];
+    if found.capacity() < total {
+        *found = vec![1; total];
+    }
     found.clear();
     // Per puzzle: how many solutions (None: timed out).
     let mut counts: Vec<Option<usize>> = Vec::with_capacity(puzzles.len());
     let start = ThreadClock::start();
-    for (_, puzzle) in &puzzles {
+    for (_, puzzle) in puzzles {
         let opts = SearchOptions {
             limit: mode.limit(),
             deadline: per_puzzle.map(|limit| Instant::now() + limit),
         };
-        counts.push(search_into(puzzle, &opts, &mut found).ok().map(|f| f.count));
+        counts.push(search_into(puzzle, &opts, found).ok().map(|f| f.count));
     }
-    let seconds = start.elapsed_secs();
-    let mut report = FileReport {
-        file: path.display().to_string(),
-        puzzles: puzzles.len() as u64,
-        solved: 0,
-        unique: 0,
-        multiple: 0,
-        none: 0,
-        timed_out: 0,
-        seconds,
-        per_second: if seconds > 0.0 {
-            puzzles.len() as f64 / seconds
-        } else {
-            0.0
-        },
-    };
+    report.seconds += start.elapsed_secs();
+    report.puzzles += puzzles.len() as u64;
     let mut rest = found.as_slice();
     for ((line, puzzle), count) in puzzles.iter().zip(&counts) {
         let Some(count) = *count else {
@@ -404,7 +354,7 @@ pub fn bench_file_with(
             }
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// A stopwatch of the calling thread's CPU time (wall clock where the

@@ -33,6 +33,7 @@ pub mod generate;
 pub mod grid;
 pub mod logic;
 mod opc;
+mod puzzle_file;
 pub mod rate;
 pub mod report;
 #[cfg(test)]

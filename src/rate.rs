@@ -3,7 +3,8 @@
 //! the history), in input order, rated in parallel.
 //!
 //! Files are read as [`bench`](crate::bench) reads them
-//! ([`read_puzzle_lines`]): one puzzle per line, `.` or `0` for a blank,
+//! ([`puzzle_lines`], `-` for standard input), a window of a few hundred
+//! lines at a time: one puzzle per line, `.` or `0` for a blank,
 //! `#` comment lines and blank lines skipped, any line end, a byte order
 //! mark. A line that is not a puzzle is an error naming its file and line,
 //! and the run goes on; a file that cannot be read, or is not text, is one
@@ -47,7 +48,7 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use crate::bench::{read_puzzle_lines, BenchError, PuzzleLine};
+use crate::bench::{puzzle_lines, BenchError, PuzzleLine};
 use crate::grid::{Grid, GridError};
 use crate::logic::rating::se_text;
 use crate::logic::Level;
@@ -184,6 +185,32 @@ impl RateError {
     pub fn is_bad_line(&self) -> bool {
         matches!(self, RateError::File(BenchError::BadLine { .. }))
     }
+
+    /// A malformed line as one JSON object on one line, in the place its
+    /// record would have had: `{"file":…,"line":…,"status":"malformed",
+    /// "error":…}`. `None` for any other error.
+    pub fn malformed_json_line(&self) -> Option<String> {
+        /// The record of a malformed line.
+        #[derive(serde::Serialize)]
+        struct Malformed<'a> {
+            file: String,
+            line: usize,
+            status: &'a str,
+            error: String,
+        }
+        match self {
+            RateError::File(BenchError::BadLine { path, line, source }) => {
+                serde_json::to_string(&Malformed {
+                    file: path.display().to_string(),
+                    line: *line,
+                    status: "malformed",
+                    error: source.to_string(),
+                })
+                .ok()
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Puzzles rated between two hand-overs to the caller: enough to keep every
@@ -192,7 +219,9 @@ const BATCH_PER_THREAD: usize = 64;
 
 /// Rates every puzzle line of the files, in parallel over puzzles, and
 /// hands each result to `emit` in input order (file by file, line by
-/// line): a record, or the error of a malformed line or of a whole file.
+/// line): a record, or the error of a malformed line or of a whole file
+/// (after the records of the lines before the one that shows it). Only a
+/// window of lines is held at a time.
 /// The only error returned is [`RateError::Threads`].
 pub fn rate_files(
     files: &[PathBuf],
@@ -204,15 +233,31 @@ pub fn rate_files(
         .build()
         .map_err(|e| RateError::Threads(e.to_string()))?;
     let batch = BATCH_PER_THREAD * pool.current_num_threads().max(1);
+    let mut chunk: Vec<PuzzleLine> = Vec::with_capacity(batch);
     for path in files {
-        let lines = match read_puzzle_lines(path) {
+        let mut lines = match puzzle_lines(path) {
             Ok(lines) => lines,
             Err(e) => {
                 emit(Err(e.into()));
                 continue;
             }
         };
-        for chunk in lines.chunks(batch) {
+        let path = &lines.path().to_path_buf();
+        // A bounded window: `batch` lines read, rated in parallel, handed
+        // over in order, then the next; memory stays the same for any
+        // length of file.
+        loop {
+            chunk.clear();
+            let mut refused = None;
+            for item in lines.by_ref().take(batch) {
+                match item {
+                    Ok(line) => chunk.push(line),
+                    Err(e) => refused = Some(e),
+                }
+            }
+            if chunk.is_empty() && refused.is_none() {
+                break;
+            }
             let done: Vec<Result<RateRecord, RateError>> = pool.install(|| {
                 chunk
                     .par_iter()
@@ -220,6 +265,10 @@ pub fn rate_files(
                     .collect()
             });
             done.into_iter().for_each(&mut emit);
+            if let Some(e) = refused {
+                emit(Err(e.into()));
+                break;
+            }
         }
     }
     Ok(())
@@ -520,5 +569,22 @@ mod tests {
         assert_eq!(json["summary"]["levels"]["easy"], 1);
         let human = s.to_human_line();
         assert!(human.contains("; 1 malformed line") && human.contains("; 1 unreadable file"));
+    }
+
+    #[test]
+    fn a_malformed_line_has_a_json_record_and_other_errors_none() {
+        let bad = RateError::File(BenchError::BadLine {
+            path: "f.txt".into(),
+            line: 4,
+            source: GridError::BadLength(5),
+        });
+        let json: serde_json::Value =
+            serde_json::from_str(&bad.malformed_json_line().expect("a record")).unwrap();
+        assert_eq!(json["file"], "f.txt");
+        assert_eq!(json["line"], 4);
+        assert_eq!(json["status"], "malformed");
+        assert_eq!(json["error"], GridError::BadLength(5).to_string());
+        let gone = RateError::Threads("no".into());
+        assert_eq!(gone.malformed_json_line(), None);
     }
 }

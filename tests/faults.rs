@@ -691,3 +691,97 @@ fn a_panic_in_one_file_is_that_files_error_and_the_run_goes_on() {
         names(&out)
     );
 }
+
+/// Runs xlsudoku with stdout a pipe whose read end is closed after `keep`
+/// lines (0: at once), like `| head -1`: the run must end within a few
+/// seconds, quietly, with 141 (128 + SIGPIPE).
+fn ends_quietly_when_stdout_closes(args: &[&str], keep: usize) {
+    use std::io::{BufRead, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..keep {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert!(!line.is_empty(), "{args:?}: no line before the end");
+    }
+    drop(out);
+    let closed = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if closed.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("{args:?}: still running 10 s after its stdout closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(err, "", "{args:?}: nothing on stderr");
+    assert_eq!(status.code(), Some(141), "{args:?}");
+}
+
+#[test]
+fn every_streaming_command_stops_at_once_and_quietly_when_stdout_closes() {
+    let t = tempfile::tempdir().unwrap();
+    // Hours of work if the run went on.
+    let many = t.path().join("many.txt");
+    let line = format!("{}\n", PUZZLES[1]);
+    std::fs::write(&many, line.repeat(20_000)).unwrap();
+    let many = many.to_str().unwrap();
+    ends_quietly_when_stdout_closes(&["rate", many], 1);
+    ends_quietly_when_stdout_closes(&["rate", "--json", "-j", "1", many], 1);
+    let files: Vec<&str> = std::iter::repeat_n(many, 200).collect();
+    ends_quietly_when_stdout_closes(&[&["bench"], &files[..]].concat(), 1);
+    ends_quietly_when_stdout_closes(
+        &[
+            "generate", "--size", "4", "-n", "100000", "--seed", "1", "-o", "-",
+        ],
+        2,
+    );
+    for i in 0..40 {
+        book(&t.path().join(format!("in/p{i:02}.xlsx")), &[("P", 0)]);
+    }
+    let folder = t.path().join("in");
+    let folder = folder.to_str().unwrap();
+    ends_quietly_when_stdout_closes(&["check", folder, "--json", "-j", "1"], 1);
+    let one = t.path().join("in/p00.xlsx");
+    let one = one.to_str().unwrap();
+    ends_quietly_when_stdout_closes(&["explain", one], 0);
+    ends_quietly_when_stdout_closes(&["solve", one, "-o", "-"], 0);
+    // The copies of a folder run are not left half-written either.
+    let out = t.path().join("out");
+    ends_quietly_when_stdout_closes(
+        &[
+            "solve",
+            folder,
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+            "-j",
+            "1",
+        ],
+        1,
+    );
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.contains("xlsudoku-tmp"))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+}

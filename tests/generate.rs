@@ -314,9 +314,104 @@ fn out_of_reach_targets_are_clear_errors() {
         "1",
     ]);
     let text = output_text(&o);
-    assert_eq!(o.status.code(), Some(2), "{text}");
+    // Exit 2 when none was made; 1 with those made written (see
+    // a_timeout_writes_the_puzzles_made_and_says_how_many).
+    let made = puzzles(&String::from_utf8_lossy(&o.stdout)).len();
+    assert_eq!(
+        o.status.code(),
+        Some(if made > 0 { 1 } else { 2 }),
+        "{text}"
+    );
     assert!(text.contains("timed out"), "{text}");
     assert!(started.elapsed().as_secs() < 60);
+}
+
+#[test]
+fn a_timeout_writes_the_puzzles_made_and_says_how_many() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = [
+        "generate",
+        "--size",
+        "4",
+        "-n",
+        "1000000",
+        "--timeout",
+        "1",
+        "--seed",
+        "1",
+        "-o",
+    ];
+    let o = run_xlsudoku(&[&args[..], &["-"]].concat());
+    let text = output_text(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let made = puzzles(&String::from_utf8_lossy(&o.stdout));
+    assert!(!made.is_empty(), "{text}");
+    assert!(
+        text.contains(&format!("timed out with {} of 1000000 4x4", made.len())),
+        "{text}"
+    );
+    assert!(text.contains("are written"), "{text}");
+    // No target was asked for: none is blamed.
+    assert!(!text.contains("target"), "{text}");
+    // To a file: the same, written whole.
+    let path = dir.path().join("set.txt");
+    let o = run_xlsudoku(&[&args[..], &[path.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", output_text(&o));
+    let kept = puzzles(&std::fs::read_to_string(&path).expect("written"));
+    assert!(!kept.is_empty());
+    assert!(output_text(&o).contains(&format!("timed out with {} of", kept.len())));
+}
+
+#[test]
+fn a_workbook_past_what_spreadsheets_open_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("book.xlsx");
+    let started = std::time::Instant::now();
+    let o = run_xlsudoku(&["generate", "-n", "10000", "-o", path.to_str().unwrap()]);
+    let text = output_text(&o);
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("at most 9999 puzzles") && text.contains("--format txt"),
+        "{text}"
+    );
+    assert!(!path.exists());
+    assert!(started.elapsed().as_secs() < 5);
+}
+
+#[test]
+fn large_sizes_say_what_they_cost_before_starting() {
+    let o = run_xlsudoku(&[
+        "generate",
+        "--size",
+        "36",
+        "--seed",
+        "1",
+        "--timeout",
+        "0.3",
+        "-o",
+        "-",
+    ]);
+    let text = String::from_utf8_lossy(&o.stderr);
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("36x36 puzzles are slow to make: minutes each"),
+        "{text}"
+    );
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    // Quiet means quiet.
+    let o = run_xlsudoku(&[
+        "generate",
+        "--size",
+        "36",
+        "--seed",
+        "1",
+        "--timeout",
+        "0.3",
+        "-q",
+        "-o",
+        "-",
+    ]);
+    assert!(!output_text(&o).contains("slow"), "{}", output_text(&o));
 }
 
 #[test]

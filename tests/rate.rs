@@ -63,8 +63,23 @@ fn rate_json_reports_every_puzzle_line_in_order_with_its_status_and_rating() {
     let path = mixed_file(dir.path());
     let out = xlsudoku(&["rate", "--json", path.to_str().expect("utf-8 path")]);
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 6, "{}", stdout(&out));
-    let records = &lines[..5];
+    assert_eq!(lines.len(), 7, "{}", stdout(&out));
+    // The malformed line has its record in its place: line and reason.
+    let bad = &lines[4];
+    assert_eq!(
+        (bad["line"].as_u64(), bad["status"].as_str()),
+        (Some(6), Some("malformed"))
+    );
+    assert_eq!(bad["file"], path.to_str().unwrap());
+    assert!(
+        bad["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{bad}"
+    );
+    let records: Vec<Value> = lines[..6]
+        .iter()
+        .filter(|r| r["status"] != "malformed")
+        .cloned()
+        .collect();
     let got: Vec<(u64, &str)> = records
         .iter()
         .map(|r| (r["line"].as_u64().unwrap(), r["status"].as_str().unwrap()))
@@ -79,7 +94,7 @@ fn rate_json_reports_every_puzzle_line_in_order_with_its_status_and_rating() {
             (7, "multiple")
         ]
     );
-    for r in records {
+    for r in &records {
         for key in [
             "file",
             "line",
@@ -134,7 +149,7 @@ fn rate_json_reports_every_puzzle_line_in_order_with_its_status_and_rating() {
         "{}",
         records[3]
     );
-    let summary = &lines[5]["summary"];
+    let summary = &lines[6]["summary"];
     assert_eq!(summary["puzzles"], 5);
     assert_eq!(summary["solved"], 3);
     assert_eq!(summary["invalid"], 1);
@@ -361,4 +376,43 @@ fn timeout_bounds_the_ladder_not_only_the_search() {
         ms < full / 4.0 + 500.0,
         "the ladder ran past its deadline: {ms} ms"
     );
+}
+
+#[test]
+fn rate_reads_standard_input_for_a_dash_a_window_at_a_time() {
+    use std::io::{BufRead, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        .args(["rate", "-j", "1", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run xlsudoku");
+    let mut input = child.stdin.take().unwrap();
+    // A few windows of lines, the input left open: records come out
+    // before the end of the input is seen.
+    input
+        .write_all(format!("{EASY}\n").repeat(300).as_bytes())
+        .unwrap();
+    input.flush().unwrap();
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut lines = std::io::BufReader::new(out).lines();
+        let _ = tx.send(lines.next());
+        lines.count() + 1
+    });
+    let first = rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("a record before the input ends")
+        .expect("a line")
+        .expect("text");
+    assert!(first.starts_with(&format!("<stdin>:1 {EASY} ")), "{first}");
+    input.write_all(b"12345\n").unwrap();
+    drop(input);
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(reader.join().unwrap(), 300);
+    assert_eq!(o.status.code(), Some(2), "the malformed line 301");
+    assert!(stderr(&o).contains("<stdin>:301:"), "{}", stderr(&o));
 }

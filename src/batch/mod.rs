@@ -46,7 +46,7 @@ pub use grids::{answer_styles, invalid_reason, solve_grid, solve_grid_copy};
 use stamp::*;
 pub use stamp::{stamp, up_to_date};
 use write::*;
-pub use write::{remove_own_temporary_files, sweep_leftovers, TempCopy};
+pub use write::{remove_own_temporary_files, sweep_leftovers, TempCopy, STDOUT_CLOSED};
 
 /// A usage problem with the inputs or outputs of a run (exit status 2).
 #[derive(Debug, thiserror::Error)]

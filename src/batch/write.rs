@@ -137,8 +137,15 @@ pub(super) fn write_stdout(
     let mut out = std::io::stdout().lock();
     out.write_all(copy.get_ref())
         .and_then(|()| out.flush())
-        .map_err(|e| format!("standard output: cannot write the copy: {e}"))
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::BrokenPipe => STDOUT_CLOSED.to_string(),
+            _ => format!("standard output: cannot write the copy: {e}"),
+        })
 }
+
+/// The error of a copy written to standard output whose reader closed it
+/// (`| head -c 10`): the command line ends the run quietly on it.
+pub const STDOUT_CLOSED: &str = "standard output: closed by its reader";
 
 /// Writes the annotated copy of `bytes` (read from `input`): a temporary
 /// file in the target directory, flushed to disk, then renamed over the

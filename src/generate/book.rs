@@ -49,13 +49,23 @@ pub fn generator() -> String {
 /// The text form: a `#` comment line with the generator and the command,
 /// then one puzzle per line (`.` for a blank, `A`=10 … past 9).
 pub fn text(set: &[Generated], info: &SetInfo) -> String {
-    let mut out = format!("# {}: {}\n", generator(), info.command);
+    let mut out = text_header(info);
     for g in set {
         out.push_str(&g.puzzle.to_line());
         out.push('\n');
     }
     out
 }
+
+/// The first line of the text form: `# xlsudoku VERSION: COMMAND`.
+pub fn text_header(info: &SetInfo) -> String {
+    format!("# {}: {}\n", generator(), info.command)
+}
+
+/// The most puzzles a workbook holds: LibreOffice opens at most 10,000
+/// sheets (the puzzles and `Solutions`), and each sheet costs about 50 KB
+/// of memory while the workbook is built (2,000 4x4 puzzles: 111 MB).
+pub const MAX_PUZZLE_SHEETS: usize = 9_999;
 
 /// Cell size in pixels of a puzzle sheet's grid, and the digits' font
 /// size, by side: a 9x9 grid about 11 cm wide on paper, a 25x25 one

@@ -29,6 +29,7 @@ pub mod fill;
 pub mod rng;
 pub mod target;
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -118,20 +119,25 @@ pub enum GenerateError {
     Unreached {
         /// The puzzle's number, from 1.
         number: usize,
+        /// Puzzles made before it (handed over by [`generate_each`]).
+        made: usize,
         /// The attempts made.
         attempts: u64,
         /// The target in words.
         target: String,
     },
     /// The deadline passed first.
-    #[error("timed out with {made} of {count} {target} puzzles made; the target may be rare or out of reach for this size")]
+    #[error("timed out with {made} of {count} {target} puzzles made{}", if *targeted { "; the target may be rare or out of reach for this size" } else { "" })]
     Timeout {
-        /// Puzzles finished.
+        /// Puzzles finished, in order from the first.
         made: usize,
         /// Puzzles asked for.
         count: usize,
         /// The target in words.
         target: String,
+        /// Whether a target (level, rating, givens, techniques) was asked
+        /// for: only then may it be to blame.
+        targeted: bool,
     },
     /// The thread pool could not be built.
     #[error("cannot start {jobs} threads: {why}")]
@@ -141,6 +147,17 @@ pub enum GenerateError {
         /// The pool's error.
         why: String,
     },
+}
+
+impl GenerateError {
+    /// The puzzles made, in order from the first, before the set stopped
+    /// (0 for an error that stops it before any attempt).
+    pub fn made(&self) -> usize {
+        match self {
+            GenerateError::Unreached { made, .. } | GenerateError::Timeout { made, .. } => *made,
+            _ => 0,
+        }
+    }
 }
 
 /// How one puzzle's attempts ended short of a puzzle.
@@ -301,12 +318,39 @@ fn judge(opts: &GenerateOptions, prover: &Prover, puzzle: &Grid) -> Result<Verdi
 }
 
 /// Generates the set: `opts.count` puzzles in order, made in parallel on
-/// `opts.jobs` threads; `done` is called (from any thread) as each is
-/// made. The set is the same for every number of threads.
+/// `opts.jobs` threads; `done` is called (on the calling thread, in order)
+/// as each is made. The set is the same for every number of threads.
 pub fn generate(
     opts: &GenerateOptions,
     done: impl Fn(&Generated) + Sync,
 ) -> Result<Vec<Generated>, GenerateError> {
+    let mut set = Vec::with_capacity(opts.count.min(1 << 16));
+    generate_each(opts, |g| {
+        done(&g);
+        set.push(g);
+        ControlFlow::Continue(())
+    })?;
+    Ok(set)
+}
+
+/// Puzzles made ahead of the first one not yet handed over, per thread: a
+/// bounded window, so that a set of any size holds only a few hundred
+/// puzzles at a time.
+const WINDOW_PER_THREAD: usize = 256;
+
+/// Generates the set as [`generate`] does, handing each puzzle to `emit`
+/// (on the calling thread) as soon as it and every puzzle before it are
+/// made: only a window of puzzles is held, whatever the count. When the
+/// set cannot be finished, the puzzles before the first one missing have
+/// been handed over, and the error says how many ([`GenerateError::made`]).
+/// `emit` returning `Break` ends the set early (`Ok`).
+pub fn generate_each(
+    opts: &GenerateOptions,
+    mut emit: impl FnMut(Generated) -> ControlFlow<()>,
+) -> Result<(), GenerateError> {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::{Condvar, Mutex};
     opts.target.check_reachable(opts.shape, opts.symmetry)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
@@ -315,50 +359,108 @@ pub fn generate(
             jobs: opts.jobs,
             why: e.to_string(),
         })?;
+    let threads = pool.current_num_threads().max(1);
+    let window = WINDOW_PER_THREAD * threads;
     let cancel = AtomicBool::new(false);
-    let results: Vec<Result<Generated, Stopped>> = pool.install(|| {
-        use rayon::prelude::*;
-        (0..opts.count)
-            .into_par_iter()
-            .with_max_len(1)
-            .map(|i| {
-                let r = generate_one(opts, i, &cancel);
-                match &r {
-                    Ok(g) => done(g),
-                    Err(_) => cancel.store(true, Ordering::Relaxed),
+    let next = AtomicUsize::new(0);
+    // Puzzles handed over so far; a worker waits while its puzzle is a
+    // window or more ahead of it.
+    let handed = (Mutex::new(0usize), Condvar::new());
+    let stop_all = || {
+        cancel.store(true, Ordering::Relaxed);
+        let _guard = handed.0.lock();
+        handed.1.notify_all();
+    };
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Generated, Stopped>)>();
+    let mut made = 0usize;
+    let mut failure: Option<Stopped> = None;
+    let mut broke = false;
+    std::thread::scope(|scope| {
+        let (cancel, next, handed, stop_all) = (&cancel, &next, &handed, &stop_all);
+        scope.spawn(move || {
+            pool.scope(|s| {
+                for _ in 0..threads {
+                    let tx = tx.clone();
+                    s.spawn(move |_| loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= opts.count || cancel.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        {
+                            let mut n = handed.0.lock().unwrap_or_else(|e| e.into_inner());
+                            while i >= *n + window && !cancel.load(Ordering::Relaxed) {
+                                n = handed.1.wait(n).unwrap_or_else(|e| e.into_inner());
+                            }
+                        }
+                        if cancel.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let r = generate_one(opts, i, cancel);
+                        if r.is_err() {
+                            stop_all();
+                        }
+                        if tx.send((i, r)).is_err() {
+                            return;
+                        }
+                    });
                 }
-                r
-            })
-            .collect()
-    });
-    let made = results.iter().filter(|r| r.is_ok()).count();
-    let target = opts.target.describe(opts.shape, opts.symmetry);
-    // The first failure in set order that is not a cancellation names
-    // what went wrong.
-    let mut set = Vec::with_capacity(results.len());
-    let mut timed_out = false;
-    for r in results {
-        match r {
-            Ok(g) => set.push(g),
-            Err(Stopped::Exhausted(attempts)) => {
-                return Err(GenerateError::Unreached {
-                    number: set.len() + 1,
-                    attempts,
-                    target,
-                })
+            });
+            drop(tx);
+        });
+        let mut pending: BTreeMap<usize, Result<Generated, Stopped>> = BTreeMap::new();
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while failure.is_none() && !broke {
+                match pending.remove(&made) {
+                    Some(Ok(g)) => {
+                        made += 1;
+                        *handed.0.lock().unwrap_or_else(|e| e.into_inner()) = made;
+                        handed.1.notify_all();
+                        broke = emit(g).is_break();
+                        if broke {
+                            stop_all();
+                        }
+                    }
+                    Some(Err(why)) => failure = Some(why),
+                    None => break,
+                }
             }
-            Err(Stopped::Timeout) => timed_out = true,
-            Err(Stopped::Cancelled) => {}
         }
+        // The first failure in set order that is not a cancellation names
+        // what went wrong.
+        if let Some(Stopped::Cancelled) = failure {
+            failure = pending
+                .into_values()
+                .filter_map(Result::err)
+                .find(|w| !matches!(w, Stopped::Cancelled))
+                .or(failure.take());
+        }
+    });
+    if broke {
+        return Ok(());
     }
-    if timed_out || set.len() < opts.count {
-        return Err(GenerateError::Timeout {
+    let target = opts.target.describe(opts.shape, opts.symmetry);
+    match failure {
+        Some(Stopped::Exhausted(attempts)) => Err(GenerateError::Unreached {
+            number: made + 1,
+            made,
+            attempts,
+            target,
+        }),
+        Some(_) => Err(GenerateError::Timeout {
             made,
             count: opts.count,
             target,
-        });
+            targeted: opts.target != Target::default(),
+        }),
+        None if made < opts.count => Err(GenerateError::Timeout {
+            made,
+            count: opts.count,
+            target,
+            targeted: opts.target != Target::default(),
+        }),
+        None => Ok(()),
     }
-    Ok(set)
 }
 
 #[cfg(test)]
@@ -418,6 +520,42 @@ mod tests {
             "{err}"
         );
         assert!(err.to_string().contains("hard"), "{err}");
+    }
+
+    #[test]
+    fn puzzles_are_handed_over_in_order_and_a_break_ends_the_set() {
+        let mut opts = GenerateOptions::new(BoxShape::new(2, 2).expect("shape"), 700, 4);
+        opts.jobs = 2;
+        let mut seen = Vec::new();
+        generate_each(&opts, |g| {
+            seen.push(g.index);
+            ControlFlow::Continue(())
+        })
+        .expect("set");
+        assert_eq!(seen, (0..700).collect::<Vec<_>>());
+        let mut first = Vec::new();
+        generate_each(&opts, |g| {
+            first.push(g);
+            if first.len() == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .expect("stopped early");
+        opts.count = 3;
+        assert_eq!(first, generate(&opts, |_| {}).expect("set"));
+    }
+
+    #[test]
+    fn a_deadline_without_a_target_does_not_blame_one() {
+        let mut opts = GenerateOptions::new(nine(), 2, 1);
+        opts.deadline = Some(Instant::now());
+        let err = generate(&opts, |_| {}).expect_err("timeout");
+        assert!(!err.to_string().contains("target"), "{err}");
+        opts.target.limits.min_level = Some(Level::Hard);
+        let err = generate(&opts, |_| {}).expect_err("timeout");
+        assert!(err.to_string().contains("target may be rare"), "{err}");
     }
 
     #[test]

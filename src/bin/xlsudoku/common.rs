@@ -146,9 +146,30 @@ pub fn print_generated(render: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>)
         return usage_error(format!("cannot generate the text: {e}"));
     }
     let mut out = std::io::stdout().lock();
-    match out.write_all(&text).and_then(|()| out.flush()) {
+    match on_stdout(out.write_all(&text).and_then(|()| out.flush())) {
         Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => usage_error(format!("cannot write to stdout: {e}")),
+    }
+}
+
+/// The exit status of a run whose standard output was closed by its
+/// reader (`| head -1`): 128 + SIGPIPE, what a shell reports for `cat` or
+/// `seq` stopped the same way.
+pub const STDOUT_CLOSED: u8 = 141;
+
+/// Standard output was closed by its reader: removes this run's temporary
+/// files and ends the process at once and quietly with [`STDOUT_CLOSED`],
+/// however much work is left (nobody reads it).
+pub fn stdout_closed() -> ! {
+    xlsudoku::batch::remove_own_temporary_files();
+    std::process::exit(i32::from(STDOUT_CLOSED))
+}
+
+/// A write to standard output: a closed pipe ends the run
+/// ([`stdout_closed`]); any other error is handed back.
+pub fn on_stdout<T>(written: std::io::Result<T>) -> std::io::Result<T> {
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => stdout_closed(),
+        other => other,
     }
 }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use xlsudoku::batch::{self, FileOutcome, Plan, RunOptions};
 use xlsudoku::report::{junit_xml, SheetRecord, Summary};
 
-use crate::common::{say, usage_error, Common};
+use crate::common::{on_stdout, say, stdout_closed, usage_error, Common};
 use crate::failures::{github_line, paint, Failures, Format};
 
 /// A report file (`--report`, `--junit`) being written. A regular file (a
@@ -169,6 +169,9 @@ impl Sink {
         if r.sheet.is_some() && fails {
             self.failed = true;
         }
+        if r.sheet.is_none() && r.error.as_deref() == Some(batch::STDOUT_CLOSED) {
+            stdout_closed();
+        }
         if fails {
             self.failures.note(r);
         }
@@ -217,11 +220,9 @@ impl Sink {
             Some(pb) => pb.suspend(write),
             None => write(),
         };
-        if let Err(e) = written {
+        if let Err(e) = on_stdout(written) {
             self.stdout_open = false;
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                self.stdout_error = Some(e);
-            }
+            self.stdout_error = Some(e);
         }
     }
 
@@ -408,10 +409,8 @@ pub fn run_jobs(
     }
     let mut code = 0u8;
     if sink.stdout_open {
-        if let Err(e) = std::io::stdout().lock().flush() {
-            if e.kind() != std::io::ErrorKind::BrokenPipe {
-                sink.stdout_error = Some(e);
-            }
+        if let Err(e) = on_stdout(std::io::stdout().lock().flush()) {
+            sink.stdout_error = Some(e);
         }
     }
     if let Some(e) = &sink.stdout_error {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use xlsudoku::bench::{self, BenchMode, FileReport};
 
-use crate::common::{parse_timeout, say};
+use crate::common::{on_stdout, parse_timeout, say};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -54,12 +54,12 @@ pub fn run(a: Args) -> u8 {
                 code = 2;
             }
         }
+        // A closed pipe ends the run before the next file.
+        written = on_stdout(written);
     }
-    if let Err(e) = written.and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            say(&format!("xlsudoku: stdout: cannot write the report: {e}"));
-            code = 2;
-        }
+    if let Err(e) = on_stdout(written.and_then(|()| out.flush())) {
+        say(&format!("xlsudoku: stdout: cannot write the report: {e}"));
+        code = 2;
     }
     code
 }

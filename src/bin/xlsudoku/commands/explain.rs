@@ -11,7 +11,7 @@ use xlsudoku::report::Summary;
 use xlsudoku::solve::SolveOptions;
 use xlsudoku::workbook::ReadOptions;
 
-use crate::common::{parse_timeout, say, usage_error};
+use crate::common::{on_stdout, parse_timeout, say, usage_error};
 
 /// `explain`: a workbook's grids, or one text puzzle.
 #[derive(clap::Args, Debug)]
@@ -107,10 +107,8 @@ pub fn run(a: Args) -> u8 {
         text.push('\n');
     }
     let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return usage_error(format!("stdout: cannot write the explanation: {e}"));
-        }
+    if let Err(e) = on_stdout(out.write_all(text.as_bytes()).and_then(|()| out.flush())) {
+        return usage_error(format!("stdout: cannot write the explanation: {e}"));
     }
     let grids = explained
         .iter()

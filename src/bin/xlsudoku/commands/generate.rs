@@ -2,6 +2,7 @@
 //! as a workbook or one puzzle per line).
 
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,7 @@ use xlsudoku::generate::{Span, Symmetry};
 use xlsudoku::grid::BoxShape;
 use xlsudoku::logic::{Ladder, Level};
 
-use crate::common::{parse_timeout, say, usage_error, MAX_JOBS};
+use crate::common::{on_stdout, parse_timeout, say, usage_error, MAX_JOBS};
 
 /// `generate`'s flags (the command's help is on [`Command::Generate`]).
 #[derive(clap::Args, Debug)]
@@ -101,8 +102,8 @@ fn fresh_seed() -> u64 {
 /// `xlsudoku generate`: options checked, the set made in parallel with a
 /// progress bar on a terminal, then written in one piece.
 pub fn run(a: Args) -> u8 {
-    use xlsudoku::generate::book::{text, workbook_bytes, SetInfo};
-    use xlsudoku::generate::{default_attempts, generate, GenerateOptions};
+    use xlsudoku::generate::book::{text, text_header, workbook_bytes, SetInfo, MAX_PUZZLE_SHEETS};
+    use xlsudoku::generate::{default_attempts, generate_each, GenerateOptions};
     if let Some(j) = a.jobs {
         if j == 0 || j > MAX_JOBS {
             return usage_error(format!("--jobs {j}: must be 1 to {MAX_JOBS}"));
@@ -148,6 +149,12 @@ pub fn run(a: Args) -> u8 {
             SetFormat::Xlsx
         }
     });
+    if format == SetFormat::Xlsx && a.count > MAX_PUZZLE_SHEETS {
+        return usage_error(format!(
+            "--count {}: a workbook holds at most {MAX_PUZZLE_SHEETS} puzzles (a sheet each: LibreOffice opens no more than 10,000 sheets); write them one per line with --format txt",
+            a.count
+        ));
+    }
     if format == SetFormat::Txt && BoxShape::for_side(shape.side()) != Some(shape) {
         return usage_error(format!(
             "--format txt: a puzzle line has the usual box shape for its size ({}), not {shape}; write a workbook instead",
@@ -228,49 +235,115 @@ pub fn run(a: Args) -> u8 {
         );
         pb
     });
-    let made = generate(&opts, |_| {
-        if let Some(pb) = &progress {
-            pb.inc(1);
-        }
-    });
-    if let Some(pb) = &progress {
-        pb.finish_and_clear();
+    // Past 25x25 a puzzle takes minutes: said up front, then each one as
+    // it is made.
+    let slow = !a.quiet && shape.side() > SLOW_SIDE;
+    if slow {
+        say(&slow_warning(shape.side()));
     }
-    let set = match made {
-        Ok(set) => set,
-        Err(e) => return usage_error(e),
-    };
-    let seconds = start.elapsed().as_secs_f64();
     let info = SetInfo {
         seed,
         command,
         target: target.clone(),
     };
-    let bytes = match format {
-        SetFormat::Txt => text(&set, &info).into_bytes(),
-        SetFormat::Xlsx => match workbook_bytes(&set, &info) {
-            Ok(b) => b,
-            Err(e) => return usage_error(format!("cannot build the workbook: {e}")),
-        },
+    // Text on standard output is written as the puzzles are made, in
+    // order; a file (or a workbook) is written whole at the end.
+    let mut stream = (to_stdout && format == SetFormat::Txt)
+        .then(|| std::io::BufWriter::new(std::io::stdout().lock()));
+    let mut written = Ok(());
+    let mut set = Vec::new();
+    let (mut made, mut attempts) = (0usize, 0u64);
+    let run = generate_each(&opts, |g| {
+        made += 1;
+        attempts += g.attempts;
+        if let Some(pb) = &progress {
+            pb.inc(1);
+        } else if slow {
+            say(&format!(
+                "xlsudoku: puzzle {made} of {} made in {:.0} s",
+                a.count,
+                start.elapsed().as_secs_f64()
+            ));
+        }
+        match &mut stream {
+            Some(out) => {
+                // The header with the first puzzle: nothing when none is made.
+                let header = if made == 1 {
+                    text_header(&info)
+                } else {
+                    String::new()
+                };
+                written = on_stdout(writeln!(out, "{header}{}", g.puzzle.to_line()));
+                if written.is_err() {
+                    return ControlFlow::Break(());
+                }
+            }
+            None => set.push(g),
+        }
+        ControlFlow::Continue(())
+    });
+    if let Some(pb) = &progress {
+        pb.finish_and_clear();
+    }
+    if let Some(out) = &mut stream {
+        written = written.and_then(|()| on_stdout(out.flush()));
+    }
+    if let Err(e) = written {
+        return usage_error(format!("stdout: cannot write the set: {e}"));
+    }
+    // A set stopped short: what was made is written, and said (exit 1).
+    let short = match run {
+        Ok(()) => None,
+        Err(e) if e.made() > 0 => Some(e),
+        Err(e) => return usage_error(e),
     };
-    if let Err(e) = write_whole(&a.output, &bytes) {
-        return usage_error(e);
+    let seconds = start.elapsed().as_secs_f64();
+    if stream.is_none() {
+        let bytes = match format {
+            SetFormat::Txt => text(&set, &info).into_bytes(),
+            SetFormat::Xlsx => match workbook_bytes(&set, &info) {
+                Ok(b) => b,
+                Err(e) => return usage_error(format!("cannot build the workbook: {e}")),
+            },
+        };
+        if let Err(e) = write_whole(&a.output, &bytes) {
+            return usage_error(e);
+        }
+    }
+    let whither = if to_stdout {
+        String::new()
+    } else {
+        format!(", written to {}", a.output.display())
+    };
+    if let Some(e) = short {
+        say(&format!(
+            "xlsudoku: {e}; the {made} made{}",
+            if to_stdout {
+                " are written".to_string()
+            } else {
+                format!(" are written to {}", a.output.display())
+            }
+        ));
+        return 1;
     }
     if !a.quiet {
-        let attempts: u64 = set.iter().map(|g| g.attempts).sum();
         say(&format!(
-            "xlsudoku: {} {target} puzzles in {seconds:.2} s ({:.0}/s, {:.1} attempts each), seed {seed}{}",
-            set.len(),
-            set.len() as f64 / seconds.max(1e-9),
-            attempts as f64 / set.len() as f64,
-            if to_stdout {
-                String::new()
-            } else {
-                format!(", written to {}", a.output.display())
-            }
+            "xlsudoku: {made} {target} puzzles in {seconds:.2} s ({:.0}/s, {:.1} attempts each), seed {seed}{whither}",
+            made as f64 / seconds.max(1e-9),
+            attempts as f64 / made.max(1) as f64,
         ));
     }
     0
+}
+
+/// The largest side made without a warning that it is slow.
+const SLOW_SIDE: usize = 25;
+
+/// What a set of large puzzles costs, said before starting.
+fn slow_warning(side: usize) -> String {
+    format!(
+        "xlsudoku: {side}x{side} puzzles are slow to make: minutes each and up to a gigabyte of memory (one 64x64 puzzle: 150 s, 1 GB); each is reported as it is made, --timeout bounds the run"
+    )
 }
 
 /// A level range as `--level` reads it back: `hard`, `easy..medium`.
@@ -286,12 +359,8 @@ fn span_text(l: &Span<Level>) -> String {
 fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
     if batch::is_dash(path) {
         let mut out = std::io::stdout().lock();
-        return match out.write_all(bytes).and_then(|()| out.flush()) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                Err(format!("stdout: cannot write the set: {e}"))
-            }
-            _ => Ok(()),
-        };
+        return on_stdout(out.write_all(bytes).and_then(|()| out.flush()))
+            .map_err(|e| format!("stdout: cannot write the set: {e}"));
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::common::{parse_timeout, say, usage_error, MAX_JOBS};
+use crate::common::{on_stdout, parse_timeout, say, usage_error, MAX_JOBS};
 
 /// Rate text puzzle files: per puzzle line (in input order) the Sudoku
 /// Explainer rating, the HoDoKu level and score and the history, then a
@@ -13,14 +13,15 @@ use crate::common::{parse_timeout, say, usage_error, MAX_JOBS};
 /// A puzzle with clashing givens, no solution or more than one is reported
 /// as `invalid`, `unsolvable` or `multiple`, not rated; a rating with `+`
 /// is a lower bound (the techniques needed a guess: level extreme). A line
-/// that is not a puzzle is reported on stderr with its file and line, and
-/// the run goes on. Exit status: 0 every puzzle rated, 1 some puzzle not
+/// that is not a puzzle is reported on stderr with its file and line (and,
+/// with --json, as a record with status `malformed`), and the run goes on.
+/// A closed stdout (`| head -1`) ends the run at once, quietly, with 141. Exit status: 0 every puzzle rated, 1 some puzzle not
 /// rated (invalid, unsolvable, multiple, timeout), 2 a malformed line, a
 /// file that cannot be read, or a usage error.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Text puzzle files: one puzzle per line, `.` or `0` blank, `#`
-    /// comment lines.
+    /// comment lines; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// JSON Lines on stdout: one object per puzzle (file, line, puzzle,
@@ -70,6 +71,10 @@ pub fn run(a: Args) -> u8 {
                 }
             }
             Err(e) => {
+                if let (true, Some(line), true) = (a.json, e.malformed_json_line(), written.is_ok())
+                {
+                    written = writeln!(out, "{line}");
+                }
                 // Flush first, so that the message follows the lines before it.
                 if written.is_ok() {
                     written = out.flush();
@@ -77,6 +82,8 @@ pub fn run(a: Args) -> u8 {
                 say(&format!("xlsudoku: {e}"));
             }
         }
+        // A closed pipe ends the run at once (nobody reads the rest).
+        written = on_stdout(std::mem::replace(&mut written, Ok(())));
     });
     if let Err(e) = run {
         return usage_error(e);
@@ -96,11 +103,9 @@ pub fn run(a: Args) -> u8 {
     } else {
         1
     };
-    if let Err(e) = written.and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            say(&format!("xlsudoku: stdout: cannot write the report: {e}"));
-            code = 2;
-        }
+    if let Err(e) = on_stdout(written.and_then(|()| out.flush())) {
+        say(&format!("xlsudoku: stdout: cannot write the report: {e}"));
+        code = 2;
     }
     code
 }
