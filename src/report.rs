@@ -250,6 +250,13 @@ pub struct Summary {
     pub statuses: BTreeMap<SheetStatus, usize>,
     /// Wall time of the whole run.
     pub seconds: f64,
+    /// Files of other kinds found in the folders searched and not read.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_read: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -292,7 +299,14 @@ impl Summary {
                 counts.join(", ")
             },
             self.seconds
-        )
+        ) + &if self.not_read > 0 {
+            format!(
+                "; {} of other kinds not read",
+                plural(self.not_read, "file")
+            )
+        } else {
+            String::new()
+        }
     }
 }
 

@@ -418,3 +418,58 @@ fn an_output_is_redone_when_its_input_or_options_change() {
         assert_eq!(json_records(&o).1["skipped"], 0);
     }
 }
+
+#[test]
+fn files_of_other_kinds_in_a_folder_are_listed_with_why_never_silently() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("puzzles");
+    std::fs::create_dir_all(dir.join("old")).unwrap();
+    std::fs::copy(fixture("status_logic_easy.xlsx"), dir.join("easy.xlsx")).unwrap();
+    std::fs::write(dir.join("notes.csv"), "a,b\n").unwrap();
+    std::fs::write(dir.join("old/book.xls"), b"\xD0\xCF\x11\xE0").unwrap();
+    std::fs::write(dir.join("~$easy.xlsx"), b"lock").unwrap();
+    let dir_s = dir.to_str().unwrap();
+    let o = xlsudoku(&["check", dir_s]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("xlsudoku: not read: 2 files of other kinds: "),
+        "{err}"
+    );
+    assert!(
+        err.contains("notes.csv (") && err.contains("book.xls ("),
+        "{err}"
+    );
+    assert!(
+        !err.contains("~$easy"),
+        "a lock file is passed over on purpose: {err}"
+    );
+    assert!(err.contains("2 files of other kinds not read"), "{err}");
+    // JSON: one record per file not read, and the count in the summary.
+    let o = xlsudoku(&["check", dir_s, "--json"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let not_read: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v.get("not_read").is_some())
+        .collect();
+    assert_eq!(not_read.len(), 2, "{out}");
+    assert!(not_read[0]["not_read"]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("notes.csv"));
+    assert!(not_read[0]["not_read"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("save it as .xlsx"));
+    assert!(out.contains("\"not_read\":2}"), "{out}");
+    // A folder of nothing but other kinds says what was there.
+    std::fs::remove_file(dir.join("easy.xlsx")).unwrap();
+    let o = xlsudoku(&["check", dir_s]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no .xlsx/.xlsm workbooks found in the inputs; 2 files of other kinds:"),
+        "{err}"
+    );
+}

@@ -260,6 +260,7 @@ fn walk(
     skip: Option<&Path>,
     seen: &mut HashSet<PathBuf>,
     out: &mut Vec<PathBuf>,
+    not_read: &mut Vec<PathBuf>,
 ) -> Result<(), BatchError> {
     if let Ok(canon) = fs::canonicalize(dir) {
         if skip == Some(canon.as_path()) || !seen.insert(canon) {
@@ -281,9 +282,14 @@ fn walk(
             continue;
         };
         if meta.is_dir() {
-            walk(&p, skip, seen, out)?;
+            walk(&p, skip, seen, out, not_read)?;
         } else if meta.is_file() && is_workbook_name(&p) {
             out.push(p);
+        } else if meta.is_file() && !is_workbook_extension(&p) {
+            // Lock files and earlier copies are passed over on purpose;
+            // files of other kinds are listed, so nothing is left out
+            // silently.
+            not_read.push(p);
         }
     }
     Ok(())
@@ -374,6 +380,7 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
         }
     }
     let mut pairs: Vec<(PathBuf, Option<PathBuf>, bool)> = Vec::new();
+    let mut not_read = Vec::new();
     let out_is_file = match output {
         Some(o) => {
             let dir_like = o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']);
@@ -399,7 +406,8 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
             pairs.push((input.clone(), out, false));
         } else if input.is_dir() {
             let mut files = Vec::new();
-            walk(input, out_canon.as_deref(), &mut HashSet::new(), &mut files)?;
+            let seen = &mut HashSet::new();
+            walk(input, out_canon.as_deref(), seen, &mut files, &mut not_read)?;
             for f in files {
                 let out = match (output, p.write) {
                     (_, false) => None,
@@ -474,7 +482,28 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
             }
         }
     }
-    Ok(Planned { jobs, passed_over })
+    not_read.sort();
+    not_read.dedup();
+    Ok(Planned {
+        jobs,
+        passed_over,
+        not_read,
+    })
+}
+
+/// Why a file found in a folder is not read: a spreadsheet format
+/// xlsudoku does not read, or not a workbook at all.
+pub fn not_read_reason(p: &Path) -> &'static str {
+    let ext = p
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("xls" | "xlsb" | "ods" | "xltx" | "xltm" | "csv") => {
+            "a spreadsheet format xlsudoku does not read: save it as .xlsx"
+        }
+        _ => "not a workbook (.xlsx or .xlsm)",
+    }
 }
 
 /// The jobs of a run, and the inputs passed over.
@@ -485,6 +514,9 @@ pub struct Planned {
     /// Inputs that are earlier xlsudoku copies which another job of this
     /// run rewrites: `(input, the input whose copy it is)`.
     pub passed_over: Vec<(PathBuf, PathBuf)>,
+    /// Files of other kinds found in the folders searched (`.csv`, `.xls`,
+    /// …), sorted: listed with [`not_read_reason`], never read.
+    pub not_read: Vec<PathBuf>,
 }
 
 /// How to process each file.

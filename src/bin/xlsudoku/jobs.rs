@@ -277,9 +277,13 @@ pub fn run_jobs(
         }
     }
     let mut jobs = planned.jobs;
+    let not_read = planned.not_read;
     if jobs.is_empty() && !plan.write {
         // A check over nothing is a mistyped path, not a pass.
-        return usage_error("no .xlsx/.xlsm workbooks found in the inputs");
+        return usage_error(format!(
+            "no .xlsx/.xlsm workbooks found in the inputs{}",
+            not_read_list(&not_read)
+        ));
     }
     for (flag, path) in [("--report", c.report.as_deref()), ("--junit", junit)] {
         if let Some(clash) = path.and_then(|p| batch::report_clash(p, &jobs)) {
@@ -397,6 +401,25 @@ pub fn run_jobs(
         pb.finish_and_clear();
     }
     sink.summary.seconds = start.elapsed().as_secs_f64();
+    sink.summary.not_read = not_read.len();
+    for path in &not_read {
+        let reason = batch::not_read_reason(path);
+        if c.json {
+            let line = serde_json::json!({"not_read": {"file": path.display().to_string(), "reason": reason}});
+            sink.print(&line.to_string());
+        }
+        if let Some(f) = &mut sink.report {
+            let line = serde_json::json!({"not_read": {"file": path.display().to_string(), "reason": reason}});
+            f.write(&format!("{line}\n"));
+        }
+    }
+    if !c.quiet && !c.json && !not_read.is_empty() {
+        let list = not_read_list(&not_read);
+        say(&format!(
+            "xlsudoku: not read: {}",
+            list.trim_start_matches("; ")
+        ));
+    }
     if c.json {
         let line = sink.summary.to_json_line();
         sink.print(&line);
@@ -463,4 +486,30 @@ pub fn run_jobs(
         code = 1;
     }
     code
+}
+
+/// The files not read, with why: `; 2 files of other kinds: a.csv (not a
+/// workbook …), …` — at most ten named.
+fn not_read_list(not_read: &[PathBuf]) -> String {
+    if not_read.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "; {} of other kinds: ",
+        if not_read.len() == 1 {
+            "1 file".to_string()
+        } else {
+            format!("{} files", not_read.len())
+        }
+    );
+    let named: Vec<String> = not_read
+        .iter()
+        .take(10)
+        .map(|p| format!("{} ({})", p.display(), batch::not_read_reason(p)))
+        .collect();
+    text.push_str(&named.join(", "));
+    if not_read.len() > 10 {
+        text.push_str(&format!(", and {} more", not_read.len() - 10));
+    }
+    text
 }
