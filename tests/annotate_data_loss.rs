@@ -502,7 +502,7 @@ fn an_openpyxl_workbook_keeps_its_blue_givens_and_its_formulas() {
     );
     let display = recs[2].error.clone().unwrap_or_default();
     assert!(
-        display.contains("E3, F3") && display.contains("formulas without a value"),
+        display.contains("E3, F3") && display.contains("formulas without a computed value"),
         "{display}"
     );
     let solution: Grid = EASY_SOLUTION.parse().unwrap();

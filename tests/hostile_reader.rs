@@ -335,7 +335,7 @@ fn formula_givens_without_a_value_that_are_not_constant_are_named() {
         let xml = swap(
             xml,
             "<c r=\"C3\" s=\"1\"><v>5</v></c>",
-            "<c r=\"C3\" s=\"1\"><f>Z1</f><v></v></c>",
+            "<c r=\"C3\" s=\"1\"><f>SUM(Z1)</f><v>0</v></c>",
         );
         swap(
             xml,
@@ -346,8 +346,7 @@ fn formula_givens_without_a_value_that_are_not_constant_are_named() {
     let o = xlsudoku(&["check", s(&p)]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(
-        text(&o).contains("C3, D3 hold formulas without a value")
-            && text(&o).contains("open and save the file in Excel or LibreOffice first"),
+        text(&o).contains("C3, D3: formulas without a computed value; open and save the workbook in a spreadsheet program to compute them"),
         "{}",
         text(&o)
     );
@@ -356,7 +355,7 @@ fn formula_givens_without_a_value_that_are_not_constant_are_named() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let xml = part_text(&out, SHEET);
     assert!(
-        xml.contains("<f>Z1</f>") && xml.contains("<f>Z2+1</f>"),
+        xml.contains("<f>SUM(Z1)</f><v>0</v>") && xml.contains("<f>Z2+1</f>"),
         "formulas lost"
     );
 }
@@ -533,4 +532,101 @@ fn form_controls_after_a_sheet_using_its_last_row_are_kept_not_read_as_rows() {
     );
     assert!(xml.contains("<row r=\"1048576\"><c r=\"A1048576\" t=\"inlineStr\"><is><t>end</t></is></c></row></sheetData>"), "{xml}");
     assert_eq!(read(&out)[0].grids.len(), 1);
+}
+
+#[test]
+fn formula_givens_that_reference_other_cells_are_read_from_the_workbook() {
+    // rust_xlsxwriter writes formulas with a cached 0: the givens of the
+    // grid on `Sudoku` are `=Data!C3`-style references (and one `=$M$1`,
+    // one `='My Data'!A1`, one `=3+4`).
+    let t = tempfile::tempdir().unwrap();
+    let puzzle: xlsudoku::grid::Grid = EASY.parse().unwrap();
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let thin = rust_xlsxwriter::Format::new().set_border(rust_xlsxwriter::FormatBorder::Thin);
+    let sudoku = book.add_worksheet().set_name("Sudoku").unwrap();
+    let mut refs = Vec::new();
+    for r in 0..9u32 {
+        for c in 0..9u16 {
+            let (row, col) = (2 + r, 2 + c);
+            let d = puzzle.get(r as usize, c as usize);
+            let at = xlsudoku::address::CellRef::new(row, u32::from(col));
+            let formula = match (r, c) {
+                _ if d == 0 => None,
+                (0, 0) => Some("=$M$1".to_string()),
+                (0, 1) => Some("='My Data'!A1".to_string()),
+                (0, 4) => Some("=3+4".to_string()),
+                _ => Some(format!("=Data!{at}")),
+            };
+            match formula {
+                Some(f) => {
+                    refs.push((at, f.clone()));
+                    sudoku
+                        .write_formula_with_format(row, col, f.as_str(), &thin)
+                        .unwrap();
+                }
+                None => {
+                    sudoku.write_blank(row, col, &thin).unwrap();
+                }
+            }
+        }
+    }
+    sudoku.write_number(0, 12, 5).unwrap(); // M1, for C3
+    let data = book.add_worksheet().set_name("Data").unwrap();
+    for r in 0..9u32 {
+        for c in 0..9u16 {
+            let d = puzzle.get(r as usize, c as usize);
+            if d != 0 {
+                data.write_number(2 + r, 2 + c, f64::from(d)).unwrap();
+            }
+        }
+    }
+    let my = book.add_worksheet().set_name("My Data").unwrap();
+    my.write_number(0, 0, 3).unwrap(); // for D3
+    let p = t.path().join("xlsxwriter_refs.xlsx");
+    book.save(&p).unwrap();
+    assert!(
+        part_text(&p, SHEET).contains("<f>Data!C4</f><v>0</v>"),
+        "a cached 0, as the issue's files have: {}",
+        part_text(&p, SHEET)
+    );
+    assert_eq!(puzzle_line(&p), EASY);
+    let o = xlsudoku(&["check", s(&p), "--sheet", "Sudoku"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = t.path().join("out.xlsx");
+    let o = xlsudoku(&[s(&p), "-o", s(&out), "--sheet", "Sudoku"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let xml = part_text(&out, SHEET);
+    for (_, f) in &refs {
+        let f = f.trim_start_matches('=').replace('\'', "&apos;");
+        assert!(
+            xml.contains(&format!("<f>{f}</f>"))
+                || xml.contains(&format!("<f>{}</f>", f.replace("&apos;", "'"))),
+            "formula {f} kept"
+        );
+    }
+
+    // Without the Data sheet's values the givens cannot be known: named.
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("Sudoku").unwrap();
+    for r in 0..9u32 {
+        for c in 0..9u16 {
+            sheet.write_blank(2 + r, 2 + c, &thin).unwrap();
+        }
+    }
+    sheet
+        .write_formula_with_format(2, 2, "=SUM(Data!A1:A3)", &thin)
+        .unwrap();
+    sheet
+        .write_formula_with_format(3, 3, "=Nowhere!A1", &thin)
+        .unwrap();
+    sheet.write_number_with_format(2, 3, 5, &thin).unwrap();
+    let p = t.path().join("unknown.xlsx");
+    book.save(&p).unwrap();
+    let o = xlsudoku(&["check", s(&p)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("C3, D4: formulas without a computed value; open and save the workbook in a spreadsheet program to compute them"),
+        "{}",
+        text(&o)
+    );
 }

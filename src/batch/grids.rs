@@ -20,12 +20,12 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
     let formulas = grid.formula_cells();
     if !formulas.is_empty() {
         let cells: Vec<String> = formulas.iter().map(|(at, _)| at.to_string()).collect();
-        let (hold, what) = match formulas.len() {
-            1 => ("holds", "a formula"),
-            _ => ("hold", "formulas"),
+        let (what, them) = match formulas.len() {
+            1 => ("a formula", "it"),
+            _ => ("formulas", "them"),
         };
         parts.push(format!(
-            "{} {hold} {what} without a value (open and save the file in Excel or LibreOffice first)",
+            "{}: {what} without a computed value; open and save the workbook in a spreadsheet program to compute {them}",
             cells.join(", ")
         ));
     }

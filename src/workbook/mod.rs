@@ -89,6 +89,7 @@
 //! letter the grid holds is ([`FoundGrid::lowercase`]).
 
 pub mod detect;
+mod formula;
 mod reader;
 
 use std::path::{Path, PathBuf};

@@ -29,8 +29,9 @@
 //!
 //! What cannot be read is never taken for blank: a value with an unknown
 //! entity, a number that is no number, a shared string that does not exist
-//! becomes [`Unread::Value`]; a formula without a cached result that is not
-//! a constant becomes [`Unread::Formula`]. References outside the sheet
+//! becomes [`Unread::Value`]; a formula without a cached result (or with a
+//! cached 0) that is not a constant becomes [`Unread::Formula`], unless it
+//! is a direct reference that [`super::formula`] reads from the workbook. References outside the sheet
 //! (`r="ZZZZ1"`, row 0, past row 1,048,576) and malformed XML (including a
 //! duplicated attribute) make the sheet unreadable, with a message naming
 //! the file, the sheet and what is wrong.
@@ -79,6 +80,11 @@ impl Values {
     /// The value at `(row, col)`, if the cell holds one.
     pub fn get_value(&self, (row, col): (u32, u32)) -> Option<&Data> {
         self.0.get(&(row, col))
+    }
+
+    /// Sets the value at `(row, col)`.
+    pub(crate) fn set(&mut self, at: (u32, u32), value: Data) {
+        self.0.insert(at, value);
     }
 }
 
@@ -273,6 +279,7 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
             earlier: HashSet::new(),
         });
     }
+    super::formula::resolve_references(&mut out);
     Ok(out)
 }
 
@@ -1090,9 +1097,10 @@ fn cell_value(c: CellXml, strings: &[Option<String>]) -> Result<Option<Data>, Un
     if formula.unreadable {
         return Err(Unread::Formula(formula.text));
     }
+    // Others (a cached 0 included) are read from the workbook when they are
+    // a direct reference (`super::formula`), and else stay unread.
     match eval_constant(&formula.text) {
         Some(x) => Ok(Some(Data::Float(x))),
-        None if cached.is_some() => Ok(cached),
         None => Err(Unread::Formula(formula.text)),
     }
 }
@@ -1724,10 +1732,11 @@ mod tests {
             f("<c r=\"A1\"><f>2+3</f><v>4</v></c>").0,
             Some(Data::Float(4.0))
         );
-        // Not constant: 0 stays what it is, no value is unread.
+        // Not constant: a cached 0 is no value (a reference is read later,
+        // from the workbook).
         assert_eq!(
-            f("<c r=\"A1\"><f>A2</f><v>0</v></c>").0,
-            Some(Data::Float(0.0))
+            f("<c r=\"A1\"><f>A2</f><v>0</v></c>").1,
+            Some(Unread::Formula("A2".into()))
         );
         assert_eq!(
             f("<c r=\"A1\"><f>A2+1</f><v/></c>").1,
