@@ -7,8 +7,9 @@
 //!   (a `--shard K/N` run shares it with the other shards and holds
 //!   `FOLDER/.xlsudoku.K-of-N.lock` alone: shards write other files);
 //! - for a file named on the command line: `.NAME.xlsudoku-lock` beside
-//!   its output NAME (runs writing other files in one folder, such as
-//!   `xargs -P`, go on side by side).
+//!   its output NAME, and its folder's lock shared (runs writing other
+//!   files in one folder, such as `xargs -P`, go on side by side; a run
+//!   over the whole folder waits for none of them).
 //!
 //! The locks are `flock(2)` locks: the system releases them when the run
 //! ends, however it ends, so a lock file a killed run leaves behind holds
@@ -130,7 +131,16 @@ fn places(plan: &Plan, jobs: &[Job], shard: Option<Shard>) -> Vec<Place> {
             shared: false,
             what: "it",
         });
+        // Shared with other such runs, not with a run over the folder.
+        let dir = super::write::parent_dir(o);
+        out.push(Place {
+            lock: dir.join(FOLDER_LOCK),
+            shown: dir,
+            shared: true,
+            what: "here",
+        });
     }
+    // Stable: a folder's own (exclusive) lock stays before a shared one.
     out.sort_by(|a, b| a.lock.cmp(&b.lock));
     out.dedup_by(|a, b| a.lock == b.lock);
     out
@@ -328,6 +338,14 @@ mod tests {
         let other = lock_outputs(&pb, std::slice::from_ref(&b), None).unwrap();
         let err = lock_outputs(&pa, std::slice::from_ref(&a), None).unwrap_err();
         assert!(err.to_string().contains("is writing it"), "{err}");
+        // A run over the folder waits for neither, and they for it.
+        let folder = plan(vec![d.path().to_path_buf()], None);
+        let all = Job {
+            incremental: true,
+            ..a.clone()
+        };
+        let err = lock_outputs(&folder, std::slice::from_ref(&all), None).unwrap_err();
+        assert!(err.to_string().contains("is writing here"), "{err}");
         drop((held, other));
         assert_eq!(fs::read_dir(d.path()).unwrap().count(), 0);
     }

@@ -173,6 +173,13 @@ fn a_run_into_outputs_another_run_writes_is_refused_naming_it() {
     );
     assert!(stderr(&o).contains(&want), "{}", stderr(&o));
     assert_eq!(names(&out), BTreeSet::from([".xlsudoku.lock".to_string()]));
+    // Nor a single file into that folder.
+    let one = out.join("one.xlsx");
+    let a = inp.join("a.xlsx");
+    let o = within_seconds(&[a.to_str().unwrap(), "-o", one.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    assert!(!one.exists());
     // A killed holder's lock file holds nothing: taken over, then removed.
     drop(held);
     let o = within_seconds(&args);
