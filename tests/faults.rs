@@ -3,6 +3,8 @@
 //! links, reruns, signals, leftovers, odd names and odd arguments.
 
 mod common;
+#[path = "faults/outputs.rs"]
+mod outputs;
 
 use common::fixture;
 

@@ -38,11 +38,15 @@ use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptio
 use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions, Symbol};
 
 mod grids;
+mod lock;
+mod place;
 mod stamp;
 mod write;
 
 use grids::*;
 pub use grids::{answer_styles, invalid_reason, solve_grid, solve_grid_copy};
+pub use lock::{lock_outputs, LockError, RunLock, FOLDER_LOCK};
+pub use place::{not_regular, not_regular_message};
 use stamp::*;
 pub use stamp::{stamp, up_to_date};
 use write::*;
@@ -111,6 +115,15 @@ pub enum BatchError {
     /// `-` (standard input or output) used where it cannot be.
     #[error("{0}")]
     Dash(&'static str),
+    /// `-o` exists and is neither a regular file nor a folder (a FIFO, a
+    /// device, a socket): never replaced, even with `--force`.
+    #[error("{path}: is not a regular file ({kind}); left as it is")]
+    NotRegular {
+        /// The output asked for.
+        path: PathBuf,
+        /// What it is.
+        kind: &'static str,
+    },
     /// `--shard` is not `K/N` with `1 <= K <= N`.
     #[error("--shard '{0}' is not K/N with 1 <= K <= N, e.g. 2/4")]
     BadShard(String),
@@ -383,6 +396,12 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
     let mut not_read = Vec::new();
     let out_is_file = match output {
         Some(o) => {
+            if let Some(kind) = not_regular(o).filter(|_| !o.is_dir()) {
+                return Err(BatchError::NotRegular {
+                    path: o.clone(),
+                    kind,
+                });
+            }
             let dir_like = o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']);
             if !single_file && o.is_file() {
                 return Err(BatchError::OutputNotDir(o.clone()));
@@ -656,6 +675,9 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
     let key = to_file.and_then(|_| stamp(&job.input, opts));
     if let Some(out) = to_file {
         match existing_output(out) {
+            // Not even with --force: replacing a FIFO or a device is never
+            // what was meant.
+            Existing::NotRegular(kind) => return error(not_regular_message(out, kind)),
             Existing::Foreign(why) if !opts.force => {
                 return error(format!(
                     "{}: {why}; left as it is (move it away, or --force replaces it)",

@@ -201,6 +201,9 @@ pub(super) enum Existing {
     Ours(String),
     /// Something else; why it is not taken for xlsudoku's.
     Foreign(&'static str),
+    /// Neither a regular file nor a link to one: what it is (never
+    /// opened, never replaced).
+    NotRegular(&'static str),
 }
 
 /// The error of a path whose name (or a component of it) is longer than
@@ -218,6 +221,10 @@ pub(super) fn name_too_long(e: &std::io::Error) -> bool {
 }
 
 pub(super) fn existing_output(output: &Path) -> Existing {
+    // Before any open: opening a FIFO waits for a writer for ever.
+    if let Some(kind) = super::place::not_regular(output) {
+        return Existing::NotRegular(kind);
+    }
     let file = match fs::File::open(output) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -226,7 +233,6 @@ pub(super) fn existing_output(output: &Path) -> Existing {
                 Err(_) => Existing::Missing,
             }
         }
-        Err(_) if output.is_dir() => return Existing::Foreign("is a folder"),
         // A name the file system cannot hold names nothing: writing it
         // says so ("File name too long"), which --force would not change.
         Err(e) if name_too_long(&e) => return Existing::Missing,

@@ -163,8 +163,8 @@ pub(super) fn write_atomic(
 ) -> Result<(), String> {
     let dir = parent_dir(output);
     fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-    let mut tmp = TempCopy::beside(output)
-        .map_err(|e| format!("{}: cannot create a temporary file: {e}", dir.display()))?;
+    let mut tmp =
+        TempCopy::beside(output).map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
     let failed = |e: &dyn std::fmt::Display| format!("{}: cannot write: {e}", output.display());
     {
         let mut sink = StopAfterError::new(std::io::BufWriter::with_capacity(1 << 16, tmp.file()));
@@ -188,6 +188,10 @@ pub(super) fn write_atomic(
     }
     fill_in_digest(tmp.file()).map_err(|e| failed(&e))?;
     tmp.file().sync_all().map_err(|e| failed(&e))?;
+    // Checked again: a FIFO or a device made there meanwhile is kept.
+    if let Some(kind) = super::place::not_regular(output) {
+        return Err(super::place::not_regular_message(output, kind));
+    }
     tmp.persist(output).map_err(|e| failed(&e))?;
     // The rename itself reaches the disk with the directory.
     if let Ok(d) = fs::File::open(&dir) {
@@ -293,7 +297,9 @@ impl TempCopy {
         // Created and registered at once: an interrupted run knows every
         // temporary file it made.
         let mut temps = own_temps();
-        let file = builder.tempfile_in(dir)?;
+        let file = builder
+            .tempfile_in(dir)
+            .map_err(super::place::without_temporary_path)?;
         let path = file.path().to_path_buf();
         temps.push(path.clone());
         Ok(TempCopy {
@@ -313,7 +319,10 @@ impl TempCopy {
     /// Renames the temporary file over `target`.
     pub fn persist(mut self, target: &Path) -> std::io::Result<()> {
         match self.file.take() {
-            Some(f) => f.persist(target).map(|_| ()).map_err(|e| e.error),
+            Some(f) => f
+                .persist(target)
+                .map(|_| ())
+                .map_err(|e| super::place::without_temporary_path(e.error)),
             None => Err(std::io::Error::other("already persisted")),
         }
     }

@@ -53,10 +53,7 @@ impl ReportFile {
                 report.temp = Some(temp);
                 report.target = Some(target);
             }
-            Ok(_) => {
-                let f = std::fs::OpenOptions::new().append(true).open(path)?;
-                report.direct = Some(std::io::BufWriter::new(f));
-            }
+            Ok(_) => report.direct = Some(std::io::BufWriter::new(open_special(path)?)),
             Err(_) if std::fs::symlink_metadata(path).is_ok() => {
                 // A link to nothing yet: written through.
                 let f = std::fs::File::create(path)?;
@@ -109,6 +106,37 @@ impl ReportFile {
         }
         Ok(())
     }
+}
+
+/// Opens a pipe or a device to write into, without waiting: a FIFO no
+/// one reads is an error at once (opening it would wait for a reader for
+/// ever). The writes then wait as usual for a slow reader.
+fn open_special(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        use std::os::unix::io::AsRawFd;
+        options.custom_flags(libc::O_NONBLOCK);
+        let f = options.open(path).map_err(|e| {
+            if e.raw_os_error() == Some(libc::ENXIO) {
+                std::io::Error::other("a FIFO that no one reads (start its reader first)")
+            } else {
+                e
+            }
+        })?;
+        // SAFETY: fcntl on a descriptor `f` owns.
+        unsafe {
+            let flags = libc::fcntl(f.as_raw_fd(), libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(f.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK);
+            }
+        }
+        Ok(f)
+    }
+    #[cfg(not(unix))]
+    options.open(path)
 }
 
 /// Where records go, in input order, as files finish.
@@ -297,6 +325,12 @@ pub fn run_jobs(
     if let Some(shard) = c.shard {
         jobs = shard.select(jobs);
     }
+    // Held to the end of the run: no other run writes these outputs
+    // meanwhile (released by the system however the run ends).
+    let _lock = match batch::lock_outputs(plan, &jobs, c.shard) {
+        Ok(l) => l,
+        Err(e) => return usage_error(e),
+    };
     clean_up_on_signals();
     // Temporary files that killed runs left where this one writes.
     let report_dirs: Vec<PathBuf> = [c.report.as_deref(), junit]

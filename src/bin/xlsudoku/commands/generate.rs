@@ -161,6 +161,9 @@ pub fn run(a: Args) -> u8 {
             BoxShape::for_side(shape.side()).map(|b| b.to_string()).unwrap_or_default()
         ));
     }
+    if let Err(e) = check_output(&a.output, format) {
+        return usage_error(e);
+    }
     let to_stdout = batch::is_dash(&a.output);
     if !to_stdout && !a.force && a.output.exists() {
         return usage_error(format!(
@@ -354,27 +357,70 @@ fn span_text(l: &Span<Level>) -> String {
     }
 }
 
+/// Extensions of spreadsheet files: a text set is never named so.
+const SPREADSHEET_EXTENSIONS: [&str; 8] =
+    ["xlsx", "xlsm", "xlsb", "xls", "xltx", "xltm", "ods", "csv"];
+
+/// Refuses, before anything is generated, an output whose name does not
+/// say what is written there (a workbook is `.xlsx`; a text set is `-` or
+/// not named as a spreadsheet), or that is not a regular file (a FIFO, a
+/// device, a folder: never replaced, even with --force).
+fn check_output(path: &Path, format: SetFormat) -> Result<(), String> {
+    // Standard output takes either: it is named where it is redirected.
+    if batch::is_dash(path) {
+        return Ok(());
+    }
+    let shown = path.display();
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    match format {
+        SetFormat::Xlsx if ext != "xlsx" => {
+            return Err(format!(
+                "{shown}: a generated workbook is a plain .xlsx: name it NAME.xlsx (or NAME.txt, or --format txt, for one puzzle per line)"
+            ))
+        }
+        SetFormat::Txt if SPREADSHEET_EXTENSIONS.contains(&ext.as_str()) => {
+            return Err(format!(
+                "{shown}: --format txt writes text, one puzzle per line: name it NAME.txt (any name but a spreadsheet's), or - for standard output"
+            ))
+        }
+        _ => {}
+    }
+    match batch::not_regular(path) {
+        Some(kind) => Err(batch::not_regular_message(path, kind)),
+        None => Ok(()),
+    }
+}
+
 /// Writes `bytes` to standard output (`-`), or to a temporary file beside
-/// `path` renamed over it once complete: never a half-written set.
+/// `path` renamed over it once complete: never a half-written set. A
+/// missing folder is made; the file gets the usual permissions of a new
+/// file (the umask applies), or keeps those of the file it replaces.
 fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
     if batch::is_dash(path) {
         let mut out = std::io::stdout().lock();
         return on_stdout(out.write_all(bytes).and_then(|()| out.flush()))
             .map_err(|e| format!("stdout: cannot write the set: {e}"));
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
     let shown = path.display();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".xlsudoku-generate-")
-        .tempfile_in(dir)
-        .map_err(|e| format!("{shown}: cannot write beside it: {e}"))?;
-    tmp.write_all(bytes)
-        .and_then(|()| tmp.as_file().sync_all())
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    }
+    let mut tmp =
+        batch::TempCopy::beside(path).map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    tmp.file()
+        .write_all(bytes)
+        .and_then(|()| tmp.file().sync_all())
         .map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    // Checked again: a FIFO or a device made there meanwhile is kept.
+    if let Some(kind) = batch::not_regular(path) {
+        return Err(batch::not_regular_message(path, kind));
+    }
     tmp.persist(path)
-        .map_err(|e| format!("{shown}: cannot write: {}", e.error))?;
+        .map_err(|e| format!("{shown}: cannot write: {e}"))?;
     Ok(())
 }
