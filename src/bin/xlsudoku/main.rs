@@ -36,7 +36,8 @@ mod jobs;
 /// Exit status: 0 every grid solved, 1 some grid failed, 2 usage or file
 /// error (an existing output that xlsudoku did not write, or that was
 /// changed since, is left as it is and counts as a file error: see
-/// --force). Ctrl-C removes the run's temporary files and exits with 130.
+/// --force). Ctrl-C removes the run's temporary files and exits with 130;
+/// a closed stdout (`| head -1`) ends any command at once, quietly, with 141.
 #[derive(Parser, Debug)]
 #[command(
     name = "xlsudoku",
@@ -95,9 +96,11 @@ enum Command {
     /// and a Solutions sheet; `--format txt` (or an output ending in .txt, or
     /// `-o -`) writes one puzzle per line, the format `bench` and `rate` read.
     ///
-    /// Exit status: 0 the set was written, 2 a usage or file error, a request
-    /// no puzzle can meet, or a target not reached within --max-attempts or
-    /// --timeout (named in the message).
+    /// Exit status: 0 the set was written, 1 the set stopped short at
+    /// --max-attempts or --timeout and the puzzles made are written (how
+    /// many is said), 2 a usage or file error, a request no puzzle can meet,
+    /// or nothing made within --max-attempts or --timeout (named in the
+    /// message).
     Generate(commands::generate::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell,
     /// elvish) on stdout.
