@@ -635,3 +635,78 @@ fn the_copys_zip_comment_stays_short_enough_for_libreoffice() {
     let stamp = xlsudoku::annotate::read_stamp(std::io::Cursor::new(&bytes)).unwrap();
     assert!(stamp.contains("grids=["), "{stamp}");
 }
+
+/// `path` rewritten to `to` with its first sheet part passed through
+/// `edit`; every other entry and the zip comment (the run's records) kept.
+fn edit_first_sheet(path: &Path, to: &Path, edit: impl Fn(String) -> String) {
+    use std::io::{Read, Write};
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..z.len() {
+        let mut f = z.by_index(i).unwrap();
+        let name = f.name().unwrap().to_string();
+        let mut data = Vec::new();
+        f.read_to_end(&mut data).unwrap();
+        if name == "xl/worksheets/sheet1.xml" {
+            data = edit(String::from_utf8(data).unwrap()).into_bytes();
+        }
+        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(&data).unwrap();
+    }
+    w.set_raw_comment(z.comment().to_vec().into()).unwrap();
+    std::fs::write(to, w.finish().unwrap().into_inner()).unwrap();
+}
+
+/// The texts of the first sheet's column C below row 11, row by row.
+fn texts_below_the_grid(path: &Path) -> Vec<(u32, String)> {
+    let mut book: Xlsx<_> = open_workbook(path).unwrap();
+    let name = book.sheet_names()[0].clone();
+    let range = book.worksheet_range(&name).unwrap();
+    (11..40)
+        .filter_map(|r| match range.get_value((r, 2)) {
+            Some(Data::String(s)) => Some((r + 1, s.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_edited_copy_keeps_one_note_and_the_text_a_person_typed_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, first) = solve_to(&fixture("status_logic_easy.xlsx"), dir.path(), &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let notes = texts_below_the_grid(&first);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].1.starts_with("solved: "), "{notes:?}");
+    // The note restyled (its font no longer blue italic): still the run's
+    // note, replaced in place, not a second one under it.
+    let restyled = dir.path().join("restyled.xlsx");
+    edit_first_sheet(&first, &restyled, |xml| {
+        let at = xml.find("<c r=\"C12\" s=\"").expect("the note's cell");
+        let end = at + xml[at..].find('>').unwrap();
+        format!("{}<c r=\"C12\" s=\"0\"{}", &xml[..at], &xml[end..])
+    });
+    let again = dir.path().join("again.xlsx");
+    let o = xlsudoku(&[restyled.to_str().unwrap(), "-o", again.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let notes = texts_below_the_grid(&again);
+    assert_eq!(notes.len(), 1, "one note per grid: {notes:?}");
+    assert_eq!(notes[0].0, 12, "{notes:?}");
+    assert!(notes[0].1.starts_with("solved: "), "{notes:?}");
+    // Text a person typed over the note (it keeps the note's blue italics,
+    // as a cell does when typed into) is theirs: kept, the note goes below.
+    let typed = dir.path().join("typed.xlsx");
+    edit_first_sheet(&first, &typed, |xml| {
+        let at = xml.find("<t>solved: ").expect("the note's text") + 3;
+        let end = at + xml[at..].find("</t>").unwrap();
+        format!("{}checked by Ann{}", &xml[..at], &xml[end..])
+    });
+    let third = dir.path().join("third.xlsx");
+    let o = xlsudoku(&[typed.to_str().unwrap(), "-o", third.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let notes = texts_below_the_grid(&third);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert_eq!(notes[0], (12, "checked by Ann".to_string()), "{notes:?}");
+    assert!(notes[1].1.starts_with("solved: "), "{notes:?}");
+}

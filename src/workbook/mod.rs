@@ -1039,12 +1039,22 @@ fn why_not_a_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> 
 }
 
 /// True when `at` holds the note an earlier run recorded writing there,
-/// still as it wrote it (blue italic text).
+/// still reading as one (a status word and a colon, as every note
+/// starts). Its font does not count: a note restyled since is still the
+/// run's (not a cell to write a second note under), and text a person
+/// typed over it, which keeps the note's blue italics, is theirs.
 fn is_earlier_note(sheet: &reader::RawSheet, recorded: &Recorded, at: CellRef) -> bool {
     let key = (at.row, at.col);
     recorded.notes.contains_key(&key)
-        && sheet.blue_italic.contains(&key)
-        && matches!(sheet.values.get_value(key), Some(Data::String(_)))
+        && matches!(sheet.values.get_value(key), Some(Data::String(s)) if reads_as_note(s))
+}
+
+/// Whether `text` starts as every note does: a status word, then `:`.
+fn reads_as_note(text: &str) -> bool {
+    crate::solve::Status::ALL.iter().any(|s| {
+        text.strip_prefix(s.note_word())
+            .is_some_and(|rest| rest.starts_with(':'))
+    })
 }
 
 /// The cell holding this grid's note from an earlier run, when the
@@ -1493,6 +1503,21 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_note_is_known_by_its_status_word_and_colon() {
+        for note in [
+            "solved: 4.65 ms · SE 1.2 · easy",
+            "gave up: i!-3 ms",
+            "multiple solutions: more than one (1 ms)",
+            "timeout: (5 s)",
+        ] {
+            assert!(reads_as_note(note), "{note}");
+        }
+        for other in ["checked by Ann", "solved", "Solved: x", "solvedx: 1 ms", ""] {
+            assert!(!reads_as_note(other), "{other}");
+        }
+    }
 
     #[test]
     fn values_classify_numbers_and_text() {
