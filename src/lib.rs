@@ -35,6 +35,7 @@ pub mod logic;
 mod opc;
 pub mod rate;
 pub mod report;
+mod rounding;
 #[cfg(test)]
 mod samples;
 pub mod search;

@@ -229,7 +229,8 @@ fn each_status_gets_its_note_exit_code_and_no_fills() {
         (
             "status_invalid_clash.xlsx",
             "invalid",
-            "invalid: 5 twice in row 1 (C3, I3)",
+            // The sheet's row, as explain names it.
+            "invalid: 5 twice in row 3 (C3, I3)",
         ),
         (
             "status_invalid_bad_values.xlsx",
@@ -709,4 +710,63 @@ fn an_edited_copy_keeps_one_note_and_the_text_a_person_typed_over_it() {
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert_eq!(notes[0], (12, "checked by Ann".to_string()), "{notes:?}");
     assert!(notes[1].1.starts_with("solved: "), "{notes:?}");
+}
+
+#[test]
+fn every_command_refuses_the_same_box_shapes_with_one_message() {
+    let input = fixture("status_logic_easy.xlsx");
+    let input = input.to_str().unwrap();
+    let nine = ".".repeat(81);
+    for (args, shape) in [
+        (vec!["solve", input, "--box", "1x9"], "1x9"),
+        (vec!["check", input, "--box", "2x1"], "2x1"),
+        (vec!["explain", input, "--box", "1x1"], "1x1"),
+        (vec!["explain", "--puzzle", &nine, "--box", "9x1"], "9x1"),
+        (vec!["generate", "-o", "-", "--box", "1x9"], "1x9"),
+    ] {
+        let o = xlsudoku(&args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stdout(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        let want = format!(
+            "box shape {shape}: boxes must be at least 2 cells each way and make a side of at most 64"
+        );
+        assert!(stderr(&o).contains(&want), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn json_numbers_are_rounded_to_what_they_mean() {
+    let o = xlsudoku(&[
+        "check",
+        "--json",
+        fixture("status_logic_easy.xlsx").to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let line = stdout(&o).lines().next().unwrap().to_string();
+    let number = |key: &str| -> String {
+        let at = line
+            .find(&format!("\"{key}\":"))
+            .unwrap_or_else(|| panic!("{line}"))
+            + key.len()
+            + 3;
+        line[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect()
+    };
+    let decimals = |n: &str| n.split_once('.').map_or(0, |(_, d)| d.len());
+    assert!(decimals(&number("elapsed_ms")) <= 3, "{line}");
+    assert_eq!(number("rating"), "1.2", "{line}");
+}
+
+#[test]
+fn control_characters_in_messages_are_written_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.txt");
+    let puzzle = format!("\0{}", &common::EASY[1..]);
+    std::fs::write(&file, format!("{puzzle}\n")).unwrap();
+    let o = xlsudoku(&["rate", file.to_str().unwrap()]);
+    let text = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(text.contains("character '\\0' at position 0"), "{text:?}");
+    assert!(!text.contains('\0'), "{text:?}");
 }
