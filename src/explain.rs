@@ -1178,6 +1178,7 @@ pub struct GridExplanation {
     /// How it ended (`no-grid` for a sheet without a grid).
     pub status: SheetStatus,
     /// Sudoku Explainer's rating of a solved grid.
+    #[serde(serialize_with = "crate::rounding::opt_rating")]
     pub rating: Option<f32>,
     /// HoDoKu's level of a solved grid.
     pub level: Option<Level>,
@@ -1186,6 +1187,7 @@ pub struct GridExplanation {
     /// The history string (naked singles silent).
     pub history: String,
     /// Time spent solving.
+    #[serde(serialize_with = "crate::rounding::millis")]
     pub elapsed_ms: f64,
     /// Why the grid has no steps: the clash, the bad cell, `more than one
     /// solution` ...
@@ -1437,7 +1439,7 @@ pub enum ExplainError {
     #[error(transparent)]
     Read(#[from] ReadError),
     /// A sheet asked for is not in the workbook.
-    #[error("{}: --sheet {name}: no such sheet; the sheets are: {}", path.display(), sheets.join(", "))]
+    #[error("{}: --sheet {}: no such sheet; the sheets are: {}", path.display(), crate::report::shown(.name), sheets.join(", "))]
     NoSuchSheet {
         /// The workbook.
         path: PathBuf,

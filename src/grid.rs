@@ -42,6 +42,23 @@ pub enum GridError {
     /// The number of cells is not the square of a side with a known box shape.
     #[error("{0} cells is not a square grid of a side xlsudoku knows a box shape for")]
     BadLength(usize),
+    /// A box shape no command takes: thinner than 2 cells either way, or
+    /// making a side above [`MAX_SIDE`] ([`BoxShape::usable`]).
+    #[error("box shape {width}x{height}: boxes must be at least 2 cells each way and make a side of at most 64 (grids from 4x4 to 64x64)")]
+    UnusableShape {
+        /// Box width in cells.
+        width: usize,
+        /// Box height in cells.
+        height: usize,
+    },
+    /// A box shape given for a grid whose side it does not make.
+    #[error("a {shape} box does not tile a {side}x{side} grid; {}", tiling_words(*.side))]
+    BoxDoesNotTile {
+        /// The box shape given.
+        shape: BoxShape,
+        /// The grid's side.
+        side: usize,
+    },
     /// A cell holds a value outside `0..=side`.
     #[error("cell {index} holds {value}, outside 1..={side}")]
     BadValue {
@@ -53,7 +70,7 @@ pub enum GridError {
         side: usize,
     },
     /// A character in a text puzzle is not a digit of this grid.
-    #[error("character '{ch}' at position {index} is not a digit of a {side}x{side} grid")]
+    #[error("character '{}' at position {index} is not a digit of a {side}x{side} grid", shown_char(.ch))]
     BadChar {
         /// Zero-based position in the puzzle text.
         index: usize,
@@ -117,6 +134,29 @@ impl BoxShape {
         BoxShape::new(width, height).ok()
     }
 
+    /// The shape itself when every command takes it: boxes at least 2
+    /// cells each way (so grids from 4x4), as `--box` and a text puzzle's
+    /// usual shape must be.
+    pub fn usable(self) -> Result<Self, GridError> {
+        if self.width < 2 || self.height < 2 {
+            return Err(GridError::UnusableShape {
+                width: self.width(),
+                height: self.height(),
+            });
+        }
+        Ok(self)
+    }
+
+    /// Every usable box shape ([`BoxShape::usable`]) of a `side`x`side`
+    /// grid, widest first: 6 → 3x2, 2x3.
+    pub fn tiling(side: usize) -> Vec<BoxShape> {
+        (2..=side / 2)
+            .rev()
+            .filter(|w| side.is_multiple_of(*w) && side / w >= 2)
+            .filter_map(|w| BoxShape::new(w, side / w).ok())
+            .collect()
+    }
+
     /// Box width in cells (columns of one box).
     pub fn width(self) -> usize {
         self.width as usize
@@ -142,12 +182,36 @@ impl fmt::Display for BoxShape {
 impl FromStr for BoxShape {
     type Err = GridError;
 
+    /// `WIDTHxHEIGHT`, a shape every command takes ([`BoxShape::usable`]).
     fn from_str(s: &str) -> Result<Self, GridError> {
         let bad = || GridError::BadShapeText(s.to_string());
         let (w, h) = s.trim().split_once(['x', 'X', '×']).ok_or_else(bad)?;
         let w: usize = w.trim().parse().map_err(|_| bad())?;
         let h: usize = h.trim().parse().map_err(|_| bad())?;
         BoxShape::new(w, h)
+            .map_err(|_| GridError::UnusableShape {
+                width: w,
+                height: h,
+            })?
+            .usable()
+    }
+}
+
+/// A character as a message quotes it ([`crate::report::shown`]).
+fn shown_char(ch: &char) -> String {
+    crate::report::shown(&ch.to_string()).into_owned()
+}
+
+/// The box shapes that tile a `side`x`side` grid, in words.
+fn tiling_words(side: usize) -> String {
+    let shapes: Vec<String> = BoxShape::tiling(side)
+        .iter()
+        .map(|b| b.to_string())
+        .collect();
+    match shapes.len() {
+        0 => "no box shape does".to_string(),
+        1 => format!("the box that does: {}", shapes[0]),
+        _ => format!("boxes that do: {}", shapes.join(", ")),
     }
 }
 
@@ -223,19 +287,24 @@ impl Grid {
     /// box shape is the usual one for the side ([`BoxShape::for_side`]).
     pub fn parse_line(text: &str, shape: Option<BoxShape>) -> Result<Self, GridError> {
         let chars: Vec<char> = text.trim().chars().collect();
+        let root = (chars.len() as f64).sqrt().round() as usize;
+        let square = root * root == chars.len();
         let shape = match shape {
-            Some(s) => s,
+            Some(s) => s.usable()?,
             None => {
-                let side = (chars.len() as f64).sqrt().round() as usize;
-                if side * side != chars.len() {
+                // From 4x4, as every command takes grids.
+                if !square || root < 4 {
                     return Err(GridError::BadLength(chars.len()));
                 }
-                BoxShape::for_side(side).ok_or(GridError::BadLength(chars.len()))?
+                BoxShape::for_side(root).ok_or(GridError::BadLength(chars.len()))?
             }
         };
         let side = shape.side();
         if chars.len() != side * side {
-            return Err(GridError::BadLength(chars.len()));
+            return Err(match square {
+                true => GridError::BoxDoesNotTile { shape, side: root },
+                false => GridError::BadLength(chars.len()),
+            });
         }
         let cells = chars
             .iter()
@@ -421,6 +490,35 @@ impl fmt::Display for Grid {
     }
 }
 
+/// The puzzle a line of text holds, as `explain --puzzle` reads it: a
+/// leading byte order mark left out; cells separated by tabs (a row of
+/// cells copied from a spreadsheet, an empty one blank) joined; else the
+/// first word (a note after it is left out, as `bench` reads a line).
+///
+/// ```
+/// use xlsudoku::grid::puzzle_text;
+///
+/// assert_eq!(puzzle_text("\u{feff}1.3..2.4........ a note"), "1.3..2.4........");
+/// assert_eq!(puzzle_text("1\t\t3\t.\n"), "1.3.");
+/// ```
+pub fn puzzle_text(line: &str) -> String {
+    let line = line.trim_start_matches('\u{feff}');
+    let trimmed = line.trim_matches(|c: char| c == '\r' || c == '\n');
+    if trimmed.contains('\t') {
+        let fields: Vec<&str> = trimmed.split('\t').map(str::trim).collect();
+        if fields.len() > 1 && fields.iter().all(|f| f.chars().count() <= 1) {
+            return fields
+                .iter()
+                .map(|f| if f.is_empty() { "." } else { f })
+                .collect();
+        }
+    }
+    line.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The value of one character of the text form, `Some(0)` for a blank.
 pub fn digit_value(ch: char, side: usize) -> Option<u8> {
     let v = match ch {
@@ -476,6 +574,50 @@ mod tests {
             "4294967296x4294967296".parse::<BoxShape>().is_err(),
             "no overflow"
         );
+    }
+
+    #[test]
+    fn every_command_takes_the_same_box_shapes() {
+        for thin in ["1x9", "9x1", "1x1", "2x1", "0x4", "9x9"] {
+            let e = thin.parse::<BoxShape>().unwrap_err();
+            assert!(matches!(e, GridError::UnusableShape { .. }), "{thin}: {e}");
+            assert!(e.to_string().contains("at least 2 cells each way"), "{e}");
+        }
+        let tiles = |n| {
+            BoxShape::tiling(n)
+                .iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(tiles(6), ["3x2", "2x3"]);
+        assert_eq!(tiles(9), ["3x3"]);
+        assert!(tiles(5).is_empty());
+        // A text puzzle: from 4x4, and a box that does not fit is named.
+        for tiny in [".", "....", "........."] {
+            assert!(
+                matches!(Grid::parse_line(tiny, None), Err(GridError::BadLength(_))),
+                "{tiny}"
+            );
+        }
+        let nine: BoxShape = "3x3".parse().unwrap();
+        let e = Grid::parse_line(&".".repeat(36), Some(nine)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a 3x3 box does not tile a 6x6 grid; boxes that do: 3x2, 2x3"
+        );
+        let e = Grid::parse_line(&".".repeat(25), Some(nine)).unwrap_err();
+        assert!(
+            e.to_string().ends_with("5x5 grid; no box shape does"),
+            "{e}"
+        );
+        let thin = BoxShape::new(1, 9).unwrap();
+        assert!(matches!(
+            Grid::parse_line(&".".repeat(81), Some(thin)),
+            Err(GridError::UnusableShape {
+                width: 1,
+                height: 9
+            })
+        ));
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod opc;
 mod puzzle_file;
 pub mod rate;
 pub mod report;
+mod rounding;
 #[cfg(test)]
 mod samples;
 pub mod search;

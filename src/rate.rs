@@ -78,13 +78,16 @@ pub struct RateRecord {
     pub status: Status,
     /// Sudoku Explainer's ER (the hardest step); a lower bound when the
     /// ladder needed a guess. `None` unless solved.
+    #[serde(serialize_with = "crate::rounding::opt_rating")]
     pub rating: Option<f32>,
     /// Sudoku Explainer's EP: the hardest step up to the first placement
     /// (a lower bound when the techniques stopped before it). `None`
     /// unless solved.
+    #[serde(serialize_with = "crate::rounding::opt_rating")]
     pub ep: Option<f32>,
     /// Sudoku Explainer's ED: the first step (a lower bound when no
     /// technique applies at the start). `None` unless solved.
+    #[serde(serialize_with = "crate::rounding::opt_rating")]
     pub ed: Option<f32>,
     /// HoDoKu's level (`extreme` when the ladder needed a guess). `None`
     /// unless solved.
@@ -98,6 +101,7 @@ pub struct RateRecord {
     /// the puzzle.
     pub guesses: u64,
     /// Wall time spent on the puzzle, in milliseconds.
+    #[serde(serialize_with = "crate::rounding::millis")]
     pub elapsed_ms: f64,
     /// Why the puzzle is invalid (its clashing givens); `None` otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]

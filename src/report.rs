@@ -127,7 +127,7 @@ pub struct SheetRecord {
     pub history: Option<String>,
     /// Sudoku Explainer's rating (ER) of a solved grid with one solution;
     /// a lower bound when `level` is `extreme` (the ladder needed a guess).
-    #[serde(default)]
+    #[serde(default, serialize_with = "crate::rounding::opt_rating")]
     pub rating: Option<f32>,
     /// HoDoKu's level of a solved grid with one solution.
     #[serde(default)]
@@ -136,6 +136,7 @@ pub struct SheetRecord {
     #[serde(default)]
     pub score: Option<u32>,
     /// Time spent solving this grid.
+    #[serde(serialize_with = "crate::rounding::millis")]
     pub elapsed_ms: f64,
     /// The annotated copy written (`None` for `check` and for errors).
     pub output: Option<String>,
@@ -405,6 +406,38 @@ pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool
     }
     x.push_str("</testsuites>\n");
     x
+}
+
+/// User text as a message quotes it: control characters (a NUL byte, an
+/// escape, a line break …) and the byte order mark written out (`\0`,
+/// `\t`, `\n`, `\r`, else `U+001B`), so that a message stays one line
+/// of plain text.
+///
+/// ```
+/// use xlsudoku::report::shown;
+///
+/// assert_eq!(shown("a\0b\tc\u{1b}"), "a\\0b\\tcU+001B");
+/// assert_eq!(shown("Easy"), "Easy");
+/// ```
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    let odd = |c: char| c.is_control() || c == '\u{feff}';
+    if !text.chars().any(odd) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\0' => out.push_str("\\0"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if odd(c) => {
+                let _ = write!(out, "U+{:04X}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -566,3 +566,53 @@ fn every_part_the_copy_has_no_reason_to_change_stays_byte_identical() {
         }
     }
 }
+
+#[test]
+fn beside_refused_names_both_squares_and_the_sheets_corner() {
+    let dir = tempfile::tempdir().unwrap();
+    // Something to the right (M5) and below (C15): both squares named.
+    let input = common::easy_with_sheet(dir.path(), "blocked.xlsx", |xml| {
+        xml.replace(
+            "</sheetData>",
+            r#"<row r="15"><c r="C15"><v>1</v></c></row></sheetData>"#,
+        )
+        .replace(
+            r#"<c r="K5" s="9"/></row>"#,
+            r#"<c r="K5" s="9"/><c r="M5"><v>2</v></c></row>"#,
+        )
+    });
+    let out = dir.path().join("out.xlsx");
+    let (code, recs) = solve(&input, &out, &["--answers", "beside"]);
+    assert_eq!(code, 1);
+    assert_eq!(recs[0].status, "refused", "{recs:?}");
+    let error = recs[0].error.clone().unwrap();
+    assert!(
+        error.contains("to the right, the answer square M3:U11 is not free: M5 holds a value")
+            && error.contains("below, the answer square C13:K21 is not free: C15 holds a value"),
+        "{error}"
+    );
+    // A grid in the sheet's last rows and columns: no column past XFD named.
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let ws = book.add_worksheet();
+    for (i, ch) in common::EASY.chars().enumerate() {
+        if let Some(d) = ch.to_digit(10) {
+            ws.write_number(1_048_567 + (i / 9) as u32, 16_375 + (i % 9) as u16, d)
+                .unwrap();
+        }
+    }
+    let corner = dir.path().join("corner.xlsx");
+    book.save(&corner).unwrap();
+    let out = dir.path().join("corner_out.xlsx");
+    let (code, recs) = solve(
+        &corner,
+        &out,
+        &["--answers", "beside", "--range", "XEV1048568:XFD1048576"],
+    );
+    assert_eq!(code, 1, "{recs:?}");
+    let error = recs[0].error.clone().unwrap();
+    assert!(
+        error.contains("the grid is at the corner of the sheet"),
+        "{error}"
+    );
+    assert!(!error.contains("XFF"), "{error}");
+}

@@ -288,7 +288,7 @@ fn a_clash_in_a_lettered_sixteen_names_the_letter_as_the_grid_writes_it() {
         let error = recs[0].error.as_deref().unwrap_or_default();
         let d = char::from(a + 3);
         assert!(
-            error.contains(&format!("{d} twice in row 1 (C3, F3)")),
+            error.contains(&format!("{d} twice in row 3 (C3, F3)")),
             "{error}"
         );
         // explain names it the same way (with the sheet's row).

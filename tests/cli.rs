@@ -290,7 +290,8 @@ fn each_status_gets_its_note_exit_code_and_no_fills() {
         (
             "status_invalid_clash.xlsx",
             "invalid",
-            "invalid: 5 twice in row 1 (C3, I3)",
+            // The sheet's row, as explain names it.
+            "invalid: 5 twice in row 3 (C3, I3)",
         ),
         (
             "status_invalid_bad_values.xlsx",
@@ -743,7 +744,7 @@ fn every_failing_run_ends_with_its_failures_and_github_gets_annotations() {
     assert_eq!(lines[0], "xlsudoku: 2 grids failed:", "{err}");
     assert!(
         lines[1].ends_with(
-            "status_invalid_clash.xlsx [Clash] C3:K11: invalid - 5 twice in row 1 (C3, I3)"
+            "status_invalid_clash.xlsx [Clash] C3:K11: invalid - 5 twice in row 3 (C3, I3)"
         ),
         "{err}"
     );
@@ -771,7 +772,7 @@ fn every_failing_run_ends_with_its_failures_and_github_gets_annotations() {
         .collect();
     assert_eq!(errors.len(), 2, "{out}");
     assert!(
-        errors[0].contains("title=xlsudoku [Clash] C3%3AK11%3A invalid::5 twice in row 1"),
+        errors[0].contains("title=xlsudoku [Clash] C3%3AK11%3A invalid::5 twice in row 3"),
         "{out}"
     );
     // --color always paints the status word; NO_COLOR leaves auto plain.
@@ -787,4 +788,137 @@ fn every_failing_run_ends_with_its_failures_and_github_gets_annotations() {
         .output()
         .unwrap();
     assert!(!stdout(&o).contains('\x1b'));
+
+/// `path` rewritten to `to` with its first sheet part passed through
+/// `edit`; every other entry and the zip comment (the run's records) kept.
+fn edit_first_sheet(path: &Path, to: &Path, edit: impl Fn(String) -> String) {
+    use std::io::{Read, Write};
+    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..z.len() {
+        let mut f = z.by_index(i).unwrap();
+        let name = f.name().unwrap().to_string();
+        let mut data = Vec::new();
+        f.read_to_end(&mut data).unwrap();
+        if name == "xl/worksheets/sheet1.xml" {
+            data = edit(String::from_utf8(data).unwrap()).into_bytes();
+        }
+        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(&data).unwrap();
+    }
+    w.set_raw_comment(z.comment().to_vec().into()).unwrap();
+    std::fs::write(to, w.finish().unwrap().into_inner()).unwrap();
+}
+
+/// The texts of the first sheet's column C below row 11, row by row.
+fn texts_below_the_grid(path: &Path) -> Vec<(u32, String)> {
+    let mut book: Xlsx<_> = open_workbook(path).unwrap();
+    let name = book.sheet_names()[0].clone();
+    let range = book.worksheet_range(&name).unwrap();
+    (11..40)
+        .filter_map(|r| match range.get_value((r, 2)) {
+            Some(Data::String(s)) => Some((r + 1, s.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_edited_copy_keeps_one_note_and_the_text_a_person_typed_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, first) = solve_to(&fixture("status_logic_easy.xlsx"), dir.path(), &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let notes = texts_below_the_grid(&first);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].1.starts_with("solved: "), "{notes:?}");
+    // The note restyled (its font no longer blue italic): still the run's
+    // note, replaced in place, not a second one under it.
+    let restyled = dir.path().join("restyled.xlsx");
+    edit_first_sheet(&first, &restyled, |xml| {
+        let at = xml.find("<c r=\"C12\" s=\"").expect("the note's cell");
+        let end = at + xml[at..].find('>').unwrap();
+        format!("{}<c r=\"C12\" s=\"0\"{}", &xml[..at], &xml[end..])
+    });
+    let again = dir.path().join("again.xlsx");
+    let o = xlsudoku(&[restyled.to_str().unwrap(), "-o", again.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let notes = texts_below_the_grid(&again);
+    assert_eq!(notes.len(), 1, "one note per grid: {notes:?}");
+    assert_eq!(notes[0].0, 12, "{notes:?}");
+    assert!(notes[0].1.starts_with("solved: "), "{notes:?}");
+    // Text a person typed over the note (it keeps the note's blue italics,
+    // as a cell does when typed into) is theirs: kept, the note goes below.
+    let typed = dir.path().join("typed.xlsx");
+    edit_first_sheet(&first, &typed, |xml| {
+        let at = xml.find("<t>solved: ").expect("the note's text") + 3;
+        let end = at + xml[at..].find("</t>").unwrap();
+        format!("{}checked by Ann{}", &xml[..at], &xml[end..])
+    });
+    let third = dir.path().join("third.xlsx");
+    let o = xlsudoku(&[typed.to_str().unwrap(), "-o", third.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let notes = texts_below_the_grid(&third);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert_eq!(notes[0], (12, "checked by Ann".to_string()), "{notes:?}");
+    assert!(notes[1].1.starts_with("solved: "), "{notes:?}");
+}
+
+#[test]
+fn every_command_refuses_the_same_box_shapes_with_one_message() {
+    let input = fixture("status_logic_easy.xlsx");
+    let input = input.to_str().unwrap();
+    let nine = ".".repeat(81);
+    for (args, shape) in [
+        (vec!["solve", input, "--box", "1x9"], "1x9"),
+        (vec!["check", input, "--box", "2x1"], "2x1"),
+        (vec!["explain", input, "--box", "1x1"], "1x1"),
+        (vec!["explain", "--puzzle", &nine, "--box", "9x1"], "9x1"),
+        (vec!["generate", "-o", "-", "--box", "1x9"], "1x9"),
+    ] {
+        let o = xlsudoku(&args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stdout(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        let want = format!(
+            "box shape {shape}: boxes must be at least 2 cells each way and make a side of at most 64"
+        );
+        assert!(stderr(&o).contains(&want), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn json_numbers_are_rounded_to_what_they_mean() {
+    let o = xlsudoku(&[
+        "check",
+        "--json",
+        fixture("status_logic_easy.xlsx").to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let line = stdout(&o).lines().next().unwrap().to_string();
+    let number = |key: &str| -> String {
+        let at = line
+            .find(&format!("\"{key}\":"))
+            .unwrap_or_else(|| panic!("{line}"))
+            + key.len()
+            + 3;
+        line[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect()
+    };
+    let decimals = |n: &str| n.split_once('.').map_or(0, |(_, d)| d.len());
+    assert!(decimals(&number("elapsed_ms")) <= 3, "{line}");
+    assert_eq!(number("rating"), "1.2", "{line}");
+}
+
+#[test]
+fn control_characters_in_messages_are_written_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.txt");
+    let puzzle = format!("\0{}", &common::EASY[1..]);
+    std::fs::write(&file, format!("{puzzle}\n")).unwrap();
+    let o = xlsudoku(&["rate", file.to_str().unwrap()]);
+    let text = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(text.contains("character '\\0' at position 0"), "{text:?}");
+    assert!(!text.contains('\0'), "{text:?}");
 }

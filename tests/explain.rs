@@ -577,3 +577,74 @@ fn json_steps_carry_their_chains_and_each_chain_holds_in_the_solution() {
     assert!(kinds.contains("aic"), "no AIC met: {kinds:?}");
     assert!(kinds.iter().any(|k| k.starts_with("forcing")), "{kinds:?}");
 }
+
+#[test]
+fn box_shapes_grids_too_small_and_boxes_that_do_not_fit_are_refused() {
+    // Grids from 4x4, as every command takes them.
+    for tiny in [".", "....", "........."] {
+        let o = xlsudoku(&["explain", "--puzzle", tiny]);
+        assert_eq!(code(&o), 2, "{tiny}: {}", stdout(&o));
+        assert!(stdout(&o).is_empty(), "{tiny}");
+        assert!(
+            stderr(&o).contains("is not a square grid"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // --box 1x9: the message every command gives.
+    let nine = ".".repeat(81);
+    let o = xlsudoku(&["explain", "--puzzle", &nine, "--box", "1x9"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("box shape 1x9: boxes must be at least 2 cells each way"),
+        "{}",
+        stderr(&o)
+    );
+    // A box that does not tile the grid is named, with those that do.
+    let six = ".".repeat(36);
+    let o = xlsudoku(&["explain", "--puzzle", &six, "--box", "3x3"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("a 3x3 box does not tile a 6x6 grid; boxes that do: 3x2, 2x3"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_puzzle_with_a_bom_or_tabs_between_its_cells_is_read_and_controls_are_escaped() {
+    let bom = format!("\u{feff}{HARD}");
+    let o = xlsudoku(&["explain", "--puzzle", &bom]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("puzzle (9x9): solved"),
+        "{}",
+        stdout(&o)
+    );
+    // A row of cells copied from a spreadsheet: tab-separated, empty blank.
+    let tabs: Vec<String> = HARD
+        .chars()
+        .map(|c| {
+            if c == '.' {
+                String::new()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    let o = xlsudoku(&["explain", "--json", "--puzzle", &tabs.join("\t")]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (grids, _) = json(&o);
+    assert_eq!(grids[0]["status"], "solved", "{}", grids[0]);
+    assert_eq!(
+        grids[0]["givens"],
+        HARD.chars().filter(|&c| c != '.').count()
+    );
+    // A control character quoted in the message is written out.
+    let bad = format!("\u{1}{}", &HARD[1..]);
+    let o = xlsudoku(&["explain", "--puzzle", &bad]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(err.contains("character 'U+0001' at position 0"), "{err:?}");
+    assert!(!err.contains('\u{1}'), "{err:?}");
+}

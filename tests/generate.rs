@@ -280,10 +280,24 @@ fn out_of_reach_targets_are_clear_errors() {
         vec!["--level", "hard..easy"],
         vec!["--size", "7"],
         vec!["--count", "0"],
+        vec!["--rating", "nan..inf"],
+        vec!["--rating", "11..12"],
+        vec!["--rating", "0..0"],
+        vec!["--rating", "5..3"],
     ] {
         let o = run_xlsudoku(&[&["generate", "-o", "-", "--seed", "1"], &args[..]].concat());
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", output_text(&o));
         assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    // A rating range off the SE scale says what the scale reaches.
+    for range in ["nan..inf", "11..12", "0..0", "..1"] {
+        let o = run_xlsudoku(&["generate", "-o", "-", "--seed", "1", "--rating", range]);
+        let text = output_text(&o);
+        assert!(
+            text.contains("a 9x9 puzzle rates 1.2 to 10.2 on the SE scale"),
+            "{range}: {text}"
+        );
+        assert_eq!(text.contains("not a rating"), range == "nan..inf", "{text}");
     }
     // Without --seed: refused before a seed is announced for a set that
     // will not be made.

@@ -2,8 +2,9 @@
 //! turned into the edits of the annotated copy.
 
 use super::*;
-/// The reason a grid is invalid, in words, with the workbook's addresses:
-/// `5 twice in row 4 (D6, H6)`, `E3 holds "x", not a digit 1-9`.
+/// The reason a grid is invalid, in words, with the workbook's addresses
+/// and its rows and columns as the sheet shows them (as `explain` names
+/// them): `5 twice in row 6 (D6, H6)`, `E3 holds "x", not a digit 1-9`.
 pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
     let side = grid.shape.side();
     let mut parts: Vec<String> = grid
@@ -29,6 +30,7 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
             cells.join(", ")
         ));
     }
+    let map = crate::explain::AddressMap::for_grid(grid);
     for c in &outcome.conflicts {
         let times = match c.cells.len() {
             2 => "twice".to_string(),
@@ -43,7 +45,7 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
         parts.push(format!(
             "{} {times} in {} ({})",
             digit_name(grid, c.value),
-            c.unit,
+            map.unit(c.unit),
             cells.join(", ")
         ));
     }

@@ -253,9 +253,30 @@ impl Target {
                 ));
             }
         }
-        if let (Some(a), Some(b)) = (l.min_rating, l.max_rating) {
-            if a > b + 1e-4 {
-                return no(format!("SE {a}..{b}: the lower rating is above the upper"));
+        let side = shape.side();
+        if l.min_rating.is_some() || l.max_rating.is_some() {
+            let asked = Span {
+                min: l.min_rating,
+                max: l.max_rating,
+            };
+            let (lo, hi) = crate::logic::rating::se_reach(side);
+            let reach = format!("a {side}x{side} puzzle rates {lo:.1} to {hi:.1} on the SE scale");
+            if l.min_rating
+                .into_iter()
+                .chain(l.max_rating)
+                .any(|r| !r.is_finite())
+            {
+                return no(format!("SE {asked}: not a rating; {reach}"));
+            }
+            if let (Some(a), Some(b)) = (l.min_rating, l.max_rating) {
+                if a > b + 1e-4 {
+                    return no(format!("SE {a}..{b}: the lower rating is above the upper"));
+                }
+            }
+            if l.min_rating.is_some_and(|a| a > hi + 1e-4)
+                || l.max_rating.is_some_and(|b| b + 1e-4 < lo)
+            {
+                return no(format!("SE {asked}: out of reach; {reach}"));
             }
         }
         if self.ladder.is_some() && l.min_level == Some(Level::Extreme) {
@@ -264,7 +285,6 @@ impl Target {
                     .to_string(),
             );
         }
-        let side = shape.side();
         let cells = side * side;
         let least = if side == 9 {
             17

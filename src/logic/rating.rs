@@ -43,11 +43,14 @@ use crate::grid::{Grid, Unit};
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Rating {
     /// Sudoku Explainer's ER: the rating of the hardest step.
+    #[serde(serialize_with = "crate::rounding::rating")]
     pub se: f32,
     /// Sudoku Explainer's EP: the rating of the hardest step up to the
     /// first placement.
+    #[serde(serialize_with = "crate::rounding::rating")]
     pub ep: f32,
     /// Sudoku Explainer's ED: the rating of the first step.
+    #[serde(serialize_with = "crate::rounding::rating")]
     pub ed: f32,
     /// HoDoKu's level.
     pub level: Level,
@@ -152,6 +155,30 @@ pub fn length_difficulty(nodes: usize) -> f32 {
         odd = !odd;
     }
     added
+}
+
+/// The SE ratings a puzzle of a `side`x`side` grid can get: from a
+/// hidden single in a box (1.2) up to the hardest technique short of a
+/// guess (a forcing net, 8.5) with SE's length bonus for the longest chain
+/// the grid holds (both truths of every candidate: 10.2 at 9x9).
+///
+/// ```
+/// use xlsudoku::logic::rating::se_reach;
+///
+/// let (lo, hi) = se_reach(9);
+/// assert_eq!((format!("{lo:.1}"), format!("{hi:.1}")), ("1.2".into(), "10.2".into()));
+/// ```
+pub fn se_reach(side: usize) -> (f32, f32) {
+    let hardest = super::TABLE
+        .iter()
+        .filter(|t| t.technique != Technique::Guess)
+        .map(|t| t.se_rating)
+        .fold(0.0f32, f32::max);
+    let literals = side
+        .saturating_mul(side)
+        .saturating_mul(side)
+        .saturating_mul(2);
+    (1.2, hardest + length_difficulty(literals))
 }
 
 /// The least SE rating of a step the ladder does not have (a unique

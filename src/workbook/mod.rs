@@ -328,6 +328,14 @@ pub enum AnswerPlace {
     /// Into a copy on the workbook's sheet of solutions (`--answers
     /// sheet`, see [`crate::annotate::solutions`]).
     Sheet,
+    /// Nowhere beside the grid (`--answers beside`): the square to the
+    /// right and the one below are both refused, each for its reason.
+    NotBeside {
+        /// The square to the right, refused.
+        right: Box<AnswerPlace>,
+        /// The square below, refused.
+        below: Box<AnswerPlace>,
+    },
 }
 
 impl AnswerPlace {
@@ -342,13 +350,32 @@ impl AnswerPlace {
     /// Why the answer copy cannot be written, in words; `None` when it can
     /// (or goes into the grid).
     pub fn refusal(&self) -> Option<String> {
+        self.reason().map(|why| format!("{why}; nothing written"))
+    }
+
+    /// [`AnswerPlace::refusal`] without its ending.
+    fn reason(&self) -> Option<String> {
+        let on_sheet =
+            |at: &CellRef| at.row <= crate::address::MAX_ROW && at.col <= crate::address::MAX_COL;
         match self {
             AnswerPlace::Occupied { range, cell, what } => Some(format!(
-                "the answer square {range} is not free: {cell} {what}; nothing written"
+                "the answer square {range} is not free: {cell} {what}"
             )),
-            AnswerPlace::OffSheet { start } => Some(format!(
-                "the answer square from {start} would reach past the sheet's last row or column; nothing written"
+            AnswerPlace::OffSheet { start } if on_sheet(start) => Some(format!(
+                "the answer square from {start} would reach past the sheet's last row or column"
             )),
+            AnswerPlace::OffSheet { .. } => Some("the grid is at the edge of the sheet".to_string()),
+            AnswerPlace::NotBeside { right, below } => match (&**right, &**below) {
+                (AnswerPlace::OffSheet { .. }, AnswerPlace::OffSheet { .. }) => Some(
+                    "the grid is at the corner of the sheet: no room for its answer square to the right or below"
+                        .to_string(),
+                ),
+                (r, b) => Some(format!(
+                    "no room beside the grid: to the right, {}; below, {}",
+                    r.reason().unwrap_or_default(),
+                    b.reason().unwrap_or_default()
+                )),
+            },
             _ => None,
         }
     }
@@ -1040,12 +1067,23 @@ fn why_not_a_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> 
 }
 
 /// True when `at` holds the note an earlier run recorded writing there,
-/// still as it wrote it (blue italic text).
+/// still reading as one (a status word and a colon, as every note
+/// starts). Its font does not count: a note restyled since is still the
+/// run's (not a cell to write a second note under), and text a person
+/// typed over it, which keeps the note's blue italics, is theirs.
 fn is_earlier_note(sheet: &reader::RawSheet, recorded: &Recorded, at: CellRef) -> bool {
     let key = (at.row, at.col);
     recorded.notes.contains_key(&key)
-        && sheet.blue_italic.contains(&key)
-        && matches!(sheet.values.get_value(key), Some(Data::String(_)))
+        && matches!(sheet.values.get_value(key), Some(Data::String(s)) if reads_as_note(s))
+}
+
+/// Whether `text` starts as every note does: a status word, then `:` (or
+/// nothing more).
+fn reads_as_note(text: &str) -> bool {
+    crate::solve::Status::ALL.iter().any(|s| {
+        text.strip_prefix(s.note_word())
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+    })
 }
 
 /// The cell holding this grid's note from an earlier run, when the
@@ -1346,7 +1384,10 @@ fn answer_place(
                 range.start.col,
             )) {
                 below @ AnswerPlace::At(_) => below,
-                _ => right,
+                below => AnswerPlace::NotBeside {
+                    right: Box::new(right),
+                    below: Box::new(below),
+                },
             }
         }
     }
@@ -1494,6 +1535,28 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_note_is_known_by_its_status_word_and_colon() {
+        for note in [
+            "solved: 4.65 ms · SE 1.2 · easy",
+            "gave up: i!-3 ms",
+            "multiple solutions: more than one (1 ms)",
+            "timeout: (5 s)",
+            "solved",
+        ] {
+            assert!(reads_as_note(note), "{note}");
+        }
+        for other in [
+            "checked by Ann",
+            "solved!",
+            "Solved: x",
+            "solvedx: 1 ms",
+            "",
+        ] {
+            assert!(!reads_as_note(other), "{other}");
+        }
+    }
 
     #[test]
     fn values_classify_numbers_and_text() {

@@ -504,7 +504,8 @@ pub fn run_jobs(
         let there: Vec<&str> = sink.sheet_names.iter().map(String::as_str).collect();
         for name in unknown {
             say(&format!(
-                "xlsudoku: --sheet {name}: no such sheet{}",
+                "xlsudoku: --sheet {}: no such sheet{}",
+                xlsudoku::report::shown(name),
                 if there.is_empty() {
                     String::new()
                 } else {

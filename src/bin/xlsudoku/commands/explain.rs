@@ -62,14 +62,15 @@ pub fn run(a: Args) -> u8 {
         techniques: a.techniques.clone(),
     };
     let explained: Vec<GridExplanation> = match (&a.puzzle, &a.input) {
-        // The first word, as `bench` reads a line: a note after it is left out.
-        (Some(line), _) => match xlsudoku::grid::Grid::parse_line(
-            line.split_whitespace().next().unwrap_or_default(),
-            a.box_shape,
-        ) {
-            Ok(p) => vec![explain_puzzle(&p, &opts)],
-            Err(e) => return usage_error(format!("--puzzle: {e}")),
-        },
+        // The first word, as `bench` reads a line: a note after it is left
+        // out (a leading BOM too; cells separated by tabs are joined).
+        (Some(line), _) => {
+            match xlsudoku::grid::Grid::parse_line(&xlsudoku::grid::puzzle_text(line), a.box_shape)
+            {
+                Ok(p) => vec![explain_puzzle(&p, &opts)],
+                Err(e) => return usage_error(format!("--puzzle: {e}")),
+            }
+        }
         (None, Some(input)) => {
             let read = ReadOptions {
                 range: a.range,

@@ -130,10 +130,9 @@ pub fn run(a: Args) -> u8 {
             }
         }
     };
-    if shape.side() < 4 || shape.width() == 1 || shape.height() == 1 {
-        return usage_error(format!(
-            "--box {shape}: boxes must be at least 2 cells each way and the side at least 4"
-        ));
+    // The check every command makes of --box (one message for all).
+    if let Err(e) = shape.usable() {
+        return usage_error(format!("--box: {e}"));
     }
     if a.count == 0 {
         return usage_error("--count 0: nothing to generate");
