@@ -250,6 +250,7 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
     };
 
     let mut out = Vec::with_capacity(parts.sheets.len().min(1024));
+    let (mut calculated, mut zero_cached) = (false, Vec::new());
     for (name, part) in &parts.sheets {
         let sheet_err = |reason: String| ReadError::Sheet {
             path: p(),
@@ -263,7 +264,10 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
         };
         let xml = read_part(&mut zip, part)
             .ok_or_else(|| sheet_err(format!("its part {part} is missing or unreadable")))?;
-        let scan = scan_sheet(&xml, &strings).map_err(|e| sheet_err(format!("{part}: {e}")))?;
+        let mut scan =
+            scan_sheet(&xml, &strings).map_err(|e| sheet_err(format!("{part}: {e}")))?;
+        calculated |= scan.calculated;
+        zero_cached.push(std::mem::take(&mut scan.zero_cached));
         let (borders, blue_italic) = scan.styles.resolve(&xfs);
         out.push(RawSheet {
             name: name.clone(),
@@ -279,8 +283,32 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
             earlier: HashSet::new(),
         });
     }
+    if calculated {
+        // A spreadsheet program calculated this workbook: a formula's
+        // cached 0 is its value (a formula solver's 0 for an empty cell).
+        for (sheet, zeros) in out.iter_mut().zip(&zero_cached) {
+            for at in zeros {
+                if matches!(sheet.unread.get(at), Some(Unread::Formula(_))) {
+                    sheet.unread.remove(at);
+                    sheet.values.set(*at, Data::Float(0.0));
+                }
+            }
+        }
+    }
     super::formula::resolve_references(&mut out);
     Ok(out)
+}
+
+/// The number a formula cell caches (`<v>` of a numeric cell), if any.
+fn cached_number(c: &CellXml) -> Option<f64> {
+    let kind = c.kind.as_deref().map(str::trim).unwrap_or("n");
+    if kind != "n" {
+        return None;
+    }
+    c.value
+        .as_ref()
+        .filter(|t| !t.unreadable)
+        .and_then(|t| t.text.trim().parse::<f64>().ok())
 }
 
 fn is_blue_italic(style: &calamine::Style) -> bool {
@@ -754,6 +782,13 @@ struct SheetScan {
     unread: HashMap<(u32, u32), Unread>,
     /// Every cell holding a formula (an `<f>` element), in file order.
     formulas: Vec<(u32, u32)>,
+    /// Formula cells whose cached result is 0, taken for no value (what
+    /// XlsxWriter writes): kept as 0 when the workbook shows it was
+    /// calculated (see `calculated`).
+    zero_cached: Vec<(u32, u32)>,
+    /// Whether some formula caches a result other than 0: a spreadsheet
+    /// program calculated the file, so its cached 0s are real.
+    calculated: bool,
     /// Merged ranges (`<mergeCells>`, after the sheet data).
     merges: Vec<crate::address::CellRange>,
     /// Hidden rows, 0-based.
@@ -991,8 +1026,14 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                     "c" if depth == 3 => {
                         if let Some(c) = cell.take() {
                             let at = (c.row, c.col);
+                            let cached = c.formula.is_some().then(|| cached_number(&c)).flatten();
                             if c.formula.is_some() {
                                 out.formulas.push(at);
+                                match cached {
+                                    Some(x) if x == 0.0 => out.zero_cached.push(at),
+                                    Some(_) => out.calculated = true,
+                                    None => {}
+                                }
                             }
                             match cell_value(c, strings) {
                                 Ok(Some(v)) => {
