@@ -233,3 +233,21 @@ fn forced_range_that_is_not_square_is_an_error_naming_the_file() {
         "{msg}"
     );
 }
+
+/// Issue 27, point 1: a grid whose outer border has gaps (two segments of
+/// the right edge missing, the right side open, no frame at all) is found
+/// whole through the binary, not as the 8x8 its inner lines close.
+#[test]
+fn grids_with_gaps_in_the_outer_border_are_found_whole() {
+    let path = fixture("layout_gaps.xlsx");
+    let o = common::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let text = common::output_text(&o);
+    for sheet in ["RightGap", "OpenRight", "NoFrame"] {
+        assert!(
+            text.contains(&format!("[{sheet}] B2:J10 9x9: solved")),
+            "{sheet}: {text}"
+        );
+    }
+    assert!(!text.contains("8x8"), "{text}");
+    assert_eq!(o.status.code(), Some(0), "{text}");
+}
