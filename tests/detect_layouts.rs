@@ -251,3 +251,32 @@ fn grids_with_gaps_in_the_outer_border_are_found_whole() {
     assert!(!text.contains("8x8"), "{text}");
     assert_eq!(o.status.code(), Some(0), "{text}");
 }
+
+/// Issue 27, point 2: bordered blocks whose values pass the count test but
+/// are no puzzle (a 0/1 matrix, a table of formulas, a box-number map, a
+/// random fill) are no grids, each with its reason, not invalid grids.
+#[test]
+fn bordered_blocks_that_are_no_puzzle_are_no_grids_with_a_reason() {
+    let path = fixture("layout_not_puzzles.xlsx");
+    let o = common::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let text = common::output_text(&o);
+    for (sheet, reason) in [
+        ("Indicators", "it holds only 0s and 1s"),
+        ("Calculated", "81 of its 81 filled cells are formulas"),
+        (
+            "BoxMap",
+            "81 of its 81 digits repeat within a row or column",
+        ),
+        ("RandomFill", "digits repeat within a row or column"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!("[{sheet}]")))
+            .unwrap_or_else(|| panic!("{sheet}: {text}"));
+        assert!(
+            line.contains("no-grid - bordered 9x9 at B2:J10 not taken: ") && line.contains(reason),
+            "{sheet}: {line}"
+        );
+    }
+    assert!(!text.contains("invalid"), "{text}");
+}

@@ -89,6 +89,7 @@
 //! letter the grid holds is ([`FoundGrid::lowercase`]).
 
 pub mod detect;
+mod plausible;
 mod reader;
 
 use std::path::{Path, PathBuf};
@@ -922,7 +923,13 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
     }
     let t = tally(&square_values(sheet, range), side);
     let others = t.others.len();
-    (t.digits > 0 && others * 4 <= t.digits + others).then(|| t.digits as i64 - 2 * others as i64)
+    if t.digits == 0 || others * 4 > t.digits + others {
+        return None;
+    }
+    if plausible::not_a_puzzle(sheet, range, side).is_some() {
+        return None;
+    }
+    Some(t.digits as i64 - 2 * others as i64)
 }
 
 /// True when a row or column of cells beside a grid of side `side` holds
@@ -990,6 +997,9 @@ fn judge_labelled(
     if t.digits == 0 || !t.others.is_empty() {
         return None;
     }
+    if plausible::not_a_puzzle(sheet, inner, side).is_some() {
+        return None;
+    }
     // A puzzle's givens do not clash (a table of small numbers does).
     let shape = BoxShape::for_side(side)?;
     let cells = read_grid(sheet, inner, shape).2;
@@ -1013,6 +1023,11 @@ fn why_not_a_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> 
         return "it is empty (or holds only blank marks)".to_string();
     }
     let filled = t.digits + t.others.len();
+    if t.digits > 0 && t.others.len() * 4 <= filled {
+        if let Some(reason) = plausible::not_a_puzzle(sheet, range, side) {
+            return reason;
+        }
+    }
     let shown: Vec<String> = t
         .others
         .iter()
