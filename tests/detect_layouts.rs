@@ -280,3 +280,22 @@ fn bordered_blocks_that_are_no_puzzle_are_no_grids_with_a_reason() {
     }
     assert!(!text.contains("invalid"), "{text}");
 }
+
+/// Issue 27, point 3: puzzles without any border are found by their
+/// values (0 for blanks, or empty blanks under a title); a block the tool
+/// cannot be sure of is named in the no-grid reason with the range to ask
+/// for it.
+#[test]
+fn borderless_puzzles_are_found_by_their_values_or_named() {
+    let path = fixture("layout_borderless.xlsx");
+    let o = common::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let text = common::output_text(&o);
+    assert!(text.contains("[top1465_1] A1:I9 9x9: solved"), "{text}");
+    assert!(text.contains("[Blanks] B2:J10 9x9: solved"), "{text}");
+    assert!(
+        text.contains(
+            "[Hint]: no-grid - no bordered grid; the digits at A1:I9 look like a 9×9 puzzle: --range A1:I9"
+        ),
+        "{text}"
+    );
+}

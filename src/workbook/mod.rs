@@ -88,6 +88,7 @@
 //! numbers, letters as text ([`Symbols::symbol`]), in lower case when every
 //! letter the grid holds is ([`FoundGrid::lowercase`]).
 
+mod borderless;
 pub mod detect;
 mod plausible;
 mod reader;
@@ -432,11 +433,17 @@ pub struct TurnedDown {
     /// Why its values are no puzzle, e.g. `30 of 40 filled cells are not
     /// digits 1-9 (C3 holds "x", D3 holds "y", …)`.
     pub reason: String,
+    /// False for a block of values without borders that looks like a
+    /// puzzle but was not taken for one (the reason says how to ask for it).
+    pub bordered: bool,
 }
 
 impl std::fmt::Display for TurnedDown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let side = self.range.rows();
+        if !self.bordered {
+            return write!(f, "no bordered grid; {}", self.reason);
+        }
         write!(
             f,
             "bordered {side}x{side} at {} not taken: {}",
@@ -1395,11 +1402,35 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
         }
     };
     // An earlier run's answer copies are no puzzles.
-    let detected: Vec<(CellRange, BoxShape)> = detected
+    let mut detected: Vec<(CellRange, BoxShape)> = detected
         .into_iter()
         .filter(|(range, _)| !recorded.answers.iter().any(|(_, a)| a.range == *range))
         .collect();
     let mut named: Vec<TurnedDown> = Vec::new();
+    if detected.is_empty() && opts.range.is_none() {
+        // No bordered grid: a block of values shaped like a puzzle is one,
+        // or is named with the range to ask for it.
+        for found in borderless::find(sheet, opts.shape) {
+            match found {
+                borderless::Found::Grid(range, shape) => detected.push((range, shape)),
+                borderless::Found::Hint(range) if named.len() < TURNED_DOWN_NAMED => {
+                    let side = range.rows();
+                    named.push(TurnedDown {
+                        range,
+                        reason: format!(
+                            "the digits at {range} look like a {side}×{side} puzzle: --range {range}"
+                        ),
+                        bordered: false,
+                    });
+                }
+                borderless::Found::Hint(_) => {}
+            }
+        }
+        detected.retain(|(range, _)| !recorded.answers.iter().any(|(_, a)| a.range == *range));
+        if !detected.is_empty() {
+            named.clear();
+        }
+    }
     if detected.is_empty() {
         // The first few, each apart from those named before it (the rows
         // of one long table are one square, not one per row).
@@ -1413,6 +1444,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
             named.push(TurnedDown {
                 range,
                 reason: why_not_a_puzzle(sheet, range, range.rows() as usize),
+                bordered: true,
             });
         }
     }

@@ -80,6 +80,16 @@ impl Values {
     pub fn get_value(&self, (row, col): (u32, u32)) -> Option<&Data> {
         self.0.get(&(row, col))
     }
+
+    /// Every cell present, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&(u32, u32), &Data)> {
+        self.0.iter()
+    }
+
+    /// How many cells are present.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
 }
 
 /// One bordered region of a sheet: a [`BorderMap`] whose `A1` is `origin`.
