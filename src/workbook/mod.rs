@@ -63,12 +63,10 @@
 //!
 //! Blanks may be written: `0` (as a number, whatever its number format —
 //! also one that hides zeros — or as text) and `.` are blanks, and so are
-//! pencil marks in a grid of side 9 or less: digits of the grid in
-//! increasing order, two or more separated by spaces or commas (`1 2 3`,
-//! `4,6`) or three or more together (`123`). Each is a [`Cell::Marked`]:
-//! blank for the puzzle, and the solution's digit replaces it in the
-//! annotated copy. Two digits together (`12` in a 9x9) stay a bad value, as
-//! they may be a mistyped digit.
+//! pencil marks in a grid of side 9 or less: two or more digits of the
+//! grid in increasing order, together (`23`, `123`) or separated by spaces
+//! or commas (`1 2 3`, `4,6`). Each is a [`Cell::Marked`]: blank for the
+//! puzzle, and the solution's digit replaces it in the annotated copy.
 //!
 //! # Letters for digits above 9
 //!
@@ -784,10 +782,9 @@ fn letter_case(v: &Value) -> Option<bool> {
 }
 
 /// True for a blank written as something: `0`, `.`, or pencil marks (in a
-/// grid of side 9 or less: digits `1..=side` in increasing order, two or
-/// more separated by spaces or commas, or three or more written together
-/// as in `123`; two digits together such as `12` stay a bad value, as they
-/// may be a mistyped digit).
+/// grid of side 9 or less: two or more digits `1..=side` in increasing
+/// order, together as in `23` or `123`, or separated by spaces or commas;
+/// in a larger grid `12` may be a digit, so there are no marks).
 fn is_blank_mark(v: &Value, side: usize) -> bool {
     let text = match v {
         Value::Whole(0, _) => return true,
@@ -803,9 +800,8 @@ fn is_blank_mark(v: &Value, side: usize) -> bool {
     }
     let is_separator = |c: char| c.is_whitespace() || c == '\u{a0}' || c == ',';
     let marks: Vec<char> = text.chars().filter(|&c| !is_separator(c)).collect();
-    let separated = marks.len() < text.chars().count();
     let top = char::from(b'0' + side as u8);
-    marks.len() >= if separated { 2 } else { 3 }
+    marks.len() >= 2
         && marks.iter().all(|&c| ('1'..=top).contains(&c))
         && marks.windows(2).all(|w| w[0] < w[1])
 }
@@ -1590,7 +1586,11 @@ mod tests {
         assert_eq!(grid_cell(v(9), false, 9, Symbols::Numbers), Cell::Given(9));
         assert_eq!(
             grid_cell(v(12), false, 9, Symbols::Numbers),
-            Cell::Bad("12".into())
+            Cell::Marked("12".into())
+        );
+        assert_eq!(
+            grid_cell(v(21), false, 9, Symbols::Numbers),
+            Cell::Bad("21".into())
         );
         assert_eq!(
             grid_cell(v(12), false, 16, Symbols::Numbers),
@@ -1630,12 +1630,15 @@ mod tests {
         for marks in ["123", "1 2 3", "1,2,3", "2\n5 9", "1 9", "1, 2"] {
             assert_eq!(cell(text(marks)), marked(marks), "{marks:?}");
         }
-        // Three or more increasing digits together are marks, two are not
-        // (numbers or text alike).
+        // Two or more increasing digits together are marks (numbers or
+        // text alike).
         assert_eq!(cell(classify(Some(&Data::Float(123.0)))), marked("123"));
-        assert_eq!(cell(classify(Some(&Data::Int(12)))), Cell::Bad("12".into()));
+        assert_eq!(cell(classify(Some(&Data::Int(12)))), marked("12"));
+        assert_eq!(cell(text("23")), marked("23"));
         // Not increasing, repeated, out of range, other characters: bad.
-        for bad in ["12", "2 1", "1 1", "10", "1a", "1-3", "..", "-", "1 0"] {
+        for bad in [
+            "21", "2 1", "1 1", "11", "10", "1a", "1-3", "..", "-", "1 0",
+        ] {
             assert_eq!(cell(text(bad)), Cell::Bad(bad.into()), "{bad:?}");
         }
         // Pencil marks only up to side 9: in a 16x16 "12" is a digit.
