@@ -298,4 +298,12 @@ fn borderless_puzzles_are_found_by_their_values_or_named() {
         ),
         "{text}"
     );
+    // A run over its own copy finds the same puzzles (its fills are blank).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.xlsx");
+    let (src, dst) = (path.to_str().unwrap(), out.to_str().unwrap());
+    common::run_xlsudoku(&["solve", src, "-o", dst, "-q"]);
+    let again = common::output_text(&common::run_xlsudoku(&["check", dst]));
+    assert!(again.contains("[top1465_1] A1:I9 9x9: solved"), "{again}");
+    assert!(again.contains("[Blanks] B2:J10 9x9: solved"), "{again}");
 }

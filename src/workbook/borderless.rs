@@ -33,7 +33,9 @@ pub(super) enum Found {
 }
 
 /// The blocks of values on the sheet that look like puzzles, in reading
-/// order of their corners; with `forced`, only of its side.
+/// order of their corners; with `forced`, only of its side. An earlier
+/// run's fills (recorded, still blue italic) count as empty, so that a run
+/// over its own copy finds the same puzzle.
 pub(super) fn find(sheet: &RawSheet, forced: Option<BoxShape>) -> Vec<Found> {
     if sheet.values.len() > MAX_CELLS {
         return Vec::new();
@@ -41,6 +43,7 @@ pub(super) fn find(sheet: &RawSheet, forced: Option<BoxShape>) -> Vec<Found> {
     let cells: Vec<((u32, u32), Value)> = sheet
         .values
         .iter()
+        .filter(|(at, _)| !sheet.earlier.contains(at))
         .map(|(&at, d)| (at, classify(Some(d))))
         .filter(|(_, v)| *v != Value::Empty)
         .collect();
