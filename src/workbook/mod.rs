@@ -869,6 +869,7 @@ fn tally(values: &[(CellRef, Value)], side: usize) -> Tally {
         others: Vec::new(),
     };
     let (mut lower, mut upper) = (false, false);
+    let mut pairs: Vec<(CellRef, String)> = Vec::new();
     for (at, v) in values {
         match v {
             Value::Empty => {}
@@ -880,9 +881,22 @@ fn tally(values: &[(CellRef, Value)], side: usize) -> Tally {
                     None => {}
                 }
             }
+            Value::Whole(n, text) if (10..100).contains(n) && is_blank_mark(v, side) => {
+                pairs.push((*at, text.clone()));
+            }
             v if is_blank_mark(v, side) => {}
             Value::Whole(_, text) | Value::Other(text) => t.others.push((*at, text.clone())),
         }
+    }
+    // Two digits together (`12`) are pencil marks, unless the square also
+    // holds numbers above its side that are none (`10`): then they are
+    // more likely the values of a larger grid, and count against this one.
+    if t.others
+        .iter()
+        .any(|(_, text)| text.trim().parse::<i64>().is_ok_and(|n| n > side as i64))
+    {
+        t.others.extend(pairs);
+        t.others.sort_by_key(|(at, _)| (at.row, at.col));
     }
     t.lowercase = lower && !upper;
     t
