@@ -233,3 +233,77 @@ fn forced_range_that_is_not_square_is_an_error_naming_the_file() {
         "{msg}"
     );
 }
+
+/// Issue 27, point 1: a grid whose outer border has gaps (two segments of
+/// the right edge missing, the right side open, no frame at all) is found
+/// whole through the binary, not as the 8x8 its inner lines close.
+#[test]
+fn grids_with_gaps_in_the_outer_border_are_found_whole() {
+    let path = fixture("layout_gaps.xlsx");
+    let o = common::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let text = common::output_text(&o);
+    for sheet in ["RightGap", "OpenRight", "NoFrame"] {
+        assert!(
+            text.contains(&format!("[{sheet}] B2:J10 9x9: solved")),
+            "{sheet}: {text}"
+        );
+    }
+    assert!(!text.contains("8x8"), "{text}");
+    assert_eq!(o.status.code(), Some(0), "{text}");
+}
+
+/// Issue 27, point 2: bordered blocks whose values pass the count test but
+/// are no puzzle (a 0/1 matrix, a table of formulas, a box-number map, a
+/// random fill) are no grids, each with its reason, not invalid grids.
+#[test]
+fn bordered_blocks_that_are_no_puzzle_are_no_grids_with_a_reason() {
+    let path = fixture("layout_not_puzzles.xlsx");
+    let o = common::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let text = common::output_text(&o);
+    for (sheet, reason) in [
+        ("Indicators", "it holds only 0s and 1s"),
+        ("Calculated", "81 of its 81 filled cells are formulas"),
+        (
+            "BoxMap",
+            "81 of its 81 digits repeat within a row or column",
+        ),
+        ("RandomFill", "digits repeat within a row or column"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!("[{sheet}]")))
+            .unwrap_or_else(|| panic!("{sheet}: {text}"));
+        assert!(
+            line.contains("no-grid - bordered 9x9 at B2:J10 not taken: ") && line.contains(reason),
+            "{sheet}: {line}"
+        );
+    }
+    assert!(!text.contains("invalid"), "{text}");
+}
+
+/// Issue 27, point 3: puzzles without any border are found by their
+/// values (0 for blanks, or empty blanks under a title); a block the tool
+/// cannot be sure of is named in the no-grid reason with the range to ask
+/// for it.
+#[test]
+fn borderless_puzzles_are_found_by_their_values_or_named() {
+    let path = fixture("layout_borderless.xlsx");
+    let o = common::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let text = common::output_text(&o);
+    assert!(text.contains("[top1465_1] A1:I9 9x9: solved"), "{text}");
+    assert!(text.contains("[Blanks] B2:J10 9x9: solved"), "{text}");
+    assert!(
+        text.contains(
+            "[Hint]: no-grid - no bordered grid; the digits at A1:I9 look like a 9×9 puzzle: --range A1:I9"
+        ),
+        "{text}"
+    );
+    // A run over its own copy finds the same puzzles (its fills are blank).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.xlsx");
+    let (src, dst) = (path.to_str().unwrap(), out.to_str().unwrap());
+    common::run_xlsudoku(&["solve", src, "-o", dst, "-q"]);
+    let again = common::output_text(&common::run_xlsudoku(&["check", dst]));
+    assert!(again.contains("[top1465_1] A1:I9 9x9: solved"), "{again}");
+    assert!(again.contains("[Blanks] B2:J10 9x9: solved"), "{again}");
+}

@@ -73,10 +73,10 @@ fn clash_fixture_has_two_fives_in_row_one() {
 #[test]
 fn bad_values_are_reported_with_their_cells() {
     let letters = grid("status_invalid_bad_values.xlsx", "Letters");
-    assert_eq!(
-        bad(&letters),
-        [("E4".into(), "x".into()), ("F5".into(), "12".into())]
-    );
+    assert_eq!(bad(&letters), [("E4".into(), "x".into())]);
+    // `12` in a 9x9 is a cell's pencil marks, not a bad value (issue 27,
+    // point 4).
+    assert_eq!(letters.cells[2 * 9 + 3], Cell::Marked("12".into()));
     let numbers = grid("status_invalid_bad_values.xlsx", "Numbers");
     assert_eq!(bad(&numbers), [("G7".into(), "3.5".into())]);
     // `0` is a blank written as a digit (a common convention), not a bad
@@ -187,4 +187,16 @@ fn old_binary_ole_file_is_not_a_workbook() {
     std::fs::write(&path, bytes).unwrap();
     let err = read_workbook(&path, &ReadOptions::default()).unwrap_err();
     assert!(matches!(err, ReadError::NotAWorkbook { .. }), "{err:?}");
+}
+
+/// Issue 27, point 4: in a 9x9, a blank holding two candidate digits
+/// (`"23"` as text, `46` as a number) is a blank with pencil marks like one
+/// holding three, not a bad value that makes the grid invalid.
+#[test]
+fn two_digit_pencil_marks_are_blanks_in_a_nine_by_nine() {
+    let path = fixture("layout_pencil_marks.xlsx");
+    let o = common::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let text = common::output_text(&o);
+    assert!(text.contains("[Marks] C3:K11 9x9: solved"), "{text}");
+    assert_eq!(o.status.code(), Some(0), "{text}");
 }

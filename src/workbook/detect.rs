@@ -40,6 +40,11 @@
 //!    are grids); otherwise inner lines drawn thick over their full length
 //!    that fall exactly every `w` columns and every `h` rows give a `w`x`h`
 //!    box; otherwise the usual shape for the side ([`BoxShape::for_side`]).
+//! 7. **Gaps in the frame.** Last, a square (side 6 to 25) whose box lines
+//!    are drawn but whose frame has gaps (a missing segment, an open side,
+//!    no frame at all), and whose inner lines stop at its edge, is a grid
+//!    when its values are a clean puzzle ([`detect_all`]); the smaller
+//!    squares its own lines close give way to it.
 //!
 //! ```
 //! use xlsudoku::workbook::detect::{detect, BorderMap, Line};
@@ -55,6 +60,8 @@
 
 use crate::address::{CellRange, CellRef};
 use crate::grid::{BoxShape, MAX_SIDE};
+
+mod gaps;
 
 /// The smallest side a detected grid may have.
 pub const MIN_SIDE: usize = 4;
@@ -429,7 +436,9 @@ pub struct Detection {
 /// box-shaped side) are offered to `labelled(inner, strips, side)` with the
 /// rows and columns of the larger square beside them: a score means "a
 /// puzzle, and the strips are its labels" (coordinates, sums), and the
-/// best such square is the grid. `|_, _, _| None` turns this off.
+/// best such square is the grid. `|_, _, _| None` turns this off. The same
+/// test with no strips, `labelled(square, &[], side)`, decides the last
+/// pass: squares whose frame has gaps but whose box lines draw a grid.
 pub fn detect_all(
     map: &BorderMap,
     forced: Option<BoxShape>,
@@ -545,10 +554,35 @@ pub fn detect_all(
             }
         }
     }
+    gapped_grids(map, forced, &mut found, &mut labelled);
     found.sort_by_key(|d| (d.range.start.row, d.range.start.col));
     Detection {
         grids: found,
         turned_down,
+    }
+}
+
+/// The last pass of [`detect_all`]: squares whose frame has gaps but whose
+/// box lines draw a grid (see [`gaps`]). Such a square is a grid when
+/// `labelled(square, &[], side)` takes its values as a clean puzzle (no
+/// labels beside it) and every grid found before that it overlaps lies
+/// inside it: those are squares its own inner lines close (an 8x8 holding
+/// the 9x9's nines, 6x6 fragments), and give way to it.
+fn gapped_grids(
+    map: &BorderMap,
+    forced: Option<BoxShape>,
+    found: &mut Vec<Detected>,
+    labelled: &mut impl FnMut(CellRange, &[CellRange], usize) -> Option<i64>,
+) {
+    for (range, shape) in gaps::gapped_squares(map, forced) {
+        let overlapping = || found.iter().filter(|g| overlaps(&g.range, &range));
+        if overlapping().any(|g| !contains_range(&range, &g.range) || g.range == range) {
+            continue;
+        }
+        if labelled(range, &[], shape.side()).is_some() {
+            found.retain(|g| !overlaps(&g.range, &range));
+            found.push(Detected { range, shape });
+        }
     }
 }
 

@@ -63,12 +63,10 @@
 //!
 //! Blanks may be written: `0` (as a number, whatever its number format —
 //! also one that hides zeros — or as text) and `.` are blanks, and so are
-//! pencil marks in a grid of side 9 or less: digits of the grid in
-//! increasing order, two or more separated by spaces or commas (`1 2 3`,
-//! `4,6`) or three or more together (`123`). Each is a [`Cell::Marked`]:
-//! blank for the puzzle, and the solution's digit replaces it in the
-//! annotated copy. Two digits together (`12` in a 9x9) stay a bad value, as
-//! they may be a mistyped digit.
+//! pencil marks in a grid of side 9 or less: two or more digits of the
+//! grid in increasing order, together (`23`, `123`) or separated by spaces
+//! or commas (`1 2 3`, `4,6`). Each is a [`Cell::Marked`]: blank for the
+//! puzzle, and the solution's digit replaces it in the annotated copy.
 //!
 //! # Letters for digits above 9
 //!
@@ -88,8 +86,10 @@
 //! numbers, letters as text ([`Symbols::symbol`]), in lower case when every
 //! letter the grid holds is ([`FoundGrid::lowercase`]).
 
+mod borderless;
 pub mod detect;
 mod formula;
+mod plausible;
 mod reader;
 
 use std::path::{Path, PathBuf};
@@ -459,11 +459,17 @@ pub struct TurnedDown {
     /// Why its values are no puzzle, e.g. `30 of 40 filled cells are not
     /// digits 1-9 (C3 holds "x", D3 holds "y", …)`.
     pub reason: String,
+    /// False for a block of values without borders that looks like a
+    /// puzzle but was not taken for one (the reason says how to ask for it).
+    pub bordered: bool,
 }
 
 impl std::fmt::Display for TurnedDown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let side = self.range.rows();
+        if !self.bordered {
+            return write!(f, "no bordered grid; {}", self.reason);
+        }
         write!(
             f,
             "bordered {side}x{side} at {} not taken: {}",
@@ -804,10 +810,9 @@ fn letter_case(v: &Value) -> Option<bool> {
 }
 
 /// True for a blank written as something: `0`, `.`, or pencil marks (in a
-/// grid of side 9 or less: digits `1..=side` in increasing order, two or
-/// more separated by spaces or commas, or three or more written together
-/// as in `123`; two digits together such as `12` stay a bad value, as they
-/// may be a mistyped digit).
+/// grid of side 9 or less: two or more digits `1..=side` in increasing
+/// order, together as in `23` or `123`, or separated by spaces or commas;
+/// in a larger grid `12` may be a digit, so there are no marks).
 fn is_blank_mark(v: &Value, side: usize) -> bool {
     let text = match v {
         Value::Whole(0, _) => return true,
@@ -823,9 +828,8 @@ fn is_blank_mark(v: &Value, side: usize) -> bool {
     }
     let is_separator = |c: char| c.is_whitespace() || c == '\u{a0}' || c == ',';
     let marks: Vec<char> = text.chars().filter(|&c| !is_separator(c)).collect();
-    let separated = marks.len() < text.chars().count();
     let top = char::from(b'0' + side as u8);
-    marks.len() >= if separated { 2 } else { 3 }
+    marks.len() >= 2
         && marks.iter().all(|&c| ('1'..=top).contains(&c))
         && marks.windows(2).all(|w| w[0] < w[1])
 }
@@ -893,6 +897,7 @@ fn tally(values: &[(CellRef, Value)], side: usize) -> Tally {
         others: Vec::new(),
     };
     let (mut lower, mut upper) = (false, false);
+    let mut pairs: Vec<(CellRef, String)> = Vec::new();
     for (at, v) in values {
         match v {
             Value::Empty => {}
@@ -904,9 +909,22 @@ fn tally(values: &[(CellRef, Value)], side: usize) -> Tally {
                     None => {}
                 }
             }
+            Value::Whole(n, text) if (10..100).contains(n) && is_blank_mark(v, side) => {
+                pairs.push((*at, text.clone()));
+            }
             v if is_blank_mark(v, side) => {}
             Value::Whole(_, text) | Value::Other(text) => t.others.push((*at, text.clone())),
         }
+    }
+    // Two digits together (`12`) are pencil marks, unless the square also
+    // holds numbers above its side that are none (`10`): then they are
+    // more likely the values of a larger grid, and count against this one.
+    if t.others
+        .iter()
+        .any(|(_, text)| text.trim().parse::<i64>().is_ok_and(|n| n > side as i64))
+    {
+        t.others.extend(pairs);
+        t.others.sort_by_key(|(at, _)| (at.row, at.col));
     }
     t.lowercase = lower && !upper;
     t
@@ -950,7 +968,13 @@ fn judge_values(sheet: &reader::RawSheet, range: CellRange, side: usize) -> Opti
     }
     let t = tally(&square_values(sheet, range), side);
     let others = t.others.len();
-    (t.digits > 0 && others * 4 <= t.digits + others).then(|| t.digits as i64 - 2 * others as i64)
+    if t.digits == 0 || others * 4 > t.digits + others {
+        return None;
+    }
+    if plausible::not_a_puzzle(sheet, range, side).is_some() {
+        return None;
+    }
+    Some(t.digits as i64 - 2 * others as i64)
 }
 
 /// True when a row or column of cells beside a grid of side `side` holds
@@ -1018,6 +1042,9 @@ fn judge_labelled(
     if t.digits == 0 || !t.others.is_empty() {
         return None;
     }
+    if plausible::not_a_puzzle(sheet, inner, side).is_some() {
+        return None;
+    }
     // A puzzle's givens do not clash (a table of small numbers does).
     let shape = BoxShape::for_side(side)?;
     let cells = read_grid(sheet, inner, shape).2;
@@ -1041,6 +1068,11 @@ fn why_not_a_puzzle(sheet: &reader::RawSheet, range: CellRange, side: usize) -> 
         return "it is empty (or holds only blank marks)".to_string();
     }
     let filled = t.digits + t.others.len();
+    if t.digits > 0 && t.others.len() * 4 <= filled {
+        if let Some(reason) = plausible::not_a_puzzle(sheet, range, side) {
+            return reason;
+        }
+    }
     let shown: Vec<String> = t
         .others
         .iter()
@@ -1422,11 +1454,35 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
         }
     };
     // An earlier run's answer copies are no puzzles.
-    let detected: Vec<(CellRange, BoxShape)> = detected
+    let mut detected: Vec<(CellRange, BoxShape)> = detected
         .into_iter()
         .filter(|(range, _)| !recorded.answers.iter().any(|(_, a)| a.range == *range))
         .collect();
     let mut named: Vec<TurnedDown> = Vec::new();
+    if detected.is_empty() && opts.range.is_none() {
+        // No bordered grid: a block of values shaped like a puzzle is one,
+        // or is named with the range to ask for it.
+        for found in borderless::find(sheet, opts.shape) {
+            match found {
+                borderless::Found::Grid(range, shape) => detected.push((range, shape)),
+                borderless::Found::Hint(range) if named.len() < TURNED_DOWN_NAMED => {
+                    let side = range.rows();
+                    named.push(TurnedDown {
+                        range,
+                        reason: format!(
+                            "the digits at {range} look like a {side}×{side} puzzle: --range {range}"
+                        ),
+                        bordered: false,
+                    });
+                }
+                borderless::Found::Hint(_) => {}
+            }
+        }
+        detected.retain(|(range, _)| !recorded.answers.iter().any(|(_, a)| a.range == *range));
+        if !detected.is_empty() {
+            named.clear();
+        }
+    }
     if detected.is_empty() {
         // The first few, each apart from those named before it (the rows
         // of one long table are one square, not one per row).
@@ -1440,6 +1496,7 @@ fn find_grids(sheet: &reader::RawSheet, opts: &ReadOptions, recorded: &Recorded)
             named.push(TurnedDown {
                 range,
                 reason: why_not_a_puzzle(sheet, range, range.rows() as usize),
+                bordered: true,
             });
         }
     }
@@ -1607,7 +1664,11 @@ mod tests {
         assert_eq!(grid_cell(v(9), false, 9, Symbols::Numbers), Cell::Given(9));
         assert_eq!(
             grid_cell(v(12), false, 9, Symbols::Numbers),
-            Cell::Bad("12".into())
+            Cell::Marked("12".into())
+        );
+        assert_eq!(
+            grid_cell(v(21), false, 9, Symbols::Numbers),
+            Cell::Bad("21".into())
         );
         assert_eq!(
             grid_cell(v(12), false, 16, Symbols::Numbers),
@@ -1647,12 +1708,15 @@ mod tests {
         for marks in ["123", "1 2 3", "1,2,3", "2\n5 9", "1 9", "1, 2"] {
             assert_eq!(cell(text(marks)), marked(marks), "{marks:?}");
         }
-        // Three or more increasing digits together are marks, two are not
-        // (numbers or text alike).
+        // Two or more increasing digits together are marks (numbers or
+        // text alike).
         assert_eq!(cell(classify(Some(&Data::Float(123.0)))), marked("123"));
-        assert_eq!(cell(classify(Some(&Data::Int(12)))), Cell::Bad("12".into()));
+        assert_eq!(cell(classify(Some(&Data::Int(12)))), marked("12"));
+        assert_eq!(cell(text("23")), marked("23"));
         // Not increasing, repeated, out of range, other characters: bad.
-        for bad in ["12", "2 1", "1 1", "10", "1a", "1-3", "..", "-", "1 0"] {
+        for bad in [
+            "21", "2 1", "1 1", "11", "10", "1a", "1-3", "..", "-", "1 0",
+        ] {
             assert_eq!(cell(text(bad)), Cell::Bad(bad.into()), "{bad:?}");
         }
         // Pencil marks only up to side 9: in a 16x16 "12" is a digit.

@@ -86,6 +86,16 @@ impl Values {
     pub(crate) fn set(&mut self, at: (u32, u32), value: Data) {
         self.0.insert(at, value);
     }
+
+    /// Every cell present, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&(u32, u32), &Data)> {
+        self.0.iter()
+    }
+
+    /// How many cells are present.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
 }
 
 /// One bordered region of a sheet: a [`BorderMap`] whose `A1` is `origin`.
