@@ -788,6 +788,7 @@ fn every_failing_run_ends_with_its_failures_and_github_gets_annotations() {
         .output()
         .unwrap();
     assert!(!stdout(&o).contains('\x1b'));
+}
 
 /// `path` rewritten to `to` with its first sheet part passed through
 /// `edit`; every other entry and the zip comment (the run's records) kept.

@@ -274,8 +274,7 @@ pub(crate) fn read_raw(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, ReadE
         };
         let xml = read_part(&mut zip, part)
             .ok_or_else(|| sheet_err(format!("its part {part} is missing or unreadable")))?;
-        let mut scan =
-            scan_sheet(&xml, &strings).map_err(|e| sheet_err(format!("{part}: {e}")))?;
+        let mut scan = scan_sheet(&xml, &strings).map_err(|e| sheet_err(format!("{part}: {e}")))?;
         calculated |= scan.calculated;
         zero_cached.push(std::mem::take(&mut scan.zero_cached));
         let (borders, blue_italic) = scan.styles.resolve(&xfs);
