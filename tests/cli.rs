@@ -600,6 +600,29 @@ fn bench_reports_counts_per_file_as_json() {
     let o = xlsudoku(&["bench", path.to_str().unwrap()]);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("set.txt"), "{}", stderr(&o));
+    // -j benches files side by side, reported in the order given.
+    let sets: Vec<String> = (0..4)
+        .map(|k| {
+            let p = dir.path().join(format!("s{k}.txt"));
+            let line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n";
+            std::fs::write(&p, line.repeat(k + 1)).unwrap();
+            p.to_str().unwrap().to_string()
+        })
+        .collect();
+    let mut args = vec!["bench", "--json", "-j", "2"];
+    args.extend(sets.iter().map(String::as_str));
+    let o = xlsudoku(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let counts: Vec<u64> = stdout(&o)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["puzzles"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(counts, [1, 2, 3, 4]);
+    assert_eq!(code(&xlsudoku(&["bench", "-j", "0", &sets[0]])), 2);
 }
 
 #[test]

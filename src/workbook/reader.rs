@@ -1039,7 +1039,7 @@ fn scan_sheet(xml: &str, strings: &[Option<String>]) -> Result<SheetScan, String
                             if c.formula.is_some() {
                                 out.formulas.push(at);
                                 match cached {
-                                    Some(x) if x == 0.0 => out.zero_cached.push(at),
+                                    Some(0.0) => out.zero_cached.push(at),
                                     Some(_) => out.calculated = true,
                                     None => {}
                                 }
