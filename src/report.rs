@@ -228,12 +228,26 @@ impl SheetRecord {
     }
 }
 
-/// True when the records of one workbook find a grid somewhere in it (any
-/// sheet record other than `no-grid`).
+/// What the `no-grid` records of a workbook with no grid on any sheet say
+/// (not only on the sheets a `--sheet` run reports).
+pub const NO_GRID_ANYWHERE: &str = "no grid anywhere in the workbook";
+
+/// True when the records of one workbook find a grid somewhere in it: a
+/// sheet record other than `no-grid`, or `no-grid` records that do not say
+/// [`NO_GRID_ANYWHERE`] (their workbook has grids on sheets a `--sheet`
+/// run left out).
 pub fn has_grid<'a>(records: impl IntoIterator<Item = &'a SheetRecord>) -> bool {
-    records
-        .into_iter()
-        .any(|r| r.sheet.is_some() && r.status != SheetStatus::NoGrid)
+    let mut none_anywhere = false;
+    for r in records {
+        if r.sheet.is_some() && r.status != SheetStatus::NoGrid {
+            return true;
+        }
+        none_anywhere |= r.status == SheetStatus::NoGrid
+            && r.error
+                .as_deref()
+                .is_some_and(|e| e.contains(NO_GRID_ANYWHERE));
+    }
+    !none_anywhere
 }
 
 /// Totals over a run.
@@ -532,7 +546,19 @@ mod tests {
             rec("b.xlsx", Some("S1"), SheetStatus::NoGrid),
             rec("b.xlsx", Some("S2"), SheetStatus::NoGrid),
         ];
+        let mut records = records;
+        for r in &mut records[2..] {
+            r.error = Some(NO_GRID_ANYWHERE.to_string());
+        }
         assert!(has_grid(&records[..2]) && !has_grid(&records[2..]));
+        // A --sheet run that reports only a sheet without a grid, in a
+        // workbook with grids elsewhere: its record does not say none
+        // anywhere, and it passes.
+        assert!(has_grid(&[rec(
+            "c.xlsx",
+            Some("Notes"),
+            SheetStatus::NoGrid
+        )]));
         assert!(records[1].passes(true, false) && !records[2].passes(false, false));
         assert!(records[2].passes(false, true), "--allow-no-grid");
         assert!(!rec("c", Some("S"), SheetStatus::Invalid).passes(true, true));

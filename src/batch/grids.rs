@@ -62,7 +62,7 @@ pub(super) fn no_grid_reason(sheet: &crate::workbook::Sheet) -> Option<String> {
 /// The reason of a `no-grid` record in a workbook that has no grid on any
 /// sheet: the sheet's own (`reason`), then that.
 pub(super) fn no_grid_anywhere(reason: Option<String>) -> String {
-    const NONE: &str = "no grid anywhere in the workbook (a grid is found by its borders)";
+    const NONE: &str = crate::report::NO_GRID_ANYWHERE;
     match reason {
         Some(r) => format!("{r}; {NONE}"),
         None => NONE.to_string(),

@@ -797,8 +797,9 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
             }),
         }
     }
-    // A workbook with no grid anywhere fails, and its records say so.
-    if !crate::report::has_grid(&records) {
+    // A workbook with no grid on any sheet (asked for with --sheet or not)
+    // fails, and its records say so.
+    if sheets.iter().all(|s| s.grids.is_empty()) {
         for r in &mut records {
             r.error = Some(no_grid_anywhere(r.error.take()));
         }
