@@ -1109,12 +1109,13 @@ fn is_earlier_note(sheet: &reader::RawSheet, recorded: &Recorded, at: CellRef) -
         && matches!(sheet.values.get_value(key), Some(Data::String(s)) if reads_as_note(s))
 }
 
-/// Whether `text` starts as every note does: a status word, then `:` (or
-/// nothing more).
+/// Whether `text` starts as every note does: a status word, then `:`, a
+/// space (as notes of earlier versions did: `solved iiii 0.41 ms`) or
+/// nothing more.
 fn reads_as_note(text: &str) -> bool {
     crate::solve::Status::ALL.iter().any(|s| {
         text.strip_prefix(s.note_word())
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([':', ' ']))
     })
 }
 
@@ -1601,6 +1602,8 @@ mod tests {
             "multiple solutions: more than one (1 ms)",
             "timeout: (5 s)",
             "solved",
+            // As notes of earlier versions read.
+            "solved iiiiiiii 0.41 ms rating 1.2",
         ] {
             assert!(reads_as_note(note), "{note}");
         }
