@@ -265,13 +265,19 @@ pub struct Summary {
     pub statuses: BTreeMap<SheetStatus, usize>,
     /// Wall time of the whole run.
     pub seconds: f64,
-    /// Files of other kinds found in the folders searched and not read.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub not_read: usize,
+    /// Files of other kinds found in the folders searched and not read,
+    /// with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_read: Vec<NotRead>,
 }
 
-fn is_zero(n: &usize) -> bool {
-    *n == 0
+/// A file found in a folder and not read (`.csv`, `.xls`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct NotRead {
+    /// The file, as found.
+    pub file: String,
+    /// Why it was not read.
+    pub reason: String,
 }
 
 impl Summary {
@@ -314,10 +320,10 @@ impl Summary {
                 counts.join(", ")
             },
             self.seconds
-        ) + &if self.not_read > 0 {
+        ) + &if !self.not_read.is_empty() {
             format!(
                 "; {} of other kinds not read",
-                plural(self.not_read, "file")
+                plural(self.not_read.len(), "file")
             )
         } else {
             String::new()

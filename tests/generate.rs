@@ -411,7 +411,9 @@ fn large_sizes_say_what_they_cost_before_starting() {
         first.contains("36x36 puzzles are slow to make: minutes each"),
         "{text}"
     );
-    assert_eq!(o.status.code(), Some(2), "{text}");
+    // The deadline is checked between attempts: a puzzle under way may
+    // still finish (exit 0) on a fast machine, or not (exit 2).
+    assert!(matches!(o.status.code(), Some(0 | 2)), "{text}");
     // Quiet means quiet.
     let o = run_xlsudoku(&[
         "generate",

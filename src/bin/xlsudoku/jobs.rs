@@ -435,18 +435,15 @@ pub fn run_jobs(
         pb.finish_and_clear();
     }
     sink.summary.seconds = start.elapsed().as_secs_f64();
-    sink.summary.not_read = not_read.len();
-    for path in &not_read {
-        let reason = batch::not_read_reason(path);
-        if c.json {
-            let line = serde_json::json!({"not_read": {"file": path.display().to_string(), "reason": reason}});
-            sink.print(&line.to_string());
-        }
-        if let Some(f) = &mut sink.report {
-            let line = serde_json::json!({"not_read": {"file": path.display().to_string(), "reason": reason}});
-            f.write(&format!("{line}\n"));
-        }
-    }
+    // Listed in the summary (its JSON line too), never as records: a
+    // reader of the records meets grids and file errors only.
+    sink.summary.not_read = not_read
+        .iter()
+        .map(|p| xlsudoku::report::NotRead {
+            file: p.display().to_string(),
+            reason: batch::not_read_reason(p).to_string(),
+        })
+        .collect();
     if !c.quiet && !c.json && !not_read.is_empty() {
         let list = not_read_list(&not_read);
         say(&format!(
