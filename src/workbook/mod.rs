@@ -139,6 +139,16 @@ pub enum Cell {
     Formula(String),
 }
 
+impl Cell {
+    /// The digit of a given; 0 (blank for the puzzle) for anything else.
+    pub fn given(&self) -> u8 {
+        match self {
+            Cell::Given(d) => *d,
+            _ => 0,
+        }
+    }
+}
+
 /// How a grid writes its digits, decided per grid from the symbols in it
 /// (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -384,10 +394,7 @@ impl AnswerPlace {
 impl FoundGrid {
     /// The puzzle: givens only; filled, bad and blank cells are blank.
     pub fn puzzle(&self) -> Grid {
-        self.grid_of(|c| match c {
-            Cell::Given(v) => *v,
-            _ => 0,
-        })
+        self.grid_of(Cell::given)
     }
 
     /// The grid as the sheet shows it: givens and the digits an earlier
@@ -1048,13 +1055,7 @@ fn judge_labelled(
     // A puzzle's givens do not clash (a table of small numbers does).
     let shape = BoxShape::for_side(side)?;
     let cells = read_grid(sheet, inner, shape).2;
-    let digits: Vec<u8> = cells
-        .iter()
-        .map(|c| match c {
-            Cell::Given(d) => *d,
-            _ => 0,
-        })
-        .collect();
+    let digits: Vec<u8> = cells.iter().map(Cell::given).collect();
     let grid = Grid::from_cells(shape, digits).ok()?;
     grid.conflicts().is_empty().then_some(t.digits as i64)
 }

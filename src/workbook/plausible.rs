@@ -63,13 +63,7 @@ pub(super) fn not_a_puzzle(sheet: &RawSheet, range: CellRange, side: usize) -> O
             "{formulas} of its {filled} filled cells are formulas: a table of computed values, not givens"
         ));
     }
-    let digits: Vec<u8> = cells
-        .iter()
-        .map(|c| match c {
-            Cell::Given(d) => *d,
-            _ => 0,
-        })
-        .collect();
+    let digits: Vec<u8> = cells.iter().map(Cell::given).collect();
     let grid = Grid::from_cells(shape, digits).ok()?;
     let clashing: HashSet<usize> = grid
         .conflicts()
