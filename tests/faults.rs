@@ -699,13 +699,7 @@ fn a_panic_in_one_file_is_that_files_error_and_the_run_goes_on() {
 /// seconds, quietly, with 141 (128 + SIGPIPE).
 fn ends_quietly_when_stdout_closes(args: &[&str], keep: usize) {
     use std::io::{BufRead, Read};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(args);
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
     for _ in 0..keep {
         let mut line = String::new();
@@ -786,4 +780,15 @@ fn every_streaming_command_stops_at_once_and_quietly_when_stdout_closes() {
         })
         .unwrap_or_default();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// xlsudoku started with no stdin and its stdout and stderr piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
 }

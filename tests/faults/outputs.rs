@@ -18,13 +18,7 @@ fn is_fifo(p: &Path) -> bool {
 /// Runs xlsudoku with its own stdin, failing when it does not end within
 /// ten seconds (it is killed then).
 fn within_seconds(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = super::spawn(args);
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > Duration::from_secs(10) {
