@@ -6,11 +6,14 @@
 //! success (as the seed macro does). Which techniques run is a [`Ladder`]:
 //! [`Ladder::seed`] is the old macro's four, [`Ladder::all`] every one in
 //! [`TABLE`] (the default). The layout follows HoDoKu's: this file holds
-//! the position ([`Board`]) and the loop, [`techniques`] the one table of
-//! order, letter, name and ratings, and one file per technique family
-//! (`singles`, `intersections`, `subsets`, `fish`, `single_digit`,
+//! the position ([`Board`]) and the loop; [`techniques`] the one table of
+//! order, letter, name, ratings and finder, and one file per technique
+//! family (`singles`, `intersections`, `subsets`, `fish`, `single_digit`,
 //! `wings`, `uniqueness`, `finned_fish`, `sue_de_coq`, `colouring`,
-//! `chains`, `als`, `forcing`) the finders.
+//! `chains`, `als`, `forcing`) with the finders; `memo` what the finders
+//! keep to go faster; `geometry` the fixed layout of a box shape; `bits`
+//! the bit sets; [`rating`] the ratings, with Sudoku Explainer's run in
+//! `se_run`.
 //!
 //! The uniqueness techniques (`u` `h` `b`) hold only for a puzzle with one
 //! solution: a board uses them only after [`Board::assume_unique`], which
@@ -56,23 +59,14 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
-mod als;
-mod chains;
-mod colouring;
-mod explainer;
-mod facts;
-mod finned_fish;
-mod fish;
-mod forcing;
-mod intersections;
+mod bits;
+mod geometry;
+mod memo;
 pub mod rating;
-mod single_digit;
-mod singles;
-mod subsets;
-mod sue_de_coq;
+mod se_run;
 pub mod techniques;
-mod uniqueness;
-mod wings;
+
+use techniques::singles;
 
 pub(crate) use rating::rate_after_noted;
 pub use rating::{
@@ -83,8 +77,11 @@ pub use techniques::{
     UnknownTechnique, TABLE,
 };
 
-use std::sync::Arc;
 use std::time::Instant;
+
+use bits::{all_digits, at_most, bit, digits_of, first_cover, members_of, positions, two_bits};
+use geometry::{Geometry, Shared};
+pub(crate) use memo::Findings;
 
 use crate::grid::{Grid, Unit};
 
@@ -168,25 +165,6 @@ pub struct Board {
     /// ladder starts again from the top (`singles.rs`). The seed's ladder
     /// fills every single a pass finds, as the macro did.
     queues: Option<Box<singles::Queues>>,
-    /// The sashimi fish a failed search for finned ones met, for the
-    /// search that follows it in the same position.
-    fish_memo: Option<finned_fish::FishMemo>,
-    /// For each kind of finned fish (size and sashimi) and digit: the
-    /// digit's places (row by row) where that search last went through it
-    /// in vain on this board (empty when it has not).
-    fin_vain: Vec<Box<[u64]>>,
-    /// The rectangles of a position, for the uniqueness techniques that
-    /// follow one another on it.
-    rect_memo: Option<uniqueness::RectMemo>,
-    /// Every digit's colour clusters of a position, for the colouring
-    /// techniques that follow one another on it.
-    colour_memo: Option<colouring::ColourMemo>,
-    /// The candidates where the XY-chain search last found nothing
-    /// ([`Board::xy_chains_in_vain`]).
-    xy_vain: Option<Vec<u64>>,
-    /// What the single-digit techniques found nothing on, and where the
-    /// unit-bound ones last searched in vain (`facts.rs`).
-    facts: facts::Facts,
     /// The peers of each cell (its row, column and box, itself left out).
     peers: Shared<Vec<usize>>,
     /// The peers of each cell as a bit set (`(side² + 63) / 64` words each).
@@ -201,59 +179,9 @@ pub struct Board {
     box_lines: Shared<(Vec<usize>, Vec<usize>)>,
     /// When the ladder must stop (`--timeout`).
     deadline: Option<Instant>,
-    /// Searches kept for the position they were made in (the number of
-    /// steps taken names the position): link graphs, almost locked sets.
-    cache: Cache,
-    /// What runs on this puzzle found where, when noted
-    /// ([`Board::note_findings`]).
-    findings: Option<Findings>,
-}
-
-/// What runs on one puzzle found, position by position (a position is
-/// its candidates): the techniques tried there in vain, and the steps the
-/// costlier ones found. Whether and what a technique finds depends on the
-/// position alone (the searches' own memos are checked against the
-/// candidates they were made for), so a second run on the same puzzle,
-/// in another order, skips those searches: the ratings run the ladder
-/// twice, in HoDoKu's order and in Sudoku Explainer's, and about half of
-/// the second run's positions were met by the first. Forcing chains and
-/// nets, which try first the premises that concluded before, are noted
-/// only where they find nothing, and X- and XY-chains, whose choice
-/// differs between the runs (`Pick`), likewise. The facts of the
-/// single-digit techniques (`facts.rs`: nothing found on a digit) and the
-/// link graphs built go along.
-#[derive(Debug, Clone, Default)]
-pub struct Findings {
-    positions: rustc_hash::FxHashMap<Vec<u64>, Noted>,
-    facts: facts::Facts,
-    /// The link graphs built, by position (9x9 and smaller grids only,
-    /// at most [`chains::KEPT_GRAPHS`]): the second run takes them.
-    graphs: rustc_hash::FxHashMap<Vec<u64>, Arc<chains::Graph>>,
-}
-
-/// What was found in one position.
-#[derive(Debug, Clone, Default)]
-struct Noted {
-    /// The techniques that found nothing, as bits ([`Technique::bit`]).
-    failed: u64,
-    /// Steps found, by the technique tried (a step may name a variant:
-    /// a grouped AIC search finds plain ones too).
-    found: Vec<(Technique, Step)>,
-}
-
-/// Techniques whose steps are not worth keeping (singles, which cost less
-/// than a copy) or depend on the run (forcing chains and nets; X- and
-/// XY-chains, whose choice is HoDoKu's or Sudoku Explainer's: [`Pick`]).
-fn kept(t: Technique) -> bool {
-    !matches!(
-        t,
-        Technique::NakedSingle
-            | Technique::HiddenSingle
-            | Technique::ForcingChain
-            | Technique::ForcingNet
-            | Technique::XChain
-            | Technique::XyChain
-    )
+    /// What the techniques keep between calls and what runs on this
+    /// puzzle found ([`memo`]): caches, searches in vain, findings.
+    memo: memo::Memo,
 }
 
 /// Which step a search takes when it could take several.
@@ -271,296 +199,6 @@ pub(super) enum Pick {
     /// Sudoku Explainer's, for its run: the easiest step, the shortest
     /// chain (SE rates a chain by its length).
     Easiest,
-}
-
-/// What the costly techniques keep between calls: the link graph and the
-/// almost locked sets of the current position, and the premises of
-/// forcing chains and nets found with a conclusion and not used yet.
-#[derive(Debug, Clone, Default)]
-struct Cache {
-    /// `(steps taken, graph)`.
-    graph: Option<(usize, Arc<chains::Graph>)>,
-    /// `(steps taken, candidates, sets)`: the last position's sets, kept
-    /// to build the next one's from (the sets of a unit whose cells have
-    /// not changed are the same, and so is a set whose own cells have
-    /// not; so are the restricted commons of two such sets).
-    als: Option<(usize, Vec<u64>, Arc<als::AlsData>)>,
-    /// Premise groups of forcing chains (index 0) and nets (index 1)
-    /// found to conclude something, to be tried again first.
-    forcing: [Vec<forcing::Premises>; 2],
-    /// Each unit's naked and hidden subsets, and the candidates they were
-    /// found in ([`subsets::UnitSubsets`]).
-    subsets: Vec<subsets::UnitSubsets>,
-}
-
-/// The fixed layout of a board of one box shape: units, each cell's
-/// units and peers. Built once per shape and thread ([`Geometry::of`]) and
-/// shared by every board of that shape, as digging a large grid makes a
-/// board for every given it tries.
-#[derive(Clone)]
-struct Geometry {
-    shape: crate::grid::BoxShape,
-    units: Shared<Vec<usize>>,
-    cell_units: Shared<[usize; 3]>,
-    peers: Shared<Vec<usize>>,
-    /// Each cell's peers as a bit set (`words` 64-bit words per cell).
-    peer_sets: Shared<u64>,
-    /// Each cell's position (index in the unit's cells) in its row,
-    /// column and box.
-    cell_pos: Shared<[u8; 3]>,
-    /// For each line (unit `k` below `2 * side`) and box `b`, at
-    /// `k * side + b`: the positions in the line of its cells in the box.
-    line_boxes: Shared<u64>,
-    /// For each box `b` (by box number) and line `k`, at `b * 2 * side +
-    /// k`: the positions in the box of its cells on the line.
-    box_line_cells: Shared<u64>,
-    /// For each box (by box number): the rows and the columns through it
-    /// (unit numbers, in order).
-    box_lines: Shared<(Vec<usize>, Vec<usize>)>,
-}
-
-/// A list shared by every board of one shape (read like a `Vec`).
-#[derive(Debug, Clone)]
-struct Shared<T>(Arc<Vec<T>>);
-
-impl<T> std::ops::Deref for Shared<T> {
-    type Target = Vec<T>;
-
-    fn deref(&self) -> &Vec<T> {
-        &self.0
-    }
-}
-
-impl<'a, T> IntoIterator for &'a Shared<T> {
-    type Item = &'a T;
-    type IntoIter = std::slice::Iter<'a, T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
-thread_local! {
-    /// The last shape's geometry, per thread.
-    static GEOMETRY: std::cell::RefCell<Option<Geometry>> = const { std::cell::RefCell::new(None) };
-}
-
-impl Geometry {
-    /// The layout of `puzzle`'s shape, from the thread's cache when the
-    /// last board made on this thread had the same shape.
-    fn of(puzzle: &Grid) -> Geometry {
-        let shape = puzzle.shape();
-        GEOMETRY.with(|cached| {
-            let mut cached = cached.borrow_mut();
-            match &*cached {
-                Some(g) if g.shape == shape => g.clone(),
-                _ => {
-                    let g = Geometry::build(puzzle);
-                    *cached = Some(g.clone());
-                    g
-                }
-            }
-        })
-    }
-
-    fn build(puzzle: &Grid) -> Geometry {
-        let side = puzzle.side();
-        let units: Vec<Vec<usize>> = puzzle.units().map(|u| puzzle.unit_cells(u)).collect();
-        let mut cell_units = vec![[0usize; 3]; side * side];
-        for (k, cells) in units.iter().enumerate() {
-            for &c in cells {
-                cell_units[c][k / side] = k;
-            }
-        }
-        let peers: Vec<Vec<usize>> = (0..side * side)
-            .map(|c| {
-                let mut p: Vec<usize> = cell_units[c]
-                    .iter()
-                    .flat_map(|&k| units[k].iter().copied())
-                    .filter(|&x| x != c)
-                    .collect();
-                p.sort_unstable();
-                p.dedup();
-                p
-            })
-            .collect();
-        let words = (side * side).div_ceil(64);
-        let mut peer_sets = vec![0u64; side * side * words];
-        for (c, ps) in peers.iter().enumerate() {
-            for &p in ps {
-                peer_sets[c * words + p / 64] |= 1 << (p % 64);
-            }
-        }
-        let mut cell_pos = vec![[0u8; 3]; side * side];
-        for (k, cells) in units.iter().enumerate() {
-            for (i, &c) in cells.iter().enumerate() {
-                cell_pos[c][k / side] = i as u8;
-            }
-        }
-        let mut line_boxes = vec![0u64; 2 * side * side];
-        for (k, cells) in units[..2 * side].iter().enumerate() {
-            for (pos, &c) in cells.iter().enumerate() {
-                line_boxes[k * side + cell_units[c][2] - 2 * side] |= 1u64 << pos;
-            }
-        }
-        let mut box_line_cells = vec![0u64; 2 * side * side];
-        for (b, cells) in units[2 * side..].iter().enumerate() {
-            for (pos, &c) in cells.iter().enumerate() {
-                for &k in &cell_units[c][..2] {
-                    box_line_cells[b * 2 * side + k] |= 1u64 << pos;
-                }
-            }
-        }
-        let box_lines = units[2 * side..]
-            .iter()
-            .map(|cells| {
-                let mut rows: Vec<usize> = cells.iter().map(|&c| cell_units[c][0]).collect();
-                let mut cols: Vec<usize> = cells.iter().map(|&c| cell_units[c][1]).collect();
-                rows.sort_unstable();
-                rows.dedup();
-                cols.sort_unstable();
-                cols.dedup();
-                (rows, cols)
-            })
-            .collect();
-        Geometry {
-            shape: puzzle.shape(),
-            units: Shared(Arc::new(units)),
-            cell_units: Shared(Arc::new(cell_units)),
-            peers: Shared(Arc::new(peers)),
-            peer_sets: Shared(Arc::new(peer_sets)),
-            cell_pos: Shared(Arc::new(cell_pos)),
-            line_boxes: Shared(Arc::new(line_boxes)),
-            box_line_cells: Shared(Arc::new(box_line_cells)),
-            box_lines: Shared(Arc::new(box_lines)),
-        }
-    }
-
-    /// Whether two givens of `puzzle` clash in a unit (as
-    /// [`Grid::conflicts`] would find, without listing them).
-    fn clash(&self, puzzle: &Grid) -> bool {
-        let cells = puzzle.cells();
-        self.units.iter().any(|u| {
-            let mut seen = 0u64;
-            u.iter().any(|&c| match cells[c] {
-                0 => false,
-                v => {
-                    let b = bit(v);
-                    let again = seen & b != 0;
-                    seen |= b;
-                    again
-                }
-            })
-        })
-    }
-}
-
-fn bit(d: u8) -> u64 {
-    1u64 << (d - 1)
-}
-
-/// Every digit of a grid of this side, as a set (bit `d - 1` for `d`).
-fn all_digits(side: usize) -> u64 {
-    if side == 64 {
-        u64::MAX
-    } else {
-        (1u64 << side) - 1
-    }
-}
-
-/// The common search of subsets and fish: the first choice of `size`
-/// items (each a key and a bit mask: a cell's candidates, a digit's
-/// places, a line's places of a digit) whose masks together cover exactly
-/// `size` bits, for which `found` makes a step. Items are tried in order;
-/// a branch is cut as soon as its union passes `size` bits. `pick` is
-/// room for the choice (cleared first), kept by the caller from one call
-/// to the next.
-fn first_cover<T: Copy>(
-    items: &[(T, u64)],
-    size: usize,
-    pick: &mut Vec<T>,
-    found: &mut impl FnMut(&[T], u64) -> Option<Step>,
-) -> Option<Step> {
-    fn go<T: Copy>(
-        items: &[(T, u64)],
-        size: usize,
-        from: usize,
-        union: u64,
-        pick: &mut Vec<T>,
-        found: &mut impl FnMut(&[T], u64) -> Option<Step>,
-    ) -> Option<Step> {
-        if pick.len() == size {
-            return if union.count_ones() as usize == size {
-                found(pick, union)
-            } else {
-                None
-            };
-        }
-        // Only items that leave enough after them to complete the choice.
-        let last = (items.len() + pick.len()).checked_sub(size)?;
-        for (j, &(key, mask)) in items.iter().enumerate().take(last + 1).skip(from) {
-            let u = union | mask;
-            if !at_most(u, size) {
-                continue;
-            }
-            pick.push(key);
-            let step = go(items, size, j + 1, u, pick, found);
-            pick.pop();
-            if step.is_some() {
-                return step;
-            }
-        }
-        None
-    }
-    pick.clear();
-    go(items, size, 0, 0, pick, found)
-}
-
-/// Whether `x` has exactly two bits set (a pair cell, a strong link),
-/// without counting them all.
-pub(super) fn two_bits(x: u64) -> bool {
-    let rest = x & x.wrapping_sub(1);
-    rest != 0 && rest & (rest - 1) == 0
-}
-
-/// Whether `x` has at most `k` bits set (cheaper than counting them all
-/// for the small `k` of a subset or a fish).
-pub(super) fn at_most(mut x: u64, k: usize) -> bool {
-    for _ in 0..k {
-        x &= x.wrapping_sub(1);
-    }
-    x == 0
-}
-
-/// The members of a bit set of cells (a word per 64 cells), in order.
-pub(super) fn members_of(set: Vec<u64>) -> impl Iterator<Item = usize> {
-    set.into_iter().enumerate().flat_map(|(w, mut m)| {
-        std::iter::from_fn(move || {
-            (m != 0).then(|| {
-                let x = 64 * w + m.trailing_zeros() as usize;
-                m &= m - 1;
-                x
-            })
-        })
-    })
-}
-
-/// The set bits of `mask` as indices, lowest first (positions in a unit).
-pub(super) fn positions(mask: u64) -> impl Iterator<Item = usize> {
-    digits_of(mask).map(|d| d as usize - 1)
-}
-
-pub(super) fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let d = m.trailing_zeros() as u8 + 1;
-            m &= m - 1;
-            Some(d)
-        }
-    })
 }
 
 impl Board {
@@ -602,12 +240,6 @@ impl Board {
             unique: false,
             queues: (ladder != Ladder::seed()).then(|| singles::Queues::new(side)),
             pick: Pick::Hodoku,
-            fish_memo: None,
-            fin_vain: Vec::new(),
-            rect_memo: None,
-            colour_memo: None,
-            xy_vain: None,
-            facts: Default::default(),
             peers: geometry.peers,
             peer_sets: geometry.peer_sets,
             cell_pos: geometry.cell_pos,
@@ -615,8 +247,7 @@ impl Board {
             box_line_cells: geometry.box_line_cells,
             box_lines: geometry.box_lines,
             deadline: None,
-            cache: Cache::default(),
-            findings: None,
+            memo: memo::Memo::default(),
         };
         for (i, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -684,33 +315,16 @@ impl Board {
     /// uses the notes: a technique that found nothing in a position is not
     /// tried there again, a step found there is taken again without a
     /// search. The steps are the same, found sooner.
-    ///
-    /// ```
-    /// use xlsudoku::grid::Grid;
-    /// use xlsudoku::logic::{Board, Ladder};
-    ///
-    /// let p: Grid =
-    ///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
-    ///         .parse()?;
-    /// let mut first = Board::new(&p).unwrap();
-    /// first.note_findings(None);
-    /// first.run(None);
-    /// let mut second = Board::with_ladder(&p, Ladder::all()).unwrap();
-    /// second.note_findings(first.take_findings());
-    /// second.run(None);
-    /// assert_eq!(second.steps(), first.steps());
-    /// # Ok::<(), xlsudoku::grid::GridError>(())
-    /// ```
-    pub fn note_findings(&mut self, known: Option<Findings>) {
+    pub(crate) fn note_findings(&mut self, known: Option<Findings>) {
         let mut known = known.unwrap_or_default();
-        self.facts.absorb(std::mem::take(&mut known.facts));
-        self.findings = Some(known);
+        self.memo.facts.absorb(std::mem::take(&mut known.facts));
+        self.memo.findings = Some(known);
     }
 
     /// What [`Board::note_findings`] noted, leaving nothing noted.
-    pub fn take_findings(&mut self) -> Option<Findings> {
-        let mut f = self.findings.take()?;
-        f.facts = self.facts.carried();
+    pub(crate) fn take_findings(&mut self) -> Option<Findings> {
+        let mut f = self.memo.findings.take()?;
+        f.facts = self.memo.facts.carried();
         Some(f)
     }
 
@@ -883,10 +497,10 @@ impl Board {
         }
         // What runs on this puzzle found here (nothing, or a step) is
         // not searched for again; what this search finds is noted.
-        let key = self.findings.as_ref().map(|_| self.cands.clone());
-        let known = match (&self.findings, &key) {
-            (Some(f), Some(key)) => f.positions.get(key).cloned().unwrap_or_default(),
-            _ => Noted::default(),
+        let key = self.memo.findings.as_ref().map(|_| self.cands.clone());
+        let known = match (&self.memo.findings, &key) {
+            (Some(f), Some(key)) => f.at(key),
+            _ => memo::Noted::default(),
         };
         let mut failed = 0u64;
         let mut found = None;
@@ -908,14 +522,10 @@ impl Board {
         }
         if let (Some(key), false) = (key, self.past_deadline()) {
             let step = found
-                .filter(|&t| kept(t))
+                .filter(|&t| t.info().kept())
                 .and_then(|t| Some((t, self.steps.last()?.clone())));
-            if let Some(f) = &mut self.findings {
-                if failed & !known.failed != 0 || step.is_some() {
-                    let noted = f.positions.entry(key).or_default();
-                    noted.failed |= failed;
-                    noted.found.extend(step);
-                }
+            if let Some(f) = &mut self.memo.findings {
+                f.note(key, &known, failed, step);
             }
         }
         found.is_some()
@@ -929,60 +539,12 @@ impl Board {
         self.apply(step);
     }
 
-    /// One step of technique `t`, if it finds one here.
+    /// One step of technique `t`, if it finds one here: the search of
+    /// its row of the table (a uniqueness technique only on a board told
+    /// that its puzzle has one solution).
     fn try_technique(&mut self, t: Technique) -> bool {
-        let queued = self.queues.as_ref().is_some_and(|q| q.queuing());
-        match t {
-            Technique::NakedSingle if queued => self.queued_naked_single(),
-            Technique::HiddenSingle if queued => self.queued_hidden_single(),
-            Technique::NakedSingle => self.naked_singles(),
-            Technique::HiddenSingle => self.hidden_singles(),
-            Technique::LockedPair => self.naked_subset(2, true),
-            Technique::LockedTriple => self.naked_subset(3, true),
-            Technique::LockedCandidates => self.locked_candidates(),
-            Technique::NakedPair => self.naked_subset(2, false),
-            Technique::NakedTriple => self.naked_subset(3, false),
-            Technique::HiddenPair => self.hidden_subset(2),
-            Technique::HiddenTriple => self.hidden_subset(3),
-            Technique::NakedQuad => self.naked_subset(4, false),
-            Technique::HiddenQuad => self.hidden_subset(4),
-            Technique::XWing => self.basic_fish(2),
-            Technique::Swordfish => self.basic_fish(3),
-            Technique::Jellyfish => self.basic_fish(4),
-            Technique::RemotePair => self.remote_pair(),
-            Technique::BugPlusOne => self.unique && self.bug_plus_one(),
-            Technique::Skyscraper => self.single_digit(single_digit::Pattern::Skyscraper),
-            Technique::TwoStringKite => self.single_digit(single_digit::Pattern::Kite),
-            Technique::TurbotFish => self.single_digit(single_digit::Pattern::Turbot),
-            Technique::EmptyRectangle => self.empty_rectangle(),
-            Technique::WWing => self.w_wing(),
-            Technique::XyWing => self.xy_wing(false),
-            Technique::XyzWing => self.xy_wing(true),
-            Technique::UniqueRectangle1 => self.unique && self.unique_rectangle(1),
-            Technique::UniqueRectangle2 => self.unique && self.unique_rectangle(2),
-            Technique::UniqueRectangle3 => self.unique && self.unique_rectangle(3),
-            Technique::UniqueRectangle4 => self.unique && self.unique_rectangle(4),
-            Technique::HiddenRectangle => self.unique && self.hidden_rectangle(),
-            Technique::FinnedXWing => self.finned_fish(2, false),
-            Technique::SashimiXWing => self.finned_fish(2, true),
-            Technique::FinnedSwordfish => self.finned_fish(3, false),
-            Technique::SashimiSwordfish => self.finned_fish(3, true),
-            Technique::FinnedJellyfish => self.finned_fish(4, false),
-            Technique::SashimiJellyfish => self.finned_fish(4, true),
-            Technique::SueDeCoq => self.sue_de_coq(),
-            Technique::SimpleColouring => self.simple_colouring(),
-            Technique::MultiColouring => self.multi_colouring(),
-            Technique::XChain => self.chain(chains::Kind::X),
-            Technique::XyChain => self.chain(chains::Kind::Xy),
-            Technique::NiceLoop => self.chain(chains::Kind::Aic),
-            Technique::GroupedNiceLoop => self.chain(chains::Kind::Grouped),
-            Technique::AlsXz => self.als_xz(),
-            Technique::AlsXyWing => self.als_xy_wing(),
-            Technique::AlsChain => self.als_chain(),
-            Technique::ForcingChain => self.forcing(false),
-            Technique::ForcingNet => self.forcing(true),
-            Technique::Guess => false,
-        }
+        let info = t.info();
+        (self.unique || !info.needs_uniqueness()) && (info.find)(self)
     }
 
     /// Runs the ladder to the end. When it stops short and `solution` is
@@ -1056,6 +618,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_second_run_with_the_first_runs_findings_takes_the_same_steps() {
+        let p: Grid = HARD.parse().unwrap();
+        let mut first = Board::new(&p).unwrap();
+        first.note_findings(None);
+        first.run(None);
+        let mut second = Board::with_ladder(&p, Ladder::all()).unwrap();
+        second.note_findings(first.take_findings());
+        second.run(None);
+        assert_eq!(second.steps(), first.steps());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!   2.2 does. HoDoKu rates 9x9 grids only; on other sizes the ceilings
 //!   scale with the number of cells, so a 16x16 solved by singles is easy.
 //! - **Sudoku Explainer** always takes the easiest step available: the
-//!   ladder is run in SE's order (`explainer.rs`): box variants first
+//!   ladder is run in SE's order (`se_run.rs`): box variants first
 //!   (hidden single 1.2 in a box before 1.5 in a line; pointing 2.6 before
 //!   claiming 2.8), SE's "direct" hints (1.7–2.5) before the naked single,
 //!   then the techniques by their SE rating. ER is the rating of the
@@ -33,11 +33,12 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
-use super::explainer::{explainer_ratings, run_easiest_first};
+pub use super::se_run::{length_difficulty, se_rating};
+use super::se_run::{run_easiest_first, se_run_ratings};
 use super::{Board, Findings, Ladder, Level, Step, Stop, Technique};
 use std::time::Instant;
 
-use crate::grid::{Grid, Unit};
+use crate::grid::Grid;
 
 /// How hard a puzzle is, on HoDoKu's and Sudoku Explainer's scales.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -116,45 +117,6 @@ impl Limits {
         }
         Ok(())
     }
-}
-
-/// The SE rating of one step (the box and line variants told apart;
-/// chains and forcing chains rated by their length, as SE does).
-pub fn se_rating(step: &Step) -> f32 {
-    match (step.technique, step.unit) {
-        (Technique::HiddenSingle, Some(Unit::Box(_))) => 1.2,
-        (Technique::LockedCandidates, Some(Unit::Row(_) | Unit::Col(_))) => 2.8,
-        // SE: 4.5, plus a tenth per digit of the naked set beyond two (the
-        // step's digits are the rectangle's pair, then the set's).
-        (Technique::UniqueRectangle3, _) => 4.4 + 0.1 * step.digits.len().saturating_sub(2) as f32,
-        (t, _) if !step.chains.is_empty() => {
-            let nodes: usize = step.chains.iter().map(Vec::len).sum();
-            t.info().se_rating + length_difficulty(nodes)
-        }
-        (t, _) => t.info().se_rating,
-    }
-}
-
-/// Sudoku Explainer's rating added for a chain's length
-/// (`ChainingHint.getLengthDifficulty`): 0.1 for each step of the series
-/// 4, 6, 8, 12, 16, 24, 32 … that the chain's nodes less two pass.
-///
-/// ```
-/// use xlsudoku::logic::rating::length_difficulty;
-///
-/// assert_eq!(length_difficulty(6), 0.0);
-/// assert!((length_difficulty(7) - 0.1).abs() < 1e-6);
-/// assert!((length_difficulty(20) - 0.5).abs() < 1e-6);
-/// ```
-pub fn length_difficulty(nodes: usize) -> f32 {
-    let length = nodes.saturating_sub(2);
-    let (mut ceil, mut odd, mut added) = (4usize, false, 0.0f32);
-    while length > ceil {
-        added += 0.1;
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-    }
-    added
 }
 
 /// The SE ratings a puzzle of a `side`x`side` grid can get: from a
@@ -348,7 +310,7 @@ fn rate_from(
     if se.past_deadline() && !se.grid.is_full() {
         return None;
     }
-    let (mut er, ep, ed) = explainer_ratings(&steps, se.grid.is_full(), BEYOND_LADDER);
+    let (mut er, ep, ed) = se_run_ratings(&steps, se.grid.is_full(), BEYOND_LADDER);
     if !complete {
         // SE has nothing under 4.5 that the ladder lacks.
         er = er.max(BEYOND_LADDER);
@@ -366,6 +328,7 @@ fn rate_from(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Unit;
     use crate::samples::{BEYOND, EASY, HARD, PAIRS};
 
     #[test]
@@ -478,7 +441,7 @@ mod tests {
     #[test]
     fn stuck_at_the_start_rates_everything_beyond_the_ladder() {
         assert_eq!(
-            explainer_ratings(&[], false, BEYOND_LADDER),
+            se_run_ratings(&[], false, BEYOND_LADDER),
             (0.0, BEYOND_LADDER, BEYOND_LADDER)
         );
     }

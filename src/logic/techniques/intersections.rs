@@ -3,8 +3,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{bit, Board, Step, Technique};
 use crate::grid::BoxShape;
+use crate::logic::{bit, Board, Step, Technique};
 
 /// What the techniques that follow one another on a position read of it
 /// again and again: every digit's places in every unit. A function of
@@ -12,10 +12,10 @@ use crate::grid::BoxShape;
 /// so kept per thread for the last position asked about (the ladder asks
 /// for it up to ten times between two steps, and a board dug on a large
 /// grid stalls on many positions).
-pub(super) struct Table {
+pub(in crate::logic) struct Table {
     /// `places[k * side + d - 1]`: digit `d`'s places in unit `k`, as
     /// [`Board::places`] gives them.
-    pub(super) places: Vec<u64>,
+    pub(in crate::logic) places: Vec<u64>,
 }
 
 /// A position's table with what names the position: its shape and its
@@ -31,14 +31,17 @@ impl Board {
     /// One pointing or claiming deduction that strikes something, in
     /// HoDoKu's order: pointing (boxes) first, then claiming from rows,
     /// then from columns.
-    pub(super) fn locked_candidates(&mut self) -> bool {
+    pub(in crate::logic) fn locked_candidates(&mut self) -> bool {
         let n = self.side;
         self.locked_candidates_in((2 * n..3 * n).chain(0..2 * n))
     }
 
     /// [`Board::locked_candidates`] from these units only: boxes
     /// (`2n..3n`) give pointing alone.
-    pub(super) fn locked_candidates_in(&mut self, units: impl Iterator<Item = usize>) -> bool {
+    pub(in crate::logic) fn locked_candidates_in(
+        &mut self,
+        units: impl Iterator<Item = usize>,
+    ) -> bool {
         let n = self.side;
         let shape = self.grid.shape();
         let (w, h) = (shape.width(), shape.height());
@@ -122,7 +125,7 @@ impl Board {
     }
 
     /// The [`Table`] of the current position.
-    pub(super) fn table(&self) -> Rc<Table> {
+    pub(in crate::logic) fn table(&self) -> Rc<Table> {
         let shape = self.grid.shape();
         TABLE.with(|memo| {
             let mut memo = memo.borrow_mut();
@@ -167,7 +170,7 @@ impl Board {
     /// `i` when the unit's `i`-th cell may hold `d` (what
     /// [`Board::places`] gives one digit at a time), for the digits of the
     /// grid; one pass over the unit's cells.
-    pub(super) fn unit_places(&self, k: usize, places: &mut [u64; 64]) {
+    pub(in crate::logic) fn unit_places(&self, k: usize, places: &mut [u64; 64]) {
         places[..self.side].fill(0);
         for (pos, &c) in self.units[k].iter().enumerate() {
             let mut m = self.cands[c];
@@ -181,8 +184,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder};
     use crate::grid::Grid;
+    use crate::logic::{Board, Ladder};
     use crate::samples::HARD;
 
     #[test]

@@ -3,7 +3,7 @@
 //! box and on the line outside it), hidden pairs, triples and quads (`*`
 //! `^` `&`), searched as HoDoKu searches them: boxes, rows, then columns.
 
-use super::{at_most, bit, digits_of, Board, Step, Technique};
+use crate::logic::{at_most, bit, digits_of, Board, Step, Technique};
 
 /// The largest subset searched for.
 const MAX_SIZE: usize = 4;
@@ -17,7 +17,7 @@ const MAX_SIZE: usize = 4;
 /// quads that follow one another on a position (and the positions after,
 /// in units that did not change); whether one strikes is told anew.
 #[derive(Debug, Clone, Default)]
-pub(super) struct UnitSubsets {
+pub(in crate::logic) struct UnitSubsets {
     /// Whether the subsets were found (for `cands`).
     made: bool,
     /// The candidates of the unit's cells they were found in.
@@ -95,7 +95,7 @@ impl Board {
     /// triples) of a box that share a line too and strike both in the box
     /// and on the line outside it (HoDoKu's locked pair and triple),
     /// searched in the boxes alone.
-    pub(super) fn naked_subset(&mut self, size: usize, locked: bool) -> bool {
+    pub(in crate::logic) fn naked_subset(&mut self, size: usize, locked: bool) -> bool {
         let n = self.side;
         let t = naked_technique(size, locked);
         // The units unchanged since its last search in vain (`facts.rs`).
@@ -106,7 +106,7 @@ impl Board {
                 continue;
             }
             self.find_unit_subsets(k);
-            let step = self.cache.subsets[k]
+            let step = self.memo.subsets[k]
                 .naked
                 .iter()
                 .filter(|c| c.len == size)
@@ -123,11 +123,11 @@ impl Board {
     /// cache) anew if its candidates changed since they were.
     fn find_unit_subsets(&mut self, k: usize) {
         let n = self.side;
-        if self.cache.subsets.len() != self.units.len() {
-            self.cache.subsets = vec![UnitSubsets::default(); self.units.len()];
+        if self.memo.subsets.len() != self.units.len() {
+            self.memo.subsets = vec![UnitSubsets::default(); self.units.len()];
         }
         let cells = &self.units[k];
-        let memo = &mut self.cache.subsets[k];
+        let memo = &mut self.memo.subsets[k];
         let same = memo.made
             && memo.cands.len() == cells.len()
             && cells
@@ -231,7 +231,7 @@ impl Board {
     }
 
     /// One hidden subset of `size` digits (2 to 4) that strikes something.
-    pub(super) fn hidden_subset(&mut self, size: usize) -> bool {
+    pub(in crate::logic) fn hidden_subset(&mut self, size: usize) -> bool {
         let n = self.side;
         // The units unchanged since its last search in vain (`facts.rs`).
         let t = match size {
@@ -246,7 +246,7 @@ impl Board {
                 continue;
             }
             self.find_unit_subsets(k);
-            let step = self.cache.subsets[k]
+            let step = self.memo.subsets[k]
                 .hidden
                 .iter()
                 .filter(|c| c.len == size)
@@ -297,8 +297,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Technique};
 
     /// The covers of `size` among `items` (masks of 2 to `size` bits) a
     /// search of that size alone meets, and those of `kept`, in order.
@@ -314,7 +314,7 @@ mod tests {
             .filter(|&(_, m)| (2..=size).contains(&(m.count_ones() as usize)))
             .collect();
         let mut want = Vec::new();
-        super::super::first_cover(&items, size, &mut Vec::new(), &mut |pick, u| {
+        crate::logic::first_cover(&items, size, &mut Vec::new(), &mut |pick, u| {
             want.push((pick.to_vec(), u));
             None
         });
@@ -332,12 +332,12 @@ mod tests {
         // hidden subsets kept, of each size, are the covers a search of
         // that size alone (`first_cover`, asked for all) meets, in order.
         let (mut naked, mut hidden) = (0, 0);
-        super::super::tests::each_hard_position(12, |b| {
+        crate::logic::tests::each_hard_position(12, |b| {
             let mut b = b.clone();
             let n = b.side;
             for k in 0..3 * n {
                 b.find_unit_subsets(k);
-                let kept = b.cache.subsets[k].clone();
+                let kept = b.memo.subsets[k].clone();
                 let cells: Vec<(usize, u64)> =
                     b.units[k].iter().map(|&c| (c, b.cands[c])).collect();
                 let places: Vec<(u8, u64)> = (1..=n as u8).map(|d| (d, b.places(k, d))).collect();

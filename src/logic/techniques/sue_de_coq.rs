@@ -12,7 +12,7 @@
 //! a bivalue cell or a two-cell almost locked set on each side), which
 //! keeps a failed search to a few thousand mask operations on a 9x9.
 
-use super::{digits_of, Board, Step, Technique};
+use crate::logic::{digits_of, Board, Step, Technique};
 
 /// The most cells taken on each side (line and box).
 const MAX_SIDE: usize = 2;
@@ -49,7 +49,7 @@ struct Scratch {
 
 impl Board {
     /// One Sue de Coq that strikes something.
-    pub(super) fn sue_de_coq(&mut self) -> bool {
+    pub(in crate::logic) fn sue_de_coq(&mut self) -> bool {
         let n = self.side;
         let mut inter: Vec<usize> = Vec::with_capacity(n);
         let mut scratch = Scratch::default();
@@ -192,7 +192,7 @@ impl Board {
 fn small_sets(cells: &[usize], cands: &[u64], out: &mut Vec<(Few, u64)>) {
     out.clear();
     for (i, &a) in cells.iter().enumerate() {
-        if super::two_bits(cands[a]) {
+        if crate::logic::two_bits(cands[a]) {
             out.push((Few::of(&[a]), cands[a]));
         }
         if MAX_SIDE < 2 {
@@ -209,8 +209,8 @@ fn small_sets(cells: &[usize], cands: &[u64], out: &mut Vec<(Few, u64)>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Technique};
 
     #[test]
     fn classic_sue_de_coq() {

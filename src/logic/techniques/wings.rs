@@ -7,7 +7,7 @@
 //!   strong link on `x` (each end seen by one of them); one of them holds
 //!   `y`, so cells seeing both lose `y`.
 
-use super::{bit, digits_of, Board, Step, Technique};
+use crate::logic::{bit, digits_of, Board, Step, Technique};
 
 impl Board {
     fn with_count(&self, k: u32) -> Vec<usize> {
@@ -44,7 +44,7 @@ impl Board {
 
     /// One XY-wing (`three` false) or XYZ-wing (`three` true) that strikes
     /// something.
-    pub(super) fn xy_wing(&mut self, three: bool) -> bool {
+    pub(in crate::logic) fn xy_wing(&mut self, three: bool) -> bool {
         let pairs = self.with_count(2);
         let pivots = if three {
             self.with_count(3)
@@ -115,7 +115,7 @@ impl Board {
     }
 
     /// One W-wing that strikes something.
-    pub(super) fn w_wing(&mut self) -> bool {
+    pub(in crate::logic) fn w_wing(&mut self) -> bool {
         let pairs = self.with_count(2);
         // Each digit's strong links, found when first needed.
         let mut links = vec![None; self.side];
@@ -157,8 +157,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Technique};
 
     fn empty() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());

@@ -2,11 +2,11 @@
 //! places in `size` rows lie in `size` columns between them is struck from
 //! the rest of those columns, and the same with rows and columns swapped.
 
-use super::{bit, digits_of, first_cover, Board, Step, Technique};
+use crate::logic::{bit, digits_of, first_cover, Board, Step, Technique};
 
 impl Board {
     /// One basic fish of `size` lines (2 to 4) that strikes something.
-    pub(super) fn basic_fish(&mut self, size: usize) -> bool {
+    pub(in crate::logic) fn basic_fish(&mut self, size: usize) -> bool {
         let n = self.side;
         let table = self.table();
         let places = &table.places;
@@ -94,8 +94,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Technique};
 
     #[test]
     fn x_wing_in_rows_strikes_its_columns() {

@@ -12,7 +12,7 @@
 //! Past those bounds a fin set seldom shares a box, so nothing is struck,
 //! and the combinations grow fast on 16x16 and 25x25 grids.
 
-use super::{at_most, bit, digits_of, Board, Step, Technique};
+use crate::logic::{at_most, bit, digits_of, Board, Step, Technique};
 
 /// The most fins a fish may have.
 const MAX_FINS: u32 = 5;
@@ -52,7 +52,7 @@ struct Search<'a> {
 /// in the position it searched: the ladder asks for sashimi fish of that
 /// size right after, in the same position, unless a finned one was found.
 #[derive(Debug, Clone)]
-pub(super) struct FishMemo {
+pub(in crate::logic) struct FishMemo {
     cands: Vec<u64>,
     size: usize,
     sashimi: Option<Step>,
@@ -64,9 +64,9 @@ const MAX_BOXES: usize = 64;
 impl Board {
     /// One finned (`sashimi` false) or sashimi fish of `size` lines (2 to
     /// 4) that strikes something.
-    pub(super) fn finned_fish(&mut self, size: usize, sashimi: bool) -> bool {
+    pub(in crate::logic) fn finned_fish(&mut self, size: usize, sashimi: bool) -> bool {
         if sashimi {
-            if let Some(memo) = self.fish_memo.take() {
+            if let Some(memo) = self.memo.fish.take() {
                 if memo.size == size && memo.cands == self.cands {
                     return match memo.sashimi {
                         Some(step) => {
@@ -107,8 +107,8 @@ impl Board {
         // they strike, are as they were there (a run only loses
         // candidates), so they hold no fish either.
         let kind = (size - 2) * 2 + usize::from(sashimi);
-        if self.fin_vain.len() < 6 * n {
-            self.fin_vain.resize(6 * n, Box::default());
+        if self.memo.fin_vain.len() < 6 * n {
+            self.memo.fin_vain.resize(6 * n, Box::default());
         }
         // The choice of base lines, and each depth's `outside` (written
         // before it is read).
@@ -124,7 +124,7 @@ impl Board {
                 *row = places[r * n + d as usize - 1];
             }
             let now = &now[..n];
-            let then = &self.fin_vain[kind * n + d as usize - 1];
+            let then = &self.memo.fin_vain[kind * n + d as usize - 1];
             let (dirty_rows, dirty_cols) =
                 if then.len() == n && now.iter().zip(then.iter()).all(|(a, b)| a & !b == 0) {
                     let rows = (0..n)
@@ -208,14 +208,14 @@ impl Board {
             }
             if sashimi || !other_kind {
                 failed |= bit(d);
-                self.fin_vain[kind * n + d as usize - 1] = now.into();
+                self.memo.fin_vain[kind * n + d as usize - 1] = now.into();
             }
         }
         self.digits_failed(t, failed);
         if !sashimi {
             // Nothing finned: the whole search ran, and met the first
             // sashimi fish (if any) the next call would find.
-            self.fish_memo = Some(FishMemo {
+            self.memo.fish = Some(FishMemo {
                 cands: self.cands.clone(),
                 size,
                 sashimi: first_sashimi,
@@ -460,8 +460,8 @@ fn subsets(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Technique};
 
     fn board_with_only(shape: BoxShape, d: u8, keep: &[usize]) -> Board {
         let p = Grid::empty(shape);
@@ -497,10 +497,10 @@ mod tests {
         // search in vain are those found trying them all.
         let mut kept = 0;
         crate::logic::tests::each_hard_position(40, |b| {
-            kept += b.fin_vain.iter().filter(|v| !v.is_empty()).count();
+            kept += b.memo.fin_vain.iter().filter(|v| !v.is_empty()).count();
             for size in 2..=4 {
                 let (mut with, mut without) = (b.clone(), b.clone());
-                without.fin_vain.clear();
+                without.memo.fin_vain.clear();
                 for board in [&mut with, &mut without] {
                     if !board.finned_fish(size, false) {
                         board.finned_fish(size, true);

@@ -17,14 +17,14 @@
 
 use std::sync::Arc;
 
-use super::{bit, digits_of, Board, Step, Technique};
+use crate::logic::{bit, digits_of, Board, Step, Technique};
 
 /// A cluster split in two colours: `(cell, colour)` in the order found.
-pub(super) type Cluster = Vec<(usize, bool)>;
+pub(in crate::logic) type Cluster = Vec<(usize, bool)>;
 
 /// A position's candidates and the clusters of each digit (index
 /// `d - 1`) worked out in it so far.
-pub(super) type ColourMemo = (Vec<u64>, Vec<Option<Arc<Vec<Cluster>>>>);
+pub(in crate::logic) type ColourMemo = (Vec<u64>, Vec<Option<Arc<Vec<Cluster>>>>);
 
 /// Splits `nodes` into clusters joined by `edges` (pairs of cells),
 /// two-coloured (breadth first, from the first node of each). A cluster
@@ -77,7 +77,7 @@ fn clusters(nodes: &[usize], edges: &[(usize, usize)]) -> Vec<Cluster> {
 
 /// A digit's clusters as bit sets over the cells (`words` words each):
 /// each colour's cells, and the cells seeing one of them.
-pub(super) struct ColourSets {
+pub(in crate::logic) struct ColourSets {
     words: usize,
     /// Per cluster: cells of colour false, of colour true, cells seeing
     /// colour false, seeing colour true.
@@ -91,7 +91,7 @@ impl ColourSets {
     }
 
     /// The cells seeing a cell of cluster `i`'s colour `c`.
-    pub(super) fn seen(&self, i: usize, c: bool) -> &[u64] {
+    pub(in crate::logic) fn seen(&self, i: usize, c: bool) -> &[u64] {
         self.set(i, 2 + usize::from(c))
     }
 
@@ -108,7 +108,7 @@ fn meet(a: &[u64], b: &[u64]) -> bool {
 
 impl Board {
     /// The bit sets of `clusters` ([`ColourSets`]).
-    pub(super) fn colour_sets(&self, clusters: &[Cluster]) -> ColourSets {
+    pub(in crate::logic) fn colour_sets(&self, clusters: &[Cluster]) -> ColourSets {
         let words = self.cands.len().div_ceil(64);
         let mut sets = vec![0u64; 4 * words * clusters.len()];
         for (i, cluster) in clusters.iter().enumerate() {
@@ -149,18 +149,18 @@ impl Board {
     /// the position stays the same: simple and multi-colouring run one
     /// after the other on a position.
     fn digit_clusters(&mut self, d: u8) -> Arc<Vec<Cluster>> {
-        let fresh = matches!(&self.colour_memo, Some((cands, _)) if *cands == self.cands);
+        let fresh = matches!(&self.memo.colours, Some((cands, _)) if *cands == self.cands);
         if !fresh {
-            self.colour_memo = Some((self.cands.clone(), vec![None; self.side]));
+            self.memo.colours = Some((self.cands.clone(), vec![None; self.side]));
         }
-        if let Some((_, all)) = &self.colour_memo {
+        if let Some((_, all)) = &self.memo.colours {
             if let Some(found) = &all[d as usize - 1] {
                 return Arc::clone(found);
             }
         }
         let (nodes, links) = self.strong_graph(d);
         let found = Arc::new(clusters(&nodes, &links));
-        if let Some((_, all)) = &mut self.colour_memo {
+        if let Some((_, all)) = &mut self.memo.colours {
             all[d as usize - 1] = Some(Arc::clone(&found));
         }
         found
@@ -204,13 +204,13 @@ impl Board {
     }
 
     /// One remote pair that strikes something.
-    pub(super) fn remote_pair(&mut self) -> bool {
+    pub(in crate::logic) fn remote_pair(&mut self) -> bool {
         // The pair cells by their candidates, then in order.
         let mut pairs: Vec<(u64, usize)> = self
             .cands
             .iter()
             .enumerate()
-            .filter(|&(_, &m)| super::two_bits(m))
+            .filter(|&(_, &m)| crate::logic::two_bits(m))
             .map(|(c, &m)| (m, c))
             .collect();
         pairs.sort_unstable();
@@ -260,7 +260,7 @@ impl Board {
 
     /// One simple colouring (wrap, then trap, cluster by cluster) that
     /// strikes something.
-    pub(super) fn simple_colouring(&mut self) -> bool {
+    pub(in crate::logic) fn simple_colouring(&mut self) -> bool {
         let skip = self.digits_to_skip(Technique::SimpleColouring);
         let mut failed = 0u64;
         for d in 1..=self.side as u8 {
@@ -313,7 +313,7 @@ impl Board {
 
     /// One multi-colouring (type 2, then type 1, pair of clusters by pair)
     /// that strikes something.
-    pub(super) fn multi_colouring(&mut self) -> bool {
+    pub(in crate::logic) fn multi_colouring(&mut self) -> bool {
         let skip = self.digits_to_skip(Technique::MultiColouring);
         let mut failed = 0u64;
         for d in 1..=self.side as u8 {
@@ -387,8 +387,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Technique};
 
     fn board_with_only(d: u8, keep: &[usize]) -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());

@@ -36,7 +36,7 @@ struct Cells {
 impl Board {
     /// Cell `c`'s peers as a bit set, on grids of up to 128 cells.
     #[inline]
-    pub(super) fn peer_bits(&self, c: usize) -> u128 {
+    pub(in crate::logic) fn peer_bits(&self, c: usize) -> u128 {
         let words = (self.side * self.side).div_ceil(64);
         let w = &self.peer_sets[c * words..(c + 1) * words];
         u128::from(w[0]) | w.get(1).map_or(0, |&h| u128::from(h) << 64)
@@ -60,7 +60,7 @@ impl Board {
                     // Rows come first, their cells in order.
                     *place |= u128::from(p) << (k * n);
                 }
-                if super::super::two_bits(p) {
+                if crate::logic::two_bits(p) {
                     let a = self.units[k][p.trailing_zeros() as usize];
                     let b = self.units[k][63 - p.leading_zeros() as usize];
                     conj[a * n + di] |= 1 << b;
@@ -72,7 +72,7 @@ impl Board {
             .cands
             .iter()
             .enumerate()
-            .filter(|&(_, &m)| super::super::two_bits(m))
+            .filter(|&(_, &m)| crate::logic::two_bits(m))
             .fold(0u128, |a, (c, _)| a | 1 << c);
         Some(Cells {
             side: n,
@@ -103,7 +103,7 @@ impl Board {
         let mut nodes = Vec::new();
         for (cell, &m) in self.cands.iter().enumerate() {
             let pair = c.pairs & (1 << cell) != 0;
-            for d in super::super::digits_of(m) {
+            for d in crate::logic::digits_of(m) {
                 let x = cell * n + d as usize - 1;
                 if pair || (kind == Kind::Aic && c.conj[x] != 0) {
                     id[x] = nodes.len() as u32;
@@ -143,7 +143,7 @@ impl Board {
         cut: &mut bool,
     ) -> Option<Found> {
         let s = strong_nodes::<S>(self, c, kind, id, nodes);
-        let most = self.pick == super::super::Pick::Hodoku && kind == Kind::Xy;
+        let most = self.pick == crate::logic::Pick::Hodoku && kind == Kind::Xy;
         let mut search = Search::new(c, kind);
         if most {
             let mut any = S::default();
@@ -413,9 +413,9 @@ impl<'a> Search<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::tests::each_hard_position;
-    use super::super::super::Pick;
     use super::super::{Kind, MAX_NODES};
+    use crate::logic::tests::each_hard_position;
+    use crate::logic::Pick;
 
     #[test]
     fn chains_in_cells_are_the_graphs() {

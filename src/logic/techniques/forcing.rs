@@ -29,7 +29,7 @@
 //! premises of a candidate and for both runs of a rating.
 
 use super::chains::Graph;
-use super::{bit, Board, ChainNode, Step, Technique};
+use crate::logic::{bit, Board, ChainNode, Step, Technique};
 
 /// The most branches (candidates of a cell, places of a digit in a
 /// unit) followed on grids larger than 9x9.
@@ -75,7 +75,7 @@ struct Net {
 /// Premises to follow again: one that leads to a contradiction, or the
 /// candidates of a cell or places of a digit in a unit that agree.
 #[derive(Debug, Clone)]
-pub(super) struct Premises {
+pub(in crate::logic) struct Premises {
     facts: Vec<Fact>,
     contradiction: bool,
 }
@@ -126,7 +126,7 @@ impl Board {
         queue: &mut Vec<(usize, u8)>,
     ) {
         let n = self.side;
-        let all = super::all_digits(n);
+        let all = crate::logic::all_digits(n);
         s.cands.clear();
         s.cands.extend_from_slice(&self.cands);
         s.vals.clear();
@@ -398,12 +398,12 @@ impl Board {
     /// premise leads to only grows as the position loses candidates, so
     /// they usually still conclude something, and one search of every
     /// candidate serves several steps.
-    pub(super) fn forcing(&mut self, net: bool) -> bool {
+    pub(in crate::logic) fn forcing(&mut self, net: bool) -> bool {
         let slot = usize::from(net);
         let g = self.graph(false);
         let n = self.side;
         let of_cand = &g.of_cand;
-        while let Some(p) = self.cache.forcing[slot].pop() {
+        while let Some(p) = self.memo.forcing[slot].pop() {
             if self.conclude(&g, of_cand, &p, net) {
                 return true;
             }
@@ -426,7 +426,7 @@ impl Board {
             let k = self.cands[c].count_ones() as usize;
             if (2..=max).contains(&k) {
                 branches.extend(
-                    super::digits_of(self.cands[c])
+                    crate::logic::digits_of(self.cands[c])
                         .map(|d| of_cand[c * n + d as usize - 1] as usize),
                 );
                 at.push(branches.len());
@@ -503,8 +503,8 @@ impl Board {
         }
         if !found.is_empty() {
             found.reverse();
-            self.cache.forcing[slot] = found;
-            while let Some(p) = self.cache.forcing[slot].pop() {
+            self.memo.forcing[slot] = found;
+            while let Some(p) = self.memo.forcing[slot].pop() {
                 if self.conclude(&g, of_cand, &p, net) {
                     return true;
                 }
@@ -688,8 +688,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Stop, Technique};
     use crate::grid::Grid;
+    use crate::logic::{Board, Ladder, Stop, Technique};
     use crate::samples::HARD;
 
     #[test]
@@ -697,7 +697,7 @@ mod tests {
         // Only the units changed since their last search are searched
         // again for hidden singles: none may be missed.
         let mut nets = 0;
-        super::super::tests::each_hard_position(4, |b| {
+        crate::logic::tests::each_hard_position(4, |b| {
             let n = b.side;
             // Where the ladder has no naked single left (a net places
             // the naked singles its own strikes make).
@@ -705,7 +705,7 @@ mod tests {
                 return;
             }
             for cell in (0..n * n).filter(|&c| b.cands[c] != 0) {
-                for digit in super::super::digits_of(b.cands[cell]) {
+                for digit in crate::logic::digits_of(b.cands[cell]) {
                     for on in [false, true] {
                         let s = b.net(super::Fact { cell, digit, on }, None);
                         if s.contradiction {
@@ -733,7 +733,7 @@ mod tests {
     #[test]
     fn what_each_literal_leads_to_is_what_following_the_links_finds() {
         let (mut contradictions, mut others) = (0, 0);
-        super::super::tests::each_hard_position(3, |b| {
+        crate::logic::tests::each_hard_position(3, |b| {
             // Followed from one premise on the folded graph (before its
             // closure is made) and on the listed one, and read from the
             // folded graph's closure.
@@ -769,7 +769,7 @@ mod tests {
     #[test]
     fn forcing_nets_finish_a_hard_puzzle_without_a_guess() {
         let p: Grid = HARD.parse().unwrap();
-        let sol = super::super::tests::brute_force(&p).unwrap();
+        let sol = crate::logic::tests::brute_force(&p).unwrap();
         let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
         assert_eq!(b.run(None), Stop::Solved, "{}", b.history());
         assert_eq!(b.grid(), &sol);

@@ -21,7 +21,7 @@
 //! shortest one from its start. Sudoku Explainer's run takes the shortest
 //! over all starts (SE rates chains by length), as do AICs in HoDoKu's
 //! run; there an X- or XY-chain is the one that strikes the most, as
-//! HoDoKu's `ChainSolver` sorts them ([`Pick`](super::Pick), [`better`]).
+//! HoDoKu's `ChainSolver` sorts them ([`Pick`](crate::logic::Pick), [`better`]).
 //!
 //! An AIC or XY-chain search on a grid of up to 128 cells, with up to 256
 //! nodes with strong links, goes breadth first from all starts at once
@@ -47,10 +47,10 @@ use std::sync::Arc;
 
 mod in_cells;
 
-use super::{bit, Board, ChainNode, Step, Technique};
+use crate::logic::{bit, Board, ChainNode, Step, Technique};
 
 /// The longest chain searched, in nodes (HoDoKu's default chain length).
-pub(super) const MAX_NODES: usize = 20;
+pub(in crate::logic) const MAX_NODES: usize = 20;
 
 /// The most links one chain search follows (all starts together) before
 /// it gives up for the step: a 9x9 search stays well below, a 25x25 one,
@@ -59,7 +59,7 @@ const MAX_WORK: usize = 4_000_000;
 
 /// The most link graphs one puzzle's runs keep for each other
 /// ([`Board::note_findings`]); about 20 KB each on a 9x9.
-pub(super) const KEPT_GRAPHS: usize = 256;
+pub(in crate::logic) const KEPT_GRAPHS: usize = 256;
 
 /// Whether chain `a` (literals, strikes) comes before chain `b` in
 /// HoDoKu's order of steps (`SolutionStep.compareTo`): more strikes
@@ -88,7 +88,7 @@ fn better(a: (&[u32], &[(usize, u8)]), b: (&[u32], &[(usize, u8)])) -> bool {
 
 /// The literals from a search's start to `goal`, following `parent`
 /// (`u32::MAX` at the start) back.
-pub(super) fn path_to(parent: &[u32], goal: u32) -> Vec<u32> {
+pub(in crate::logic) fn path_to(parent: &[u32], goal: u32) -> Vec<u32> {
     let mut path = vec![goal];
     let mut at = goal;
     while parent[at as usize] != u32::MAX {
@@ -101,7 +101,7 @@ pub(super) fn path_to(parent: &[u32], goal: u32) -> Vec<u32> {
 
 /// Which links a chain may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(in crate::logic) enum Kind {
     /// Strong links in units only (one digit).
     X,
     /// Strong links in pair cells only; ends on one digit.
@@ -118,26 +118,26 @@ type Found = (Vec<u32>, Vec<(usize, u8)>);
 /// The link graph of a position: nodes (cells and digit), strong and
 /// weak links as adjacency lists.
 #[derive(Debug)]
-pub(super) struct Graph {
+pub(in crate::logic) struct Graph {
     /// The grid's side.
     side: usize,
     /// The cells and digit of each node; single cells first.
-    pub(super) nodes: Nodes,
+    pub(in crate::logic) nodes: Nodes,
     /// How many nodes are single cells (the first ones).
-    pub(super) singles: usize,
+    pub(in crate::logic) singles: usize,
     /// Whether the grouped nodes are in (else only single cells).
-    pub(super) grouped: bool,
+    pub(in crate::logic) grouped: bool,
     /// The single node of each candidate (`cell * side + digit - 1`),
     /// `u32::MAX` where the cell lacks the digit.
-    pub(super) of_cand: Vec<u32>,
+    pub(in crate::logic) of_cand: Vec<u32>,
     /// Strong links of each node.
-    pub(super) strong: Adj,
+    pub(in crate::logic) strong: Adj,
     /// Weak links of each node; on a grid of up to 128 cells ([`Fold`])
     /// a single node's list holds only its links to groups.
-    pub(super) weak: Adj,
+    pub(in crate::logic) weak: Adj,
     /// The bit sets a single node's other weak links are read from, on
     /// grids of up to 128 cells.
-    pub(super) fold: Option<Fold>,
+    pub(in crate::logic) fold: Option<Fold>,
     /// What each literal of a single node leads to ([`Graph::leads`]),
     /// made on first use.
     leads: std::sync::OnceLock<Leads>,
@@ -149,7 +149,7 @@ pub(super) struct Graph {
 /// most of a search): its digit in its cell's peers, and its cell's
 /// other digits, the single nodes numbered next to it.
 #[derive(Debug)]
-pub(super) struct Fold {
+pub(in crate::logic) struct Fold {
     /// The cells holding each digit (`d - 1`).
     places: Vec<u128>,
     /// Each cell's peers.
@@ -169,7 +169,7 @@ impl Graph {
     /// link by link, among single nodes (what a forcing chain from it
     /// reaches): with `w` words for the single nodes, the nodes found
     /// false in the first `w` words, those found true in the next `w`.
-    pub(super) fn leads(&self) -> &Leads {
+    pub(in crate::logic) fn leads(&self) -> &Leads {
         self.leads.get_or_init(|| {
             let lits = 2 * self.singles;
             let mut at = Vec::with_capacity(lits + 1);
@@ -191,14 +191,14 @@ impl Graph {
     }
 
     /// Whether [`Graph::leads`] was made.
-    pub(super) fn leads_made(&self) -> bool {
+    pub(in crate::logic) fn leads_made(&self) -> bool {
         self.leads.get().is_some()
     }
 
     /// The single nodes linked to single node `x`, weakly (`weak`) or
     /// strongly, in the order of the lists (ascending, links inside the
     /// cell last).
-    pub(super) fn single_links(&self, x: usize, weak: bool) -> SingleLinks<'_> {
+    pub(in crate::logic) fn single_links(&self, x: usize, weak: bool) -> SingleLinks<'_> {
         let n = self.side;
         let mut it = SingleLinks {
             bits: 0,
@@ -316,7 +316,7 @@ fn share_weak(
 }
 
 /// The single nodes one node is linked to ([`Graph::single_links`]).
-pub(super) struct SingleLinks<'a> {
+pub(in crate::logic) struct SingleLinks<'a> {
     /// Peers (cells) holding the node's digit, not yet given.
     bits: u128,
     digit: usize,
@@ -352,7 +352,7 @@ impl Iterator for SingleLinks<'_> {
 /// The nodes of a link graph, their cells in one array: node `i`'s cells
 /// are `cells[at[i]..at[i + 1]]`.
 #[derive(Debug, Default)]
-pub(super) struct Nodes {
+pub(in crate::logic) struct Nodes {
     at: Vec<u32>,
     cells: Vec<usize>,
     digit: Vec<u8>,
@@ -369,17 +369,17 @@ impl Nodes {
     }
 
     /// How many nodes there are.
-    pub(super) fn len(&self) -> usize {
+    pub(in crate::logic) fn len(&self) -> usize {
         self.digit.len()
     }
 
     /// Node `i`'s cells (one for a single node).
-    pub(super) fn cells(&self, i: usize) -> &[usize] {
+    pub(in crate::logic) fn cells(&self, i: usize) -> &[usize] {
         &self.cells[self.at[i] as usize..self.at[i + 1] as usize]
     }
 
     /// Node `i`'s digit.
-    pub(super) fn digit(&self, i: usize) -> u8 {
+    pub(in crate::logic) fn digit(&self, i: usize) -> u8 {
         self.digit[i]
     }
 }
@@ -387,7 +387,7 @@ impl Nodes {
 /// Adjacency lists in one array: node `i`'s neighbours are
 /// `list[start[i]..start[i + 1]]`.
 #[derive(Debug)]
-pub(super) struct Adj {
+pub(in crate::logic) struct Adj {
     start: Vec<u32>,
     list: Vec<u32>,
     /// Where each node's links to grouped nodes begin in `list`, and
@@ -523,7 +523,7 @@ impl std::ops::Index<usize> for Adj {
 
 /// The mark of a link inside one cell (a pair cell's strong link, two
 /// digits' weak link) in an adjacency list entry; the rest is the node.
-pub(super) const IN_CELL: u32 = 1 << 31;
+pub(in crate::logic) const IN_CELL: u32 = 1 << 31;
 
 impl Kind {
     /// Whether a chain of this kind may go to node `y` by a link marked
@@ -543,7 +543,7 @@ impl Kind {
 /// part's set made from its own vertices' marks and the sets of the parts
 /// it leads to, which Tarjan's algorithm completes first.
 #[derive(Debug)]
-pub(super) struct Leads {
+pub(in crate::logic) struct Leads {
     /// Each vertex's part (`u32::MAX` when not visited).
     comp: Vec<u32>,
     /// Each part's set, `words` words.
@@ -657,7 +657,7 @@ impl Leads {
     }
 
     /// What vertex `v` (visited) leads to.
-    pub(super) fn of(&self, v: usize) -> &[u64] {
+    pub(in crate::logic) fn of(&self, v: usize) -> &[u64] {
         let c = self.comp[v] as usize;
         &self.sets[c * self.words..(c + 1) * self.words]
     }
@@ -1152,15 +1152,16 @@ impl Board {
     /// use them: the others, and forcing chains, keep to single nodes,
     /// which come first and are numbered alike either way); each kind of
     /// chain keeps to its own ([`Kind::allows`]).
-    pub(super) fn graph(&mut self, grouped: bool) -> Arc<Graph> {
+    pub(in crate::logic) fn graph(&mut self, grouped: bool) -> Arc<Graph> {
         let at = self.steps.len();
         let fits = |g: &Graph| g.grouped || !grouped;
-        if let Some((s, g)) = &self.cache.graph {
+        if let Some((s, g)) = &self.memo.graph {
             if *s == at && fits(g) {
                 return Arc::clone(g);
             }
         }
         let known = self
+            .memo
             .findings
             .as_ref()
             .and_then(|f| f.graphs.get(&self.cands))
@@ -1169,7 +1170,7 @@ impl Board {
             Some(g) => Arc::clone(g),
             None => {
                 let g = Arc::new(self.build_graph(grouped, true));
-                if let Some(f) = &mut self.findings {
+                if let Some(f) = &mut self.memo.findings {
                     if self.side <= 9 && f.graphs.len() < KEPT_GRAPHS {
                         f.graphs.insert(self.cands.clone(), Arc::clone(&g));
                     }
@@ -1177,13 +1178,13 @@ impl Board {
                 g
             }
         };
-        self.cache.graph = Some((at, Arc::clone(&g)));
+        self.memo.graph = Some((at, Arc::clone(&g)));
         g
     }
 
     /// The graph [`Board::graph`] keeps; `folded`: with a [`Fold`] on a
     /// grid of up to 128 cells (else every weak link listed).
-    pub(super) fn build_graph(&self, grouped: bool, folded: bool) -> Graph {
+    pub(in crate::logic) fn build_graph(&self, grouped: bool, folded: bool) -> Graph {
         let n = self.side;
         let units = self.units.len();
         let table = self.table();
@@ -1194,7 +1195,7 @@ impl Board {
         let mut cell_at = Vec::with_capacity(n * n + 1);
         for c in 0..n * n {
             cell_at.push(nodes.len() as u32);
-            for d in super::digits_of(self.cands[c]) {
+            for d in crate::logic::digits_of(self.cands[c]) {
                 of_cand[c * n + d as usize - 1] = nodes.len() as u32;
                 nodes.push([c], d);
             }
@@ -1210,10 +1211,10 @@ impl Board {
                 group_reach: Vec::new(),
             };
             for c in 0..n * n {
-                for d in super::digits_of(self.cands[c]) {
+                for d in crate::logic::digits_of(self.cands[c]) {
                     f.places[d as usize - 1] |= 1 << c;
                 }
-                if super::two_bits(self.cands[c]) {
+                if crate::logic::two_bits(self.cands[c]) {
                     f.pairs |= 1 << c;
                 }
             }
@@ -1253,7 +1254,7 @@ impl Board {
                         keyed.push(((line * n + d as usize - 1) as u32, g));
                         group_units.push([b, line]);
                         nodes.push(
-                            super::digits_of(q).map(|i| self.units[b][i as usize - 1]),
+                            crate::logic::digits_of(q).map(|i| self.units[b][i as usize - 1]),
                             d,
                         );
                     }
@@ -1269,7 +1270,7 @@ impl Board {
             None => Vec::new(),
         };
         let unit_places = |k: usize, d: u8| -> u128 {
-            super::digits_of(places[k * n + d as usize - 1])
+            crate::logic::digits_of(places[k * n + d as usize - 1])
                 .fold(0, |a, i| a | 1 << self.units[k][i as usize - 1])
         };
         let mut in_unit_at = vec![0u32; units * n + 1];
@@ -1297,8 +1298,8 @@ impl Board {
         // Strong links in pair cells.
         for c in 0..n * n {
             let m = self.cands[c];
-            if super::two_bits(m) {
-                let mut ds = super::digits_of(m);
+            if crate::logic::two_bits(m) {
+                let mut ds = crate::logic::digits_of(m);
                 if let (Some(a), Some(b)) = (ds.next(), ds.next()) {
                     let (x, y) = (
                         of_cand[c * n + a as usize - 1],
@@ -1315,9 +1316,9 @@ impl Board {
             for d in 1..=n as u8 {
                 let p = places[k * n + d as usize - 1];
                 let node_at = |i: u8| of_cand[self.units[k][i as usize - 1] * n + d as usize - 1];
-                let two = super::two_bits(p);
+                let two = crate::logic::two_bits(p);
                 if two {
-                    let mut at = super::digits_of(p);
+                    let mut at = crate::logic::digits_of(p);
                     if let (Some(i), Some(j)) = (at.next(), at.next()) {
                         link(&mut strong, node_at(i) as usize, node_at(j) as usize);
                     }
@@ -1332,7 +1333,7 @@ impl Board {
                 // Nodes inside this unit on d (singles and groups); two
                 // of them that share no cell and cover every place.
                 inside.clear();
-                inside.extend(super::digits_of(p).map(|i| node_at(i) as usize));
+                inside.extend(crate::logic::digits_of(p).map(|i| node_at(i) as usize));
                 inside.extend(groups.iter().map(|&g| g as usize));
                 for (i, &a) in inside.iter().enumerate() {
                     for &b in &inside[i + 1..] {
@@ -1462,7 +1463,7 @@ impl Board {
                 groups.sort_unstable();
                 weak.list.extend_from_slice(&groups);
                 weak.list.extend(
-                    super::digits_of(self.cands[c])
+                    crate::logic::digits_of(self.cands[c])
                         .filter(|&e| e != d)
                         .map(|e| of_cand[c * n + e as usize - 1] | IN_CELL),
                 );
@@ -1504,7 +1505,7 @@ impl Board {
 
     /// Candidates (outside both nodes) that a true `x` or a true `y`
     /// would strike: one of them holds, so these go.
-    pub(super) fn struck_by_either(
+    pub(in crate::logic) fn struck_by_either(
         &self,
         (cx, dx): (&[usize], u8),
         (cy, dy): (&[usize], u8),
@@ -1524,7 +1525,7 @@ impl Board {
         } else if cx.len() == 1 && cy.len() == 1 {
             let (a, b) = (cx[0], cy[0]);
             if a == b {
-                for e in super::digits_of(self.cands[a]) {
+                for e in crate::logic::digits_of(self.cands[a]) {
                     if e != dx && e != dy {
                         out.push((a, e));
                     }
@@ -1550,7 +1551,7 @@ impl Board {
     /// stopped before trying every start (the work cap, the deadline).
     /// AICs start only where [`useful_starts`] allows.
     fn search(&self, g: &Graph, kind: Kind, skip: u64, cut: &mut bool) -> Option<Found> {
-        let most = self.pick == super::Pick::Hodoku && matches!(kind, Kind::X | Kind::Xy);
+        let most = self.pick == crate::logic::Pick::Hodoku && matches!(kind, Kind::X | Kind::Xy);
         // (X-chains are told apart by digit first, `x_chain_digits`: the
         // search in bits gains nothing on them.)
         if kind != Kind::X {
@@ -1789,9 +1790,9 @@ impl Board {
     /// `x` with a strong link, the places a chain from "`x` false" makes
     /// true, of any length; a chain strikes only a place seeing `x` and
     /// one of them. A search on any other digit finds nothing.
-    pub(super) fn x_chain_digits(&self, skip: u64) -> u64 {
+    pub(in crate::logic) fn x_chain_digits(&self, skip: u64) -> u64 {
         let n = self.side;
-        let all = super::all_digits(n);
+        let all = crate::logic::all_digits(n);
         let cells = n * n;
         if cells > 128 || skip == all {
             return all & !skip;
@@ -1816,7 +1817,7 @@ impl Board {
             let mut starts = 0u128;
             for k in 0..3 * n {
                 let pl = table.places[k * n + di];
-                if super::two_bits(pl) {
+                if crate::logic::two_bits(pl) {
                     let a = self.units[k][pl.trailing_zeros() as usize];
                     let b = self.units[k][63 - pl.leading_zeros() as usize];
                     conj[a] |= 1 << b;
@@ -1871,12 +1872,12 @@ impl Board {
     /// did: an XY-chain goes through pair cells alone, so where the
     /// candidates are fewer than there and no cell has become a pair
     /// since, every XY-chain is one that was there, striking no more.
-    pub(super) fn xy_chains_in_vain(&self) -> bool {
+    pub(in crate::logic) fn xy_chains_in_vain(&self) -> bool {
         #[cfg(test)]
-        if self.facts.off {
+        if self.memo.facts.off {
             return false;
         }
-        let Some(then) = &self.xy_vain else {
+        let Some(then) = &self.memo.xy_vain else {
             return false;
         };
         then.len() == self.cands.len()
@@ -1892,9 +1893,9 @@ impl Board {
     /// An X-chain keeps to one digit: the digits it found nothing on
     /// are noted ([`Board::digits_failed`]) and skipped while their places
     /// stay.
-    pub(super) fn chain(&mut self, kind: Kind) -> bool {
+    pub(in crate::logic) fn chain(&mut self, kind: Kind) -> bool {
         let n = self.side;
-        let all = super::all_digits(n);
+        let all = crate::logic::all_digits(n);
         let skip = match kind {
             Kind::X => {
                 let skip = self.digits_to_skip(Technique::XChain);
@@ -1936,9 +1937,9 @@ impl Board {
             self.digits_failed(Technique::XChain, all & !skip);
         }
         if kind == Kind::Xy && found.is_none() && !cut {
-            match &mut self.xy_vain {
+            match &mut self.memo.xy_vain {
                 Some(then) => then.clone_from(&self.cands),
-                None => self.xy_vain = Some(self.cands.clone()),
+                None => self.memo.xy_vain = Some(self.cands.clone()),
             }
         }
         let Some((chain, struck)) = found else {
@@ -1975,10 +1976,10 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::each_hard_position;
-    use super::super::{Board, Technique};
     use super::{Graph, Kind};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::tests::each_hard_position;
+    use crate::logic::{Board, Technique};
 
     fn empty() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
@@ -2042,7 +2043,7 @@ mod tests {
         // A digit the bit sets leave out has no X-chain that strikes (the
         // search over the graph finds none); the test means something
         // only if digits are left out, and digits kept have chains.
-        let all = super::super::all_digits(9);
+        let all = crate::logic::all_digits(9);
         let (mut left_out, mut with_chain) = (0, 0);
         each_hard_position(8, |b| {
             let possible = b.x_chain_digits(0);
@@ -2075,7 +2076,7 @@ mod tests {
         each_hard_position(40, |b| {
             for kind in [Kind::X, Kind::Xy] {
                 let (mut hodoku, mut se) = (b.clone(), b.clone());
-                se.pick = super::super::Pick::Easiest;
+                se.pick = crate::logic::Pick::Easiest;
                 let found = hodoku.chain(kind);
                 assert_eq!(found, se.chain(kind));
                 if !found {

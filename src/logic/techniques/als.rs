@@ -26,7 +26,7 @@
 
 use std::sync::Arc;
 
-use super::{bit, Board, ChainNode, Step, Technique};
+use crate::logic::{bit, Board, ChainNode, Step, Technique};
 
 /// The largest ALS gathered on grids larger than 9x9.
 const MAX_CELLS_LARGE: usize = 4;
@@ -43,7 +43,7 @@ const MAX_EXPANSIONS: usize = 20_000;
 /// between them (`rcc[i]`: every other set `k` sharing one, with the
 /// digits as a bit set).
 #[derive(Debug)]
-pub(super) struct AlsData {
+pub(in crate::logic) struct AlsData {
     als: Vec<Arc<Als>>,
     rcc: Vec<Vec<(usize, u64)>>,
     /// Where each unit's sets begin in `als` (one more entry at the end).
@@ -135,9 +135,9 @@ impl Board {
     /// between two of them).
     fn als_data(&mut self) -> Arc<AlsData> {
         let at = self.steps.len();
-        let prev = match self.cache.als.take() {
+        let prev = match self.memo.als.take() {
             Some((s, cands, data)) if s == at => {
-                self.cache.als = Some((s, cands, Arc::clone(&data)));
+                self.memo.als = Some((s, cands, Arc::clone(&data)));
                 return data;
             }
             Some((_, cands, data)) if !data.truncated && cands.len() == self.cands.len() => {
@@ -236,7 +236,7 @@ impl Board {
         // sets strike anything.
         let mut cand_fold = vec![0u128; n];
         for (c, &m) in self.cands.iter().enumerate() {
-            for d in super::digits_of(m) {
+            for d in crate::logic::digits_of(m) {
                 cand_fold[d as usize - 1] |= 1u128 << (c % 128);
             }
         }
@@ -244,7 +244,7 @@ impl Board {
             .iter()
             .map(|a| {
                 let own = if small { !a.fold } else { u128::MAX };
-                super::digits_of(a.mask)
+                crate::logic::digits_of(a.mask)
                     .filter(|&z| {
                         let i = z as usize - 1;
                         a.seen_fold[i] & cand_fold[i] & own != 0
@@ -262,7 +262,7 @@ impl Board {
             cand_fold,
             strikable,
         });
-        self.cache.als = Some((at, self.cands.clone(), Arc::clone(&data)));
+        self.memo.als = Some((at, self.cands.clone(), Arc::clone(&data)));
         data
     }
 
@@ -284,7 +284,7 @@ impl Board {
         // Sets by (digit index, first cell holding it), in one array.
         let mut at = vec![0u32; n * cells + 1];
         for a in als {
-            for x in super::digits_of(a.mask) {
+            for x in crate::logic::digits_of(a.mask) {
                 let i = x as usize - 1;
                 at[i * cells + a.with_fold[i].trailing_zeros() as usize + 1] += 1;
             }
@@ -296,7 +296,7 @@ impl Board {
         // The set and its cells holding the digit.
         let mut list = vec![(0u32, 0u128); at[n * cells] as usize];
         for (k, a) in als.iter().enumerate() {
-            for x in super::digits_of(a.mask) {
+            for x in crate::logic::digits_of(a.mask) {
                 let i = x as usize - 1;
                 let slot = i * cells + a.with_fold[i].trailing_zeros() as usize;
                 list[fill[slot] as usize] = (k as u32, a.with_fold[i]);
@@ -309,7 +309,7 @@ impl Board {
             if !is_new[j] {
                 continue;
             }
-            for x in super::digits_of(a.mask) {
+            for x in crate::logic::digits_of(a.mask) {
                 let i = x as usize - 1;
                 let seen = a.seen_fold[i];
                 let mut firsts = seen;
@@ -417,7 +417,7 @@ impl Board {
             let mut with_fold = vec![0u128; n];
             if small {
                 // The folds are the sets: `seen` and `with` stay empty.
-                for d in super::digits_of(mask) {
+                for d in crate::logic::digits_of(mask) {
                     let i = d as usize - 1;
                     let (mut s, mut w) = (u128::MAX, 0u128);
                     for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
@@ -443,7 +443,7 @@ impl Board {
             }
             let mut seen_by = vec![0u64; n * words];
             let mut with = vec![0u64; n * words];
-            for d in super::digits_of(mask) {
+            for d in crate::logic::digits_of(mask) {
                 let i = d as usize - 1;
                 let s = &mut seen_by[i * words..(i + 1) * words];
                 s.fill(u64::MAX);
@@ -483,7 +483,7 @@ impl Board {
                 return 0;
             }
             let mut rcc = 0u64;
-            for x in super::digits_of(common) {
+            for x in crate::logic::digits_of(common) {
                 let i = x as usize - 1;
                 if b.with_fold[i] & !a.seen_fold[i] == 0 {
                     rcc |= bit(x);
@@ -495,7 +495,7 @@ impl Board {
             return 0;
         }
         let mut rcc = 0u64;
-        for x in super::digits_of(common) {
+        for x in crate::logic::digits_of(common) {
             let i = x as usize - 1;
             if subset(b.with(i), a.seen(i)) {
                 rcc |= bit(x);
@@ -514,7 +514,7 @@ impl Board {
         } else {
             u128::MAX
         };
-        for z in super::digits_of(a.mask & b.mask & !except) {
+        for z in crate::logic::digits_of(a.mask & b.mask & !except) {
             let i = z as usize - 1;
             let both = a.seen_fold[i] & b.seen_fold[i] & data.cand_fold[i] & own;
             if both == 0 {
@@ -533,7 +533,7 @@ impl Board {
             }
             let mut s = a.seen(i).to_vec();
             and_into(&mut s, b.seen(i));
-            for c in super::members_of(s) {
+            for c in crate::logic::members_of(s) {
                 if c < self.cands.len()
                     && self.cands[c] & bit(z) != 0
                     && !a.cells.contains(&c)
@@ -593,7 +593,7 @@ impl Board {
     }
 
     /// One ALS-XZ that strikes something.
-    pub(super) fn als_xz(&mut self) -> bool {
+    pub(in crate::logic) fn als_xz(&mut self) -> bool {
         let data = self.als_data();
         let als = &data.als;
         let old = self.als_tried(Technique::AlsXz);
@@ -607,7 +607,7 @@ impl Board {
                     continue;
                 }
                 let b = &als[k];
-                for x in super::digits_of(rcc) {
+                for x in crate::logic::digits_of(rcc) {
                     let struck = self.als_struck(&data, a, b, bit(x));
                     if !struck.is_empty() {
                         self.als_step(Technique::AlsXz, &[a, b], &[x], struck);
@@ -620,7 +620,7 @@ impl Board {
     }
 
     /// One ALS-XY-wing that strikes something.
-    pub(super) fn als_xy_wing(&mut self) -> bool {
+    pub(in crate::logic) fn als_xy_wing(&mut self) -> bool {
         let data = self.als_data();
         let als = &data.als;
         let old = self.als_tried(Technique::AlsXyWing);
@@ -683,8 +683,8 @@ impl Board {
             return None;
         }
         let (a, b) = (&data.als[ai], &data.als[bi]);
-        for x in super::digits_of(ra) {
-            for y in super::digits_of(rb & !bit(x)) {
+        for x in crate::logic::digits_of(ra) {
+            for y in crate::logic::digits_of(rb & !bit(x)) {
                 if z & !(bit(x) | bit(y)) == 0 {
                     continue;
                 }
@@ -698,7 +698,7 @@ impl Board {
     }
 
     /// One ALS chain of four to [`MAX_CHAIN`] sets that strikes something.
-    pub(super) fn als_chain(&mut self) -> bool {
+    pub(in crate::logic) fn als_chain(&mut self) -> bool {
         let data = self.als_data();
         let (als, rcc) = (&data.als, &data.rcc);
         struct Search<'a> {
@@ -734,7 +734,7 @@ impl Board {
                     if overlaps {
                         continue;
                     }
-                    for x in super::digits_of(r) {
+                    for x in crate::logic::digits_of(r) {
                         if Some(x) == prev {
                             continue;
                         }
@@ -817,8 +817,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Ladder, Technique};
 
     #[test]
     fn the_kept_sets_and_failures_change_no_step() {
@@ -828,7 +828,7 @@ mod tests {
         // Pairs of sets both carried since a search in vain: the patterns
         // skipped (for the XY-wing, as its wings).
         let mut skipped = 0;
-        for (line, p) in super::super::tests::hard_puzzles(40) {
+        for (line, p) in crate::logic::tests::hard_puzzles(40) {
             let mut board = Board::with_ladder(&p, Ladder::all()).unwrap();
             board.assume_unique();
             while !board.grid.is_full() && !board.contradiction {
@@ -837,8 +837,8 @@ mod tests {
                     (Board::als_xy_wing, Technique::AlsXyWing),
                 ] {
                     let (mut with, mut without) = (board.clone(), board.clone());
-                    without.cache = Default::default();
-                    without.facts.off = true;
+                    without.memo = Default::default();
+                    without.memo.facts.off = true;
                     let data = with.als_data();
                     let old = with.als_tried(t);
                     skipped += data

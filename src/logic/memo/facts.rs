@@ -8,7 +8,7 @@
 //! last one with a strike or two on one digit: the others' places have
 //! not changed, and their searches are skipped. The facts are kept by
 //! the digit's places (row by row), so they hold across positions and
-//! across the two runs of a rating ([`Findings`](super::Findings)
+//! across the two runs of a rating ([`Findings`](crate::logic::Findings)
 //! carries them).
 //!
 //! Each technique asks [`Board::digits_to_skip`] before its loop and
@@ -21,8 +21,8 @@
 //! docs/performance-log.md.)
 //!
 //! Within one run a board also keeps, for the techniques that read and
-//! strike inside a unit or two ([`IN_VAIN`]: subsets, locked candidates,
-//! Sue de Coq), the last position where each searched in vain. The run
+//! strike inside a unit or two (marked `V` in the table: subsets, locked
+//! candidates, Sue de Coq), the last position where each searched in vain. The run
 //! only loses candidates, so a unit whose cells hold what they held there
 //! gives the same patterns, with fewer candidates to strike: nothing. Such
 //! units are skipped ([`Board::units_unchanged`]),
@@ -34,18 +34,18 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::{Board, Technique};
+use crate::logic::{Board, Technique};
 
 /// Facts about digits: for a digit's places, the techniques
 /// ([`Technique::bit`]) that find nothing there.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Facts {
+pub(in crate::logic) struct Facts {
     /// Key: the digit, then its places in each row.
     known: FxHashMap<Box<[u64]>, u64>,
     /// The current position (steps taken) and each digit's key and facts.
     here: Option<Here>,
     /// Per technique ([`Technique::bit`]'s index), the last position
-    /// where it searched in vain ([`IN_VAIN`] only): steps taken and
+    /// where it searched in vain (`V` in the table only): steps taken and
     /// candidates (one copy per position, shared).
     vain: Vec<Option<(usize, Snapshot)>>,
     /// The last copy made, and the position (steps taken) it is of.
@@ -55,42 +55,22 @@ pub(super) struct Facts {
     unchanged: Option<(usize, Snapshot, Arc<Vec<bool>>)>,
     /// Tests: no fact is noted or used.
     #[cfg(test)]
-    pub(super) off: bool,
+    pub(in crate::logic) off: bool,
 }
 
 /// A position's candidates, shared.
 type Snapshot = Arc<Vec<u64>>;
 
-/// The techniques whose last search in vain is kept: they read a unit's
-/// cells (Sue de Coq: a line's and a box's) and strike in that unit or in
-/// one other that shares its pattern's cells; and ALS-XZ and the
-/// ALS-XY-wing, whose patterns of sets carried since strike nothing
-/// ([`Board::searched_in_vain_at`]).
-const IN_VAIN: [Technique; 12] = [
-    Technique::LockedPair,
-    Technique::LockedTriple,
-    Technique::LockedCandidates,
-    Technique::NakedPair,
-    Technique::NakedTriple,
-    Technique::NakedQuad,
-    Technique::HiddenPair,
-    Technique::HiddenTriple,
-    Technique::HiddenQuad,
-    Technique::SueDeCoq,
-    Technique::AlsXz,
-    Technique::AlsXyWing,
-];
-
 /// The fact bits of searches that are not techniques of the table
 /// (whose bits, [`Technique::bit`], are the low ones): Sudoku Explainer's
-/// direct pointing and direct claiming (`explainer.rs`), which read and
+/// direct pointing and direct claiming (`se_run.rs`), which read and
 /// strike one digit's places.
-pub(super) const SEARCHES: [u64; 2] = [1 << 62, 1 << 63];
+pub(in crate::logic) const SEARCHES: [u64; 2] = [1 << 62, 1 << 63];
 
 impl Facts {
     /// The facts alone, for another board of the same puzzle (the
     /// searches in vain are this board's run's).
-    pub(super) fn carried(&mut self) -> Facts {
+    pub(in crate::logic) fn carried(&mut self) -> Facts {
         flush(&mut self.known, &mut self.here);
         Facts {
             known: self.known.clone(),
@@ -99,7 +79,7 @@ impl Facts {
     }
 
     /// Adds the facts of another board of the same puzzle.
-    pub(super) fn absorb(&mut self, other: Facts) {
+    pub(in crate::logic) fn absorb(&mut self, other: Facts) {
         flush(&mut self.known, &mut self.here);
         if self.known.is_empty() {
             self.known = other.known;
@@ -200,14 +180,14 @@ impl Board {
     /// Each digit's facts in the current position, and which grew.
     fn digit_facts_here(&mut self) -> (&mut Vec<u64>, &mut u64) {
         let at = self.steps.len();
-        if self.facts.here.as_ref().is_none_or(|h| h.at != at) {
+        if self.memo.facts.here.as_ref().is_none_or(|h| h.at != at) {
             let n = self.side;
             let table = self.table();
-            let Facts { known, here, .. } = &mut self.facts;
+            let Facts { known, here, .. } = &mut self.memo.facts;
             here.get_or_insert_with(Here::default)
                 .refresh(known, at, n, &table.places);
         }
-        match &mut self.facts.here {
+        match &mut self.memo.facts.here {
             Some(h) => (&mut h.facts, &mut h.grew),
             None => unreachable!("made above when missing"),
         }
@@ -215,15 +195,15 @@ impl Board {
 
     /// The digits (bit `d - 1`) on which `t` is known to find nothing in
     /// the current position.
-    pub(super) fn digits_to_skip(&mut self, t: Technique) -> u64 {
+    pub(in crate::logic) fn digits_to_skip(&mut self, t: Technique) -> u64 {
         self.digits_to_skip_by(t.bit())
     }
 
     /// [`Board::digits_to_skip`] for a search named by its fact bit
     /// ([`Technique::bit`], or one of [`SEARCHES`]).
-    pub(super) fn digits_to_skip_by(&mut self, b: u64) -> u64 {
+    pub(in crate::logic) fn digits_to_skip_by(&mut self, b: u64) -> u64 {
         #[cfg(test)]
-        if self.facts.off {
+        if self.memo.facts.off {
             return 0;
         }
         self.digit_facts_here()
@@ -236,12 +216,12 @@ impl Board {
 
     /// Notes that `t` searched the digits of `digits` (bit `d - 1`) in the
     /// current position to the end and found nothing.
-    pub(super) fn digits_failed(&mut self, t: Technique, digits: u64) {
+    pub(in crate::logic) fn digits_failed(&mut self, t: Technique, digits: u64) {
         self.digits_failed_by(t.bit(), digits);
     }
 
     /// [`Board::digits_failed`] for a search named by its fact bit.
-    pub(super) fn digits_failed_by(&mut self, b: u64, digits: u64) {
+    pub(in crate::logic) fn digits_failed_by(&mut self, b: u64, digits: u64) {
         if digits == 0 || self.past_deadline() {
             return;
         }
@@ -255,21 +235,21 @@ impl Board {
     }
 }
 
-/// The searches in vain of one run (`IN_VAIN`).
+/// The searches in vain of one run (`V` in the table).
 impl Board {
     /// For each unit, whether its cells hold what they held where `t`
-    /// ([`IN_VAIN`]) last searched in vain on this board (so it finds
+    /// (`V` in the table) last searched in vain on this board (so it finds
     /// nothing there now); `None` when it has not, or candidates came
     /// back since.
-    pub(super) fn units_unchanged(&mut self, t: Technique) -> Option<Arc<Vec<bool>>> {
+    pub(in crate::logic) fn units_unchanged(&mut self, t: Technique) -> Option<Arc<Vec<bool>>> {
         #[cfg(test)]
-        if self.facts.off {
+        if self.memo.facts.off {
             return None;
         }
-        let (_, then) = self.facts.vain.get(t as usize)?.as_ref()?;
+        let (_, then) = self.memo.facts.vain.get(t as usize)?.as_ref()?;
         let then = Arc::clone(then);
         let at = self.steps.len();
-        if let Some((s, copy, units)) = &self.facts.unchanged {
+        if let Some((s, copy, units)) = &self.memo.facts.unchanged {
             if *s == at && Arc::ptr_eq(copy, &then) {
                 return Some(Arc::clone(units));
             }
@@ -280,18 +260,18 @@ impl Board {
                 .map(|k| changed[k / 64] & (1 << (k % 64)) == 0)
                 .collect(),
         );
-        self.facts.unchanged = Some((at, then, Arc::clone(&units)));
+        self.memo.facts.unchanged = Some((at, then, Arc::clone(&units)));
         Some(units)
     }
 
-    /// The position (steps taken) where `t` ([`IN_VAIN`]) last searched in
+    /// The position (steps taken) where `t` (`V` in the table) last searched in
     /// vain on this board, if no candidate came back since.
-    pub(super) fn searched_in_vain_at(&self, t: Technique) -> Option<usize> {
+    pub(in crate::logic) fn searched_in_vain_at(&self, t: Technique) -> Option<usize> {
         #[cfg(test)]
-        if self.facts.off {
+        if self.memo.facts.off {
             return None;
         }
-        let (at, then) = self.facts.vain.get(t as usize)?.as_ref()?;
+        let (at, then) = self.memo.facts.vain.get(t as usize)?.as_ref()?;
         self.within(then).then_some(*at)
     }
 
@@ -299,7 +279,7 @@ impl Board {
     /// with a cell whose candidates are not those of `then`, found in one
     /// pass over the cells; `None` when a cell holds a candidate it did
     /// not hold in `then` (or `then` is of another grid).
-    pub(super) fn units_changed_since(&self, then: &[u64]) -> Option<[u64; 3]> {
+    pub(in crate::logic) fn units_changed_since(&self, then: &[u64]) -> Option<[u64; 3]> {
         if then.len() != self.cands.len() {
             return None;
         }
@@ -323,32 +303,32 @@ impl Board {
     }
 
     /// Notes that `t` searched the whole position in vain (kept for the
-    /// techniques of [`IN_VAIN`]).
-    pub(super) fn searched_in_vain(&mut self, t: Technique) {
-        if !IN_VAIN.contains(&t) || self.past_deadline() {
+    /// techniques of `V` in the table).
+    pub(in crate::logic) fn searched_in_vain(&mut self, t: Technique) {
+        if !t.info().in_vain_kept() || self.past_deadline() {
             return;
         }
         let at = self.steps.len();
-        let copy = match &self.facts.vain_here {
+        let copy = match &self.memo.facts.vain_here {
             Some((s, copy)) if *s == at => Arc::clone(copy),
             _ => {
                 let copy = Arc::new(self.cands.clone());
-                self.facts.vain_here = Some((at, Arc::clone(&copy)));
+                self.memo.facts.vain_here = Some((at, Arc::clone(&copy)));
                 copy
             }
         };
         let i = t as usize;
-        if self.facts.vain.len() <= i {
-            self.facts.vain.resize(i + 1, None);
+        if self.memo.facts.vain.len() <= i {
+            self.memo.facts.vain.resize(i + 1, None);
         }
-        self.facts.vain[i] = Some((at, copy));
+        self.memo.facts.vain[i] = Some((at, copy));
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
     use crate::grid::Grid;
+    use crate::logic::{Board, Ladder, Technique};
 
     const HARD: &str =
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
@@ -363,7 +343,7 @@ mod tests {
         assert_eq!(b.digits_to_skip(Technique::Swordfish), 0);
         // Strike a 1: the fact on 1 no longer applies, the one on 3 does.
         let c1 = (0..81).find(|&c| b.cands[c] & 1 != 0).unwrap();
-        b.apply(super::super::Step {
+        b.apply(crate::logic::Step {
             technique: Technique::XWing,
             unit: None,
             digits: vec![1],
@@ -394,7 +374,7 @@ mod tests {
         let (mut skipped, mut unchanged, mut xy) = (0, [0; 3], 0);
         loop {
             let mut twin = board.clone();
-            twin.facts.off = true;
+            twin.memo.facts.off = true;
             let at = board.steps.len();
             xy += usize::from(board.xy_chains_in_vain());
             skipped += (0..board.side as u8)
@@ -461,7 +441,7 @@ mod tests {
 
     #[test]
     fn the_searches_fact_bits_are_no_techniques() {
-        for info in super::super::TABLE {
+        for info in crate::logic::TABLE {
             assert!(super::SEARCHES.iter().all(|&b| b != info.technique.bit()));
         }
         assert_ne!(super::SEARCHES[0], super::SEARCHES[1]);
@@ -471,7 +451,7 @@ mod tests {
     fn boards_and_findings_may_go_to_another_thread() {
         fn send<T: Send>() {}
         send::<Board>();
-        send::<super::super::Findings>();
+        send::<crate::logic::Findings>();
     }
 
     #[test]

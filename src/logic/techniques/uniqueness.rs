@@ -23,13 +23,13 @@
 //! candidate cell, with three places in each of its units: that digit is
 //! the cell's value.
 
-use super::{bit, digits_of, Board, Step, Technique};
+use crate::logic::{bit, digits_of, Board, Step, Technique};
 
 /// A rectangle: corners `[r1c1, r1c2, r2c1, r2c2]`.
-pub(super) type Rect = [usize; 4];
+pub(in crate::logic) type Rect = [usize; 4];
 
 /// A position's candidates and its rectangles with their common digits.
-pub(super) type RectMemo = (Vec<u64>, Vec<(Rect, u64)>);
+pub(in crate::logic) type RectMemo = (Vec<u64>, Vec<(Rect, u64)>);
 
 /// Makes the step for a type 3 subset (its other cells and all digits).
 type SubsetStep<'a> = dyn FnMut(&Board, &[usize], u64) -> Option<Step> + 'a;
@@ -41,9 +41,9 @@ impl Board {
     /// candidates (candidates only go, so no rectangle is new), in the
     /// same order.
     fn rectangles_memo(&mut self) -> Vec<(Rect, u64)> {
-        let rects = match self.rect_memo.take() {
+        let rects = match self.memo.rects.take() {
             Some((cands, rects)) if cands == self.cands => {
-                self.rect_memo = Some((cands, rects.clone()));
+                self.memo.rects = Some((cands, rects.clone()));
                 return rects;
             }
             Some((mut cands, mut rects))
@@ -57,12 +57,12 @@ impl Board {
                 });
                 debug_assert_eq!(rects, self.rectangles());
                 cands.clone_from(&self.cands);
-                self.rect_memo = Some((cands, rects.clone()));
+                self.memo.rects = Some((cands, rects.clone()));
                 return rects;
             }
             _ => self.rectangles(),
         };
-        self.rect_memo = Some((self.cands.clone(), rects.clone()));
+        self.memo.rects = Some((self.cands.clone(), rects.clone()));
         rects
     }
 
@@ -130,7 +130,7 @@ impl Board {
     }
 
     /// One unique rectangle of this type (1 to 4) that strikes something.
-    pub(super) fn unique_rectangle(&mut self, kind: u8) -> bool {
+    pub(in crate::logic) fn unique_rectangle(&mut self, kind: u8) -> bool {
         for (rect, common) in self.rectangles_memo() {
             for a in digits_of(common) {
                 for b in digits_of(common & !(u64::MAX >> (64 - a))) {
@@ -309,7 +309,7 @@ impl Board {
     }
 
     /// One hidden rectangle that strikes something.
-    pub(super) fn hidden_rectangle(&mut self) -> bool {
+    pub(in crate::logic) fn hidden_rectangle(&mut self) -> bool {
         for (rect, common) in self.rectangles_memo() {
             for a in digits_of(common) {
                 for b in digits_of(common & !(u64::MAX >> (64 - a))) {
@@ -354,7 +354,7 @@ impl Board {
     }
 
     /// BUG+1: the one value that avoids a bivalue universal grave.
-    pub(super) fn bug_plus_one(&mut self) -> bool {
+    pub(in crate::logic) fn bug_plus_one(&mut self) -> bool {
         let mut triple = None;
         for (c, &m) in self.cands.iter().enumerate() {
             match m.count_ones() {
@@ -401,8 +401,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Technique};
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Technique};
 
     fn empty() -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());

@@ -13,12 +13,12 @@
 
 use std::collections::VecDeque;
 
-use super::{bit, Board, Technique};
+use crate::logic::{bit, Board, Technique};
 
 /// HoDoKu's queues of singles, and what fills them: where each digit may
 /// still go in each unit.
 #[derive(Debug, Clone)]
-pub(super) struct Queues {
+pub(in crate::logic) struct Queues {
     side: usize,
     /// `places[k * side + d - 1]`: the positions in unit `k` (bit `i` for
     /// its `i`-th cell) of the blanks holding `d` (HoDoKu counts them:
@@ -31,7 +31,7 @@ pub(super) struct Queues {
     /// A blank was left without a candidate, or a digit without a place
     /// in a unit it is missing from: what [`Board::find_contradiction`]
     /// looks for, noted as it happens.
-    pub(super) broken: bool,
+    pub(in crate::logic) broken: bool,
     /// Whether singles are queued: a run that takes them in its own order
     /// (Sudoku Explainer's) keeps the places alone.
     queuing: bool,
@@ -39,8 +39,8 @@ pub(super) struct Queues {
 
 impl Queues {
     /// The queues of an empty grid: every digit everywhere.
-    pub(super) fn new(side: usize) -> Box<Queues> {
-        let all = super::all_digits(side);
+    pub(in crate::logic) fn new(side: usize) -> Box<Queues> {
+        let all = crate::logic::all_digits(side);
         Box::new(Queues {
             side,
             places: vec![all; 3 * side * side],
@@ -54,20 +54,20 @@ impl Queues {
     /// Stops queuing singles (and drops those queued): the places and
     /// [`Queues::broken`] are kept up to date alone, for a run that finds
     /// its singles itself.
-    pub(super) fn places_only(&mut self) {
+    pub(in crate::logic) fn places_only(&mut self) {
         self.queuing = false;
         self.naked.clear();
         self.hidden.clear();
     }
 
     /// Whether singles are queued (not [`Queues::places_only`]).
-    pub(super) fn queuing(&self) -> bool {
+    pub(in crate::logic) fn queuing(&self) -> bool {
         self.queuing
     }
 
     /// Every digit's places in every unit (`places[k * side + d - 1]`), as
     /// [`Board::table`] lays them out.
-    pub(super) fn places(&self) -> &[u64] {
+    pub(in crate::logic) fn places(&self) -> &[u64] {
         &self.places
     }
 
@@ -98,7 +98,7 @@ impl Board {
     /// `delCandidate` does: a unit of the cell (row, column, box) left
     /// with one place of `d` queues that place, and the cell, left with
     /// one candidate, queues itself.
-    pub(super) fn strike_queued(&mut self, cell: usize, d: u8) {
+    pub(in crate::logic) fn strike_queued(&mut self, cell: usize, d: u8) {
         let Board {
             cands,
             queues,
@@ -133,7 +133,7 @@ impl Board {
     /// Places `d` in `cell` as HoDoKu's `setCell` does: strikes it from
     /// the peers in order, then takes the cell's own candidates out of
     /// its units' places (a digit left with one place there is queued).
-    pub(super) fn assign_queued(&mut self, cell: usize, d: u8) {
+    pub(in crate::logic) fn assign_queued(&mut self, cell: usize, d: u8) {
         let peers = self.peers.clone();
         for &p in &peers[cell] {
             self.strike_queued(p, d);
@@ -150,7 +150,7 @@ impl Board {
         let Some(q) = queues else {
             return;
         };
-        for e in super::digits_of(own) {
+        for e in crate::logic::digits_of(own) {
             for slot in 0..3 {
                 // HoDoKu queues no single of the digit placed; another
                 // digit whose last place this was has none left.
@@ -162,10 +162,30 @@ impl Board {
         }
     }
 
+    /// One naked single: HoDoKu's next one from the queues, or (the
+    /// seed's ladder) every one a pass finds.
+    pub(in crate::logic) fn find_naked_single(&mut self) -> bool {
+        if self.queues.as_ref().is_some_and(|q| q.queuing()) {
+            self.queued_naked_single()
+        } else {
+            self.naked_singles()
+        }
+    }
+
+    /// One hidden single: HoDoKu's next one from the queues, or (the
+    /// seed's ladder) every one a pass finds.
+    pub(in crate::logic) fn find_hidden_single(&mut self) -> bool {
+        if self.queues.as_ref().is_some_and(|q| q.queuing()) {
+            self.queued_hidden_single()
+        } else {
+            self.hidden_singles()
+        }
+    }
+
     /// HoDoKu's next naked single: the first queued cell that is the last
     /// blank of a unit (a full house), else the first queued cell still
     /// blank (taken off the queue). True if one was placed.
-    pub(super) fn queued_naked_single(&mut self) -> bool {
+    pub(in crate::logic) fn queued_naked_single(&mut self) -> bool {
         let Some(mut q) = self.queues.take() else {
             return false;
         };
@@ -201,7 +221,7 @@ impl Board {
     /// digit still has that one place in a unit of the cell. True if one
     /// was placed; false, as in HoDoKu, when the first blank cell's entry
     /// no longer holds.
-    pub(super) fn queued_hidden_single(&mut self) -> bool {
+    pub(in crate::logic) fn queued_hidden_single(&mut self) -> bool {
         let Some(mut q) = self.queues.take() else {
             return false;
         };
@@ -231,7 +251,7 @@ impl Board {
     }
 
     /// Fills every cell left with one candidate; true if any.
-    pub(super) fn naked_singles(&mut self) -> bool {
+    pub(in crate::logic) fn naked_singles(&mut self) -> bool {
         let mut any = false;
         loop {
             let mut found = false;
@@ -253,13 +273,16 @@ impl Board {
     /// Places every digit found with one place in a unit, in one pass over
     /// the units (columns, rows, then boxes: the seed's group order); each
     /// placement is one `i`. True if any.
-    pub(super) fn hidden_singles(&mut self) -> bool {
+    pub(in crate::logic) fn hidden_singles(&mut self) -> bool {
         let n = self.side;
         self.hidden_singles_in((n..2 * n).chain(0..n).chain(2 * n..3 * n))
     }
 
     /// [`Board::hidden_singles`] in these units only, in this order.
-    pub(super) fn hidden_singles_in(&mut self, units: impl Iterator<Item = usize>) -> bool {
+    pub(in crate::logic) fn hidden_singles_in(
+        &mut self,
+        units: impl Iterator<Item = usize>,
+    ) -> bool {
         let mut any = false;
         for k in units {
             let mut once = 0u64;
@@ -291,8 +314,8 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Board, Ladder, Technique};
     use crate::grid::Grid;
+    use crate::logic::{Board, Ladder, Technique};
     use crate::samples::EASY;
 
     #[test]

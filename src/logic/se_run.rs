@@ -14,8 +14,8 @@
 //! would strike stay), one step rated as the intersection or subset.
 //! Without the direct variants, a puzzle SE rates 1.7 would rate 2.6 here.
 
-use super::rating::se_rating;
 use super::{bit, Board, Step, Technique};
+use crate::grid::Unit;
 
 /// One step of SE's run: its rating and whether it placed a digit.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,25 +29,6 @@ const DIRECT_POINTING: f32 = 1.7;
 const DIRECT_CLAIMING: f32 = 1.9;
 const DIRECT_HIDDEN_PAIR: f32 = 2.0;
 const DIRECT_HIDDEN_TRIPLE: f32 = 2.5;
-
-/// The ladder's techniques Sudoku Explainer 1.2.1 does not have. Its
-/// chains are made of single candidates (`Potential`: one cell, one
-/// value), so an AIC with grouped nodes is not among them: SE finds what
-/// one strikes only with its dynamic forcing chains, rated 8.5 and up.
-/// With links through cells alone SE looks for loops only (`Chaining`:
-/// "Forcing Y-Chains do not exist"), so an XY-chain or a remote pair
-/// that is no loop is one of its forcing chains (7.0 + length): the AIC
-/// search, which finds them too, the shortest first, stands for them.
-const NOT_IN_SE: [Technique; 8] = [
-    Technique::RemotePair,
-    Technique::XyChain,
-    Technique::GroupedNiceLoop,
-    Technique::SueDeCoq,
-    Technique::AlsXz,
-    Technique::AlsXyWing,
-    Technique::AlsChain,
-    Technique::HiddenRectangle,
-];
 
 /// Runs the ladder as Sudoku Explainer does (see the module doc) and
 /// returns its steps' ratings. The board's own steps are recorded too.
@@ -66,7 +47,7 @@ pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
         .order
         .iter()
         .copied()
-        .filter(|t| !NOT_IN_SE.contains(t))
+        .filter(|t| t.info().in_sudoku_explainer())
         .collect();
     order.sort_by(|a, b| a.info().se_rating.total_cmp(&b.info().se_rating));
     let has = |t| order.contains(&t);
@@ -135,7 +116,7 @@ pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
 /// hardest step, ED the first step, EP the hardest step up to the first
 /// placement. When the run stopped short (`finished` false), a value the
 /// run did not reach is at least `beyond`.
-pub(super) fn explainer_ratings(steps: &[SeStep], finished: bool, beyond: f32) -> (f32, f32, f32) {
+pub(super) fn se_run_ratings(steps: &[SeStep], finished: bool, beyond: f32) -> (f32, f32, f32) {
     let beyond = if finished { 0.0 } else { beyond };
     let er = steps.iter().map(|s| s.rating).fold(0.0f32, f32::max);
     let ed = steps.first().map_or(beyond, |s| s.rating);
@@ -161,7 +142,7 @@ pub(super) fn explainer_ratings(steps: &[SeStep], finished: bool, beyond: f32) -
 fn direct_locking(board: &mut Board, pointing: bool) -> bool {
     let n = board.side;
     let units = if pointing { 2 * n..3 * n } else { 0..2 * n };
-    let fact = super::facts::SEARCHES[usize::from(!pointing)];
+    let fact = super::memo::facts::SEARCHES[usize::from(!pointing)];
     let skip = board.digits_to_skip_by(fact);
     let all = super::all_digits(n);
     if skip == all {
@@ -345,6 +326,45 @@ fn find_set(
     None
 }
 
+/// The SE rating of one step (the box and line variants told apart;
+/// chains and forcing chains rated by their length, as SE does).
+pub fn se_rating(step: &Step) -> f32 {
+    match (step.technique, step.unit) {
+        (Technique::HiddenSingle, Some(Unit::Box(_))) => 1.2,
+        (Technique::LockedCandidates, Some(Unit::Row(_) | Unit::Col(_))) => 2.8,
+        // SE: 4.5, plus a tenth per digit of the naked set beyond two (the
+        // step's digits are the rectangle's pair, then the set's).
+        (Technique::UniqueRectangle3, _) => 4.4 + 0.1 * step.digits.len().saturating_sub(2) as f32,
+        (t, _) if !step.chains.is_empty() => {
+            let nodes: usize = step.chains.iter().map(Vec::len).sum();
+            t.info().se_rating + length_difficulty(nodes)
+        }
+        (t, _) => t.info().se_rating,
+    }
+}
+
+/// Sudoku Explainer's rating added for a chain's length
+/// (`ChainingHint.getLengthDifficulty`): 0.1 for each step of the series
+/// 4, 6, 8, 12, 16, 24, 32 … that the chain's nodes less two pass.
+///
+/// ```
+/// use xlsudoku::logic::rating::length_difficulty;
+///
+/// assert_eq!(length_difficulty(6), 0.0);
+/// assert!((length_difficulty(7) - 0.1).abs() < 1e-6);
+/// assert!((length_difficulty(20) - 0.5).abs() < 1e-6);
+/// ```
+pub fn length_difficulty(nodes: usize) -> f32 {
+    let length = nodes.saturating_sub(2);
+    let (mut ceil, mut odd, mut added) = (4usize, false, 0.0f32);
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,7 +390,7 @@ mod tests {
             let mut board = Board::new(&grid).unwrap();
             let steps = run_easiest_first(&mut board);
             assert!(board.grid().is_full());
-            let (er, _, _) = explainer_ratings(&steps, true, 0.0);
+            let (er, _, _) = se_run_ratings(&steps, true, 0.0);
             assert_eq!(er, *se, "{p}");
         }
     }
@@ -416,15 +436,15 @@ mod tests {
             let mut board = Board::new(&grid).unwrap();
             loop {
                 for pointing in [true, false] {
-                    let fact = super::super::facts::SEARCHES[usize::from(!pointing)];
+                    let fact = super::super::memo::facts::SEARCHES[usize::from(!pointing)];
                     skipped += board.digits_to_skip_by(fact).count_ones();
                     let (mut with, mut without) = (board.clone(), board.clone());
-                    without.facts.off = true;
+                    without.memo.facts.off = true;
                     let found = direct_locking(&mut with, pointing);
                     assert_eq!(found, direct_locking(&mut without, pointing));
                     assert_eq!(with.steps, without.steps, "{line}");
                     if !found {
-                        board.facts = with.facts;
+                        board.memo.facts = with.memo.facts;
                     }
                 }
                 if board.grid().is_full() || !board.step() {

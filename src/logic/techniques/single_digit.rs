@@ -15,11 +15,11 @@
 //! `y` would not be, `x` would, and the box would have no place left (the
 //! same with rows and columns swapped). Any box shape.
 
-use super::{bit, Board, Step, Technique};
+use crate::logic::{bit, Board, Step, Technique};
 
 /// The kind of single-digit pattern a pair of strong links makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Pattern {
+pub(in crate::logic) enum Pattern {
     Skyscraper,
     Kite,
     Turbot,
@@ -27,13 +27,13 @@ pub(super) enum Pattern {
 
 impl Board {
     /// True when two distinct cells share a row, column or box.
-    pub(super) fn sees(&self, a: usize, b: usize) -> bool {
+    pub(in crate::logic) fn sees(&self, a: usize, b: usize) -> bool {
         a != b && (0..3).any(|s| self.cell_units[a][s] == self.cell_units[b][s])
     }
 
     /// The cells seeing every cell of `seen` (not empty), in order: read
     /// off the peers' bit sets.
-    pub(super) fn common_peers(&self, seen: &[usize]) -> impl Iterator<Item = usize> {
+    pub(in crate::logic) fn common_peers(&self, seen: &[usize]) -> impl Iterator<Item = usize> {
         debug_assert!(!seen.is_empty());
         let cells = self.cands.len();
         let words = cells.div_ceil(64);
@@ -60,13 +60,13 @@ impl Board {
 
     /// The strong links of digit `d`: `(unit, cell, cell)` for every unit
     /// where `d` has exactly two places.
-    pub(super) fn strong_links(&self, d: u8) -> Vec<(usize, usize, usize)> {
+    pub(in crate::logic) fn strong_links(&self, d: u8) -> Vec<(usize, usize, usize)> {
         let n = self.side;
         let table = self.table();
         (0..self.units.len())
             .filter_map(|k| {
                 let p = table.places[k * n + d as usize - 1];
-                super::two_bits(p).then(|| {
+                crate::logic::two_bits(p).then(|| {
                     let unit = &self.units[k];
                     let first = p.trailing_zeros() as usize;
                     let second = (p & (p - 1)).trailing_zeros() as usize;
@@ -77,7 +77,7 @@ impl Board {
     }
 
     /// One single-digit pattern of this kind that strikes something.
-    pub(super) fn single_digit(&mut self, kind: Pattern) -> bool {
+    pub(in crate::logic) fn single_digit(&mut self, kind: Pattern) -> bool {
         let n = self.side;
         let kind_of = |k: usize| k / n; // 0 row, 1 column, 2 box
         let t = match kind {
@@ -138,7 +138,7 @@ impl Board {
     }
 
     /// One empty rectangle that strikes something.
-    pub(super) fn empty_rectangle(&mut self) -> bool {
+    pub(in crate::logic) fn empty_rectangle(&mut self) -> bool {
         let n = self.side;
         let lines = self.box_lines.clone();
         let skip = self.digits_to_skip(Technique::EmptyRectangle);
@@ -209,7 +209,7 @@ impl Board {
                 // other kind holds d twice.
                 let perp = self.cell_units[x][slot_cross];
                 let ends = places(perp);
-                if !super::two_bits(ends) {
+                if !crate::logic::two_bits(ends) {
                     continue;
                 }
                 let other = ends & !(1u64 << self.cell_pos[x][slot_cross]);
@@ -222,7 +222,7 @@ impl Board {
                     continue;
                 }
                 let mut cells = vec![x, y];
-                cells.extend(super::positions(inbox).map(|i| self.units[bx][i]));
+                cells.extend(crate::logic::positions(inbox).map(|i| self.units[bx][i]));
                 return Some(Step {
                     technique: Technique::EmptyRectangle,
                     unit: Some(self.unit_of(bx)),
@@ -286,7 +286,7 @@ mod tests {
                 assert_eq!(b.common_peers(&[x, y]).collect::<Vec<_>>(), slow, "{w}x{h}");
                 let sets = b.colour_sets(&[vec![(x, false), (y, false)]]);
                 let any: Vec<usize> =
-                    super::super::members_of(sets.seen(0, false).to_vec()).collect();
+                    crate::logic::members_of(sets.seen(0, false).to_vec()).collect();
                 let slow: Vec<usize> = (0..cells)
                     .filter(|&c| b.sees(c, x) || b.sees(c, y))
                     .collect();
@@ -295,9 +295,9 @@ mod tests {
         }
     }
 
-    use super::super::{Board, Technique};
     use super::Pattern;
     use crate::grid::{BoxShape, Grid};
+    use crate::logic::{Board, Technique};
 
     fn board_with_only(d: u8, keep: &[usize]) -> Board {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());

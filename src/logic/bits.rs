@@ -1,0 +1,114 @@
+//! Bit sets of digits (bit `d - 1` for digit `d`), of positions in a unit
+//! and of cells, and the search over them that subsets and fish share.
+
+use super::Step;
+
+/// Digit `d` as a set of digits (bit `d - 1`).
+pub(super) fn bit(d: u8) -> u64 {
+    1u64 << (d - 1)
+}
+
+/// Every digit of a grid of this side, as a set (bit `d - 1` for `d`).
+pub(super) fn all_digits(side: usize) -> u64 {
+    if side == 64 {
+        u64::MAX
+    } else {
+        (1u64 << side) - 1
+    }
+}
+
+/// The common search of subsets and fish: the first choice of `size`
+/// items (each a key and a bit mask: a cell's candidates, a digit's
+/// places, a line's places of a digit) whose masks together cover exactly
+/// `size` bits, for which `found` makes a step. Items are tried in order;
+/// a branch is cut as soon as its union passes `size` bits. `pick` is
+/// room for the choice (cleared first), kept by the caller from one call
+/// to the next.
+pub(super) fn first_cover<T: Copy>(
+    items: &[(T, u64)],
+    size: usize,
+    pick: &mut Vec<T>,
+    found: &mut impl FnMut(&[T], u64) -> Option<Step>,
+) -> Option<Step> {
+    fn go<T: Copy>(
+        items: &[(T, u64)],
+        size: usize,
+        from: usize,
+        union: u64,
+        pick: &mut Vec<T>,
+        found: &mut impl FnMut(&[T], u64) -> Option<Step>,
+    ) -> Option<Step> {
+        if pick.len() == size {
+            return if union.count_ones() as usize == size {
+                found(pick, union)
+            } else {
+                None
+            };
+        }
+        // Only items that leave enough after them to complete the choice.
+        let last = (items.len() + pick.len()).checked_sub(size)?;
+        for (j, &(key, mask)) in items.iter().enumerate().take(last + 1).skip(from) {
+            let u = union | mask;
+            if !at_most(u, size) {
+                continue;
+            }
+            pick.push(key);
+            let step = go(items, size, j + 1, u, pick, found);
+            pick.pop();
+            if step.is_some() {
+                return step;
+            }
+        }
+        None
+    }
+    pick.clear();
+    go(items, size, 0, 0, pick, found)
+}
+
+/// Whether `x` has exactly two bits set (a pair cell, a strong link),
+/// without counting them all.
+pub(super) fn two_bits(x: u64) -> bool {
+    let rest = x & x.wrapping_sub(1);
+    rest != 0 && rest & (rest - 1) == 0
+}
+
+/// Whether `x` has at most `k` bits set (cheaper than counting them all
+/// for the small `k` of a subset or a fish).
+pub(super) fn at_most(mut x: u64, k: usize) -> bool {
+    for _ in 0..k {
+        x &= x.wrapping_sub(1);
+    }
+    x == 0
+}
+
+/// The members of a bit set of cells (a word per 64 cells), in order.
+pub(super) fn members_of(set: Vec<u64>) -> impl Iterator<Item = usize> {
+    set.into_iter().enumerate().flat_map(|(w, mut m)| {
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let x = 64 * w + m.trailing_zeros() as usize;
+                m &= m - 1;
+                x
+            })
+        })
+    })
+}
+
+/// The set bits of `mask` as indices, lowest first (positions in a unit).
+pub(super) fn positions(mask: u64) -> impl Iterator<Item = usize> {
+    digits_of(mask).map(|d| d as usize - 1)
+}
+
+/// The digits of a set of digits (bit `d - 1` for `d`), lowest first.
+pub(super) fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let d = m.trailing_zeros() as u8 + 1;
+            m &= m - 1;
+            Some(d)
+        }
+    })
+}
