@@ -65,6 +65,7 @@ mod memo;
 pub mod rating;
 mod se_run;
 pub mod techniques;
+pub mod words;
 
 use techniques::singles;
 
@@ -192,9 +193,9 @@ pub(super) enum Pick {
     /// strikes the most candidates (then the lowest weighted sum of them,
     /// then the shortest). The other techniques take the first found in
     /// HoDoKu's order, and AICs the shortest (HoDoKu sorts its nice loops
-    /// the same way, but the ladder's AICs are not its nice loops, and
-    /// taking them so gained one level of 800 and cost 1.5 % of the
-    /// rating time: the second run could no longer take the first's).
+    /// the same way, but the ladder's AICs are not its nice loops; taken
+    /// the shortest, the second run of a rating can take the first's:
+    /// docs/performance-log.md).
     Hodoku,
     /// Sudoku Explainer's, for its run: the easiest step, the shortest
     /// chain (SE rates a chain by its length).

@@ -26,6 +26,7 @@
 
 use std::sync::Arc;
 
+use crate::logic::words::{digit_list, Words};
 use crate::logic::{bit, Board, ChainNode, Step, Technique};
 
 /// The largest ALS gathered on grids larger than 9x9.
@@ -813,6 +814,64 @@ impl Board {
         self.als_step(Technique::AlsChain, &sets, &commons, struck);
         true
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let removes = w.removes(&step.eliminated);
+    let candidates = w.cands;
+    Some(match (step.technique, step.placed) {
+        (Technique::AlsXz | Technique::AlsXyWing | Technique::AlsChain, None)
+            if step.chains.first().is_some_and(|c| c.len() >= 2) =>
+        {
+            let sets = &step.chains[0];
+            let set = |nd: &ChainNode| {
+                let held = nd
+                    .cells
+                    .iter()
+                    .filter_map(|&c| candidates.get(c))
+                    .fold(0u64, |m, &x| m | x);
+                let digits = if held == 0 {
+                    String::new()
+                } else {
+                    format!(" ({})", w.digits(&digit_list(held)))
+                };
+                format!("{{{}}}{digits}", w.cells(&nd.cells))
+            };
+            let body = match step.technique {
+                Technique::AlsXz => format!(
+                    "{} and {} share the restricted common {}, so one of them is locked",
+                    set(&sets[0]),
+                    set(&sets[1]),
+                    w.digit(sets[0].digit)
+                ),
+                Technique::AlsXyWing if sets.len() == 3 => format!(
+                    "pivot {} joined by {} to {} and by {} to {}, so {} or {} is locked",
+                    set(&sets[1]),
+                    w.digit(sets[0].digit),
+                    set(&sets[0]),
+                    w.digit(sets[1].digit),
+                    set(&sets[2]),
+                    w.cells(&sets[0].cells),
+                    w.cells(&sets[2].cells)
+                ),
+                _ => {
+                    let mut t = set(&sets[0]);
+                    for k in 1..sets.len() {
+                        t.push_str(&format!(
+                            " –{}– {}",
+                            w.digit(sets[k - 1].digit),
+                            set(&sets[k])
+                        ));
+                    }
+                    format!("{t}: the first or the last set is locked")
+                }
+            };
+            format!("{name}: {body}: {removes}")
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -47,6 +47,7 @@ use std::sync::Arc;
 
 mod in_cells;
 
+use crate::logic::words::Words;
 use crate::logic::{bit, Board, ChainNode, Step, Technique};
 
 /// The longest chain searched, in nodes (HoDoKu's default chain length).
@@ -719,8 +720,7 @@ fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
     });
     let mut useful = vec![0u64; g.nodes.len().div_ceil(64)];
     // Up to 256 nodes with strong links (most positions of a 9x9): the
-    // sets in words of a fixed count (the same pass over slices took
-    // 0.05 s more of the 4.9 s of top1465's ratings).
+    // sets in words of a fixed count, which the compiler unrolls.
     match words {
         0..=2 => mark_useful::<2>(g, kind, mask, (&id, &strong), &leads, &mut useful),
         3..=4 => mark_useful::<4>(g, kind, mask, (&id, &strong), &leads, &mut useful),
@@ -1808,8 +1808,8 @@ impl Board {
             let di = d as usize - 1;
             // The digit's places (rows come first, their cells in order),
             // and its strong links: for the digits searched alone, where
-            // `in_cells.rs` makes them for every digit in one pass (reading
-            // those here measured 1 % slower: most digits are skipped).
+            // `in_cells.rs` makes them for every digit in one pass (most
+            // digits here are skipped, so they are made one by one).
             let mut places = 0u128;
             for row in 0..n {
                 places |= u128::from(table.places[row * n + di]) << (row * n);
@@ -1972,6 +1972,42 @@ impl Board {
         });
         true
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let removes = w.removes(&step.eliminated);
+    Some(match (step.technique, step.placed) {
+        (
+            Technique::XChain
+            | Technique::XyChain
+            | Technique::NiceLoop
+            | Technique::GroupedNiceLoop,
+            None,
+        ) if step.chains.first().is_some_and(|c| c.len() >= 2) => {
+            let chain = &step.chains[0];
+            let (first, last) = (&chain[0], &chain[chain.len() - 1]);
+            let on_digit = if step.technique == Technique::XChain {
+                format!(" on {}", w.digit(first.digit))
+            } else {
+                String::new()
+            };
+            // The chain starts from its first node false and ends with its
+            // last true: one of the two holds.
+            let first_true = ChainNode {
+                on: true,
+                ..first.clone()
+            };
+            format!(
+                "{name}{on_digit}: {}: {} or {}: {removes}",
+                w.chain_text(chain),
+                w.node_is(&first_true),
+                w.node_is(last)
+            )
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -17,7 +17,9 @@
 
 use std::sync::Arc;
 
+use crate::logic::words::Words;
 use crate::logic::{bit, digits_of, Board, Step, Technique};
+use std::collections::BTreeMap;
 
 /// A cluster split in two colours: `(cell, colour)` in the order found.
 pub(in crate::logic) type Cluster = Vec<(usize, bool)>;
@@ -383,6 +385,99 @@ impl Board {
         self.digits_failed(Technique::MultiColouring, failed);
         false
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let d0 = step.digits.first().copied();
+    let removes = w.removes(&step.eliminated);
+    Some(match (step.technique, step.placed) {
+        (Technique::RemotePair, None) if step.digits.len() == 2 => {
+            let (a, b) = two_colours(&step.cells, |x, y| !w.shared(&[x, y]).is_empty());
+            format!(
+                "{name} on {}: {} hold only {} and each sees the next, so {} hold one digit and {} the other: {removes}",
+                w.digits(&step.digits),
+                w.cells(&step.cells),
+                w.digits(&step.digits),
+                w.cells(&a),
+                w.cells(&b)
+            )
+        }
+        (Technique::SimpleColouring, None) if d0.is_some() => {
+            let d = d0.unwrap_or(1);
+            let (a, b) = two_colours(&step.cells, |x, y| w.strong_unit(d, x, y).is_some());
+            let wrap = step
+                .eliminated
+                .iter()
+                .all(|&(c, _)| step.cells.contains(&c));
+            let how = if wrap {
+                "two cells of one colour see each other, so that colour is false"
+            } else {
+                "a cell seeing both colours cannot hold it"
+            };
+            format!(
+                "{name} on {}: strong links colour {} against {}; {how}: {removes}",
+                w.digit(d),
+                w.cells(&a),
+                w.cells(&b)
+            )
+        }
+        (Technique::MultiColouring, None) if d0.is_some() && !step.cells.is_empty() => {
+            let d = d0.unwrap_or(1);
+            let linked = |x: usize, y: usize| w.strong_unit(d, x, y).is_some();
+            let (a, b) = two_colours(&step.cells, linked);
+            let first: Vec<usize> = a.iter().chain(&b).copied().collect();
+            let rest: Vec<usize> = step
+                .cells
+                .iter()
+                .copied()
+                .filter(|c| !first.contains(c))
+                .collect();
+            let (c2, d2) = two_colours(&rest, linked);
+            format!(
+                "{name} on {}: clusters {} against {}, and {} against {}, joined where their cells see each other: {removes}",
+                w.digit(d),
+                w.cells(&a),
+                w.cells(&b),
+                w.cells(&c2),
+                w.cells(&d2)
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// Splits the first cluster of `cells` reachable from `cells[0]` by
+/// `linked` into its two colours (breadth first); cells not reached are
+/// left out.
+fn two_colours(cells: &[usize], linked: impl Fn(usize, usize) -> bool) -> (Vec<usize>, Vec<usize>) {
+    let Some(&start) = cells.first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut colour: BTreeMap<usize, bool> = BTreeMap::new();
+    colour.insert(start, false);
+    let mut queue = vec![start];
+    let mut head = 0;
+    while head < queue.len() {
+        let x = queue[head];
+        head += 1;
+        let cx = colour.get(&x).copied().unwrap_or(false);
+        for &y in cells {
+            if y != x && !colour.contains_key(&y) && linked(x, y) {
+                colour.insert(y, !cx);
+                queue.push(y);
+            }
+        }
+    }
+    let pick = |want: bool| -> Vec<usize> {
+        queue
+            .iter()
+            .copied()
+            .filter(|c| colour.get(c) == Some(&want))
+            .collect()
+    };
+    (pick(false), pick(true))
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@
 //! Past those bounds a fin set seldom shares a box, so nothing is struck,
 //! and the combinations grow fast on 16x16 and 25x25 grids.
 
+use crate::grid::Unit;
+use crate::logic::words::{and_list, Words};
 use crate::logic::{at_most, bit, digits_of, Board, Step, Technique};
 
 /// The most fins a fish may have.
@@ -456,6 +458,103 @@ fn subsets(
         }
     }
     false
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let d0 = step.digits.first().copied();
+    let removes = w.removes(&step.eliminated);
+    Some(match (step.technique, step.placed) {
+        (
+            Technique::FinnedXWing
+            | Technique::SashimiXWing
+            | Technique::FinnedSwordfish
+            | Technique::SashimiSwordfish
+            | Technique::FinnedJellyfish
+            | Technique::SashimiJellyfish,
+            None,
+        ) if d0.is_some() && step.unit.is_some() => {
+            let d = d0.unwrap_or(1);
+            let in_rows = matches!(step.unit, Some(Unit::Row(_)));
+            let size = match step.technique {
+                Technique::FinnedXWing | Technique::SashimiXWing => 2,
+                Technique::FinnedSwordfish | Technique::SashimiSwordfish => 3,
+                _ => 4,
+            };
+            let line = |c: usize| if in_rows { w.row(c) } else { w.col(c) };
+            let across = |c: usize| if in_rows { w.col(c) } else { w.row(c) };
+            let mut base: Vec<usize> = step.cells.iter().map(|&c| line(c)).collect();
+            base.sort_unstable();
+            base.dedup();
+            let (cover, fins) = fish_covers(w, step, size, &across);
+            let label =
+                |row: bool, k: usize| w.label(if row { Unit::Row(k) } else { Unit::Col(k) });
+            let base: Vec<String> = base.into_iter().map(|k| label(in_rows, k)).collect();
+            let cover: Vec<String> = cover.into_iter().map(|k| label(!in_rows, k)).collect();
+            let (base_kind, cover_kind) = if in_rows {
+                ("rows", "columns")
+            } else {
+                ("columns", "rows")
+            };
+            let fin_word = if fins.len() == 1 { "fin" } else { "fins" };
+            format!(
+                "{name} on {} in {base_kind} {} ({cover_kind} {}), {fin_word} {}: {removes}",
+                w.digit(d),
+                and_list(&base),
+                cover.join(", "),
+                w.cells(&fins)
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// A finned fish's cover lines and fins: the first choice of `size` lines
+/// across the base (by `across`) that holds every eliminated cell and
+/// leaves as fins cells that each eliminated cell sees; the fewest fins
+/// win.
+fn fish_covers(
+    w: &Words,
+    step: &Step,
+    size: usize,
+    across: &dyn Fn(usize) -> usize,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut lines: Vec<usize> = step.cells.iter().map(|&c| across(c)).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    let sees = |x: usize, y: usize| x != y && !w.shared(&[x, y]).is_empty();
+    let mut best: Option<(Vec<usize>, Vec<usize>)> = None;
+    let count = lines.len();
+    if count < size || count > 16 {
+        return (lines, Vec::new());
+    }
+    for mask in 0u32..(1 << count) {
+        if mask.count_ones() as usize != size {
+            continue;
+        }
+        let cover: Vec<usize> = (0..count)
+            .filter(|&i| mask & (1 << i) != 0)
+            .map(|i| lines[i])
+            .collect();
+        let fins: Vec<usize> = step
+            .cells
+            .iter()
+            .copied()
+            .filter(|&c| !cover.contains(&across(c)))
+            .collect();
+        if fins.is_empty() {
+            continue;
+        }
+        let fits = step
+            .eliminated
+            .iter()
+            .all(|&(e, _)| cover.contains(&across(e)) && fins.iter().all(|&f| sees(e, f)));
+        if fits && best.as_ref().is_none_or(|(_, f)| fins.len() < f.len()) {
+            best = Some((cover, fins));
+        }
+    }
+    best.unwrap_or((lines, Vec::new()))
 }
 
 #[cfg(test)]

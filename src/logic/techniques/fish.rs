@@ -2,6 +2,8 @@
 //! places in `size` rows lie in `size` columns between them is struck from
 //! the rest of those columns, and the same with rows and columns swapped.
 
+use crate::grid::Unit;
+use crate::logic::words::{and_list, Words};
 use crate::logic::{bit, digits_of, first_cover, Board, Step, Technique};
 
 impl Board {
@@ -90,6 +92,51 @@ impl Board {
             chains: Vec::new(),
         })
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let d0 = step.digits.first().copied();
+    let removes = w.removes(&step.eliminated);
+    Some(match (step.technique, step.placed) {
+        (Technique::XWing | Technique::Swordfish | Technique::Jellyfish, None)
+            if d0.is_some() && step.unit.is_some() =>
+        {
+            let d = d0.unwrap_or(1);
+            let in_rows = matches!(step.unit, Some(Unit::Row(_)));
+            let mut base: Vec<usize> = step
+                .cells
+                .iter()
+                .map(|&c| if in_rows { w.row(c) } else { w.col(c) })
+                .collect();
+            let mut cover: Vec<usize> = step
+                .cells
+                .iter()
+                .map(|&c| if in_rows { w.col(c) } else { w.row(c) })
+                .collect();
+            for v in [&mut base, &mut cover] {
+                v.sort_unstable();
+                v.dedup();
+            }
+            let label =
+                |row: bool, k: usize| w.label(if row { Unit::Row(k) } else { Unit::Col(k) });
+            let base: Vec<String> = base.into_iter().map(|k| label(in_rows, k)).collect();
+            let cover: Vec<String> = cover.into_iter().map(|k| label(!in_rows, k)).collect();
+            let (base_kind, cover_kind) = if in_rows {
+                ("rows", "columns")
+            } else {
+                ("columns", "rows")
+            };
+            format!(
+                "{name} on {} in {base_kind} {} ({cover_kind} {}): {removes}",
+                w.digit(d),
+                and_list(&base),
+                cover.join(", ")
+            )
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

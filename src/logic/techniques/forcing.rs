@@ -29,6 +29,7 @@
 //! premises of a candidate and for both runs of a rating.
 
 use super::chains::Graph;
+use crate::logic::words::Words;
 use crate::logic::{bit, Board, ChainNode, Step, Technique};
 
 /// The most branches (candidates of a cell, places of a digit in a
@@ -684,6 +685,86 @@ impl Board {
             })
             .collect()
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    Some(match (step.technique, step.placed) {
+        (Technique::ForcingChain | Technique::ForcingNet, _) if !step.chains.is_empty() => {
+            forcing_text(step, w)
+        }
+        _ => return None,
+    })
+}
+
+/// A forcing chain or net in words: the premise(s), each branch, and what
+/// follows.
+fn forcing_text(step: &Step, w: &Words) -> String {
+    let name = step.technique.name();
+    let net = step.technique == Technique::ForcingNet;
+    let effect = match step.placed {
+        Some((c, d)) => format!("{} = {}", w.cell(c), w.digit(d)),
+        None => w.removes(&step.eliminated),
+    };
+    let branch = |b: &[ChainNode]| -> String {
+        if net {
+            let shown: Vec<String> = b.iter().skip(1).take(12).map(|nd| w.node_is(nd)).collect();
+            let more = if b.len() > 13 { ", …" } else { "" };
+            if shown.is_empty() {
+                String::new()
+            } else {
+                format!(" ({}{more})", shown.join(", "))
+            }
+        } else {
+            format!(" ({})", w.chain_text(b))
+        }
+    };
+    let premise = &step.chains[0][0];
+    let contradiction = step.chains.iter().all(|b| b.first() == Some(premise))
+        && (step.eliminated == [(premise.cells[0], premise.digit)]
+            || step.placed == Some((premise.cells[0], premise.digit)));
+    if contradiction {
+        let branches: Vec<String> = step.chains.iter().map(|b| branch(b)).collect();
+        return format!(
+            "{name}: if {}, a contradiction follows{}: {effect}",
+            w.node_is(premise).replace(" is ", " were "),
+            branches.concat()
+        );
+    }
+    let premises: Vec<&ChainNode> = step.chains.iter().filter_map(|b| b.first()).collect();
+    let cells: Vec<usize> = premises.iter().map(|nd| nd.cells[0]).collect();
+    let same_cell = cells.windows(2).all(|w| w[0] == w[1]);
+    let each = if same_cell {
+        let digits: Vec<u8> = premises.iter().map(|nd| nd.digit).collect();
+        format!(
+            "each candidate of {} ({})",
+            w.cell(cells[0]),
+            w.digits(&digits)
+        )
+    } else {
+        let unit = w
+            .shared(&cells)
+            .first()
+            .map(|&u| format!(" in {}", w.unit(u)))
+            .unwrap_or_default();
+        format!(
+            "each place of {}{unit} ({})",
+            w.digit(premise.digit),
+            w.cells(&cells)
+        )
+    };
+    let branches: Vec<String> = step
+        .chains
+        .iter()
+        .map(|b| {
+            let head = b.first().map(|nd| w.node_is(nd)).unwrap_or_default();
+            format!("{head}{}", branch(b))
+        })
+        .collect();
+    format!(
+        "{name}: {each} leads to the same: {}: {effect}",
+        branches.join("; ")
+    )
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::grid::BoxShape;
+use crate::grid::Unit;
+use crate::logic::words::Words;
 use crate::logic::{bit, Board, Step, Technique};
 
 /// What the techniques that follow one another on a position read of it
@@ -180,6 +182,35 @@ impl Board {
             }
         }
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let d0 = step.digits.first().copied();
+    let removes = w.removes(&step.eliminated);
+    Some(match (step.technique, step.placed) {
+        (Technique::LockedCandidates, None) if step.unit.is_some() && d0.is_some() => {
+            let (unit, d) = (step.unit.unwrap_or(Unit::Row(0)), d0.unwrap_or(1));
+            let other = w
+                .shared(&step.cells)
+                .into_iter()
+                .find(|&u| u != unit && matches!(unit, Unit::Box(_)) != matches!(u, Unit::Box(_)));
+            let kind = if matches!(unit, Unit::Box(_)) {
+                "pointing"
+            } else {
+                "claiming"
+            };
+            let within = other.map(|o| w.unit(o)).unwrap_or_default();
+            format!(
+                "{name} ({kind}): {} of {} lies only in {within} ({}): {removes}",
+                w.digit(d),
+                w.unit(unit),
+                w.cells(&step.cells)
+            )
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@
 //! `y` would not be, `x` would, and the box would have no place left (the
 //! same with rows and columns swapped). Any box shape.
 
+use crate::grid::Unit;
+use crate::logic::words::Words;
 use crate::logic::{bit, Board, Step, Technique};
 
 /// The kind of single-digit pattern a pair of strong links makes.
@@ -263,6 +265,64 @@ impl Board {
             chains: Vec::new(),
         })
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let d0 = step.digits.first().copied();
+    let removes = w.removes(&step.eliminated);
+    Some(match (step.technique, step.placed) {
+        (Technique::Skyscraper | Technique::TwoStringKite | Technique::TurbotFish, None)
+            if step.cells.len() == 4 && d0.is_some() =>
+        {
+            let d = d0.unwrap_or(1);
+            let [a, b, c, e] = [step.cells[0], step.cells[1], step.cells[2], step.cells[3]];
+            let first = step
+                .unit
+                .filter(|&u| w.contains(u, a) && w.contains(u, b))
+                .or_else(|| w.strong_unit(d, a, b));
+            let second = w.strong_unit(d, c, e);
+            let link = |x: usize, y: usize, u: Option<Unit>| match u {
+                Some(u) => format!("{}–{} ({})", w.cell(x), w.cell(y), w.unit(u)),
+                None => format!("{}–{}", w.cell(x), w.cell(y)),
+            };
+            format!(
+                "{name} on {}: strong links {} and {}, {} sees {}: {removes}",
+                w.digit(d),
+                link(a, b, first),
+                link(c, e, second),
+                w.cell(b),
+                w.cell(c)
+            )
+        }
+        (Technique::EmptyRectangle, None) if step.cells.len() >= 3 && d0.is_some() => {
+            let d = d0.unwrap_or(1);
+            let (x, y, inbox) = (step.cells[0], step.cells[1], &step.cells[2..]);
+            let cross = w.rectangle_lines(inbox, x);
+            let lines = match cross {
+                Some((r, c)) => format!(
+                    " lie on {} and {}",
+                    w.unit(Unit::Row(r)),
+                    w.unit(Unit::Col(c))
+                ),
+                None => format!(" are {}", w.cells(inbox)),
+            };
+            let within = step.unit.map(|u| w.unit(u)).unwrap_or_default();
+            let link = w
+                .strong_unit(d, x, y)
+                .map(|u| format!(" ({})", w.unit(u)))
+                .unwrap_or_default();
+            format!(
+                "{name} on {}: the places of {} in {within}{lines}; strong link {}–{}{link}: {removes}",
+                w.digit(d),
+                w.digit(d),
+                w.cell(x),
+                w.cell(y)
+            )
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -13,6 +13,8 @@
 
 use std::collections::VecDeque;
 
+use crate::logic::words::Words;
+use crate::logic::Step;
 use crate::logic::{bit, Board, Technique};
 
 /// HoDoKu's queues of singles, and what fills them: where each digit may
@@ -310,6 +312,26 @@ impl Board {
         }
         any
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    Some(match (step.technique, step.placed) {
+        (Technique::NakedSingle, Some((c, d))) => {
+            format!("{name}: {} = {}", w.cell(c), w.digit(d))
+        }
+        (Technique::HiddenSingle, Some((c, d))) => match step.unit {
+            Some(u) => format!(
+                "{name}: {} has one place in {} → {}",
+                w.digit(d),
+                w.unit(u),
+                w.cell(c)
+            ),
+            None => format!("{name}: {} = {}", w.cell(c), w.digit(d)),
+        },
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

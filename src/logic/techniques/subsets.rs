@@ -3,6 +3,8 @@
 //! box and on the line outside it), hidden pairs, triples and quads (`*`
 //! `^` `&`), searched as HoDoKu searches them: boxes, rows, then columns.
 
+use crate::grid::Unit;
+use crate::logic::words::Words;
 use crate::logic::{at_most, bit, digits_of, Board, Step, Technique};
 
 /// The largest subset searched for.
@@ -293,6 +295,46 @@ impl Board {
             chains: Vec::new(),
         })
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let removes = w.removes(&step.eliminated);
+    Some(match (step.technique, step.placed) {
+        (
+            Technique::NakedPair
+            | Technique::NakedTriple
+            | Technique::NakedQuad
+            | Technique::LockedPair
+            | Technique::LockedTriple
+            | Technique::HiddenPair
+            | Technique::HiddenTriple
+            | Technique::HiddenQuad,
+            None,
+        ) => {
+            let mut units: Vec<Unit> = step.unit.into_iter().collect();
+            if matches!(
+                step.technique,
+                Technique::LockedPair | Technique::LockedTriple
+            ) {
+                units.extend(
+                    w.shared(&step.cells)
+                        .into_iter()
+                        .filter(|u| Some(*u) != step.unit),
+                );
+                units.truncate(2);
+            }
+            let units: Vec<String> = units.into_iter().map(|u| w.unit(u)).collect();
+            format!(
+                "{name} {} in {} ({}): {removes}",
+                w.digits(&step.digits),
+                w.cells(&step.cells),
+                units.join(", ")
+            )
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@
 //! a bivalue cell or a two-cell almost locked set on each side), which
 //! keeps a failed search to a few thousand mask operations on a 9x9.
 
+use crate::grid::Unit;
+use crate::logic::words::{digit_list, Words};
 use crate::logic::{digits_of, Board, Step, Technique};
 
 /// The most cells taken on each side (line and box).
@@ -205,6 +207,61 @@ fn small_sets(cells: &[usize], cands: &[u64], out: &mut Vec<(Few, u64)>) {
             }
         }
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let removes = w.removes(&step.eliminated);
+    let candidates = w.cands;
+    Some(match (step.technique, step.placed) {
+        (Technique::SueDeCoq, None) if step.unit.is_some() && step.cells.len() >= 4 => {
+            let line = step.unit.unwrap_or(Unit::Row(0));
+            let first = step.cells[0];
+            let bx = w.units_of(first)[2];
+            let group: Vec<usize> = step
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| w.contains(line, c) && w.contains(bx, c))
+                .collect();
+            let in_line: Vec<usize> = step
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| w.contains(line, c) && !w.contains(bx, c))
+                .collect();
+            let in_box: Vec<usize> = step
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| !w.contains(line, c))
+                .collect();
+            let all: Vec<usize> = step.cells.clone();
+            let group_digits = digit_list(
+                group
+                    .iter()
+                    .fold(0u64, |m, &c| m | candidates.get(c).copied().unwrap_or(0)),
+            );
+            let held = if group_digits.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", w.digits(&group_digits))
+            };
+            format!(
+                "{name} where {} crosses {}: {}{held} with {} in the line and {} in the box — {} cells holding the {} digits {}: {removes}",
+                w.unit(line),
+                w.unit(bx),
+                w.cells(&group),
+                w.cells(&in_line),
+                w.cells(&in_box),
+                all.len(),
+                step.digits.len(),
+                w.digits(&step.digits)
+            )
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -22,7 +22,12 @@ use std::str::FromStr;
 
 use super::chains::Kind;
 use super::single_digit::Pattern;
-use crate::logic::Board;
+use super::{
+    als, chains, colouring, finned_fish, fish, forcing, intersections, single_digit, singles,
+    subsets, sue_de_coq, uniqueness, wings,
+};
+use crate::logic::words::{self, Words};
+use crate::logic::{Board, Step};
 
 /// A technique of the ladder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -229,6 +234,9 @@ pub struct TechniqueInfo {
     /// The search for one step of the technique on a board: true when it
     /// found one and took it.
     pub(in crate::logic) find: fn(&mut Board) -> bool,
+    /// The step in words, beside the finder in the family's file
+    /// (`None`: the generic words).
+    pub(in crate::logic) say: fn(&Step, &Words) -> Option<String>,
 }
 
 /// Kept: a step found in a position is noted for a second run on the
@@ -283,7 +291,7 @@ impl TechniqueInfo {
 }
 
 macro_rules! row {
-    ($t:ident, $letter:expr, $name:expr, $key:expr, $se:expr, $level:ident, $score:expr, $traits:expr, $find:expr) => {
+    ($t:ident, $letter:expr, $name:expr, $key:expr, $se:expr, $level:ident, $score:expr, $traits:expr, $find:expr, $say:expr) => {
         TechniqueInfo {
             technique: Technique::$t,
             letter: $letter,
@@ -294,6 +302,7 @@ macro_rules! row {
             hodoku_score: $score,
             traits: $traits,
             find: $find,
+            say: $say,
         }
     };
 }
@@ -315,54 +324,54 @@ macro_rules! row {
 /// SE has no hidden rectangle, whose deduction is its type 4's (4.5).
 #[rustfmt::skip]
 pub const TABLE: &[TechniqueInfo] = &[
-    //   technique         letter     name                 key                  SE   level    score traits find
-    row!(NakedSingle,      None,      "naked single",      "naked-single",      2.3, Easy,    4, 0, |b| b.find_naked_single()),
-    row!(HiddenSingle,     Some('i'), "hidden single",     "hidden-single",     1.5, Easy,    14, 0, |b| b.find_hidden_single()),
-    row!(LockedPair,       Some('2'), "locked pair",       "locked-pair",       3.0, Medium,  40, K | V, |b| b.naked_subset(2, true)),
-    row!(LockedTriple,     Some('3'), "locked triple",     "locked-triple",     3.6, Medium,  60, K | V, |b| b.naked_subset(3, true)),
-    row!(LockedCandidates, Some('!'), "locked candidates", "locked-candidates", 2.6, Medium,  50, K | V, |b| b.locked_candidates()),
-    row!(NakedPair,        Some('2'), "naked pair",        "naked-pair",        3.0, Medium,  60, K | V, |b| b.naked_subset(2, false)),
-    row!(NakedTriple,      Some('3'), "naked triple",      "naked-triple",      3.6, Medium,  80, K | V, |b| b.naked_subset(3, false)),
-    row!(HiddenPair,       Some('*'), "hidden pair",       "hidden-pair",       3.4, Medium,  70, K | V, |b| b.hidden_subset(2)),
-    row!(HiddenTriple,     Some('^'), "hidden triple",     "hidden-triple",     4.0, Medium,  100, K | V, |b| b.hidden_subset(3)),
-    row!(NakedQuad,        Some('4'), "naked quad",        "naked-quad",        5.0, Hard,    120, K | V, |b| b.naked_subset(4, false)),
-    row!(HiddenQuad,       Some('&'), "hidden quad",       "hidden-quad",       5.4, Hard,    150, K | V, |b| b.hidden_subset(4)),
-    row!(XWing,            Some('x'), "X-wing",            "x-wing",            3.2, Hard,    140, K, |b| b.basic_fish(2)),
-    row!(Swordfish,        Some('s'), "swordfish",         "swordfish",         3.8, Hard,    150, K, |b| b.basic_fish(3)),
-    row!(Jellyfish,        Some('j'), "jellyfish",         "jellyfish",         5.2, Hard,    160, K, |b| b.basic_fish(4)),
-    row!(RemotePair,       Some('r'), "remote pair",       "remote-pair",       7.0, Hard,    110, K | X, |b| b.remote_pair()),
-    row!(BugPlusOne,       Some('b'), "BUG+1",             "bug-plus-1",        5.6, Hard,    100, K | U, |b| b.bug_plus_one()),
-    row!(Skyscraper,       Some('k'), "skyscraper",        "skyscraper",        6.6, Hard,    130, K, |b| b.single_digit(Pattern::Skyscraper)),
-    row!(TwoStringKite,    Some('t'), "2-string kite",     "2-string-kite",     6.6, Hard,    150, K, |b| b.single_digit(Pattern::Kite)),
-    row!(TurbotFish,       Some('o'), "turbot fish",       "turbot-fish",       6.6, Hard,    120, K, |b| b.single_digit(Pattern::Turbot)),
-    row!(EmptyRectangle,   Some('e'), "empty rectangle",   "empty-rectangle",   6.6, Hard,    120, K, |b| b.empty_rectangle()),
-    row!(WWing,            Some('w'), "W-wing",            "w-wing",            7.1, Hard,    150, K, |b| b.w_wing()),
-    row!(XyWing,           Some('y'), "XY-wing",           "xy-wing",           4.2, Hard,    160, K, |b| b.xy_wing(false)),
-    row!(XyzWing,          Some('z'), "XYZ-wing",          "xyz-wing",          4.4, Hard,    180, K, |b| b.xy_wing(true)),
-    row!(UniqueRectangle1, Some('u'), "unique rectangle type 1", "unique-rectangle-1", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(1)),
-    row!(UniqueRectangle2, Some('u'), "unique rectangle type 2", "unique-rectangle-2", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(2)),
-    row!(UniqueRectangle3, Some('u'), "unique rectangle type 3", "unique-rectangle-3", 4.6, Hard, 100, K | U, |b| b.unique_rectangle(3)),
-    row!(UniqueRectangle4, Some('u'), "unique rectangle type 4", "unique-rectangle-4", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(4)),
-    row!(HiddenRectangle,  Some('h'), "hidden rectangle",  "hidden-rectangle",  4.5, Hard,    100, K | U | X, |b| b.hidden_rectangle()),
-    row!(FinnedXWing,      Some('f'), "finned X-wing",     "finned-x-wing",     6.6, Hard,    130, K, |b| b.finned_fish(2, false)),
-    row!(SashimiXWing,     Some('f'), "sashimi X-wing",    "sashimi-x-wing",    6.6, Hard,    150, K, |b| b.finned_fish(2, true)),
-    row!(FinnedSwordfish,  Some('f'), "finned swordfish",  "finned-swordfish",  6.8, Unfair,  200, K, |b| b.finned_fish(3, false)),
-    row!(SashimiSwordfish, Some('f'), "sashimi swordfish", "sashimi-swordfish", 6.8, Unfair,  240, K, |b| b.finned_fish(3, true)),
-    row!(FinnedJellyfish,  Some('f'), "finned jellyfish",  "finned-jellyfish",  7.0, Unfair,  250, K, |b| b.finned_fish(4, false)),
-    row!(SashimiJellyfish, Some('f'), "sashimi jellyfish", "sashimi-jellyfish", 7.0, Unfair,  260, K, |b| b.finned_fish(4, true)),
-    row!(SueDeCoq,         Some('q'), "Sue de Coq",        "sue-de-coq",        7.0, Unfair,  250, K | V | X, |b| b.sue_de_coq()),
-    row!(SimpleColouring,  Some('c'), "simple colouring",  "simple-colouring",  6.7, Hard,    150, K, |b| b.simple_colouring()),
-    row!(MultiColouring,   Some('m'), "multi-colouring",   "multi-colouring",   6.8, Hard,    200, K, |b| b.multi_colouring()),
-    row!(XChain,           Some('X'), "X-chain",           "x-chain",           6.6, Unfair,  260, 0, |b| b.chain(Kind::X)),
-    row!(XyChain,          Some('Y'), "XY-chain",          "xy-chain",          7.0, Unfair,  260, X, |b| b.chain(Kind::Xy)),
-    row!(NiceLoop,         Some('A'), "AIC",               "aic",               7.0, Unfair,  280, K, |b| b.chain(Kind::Aic)),
-    row!(GroupedNiceLoop,  Some('A'), "grouped AIC",       "grouped-aic",       7.0, Unfair,  300, K | X, |b| b.chain(Kind::Grouped)),
-    row!(AlsXz,            Some('L'), "ALS-XZ",            "als-xz",            7.5, Unfair,  300, K | V | X, |b| b.als_xz()),
-    row!(AlsXyWing,        Some('M'), "ALS-XY-wing",       "als-xy-wing",       8.0, Unfair,  320, K | V | X, |b| b.als_xy_wing()),
-    row!(AlsChain,         Some('C'), "ALS chain",         "als-chain",         8.0, Unfair,  340, K | X, |b| b.als_chain()),
-    row!(ForcingChain,     Some('F'), "forcing chain",     "forcing-chain",     8.0, Extreme, 500, 0, |b| b.forcing(false)),
-    row!(ForcingNet,       Some('N'), "forcing net",       "forcing-net",       8.5, Extreme, 700, 0, |b| b.forcing(true)),
-    row!(Guess,            Some('#'), "guess",             "guess",             11.0, Extreme, 20000, K, |_| false),
+    //   technique         letter     name                 key                  SE   level    score traits find say
+    row!(NakedSingle,      None,      "naked single",      "naked-single",      2.3, Easy,    4, 0, |b| b.find_naked_single(), singles::say),
+    row!(HiddenSingle,     Some('i'), "hidden single",     "hidden-single",     1.5, Easy,    14, 0, |b| b.find_hidden_single(), singles::say),
+    row!(LockedPair,       Some('2'), "locked pair",       "locked-pair",       3.0, Medium,  40, K | V, |b| b.naked_subset(2, true), subsets::say),
+    row!(LockedTriple,     Some('3'), "locked triple",     "locked-triple",     3.6, Medium,  60, K | V, |b| b.naked_subset(3, true), subsets::say),
+    row!(LockedCandidates, Some('!'), "locked candidates", "locked-candidates", 2.6, Medium,  50, K | V, |b| b.locked_candidates(), intersections::say),
+    row!(NakedPair,        Some('2'), "naked pair",        "naked-pair",        3.0, Medium,  60, K | V, |b| b.naked_subset(2, false), subsets::say),
+    row!(NakedTriple,      Some('3'), "naked triple",      "naked-triple",      3.6, Medium,  80, K | V, |b| b.naked_subset(3, false), subsets::say),
+    row!(HiddenPair,       Some('*'), "hidden pair",       "hidden-pair",       3.4, Medium,  70, K | V, |b| b.hidden_subset(2), subsets::say),
+    row!(HiddenTriple,     Some('^'), "hidden triple",     "hidden-triple",     4.0, Medium,  100, K | V, |b| b.hidden_subset(3), subsets::say),
+    row!(NakedQuad,        Some('4'), "naked quad",        "naked-quad",        5.0, Hard,    120, K | V, |b| b.naked_subset(4, false), subsets::say),
+    row!(HiddenQuad,       Some('&'), "hidden quad",       "hidden-quad",       5.4, Hard,    150, K | V, |b| b.hidden_subset(4), subsets::say),
+    row!(XWing,            Some('x'), "X-wing",            "x-wing",            3.2, Hard,    140, K, |b| b.basic_fish(2), fish::say),
+    row!(Swordfish,        Some('s'), "swordfish",         "swordfish",         3.8, Hard,    150, K, |b| b.basic_fish(3), fish::say),
+    row!(Jellyfish,        Some('j'), "jellyfish",         "jellyfish",         5.2, Hard,    160, K, |b| b.basic_fish(4), fish::say),
+    row!(RemotePair,       Some('r'), "remote pair",       "remote-pair",       7.0, Hard,    110, K | X, |b| b.remote_pair(), colouring::say),
+    row!(BugPlusOne,       Some('b'), "BUG+1",             "bug-plus-1",        5.6, Hard,    100, K | U, |b| b.bug_plus_one(), uniqueness::say),
+    row!(Skyscraper,       Some('k'), "skyscraper",        "skyscraper",        6.6, Hard,    130, K, |b| b.single_digit(Pattern::Skyscraper), single_digit::say),
+    row!(TwoStringKite,    Some('t'), "2-string kite",     "2-string-kite",     6.6, Hard,    150, K, |b| b.single_digit(Pattern::Kite), single_digit::say),
+    row!(TurbotFish,       Some('o'), "turbot fish",       "turbot-fish",       6.6, Hard,    120, K, |b| b.single_digit(Pattern::Turbot), single_digit::say),
+    row!(EmptyRectangle,   Some('e'), "empty rectangle",   "empty-rectangle",   6.6, Hard,    120, K, |b| b.empty_rectangle(), single_digit::say),
+    row!(WWing,            Some('w'), "W-wing",            "w-wing",            7.1, Hard,    150, K, |b| b.w_wing(), wings::say),
+    row!(XyWing,           Some('y'), "XY-wing",           "xy-wing",           4.2, Hard,    160, K, |b| b.xy_wing(false), wings::say),
+    row!(XyzWing,          Some('z'), "XYZ-wing",          "xyz-wing",          4.4, Hard,    180, K, |b| b.xy_wing(true), wings::say),
+    row!(UniqueRectangle1, Some('u'), "unique rectangle type 1", "unique-rectangle-1", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(1), uniqueness::say),
+    row!(UniqueRectangle2, Some('u'), "unique rectangle type 2", "unique-rectangle-2", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(2), uniqueness::say),
+    row!(UniqueRectangle3, Some('u'), "unique rectangle type 3", "unique-rectangle-3", 4.6, Hard, 100, K | U, |b| b.unique_rectangle(3), uniqueness::say),
+    row!(UniqueRectangle4, Some('u'), "unique rectangle type 4", "unique-rectangle-4", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(4), uniqueness::say),
+    row!(HiddenRectangle,  Some('h'), "hidden rectangle",  "hidden-rectangle",  4.5, Hard,    100, K | U | X, |b| b.hidden_rectangle(), uniqueness::say),
+    row!(FinnedXWing,      Some('f'), "finned X-wing",     "finned-x-wing",     6.6, Hard,    130, K, |b| b.finned_fish(2, false), finned_fish::say),
+    row!(SashimiXWing,     Some('f'), "sashimi X-wing",    "sashimi-x-wing",    6.6, Hard,    150, K, |b| b.finned_fish(2, true), finned_fish::say),
+    row!(FinnedSwordfish,  Some('f'), "finned swordfish",  "finned-swordfish",  6.8, Unfair,  200, K, |b| b.finned_fish(3, false), finned_fish::say),
+    row!(SashimiSwordfish, Some('f'), "sashimi swordfish", "sashimi-swordfish", 6.8, Unfair,  240, K, |b| b.finned_fish(3, true), finned_fish::say),
+    row!(FinnedJellyfish,  Some('f'), "finned jellyfish",  "finned-jellyfish",  7.0, Unfair,  250, K, |b| b.finned_fish(4, false), finned_fish::say),
+    row!(SashimiJellyfish, Some('f'), "sashimi jellyfish", "sashimi-jellyfish", 7.0, Unfair,  260, K, |b| b.finned_fish(4, true), finned_fish::say),
+    row!(SueDeCoq,         Some('q'), "Sue de Coq",        "sue-de-coq",        7.0, Unfair,  250, K | V | X, |b| b.sue_de_coq(), sue_de_coq::say),
+    row!(SimpleColouring,  Some('c'), "simple colouring",  "simple-colouring",  6.7, Hard,    150, K, |b| b.simple_colouring(), colouring::say),
+    row!(MultiColouring,   Some('m'), "multi-colouring",   "multi-colouring",   6.8, Hard,    200, K, |b| b.multi_colouring(), colouring::say),
+    row!(XChain,           Some('X'), "X-chain",           "x-chain",           6.6, Unfair,  260, 0, |b| b.chain(Kind::X), chains::say),
+    row!(XyChain,          Some('Y'), "XY-chain",          "xy-chain",          7.0, Unfair,  260, X, |b| b.chain(Kind::Xy), chains::say),
+    row!(NiceLoop,         Some('A'), "AIC",               "aic",               7.0, Unfair,  280, K, |b| b.chain(Kind::Aic), chains::say),
+    row!(GroupedNiceLoop,  Some('A'), "grouped AIC",       "grouped-aic",       7.0, Unfair,  300, K | X, |b| b.chain(Kind::Grouped), chains::say),
+    row!(AlsXz,            Some('L'), "ALS-XZ",            "als-xz",            7.5, Unfair,  300, K | V | X, |b| b.als_xz(), als::say),
+    row!(AlsXyWing,        Some('M'), "ALS-XY-wing",       "als-xy-wing",       8.0, Unfair,  320, K | V | X, |b| b.als_xy_wing(), als::say),
+    row!(AlsChain,         Some('C'), "ALS chain",         "als-chain",         8.0, Unfair,  340, K | X, |b| b.als_chain(), als::say),
+    row!(ForcingChain,     Some('F'), "forcing chain",     "forcing-chain",     8.0, Extreme, 500, 0, |b| b.forcing(false), forcing::say),
+    row!(ForcingNet,       Some('N'), "forcing net",       "forcing-net",       8.5, Extreme, 700, 0, |b| b.forcing(true), forcing::say),
+    row!(Guess,            Some('#'), "guess",             "guess",             11.0, Extreme, 20000, K, |_| false, words::say_guess),
 ];
 
 /// How many techniques there are: the guess is the last variant.

@@ -23,6 +23,7 @@
 //! candidate cell, with three places in each of its units: that digit is
 //! the cell's value.
 
+use crate::logic::words::Words;
 use crate::logic::{bit, digits_of, Board, Step, Technique};
 
 /// A rectangle: corners `[r1c1, r1c2, r2c1, r2c2]`.
@@ -397,6 +398,86 @@ impl Board {
         });
         true
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let removes = w.removes(&step.eliminated);
+    Some(match (step.technique, step.placed) {
+        (Technique::BugPlusOne, Some((c, d))) => format!(
+            "{name}: every blank but {} has two candidates, and {} has three places in its row, column and box → {} = {}",
+            w.cell(c),
+            w.digit(d),
+            w.cell(c),
+            w.digit(d)
+        ),
+        (
+            Technique::UniqueRectangle1
+            | Technique::UniqueRectangle2
+            | Technique::UniqueRectangle3
+            | Technique::UniqueRectangle4,
+            None,
+        ) if step.cells.len() >= 4 && step.digits.len() >= 2 => {
+            let pair = w.digits(&step.digits[..2]);
+            let c = &step.cells;
+            let rect = w.cells(&c[..4]);
+            let why = match step.technique {
+                Technique::UniqueRectangle1 => format!(
+                    "{} hold only {pair}, so {} must not",
+                    w.cells(&c[..3]),
+                    w.cell(c[3])
+                ),
+                Technique::UniqueRectangle2 => format!(
+                    "{} and {} hold {pair} and the same extra {}, which one of them must be",
+                    w.cell(c[2]),
+                    w.cell(c[3]),
+                    step.digits.get(2).map(|&z| w.digit(z)).unwrap_or_default()
+                ),
+                Technique::UniqueRectangle3 => format!(
+                    "the extras of {} and {} ({}) form a naked subset with {}{}",
+                    w.cell(c[2]),
+                    w.cell(c[3]),
+                    w.digits(&step.digits[2..]),
+                    w.cells(&c[4..]),
+                    step.unit.map(|u| format!(" in {}", w.unit(u))).unwrap_or_default()
+                ),
+                _ => {
+                    let locked = w
+                        .shared(&c[2..4])
+                        .into_iter()
+                        .map(|u| w.unit(u))
+                        .next()
+                        .unwrap_or_default();
+                    format!(
+                        "{} has no place in {locked} but {} and {}, so neither may be {}",
+                        w.digit(step.digits[0]),
+                        w.cell(c[2]),
+                        w.cell(c[3]),
+                        w.digit(step.digits[1])
+                    )
+                }
+            };
+            format!("{name} on {pair} ({rect}): {why}: {removes}")
+        }
+        (Technique::HiddenRectangle, None) if step.cells.len() == 4 && step.digits.len() == 2 => {
+            let [p, q, s2, x] = [step.cells[0], step.cells[1], step.cells[2], step.cells[3]];
+            let (u, v) = (step.digits[0], step.digits[1]);
+            format!(
+                "{name} on {} ({}): {} holds only {}, and {} has no place in {} and {} but the rectangle's, so {} may not be {}: {removes}",
+                w.digits(&step.digits),
+                w.cells(&[p, q, s2, x]),
+                w.cell(p),
+                w.digits(&step.digits),
+                w.digit(u),
+                w.unit(w.units_of(x)[0]),
+                w.unit(w.units_of(x)[1]),
+                w.cell(x),
+                w.digit(v)
+            )
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

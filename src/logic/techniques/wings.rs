@@ -7,6 +7,7 @@
 //!   strong link on `x` (each end seen by one of them); one of them holds
 //!   `y`, so cells seeing both lose `y`.
 
+use crate::logic::words::{digit_bit, digit_list, Words};
 use crate::logic::{bit, digits_of, Board, Step, Technique};
 
 impl Board {
@@ -153,6 +154,62 @@ impl Board {
         }
         false
     }
+}
+
+/// The family's steps in words (`None`: the generic words).
+pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
+    let name = step.technique.name();
+    let d0 = step.digits.first().copied();
+    let removes = w.removes(&step.eliminated);
+    let candidates = w.cands;
+    Some(match (step.technique, step.placed) {
+        (Technique::XyWing | Technique::XyzWing, None) if step.cells.len() == 3 && d0.is_some() => {
+            let [p, a, b] = [step.cells[0], step.cells[1], step.cells[2]];
+            format!(
+                "{name} on {}: pivot {}{}, pincers {}{} and {}{}: {removes}",
+                w.digit(d0.unwrap_or(1)),
+                w.cell(p),
+                w.candidates(p),
+                w.cell(a),
+                w.candidates(a),
+                w.cell(b),
+                w.candidates(b)
+            )
+        }
+        (Technique::WWing, None) if step.cells.len() == 4 && d0.is_some() => {
+            let y = d0.unwrap_or(1);
+            let [a, b, e1, e2] = [step.cells[0], step.cells[1], step.cells[2], step.cells[3]];
+            let pair = candidates.get(a).copied().unwrap_or(0);
+            let x = digit_list(pair & !digit_bit(y)).first().copied();
+            let link = match x {
+                Some(x) => {
+                    let unit = w
+                        .strong_unit(x, e1, e2)
+                        .map(|u| format!(", {}", w.unit(u)))
+                        .unwrap_or_default();
+                    format!(
+                        "a strong link on {} ({}–{}{unit})",
+                        w.digit(x),
+                        w.cell(e1),
+                        w.cell(e2)
+                    )
+                }
+                None => format!("the strong link {}–{}", w.cell(e1), w.cell(e2)),
+            };
+            let both = if pair.count_ones() == 2 {
+                format!(" both hold {};", w.digits(&digit_list(pair)))
+            } else {
+                String::new()
+            };
+            format!(
+                "{name} on {}: {} and {}{both} {link} joins them: {removes}",
+                w.digit(y),
+                w.cell(a),
+                w.cell(b)
+            )
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,142 @@
+//! A solving path as structured steps with their sentences.
+
+use serde::Serialize;
+
+use super::{describe, AddressMap};
+use crate::grid::Grid;
+use crate::logic::Step;
+
+/// A cell and a digit, as JSON shows them: `{"cell":"E7","digit":7}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CellDigit {
+    /// The cell's name (`E7`, or `r5c7` for a text puzzle).
+    pub cell: String,
+    /// The digit, `1..=side` (the text shows it in the grid's alphabet).
+    pub digit: u8,
+}
+
+/// One step, structured and in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExplainedStep {
+    /// 1-based number of the step.
+    pub n: usize,
+    /// The technique's key, as `--techniques` takes it (`hidden-single`).
+    pub technique: &'static str,
+    /// The technique's name in words (`hidden single`).
+    pub name: &'static str,
+    /// The letter the history records (`None` for a naked single).
+    pub letter: Option<char>,
+    /// The unit the pattern lives in, named (`row 7`), if any.
+    pub unit: Option<String>,
+    /// The pattern's cells.
+    pub cells: Vec<String>,
+    /// The pattern's digits, `1..=side`.
+    pub digits: Vec<u8>,
+    /// The digit placed, if any.
+    pub placed: Option<CellDigit>,
+    /// The candidates struck.
+    pub eliminated: Vec<CellDigit>,
+    /// The pattern's chains, for chains, almost locked sets and forcing
+    /// chains ([`Step::chains`](crate::logic::Step::chains)): each a list of nodes, first to last.
+    /// Left out of the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chains: Vec<Vec<ExplainedNode>>,
+    /// The step in words.
+    pub text: String,
+}
+
+/// A node of a chain, as JSON shows it:
+/// `{"cells":["E7"],"digit":4,"on":true}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExplainedNode {
+    /// The node's cells: one, or a group (of one box and line, or an
+    /// almost locked set's cells).
+    pub cells: Vec<String>,
+    /// The digit (an almost locked set's node: the restricted common it
+    /// shares with the next set).
+    pub digit: u8,
+    /// True for "the digit is in these cells", false for "it is not".
+    pub on: bool,
+}
+
+/// Every step of a puzzle's solving path in words: the candidates are
+/// replayed from the givens so each sentence can name what the cells hold
+/// just before its step.
+pub fn explain_steps(puzzle: &Grid, steps: &[Step], map: &AddressMap) -> Vec<ExplainedStep> {
+    let n = puzzle.side();
+    let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let values = puzzle.cells();
+    let mut cands: Vec<u64> = (0..values.len())
+        .map(|i| {
+            if values[i] != 0 {
+                return 0;
+            }
+            let used = map
+                .peers(i)
+                .filter_map(|j| values.get(j))
+                .fold(0u64, |m, &v| m | bit(v));
+            all & !used
+        })
+        .collect();
+    steps
+        .iter()
+        .enumerate()
+        .map(|(k, step)| {
+            let text = describe(step, map, &cands);
+            if let Some((c, d)) = step.placed {
+                for j in map.peers(c) {
+                    if let Some(m) = cands.get_mut(j) {
+                        *m &= !bit(d);
+                    }
+                }
+                if let Some(m) = cands.get_mut(c) {
+                    *m = 0;
+                }
+            }
+            for &(c, d) in &step.eliminated {
+                if let Some(m) = cands.get_mut(c) {
+                    *m &= !bit(d);
+                }
+            }
+            let pair = |(c, d): (usize, u8)| CellDigit {
+                cell: map.cell(c),
+                digit: d,
+            };
+            let info = step.technique.info();
+            ExplainedStep {
+                n: k + 1,
+                technique: info.key,
+                name: info.name,
+                letter: info.letter,
+                unit: step.unit.map(|u| map.unit(u)),
+                cells: step.cells.iter().map(|&c| map.cell(c)).collect(),
+                digits: step.digits.clone(),
+                placed: step.placed.map(pair),
+                eliminated: step.eliminated.iter().copied().map(pair).collect(),
+                chains: step
+                    .chains
+                    .iter()
+                    .map(|chain| {
+                        chain
+                            .iter()
+                            .map(|node| ExplainedNode {
+                                cells: node.cells.iter().map(|&c| map.cell(c)).collect(),
+                                digit: node.digit,
+                                on: node.on,
+                            })
+                            .collect()
+                    })
+                    .collect(),
+                text,
+            }
+        })
+        .collect()
+}
+
+fn bit(d: u8) -> u64 {
+    if (1..=64).contains(&d) {
+        1u64 << (d - 1)
+    } else {
+        0
+    }
+}
