@@ -24,7 +24,7 @@ use std::str::FromStr;
 
 use super::{GenerateError, Symmetry};
 use crate::grid::{BoxShape, Grid};
-use crate::logic::{rate, rating::se_text, Board, Ladder, Level, Limits, Rating, Stop};
+use crate::logic::{rate, Board, Ladder, Level, Limits, Rating, Stop};
 
 /// An inclusive range with either end open: `MIN..MAX`, `MIN..`, `..MAX`,
 /// or one value `N` for `N..N`.
@@ -326,15 +326,6 @@ impl Target {
         }
         Ok(())
     }
-}
-
-/// The title of a generated puzzle: `Puzzle 3: hard, SE 3.4, 24 givens`.
-pub fn title(number: usize, rating: &Rating, givens: usize) -> String {
-    format!(
-        "Puzzle {number}: {}, SE {}, {givens} givens",
-        rating.level,
-        se_text(rating.se, rating.complete)
-    )
 }
 
 #[cfg(test)]
