@@ -493,3 +493,111 @@ fn titles_follow_the_template_and_the_command_makes_the_book_again() {
         std::fs::read(&again).unwrap()
     );
 }
+
+/// The techniques on the path of each puzzle of `book`, as `explain
+/// --json` names them.
+fn path_techniques(book: &Path) -> Vec<Vec<String>> {
+    let sheets = xlsudoku::workbook::read_workbook(book, &Default::default()).unwrap();
+    let mut paths = Vec::new();
+    for sheet in &sheets {
+        for grid in &sheet.grids {
+            let puzzle = grid.puzzle();
+            let mut board = xlsudoku::logic::Board::new(&puzzle).unwrap();
+            board.assume_unique();
+            board.run(None);
+            paths.push(
+                board
+                    .steps()
+                    .iter()
+                    .map(|s| s.technique.info().key.to_string())
+                    .collect(),
+            );
+        }
+    }
+    paths
+}
+
+#[test]
+fn needs_keeps_only_puzzles_whose_path_uses_the_technique() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("x.xlsx");
+    let b = book.to_str().unwrap();
+    let o = xlsudoku(&[
+        "generate", "-q", "--seed", "5", "-n", "3", "--needs", "x-wing", "-o", b,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let paths = path_techniques(&book);
+    assert_eq!(paths.len(), 3);
+    for p in &paths {
+        assert!(p.iter().any(|t| t == "x-wing"), "{p:?}");
+    }
+    // The technique is in the title, and the command makes the book again.
+    let mut strings = String::new();
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(&book).unwrap()).unwrap();
+    std::io::Read::read_to_string(
+        &mut zip.by_name("xl/sharedStrings.xml").unwrap(),
+        &mut strings,
+    )
+    .unwrap();
+    assert!(strings.contains("Puzzle 1: X-wing · "), "{strings}");
+    // Nothing past XY-wing on the path, and either of two techniques.
+    let o = xlsudoku(&[
+        "generate",
+        "-q",
+        "--seed",
+        "5",
+        "-n",
+        "2",
+        "--needs",
+        "skyscraper,xy-wing",
+        "--needs-any",
+        "--max-technique",
+        "xy-wing",
+        "-o",
+        b,
+        "--force",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ladder: Vec<String> =
+        xlsudoku::generate::needs::ladder_up_to(xlsudoku::logic::Technique::XyWing)
+            .techniques()
+            .map(|t| t.info().key.to_string())
+            .collect();
+    for p in path_techniques(&book) {
+        assert!(
+            p.iter().any(|t| t == "skyscraper" || t == "xy-wing"),
+            "{p:?}"
+        );
+        assert!(p.iter().all(|t| ladder.contains(t)), "{p:?} past xy-wing");
+    }
+}
+
+#[test]
+fn needs_out_of_reach_says_how_far_the_search_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.xlsx");
+    // A 4x4 never needs an X-wing.
+    let o = xlsudoku(&[
+        "generate",
+        "--seed",
+        "1",
+        "--size",
+        "4",
+        "--needs",
+        "x-wing",
+        "--max-attempts",
+        "200",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("needing X-wing") && e.contains("200 attempts"),
+        "{e}"
+    );
+    assert!(!out.exists());
+    let o = xlsudoku(&["generate", "--needs", "x-wong", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("x-wong"), "{}", stderr(&o));
+}

@@ -26,6 +26,7 @@
 pub mod book;
 pub mod dig;
 pub mod fill;
+pub mod needs;
 pub mod rng;
 pub mod sections;
 pub mod target;
@@ -36,6 +37,7 @@ use std::time::Instant;
 
 pub use dig::{dig, dig_from, neighbour, Prover, Symmetry};
 pub use fill::random_solution;
+pub use needs::Needs;
 pub use rng::Rng;
 pub use sections::{Levels, Section};
 pub use target::{Hardness, Span, Target, Verdict};

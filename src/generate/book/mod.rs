@@ -38,7 +38,7 @@ mod page;
 mod title;
 
 pub use page::{AnswerPage, Paper, PerPage, PuzzlePage, MARGIN_INCHES, PX_PER_INCH};
-pub use title::{field_list, Title, DEFAULT_TITLE, FIELDS};
+pub use title::{field_list, Title, DEFAULT_TITLE, FIELDS, NEEDS_TITLE};
 
 use rust_xlsxwriter::{DocProperties, ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
 
@@ -104,6 +104,9 @@ pub struct Layout {
     pub title: Title,
     /// How digits past 9 are written (numbers, or letters).
     pub symbols: Symbols,
+    /// The techniques the puzzles were made to need, in words (the
+    /// title's `{needs}`; empty when none).
+    pub needs: String,
 }
 
 /// The sheet's print setup shared by every page: margins, paper, no
@@ -221,7 +224,7 @@ fn puzzle_page(
         let (across, down) = (k % geo.across, k / geo.across);
         let top = FIRST_ROW + down as u32 * band;
         let left = FIRST_COL + across as u16 * slot;
-        let title = layout.title.render(&title_fields(g));
+        let title = layout.title.render(&title_fields(g, &layout.needs));
         sheet.merge_range(
             top,
             left,
@@ -268,7 +271,7 @@ fn puzzle_page(
 }
 
 /// The values a title's fields take for one puzzle.
-fn title_fields(g: &Generated) -> [(&'static str, String); 5] {
+fn title_fields(g: &Generated, needs: &str) -> [(&'static str, String); 6] {
     let side = g.puzzle.side();
     [
         ("n", (g.index + 1).to_string()),
@@ -276,6 +279,7 @@ fn title_fields(g: &Generated) -> [(&'static str, String); 5] {
         ("rating", se_text(g.rating.se, g.rating.complete)),
         ("givens", g.puzzle.givens().to_string()),
         ("size", format!("{side}x{side}")),
+        ("needs", needs.to_string()),
     ]
 }
 

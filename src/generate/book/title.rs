@@ -14,16 +14,20 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The fields a title may name, with what each holds.
-pub const FIELDS: [(&str, &str); 5] = [
+pub const FIELDS: [(&str, &str); 6] = [
     ("n", "the puzzle's number in the book"),
     ("level", "its HoDoKu level"),
     ("rating", "its Sudoku Explainer rating"),
     ("givens", "how many givens it has"),
     ("size", "its size, e.g. 9x9"),
+    ("needs", "the techniques `--needs` asked for"),
 ];
 
 /// The title every puzzle gets unless asked otherwise.
 pub const DEFAULT_TITLE: &str = "Puzzle {n}: {level}, SE {rating}, {givens} givens";
+
+/// The title of a puzzle made to need a technique, unless asked otherwise.
+pub const NEEDS_TITLE: &str = "Puzzle {n}: {needs} · {level}, SE {rating}";
 
 /// A title template: text with `{field}`s ([`FIELDS`]); `{{` and `}}`
 /// write a brace.

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use xlsudoku::batch;
-use xlsudoku::generate::book::{Layout, Paper, PerPage, Title};
-use xlsudoku::generate::{GenerateOptions, Levels, Section, Span, Symmetry};
+use xlsudoku::generate::book::{Layout, Paper, PerPage, Title, NEEDS_TITLE};
+use xlsudoku::generate::{GenerateOptions, Levels, Needs, Section, Span, Symmetry};
 use xlsudoku::grid::BoxShape;
 use xlsudoku::logic::Ladder;
 use xlsudoku::workbook::Symbols;
@@ -56,6 +56,17 @@ pub struct Args {
     /// (the old macro's four), `all`, or letters/names such as `i,!,2,x`.
     #[arg(long, value_name = "seed|all|LIST")]
     techniques: Option<Ladder>,
+    /// Keep only puzzles whose solving path uses every one of these
+    /// techniques (names or letters: x-wing, xy-wing, skyscraper, ...).
+    #[arg(long, value_name = "LIST")]
+    needs: Option<Needs>,
+    /// With --needs: one of the techniques is enough.
+    #[arg(long, requires = "needs")]
+    needs_any: bool,
+    /// Keep only puzzles whose solving path uses nothing the ladder tries
+    /// after this technique (`xlsudoku techniques` lists the order).
+    #[arg(long, value_name = "TECHNIQUE", conflicts_with = "techniques")]
+    max_technique: Option<Ladder>,
     /// The master seed [default: a random one, printed on stderr and kept
     /// in the workbook's properties].
     #[arg(long, value_name = "N")]
@@ -248,7 +259,14 @@ fn plan(a: &Args) -> Result<Plan, String> {
     if let Some(g) = a.givens {
         base.target.givens = g;
     }
-    base.target.ladder = a.techniques.clone();
+    base.target.ladder = match &a.max_technique {
+        Some(t) => Some(max_ladder(t)?),
+        None => a.techniques.clone(),
+    };
+    base.target.needs = a
+        .needs
+        .clone()
+        .map(|n| if a.needs_any { n.any() } else { n });
     base.symmetry = a.symmetry;
     base.max_attempts = a.max_attempts.unwrap_or_else(|| default_attempts(shape));
     if base.max_attempts == 0 {
@@ -276,8 +294,18 @@ fn plan(a: &Args) -> Result<Plan, String> {
         layout: Layout {
             per_page: a.per_page,
             paper: a.paper,
-            title: a.title.clone().unwrap_or_default(),
+            title: match (&a.title, &a.needs) {
+                (Some(t), _) => t.clone(),
+                (None, Some(_)) => NEEDS_TITLE.parse().unwrap_or_default(),
+                (None, None) => Title::default(),
+            },
             symbols,
+            needs: base
+                .target
+                .needs
+                .as_ref()
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
         },
         seed,
         command: command_of(a, shape, total, seed, levels.as_ref(), base.max_attempts),
@@ -351,6 +379,15 @@ fn command_of(
     }
     if let Some(t) = &a.techniques {
         command.push_str(&format!(" --techniques {t}"));
+    }
+    if let Some(t) = &a.max_technique {
+        command.push_str(&format!(" --max-technique {t}"));
+    }
+    if let Some(n) = &a.needs {
+        command.push_str(&format!(" --needs {}", n.as_flag()));
+        if a.needs_any {
+            command.push_str(" --needs-any");
+        }
     }
     if a.max_attempts.is_some() {
         command.push_str(&format!(" --max-attempts {max_attempts}"));
@@ -503,6 +540,21 @@ fn make(a: &Args, plan: &Plan) -> u8 {
         ));
     }
     0
+}
+
+/// `--max-technique`'s ladder: the one technique named, and every one
+/// tried before it.
+fn max_ladder(named: &Ladder) -> Result<Ladder, String> {
+    let picked: Vec<_> = named
+        .techniques()
+        .filter(|&t| t != xlsudoku::logic::Technique::NakedSingle)
+        .collect();
+    match picked.as_slice() {
+        [one] => Ok(xlsudoku::generate::needs::ladder_up_to(*one)),
+        _ => Err(format!(
+            "--max-technique {named}: name one technique (`xlsudoku techniques` lists them)"
+        )),
+    }
 }
 
 /// `--alphabet`: the alphabets `solve` reads.
