@@ -26,7 +26,9 @@
 pub mod book;
 pub mod dig;
 pub mod fill;
+pub mod needs;
 pub mod rng;
+pub mod sections;
 pub mod target;
 
 use std::ops::ControlFlow;
@@ -35,7 +37,9 @@ use std::time::Instant;
 
 pub use dig::{dig, dig_from, neighbour, Prover, Symmetry};
 pub use fill::random_solution;
+pub use needs::Needs;
 pub use rng::Rng;
+pub use sections::{Levels, Section};
 pub use target::{Hardness, Span, Target, Verdict};
 
 use crate::grid::{BoxShape, Grid};
@@ -156,6 +160,36 @@ impl GenerateError {
         match self {
             GenerateError::Unreached { made, .. } | GenerateError::Timeout { made, .. } => *made,
             _ => 0,
+        }
+    }
+
+    /// The error of a section that comes after `before` puzzles of a set
+    /// of `total`: its counts and numbers as the whole set's.
+    pub fn in_set(self, before: usize, total: usize) -> GenerateError {
+        match self {
+            GenerateError::Unreached {
+                number,
+                made,
+                attempts,
+                target,
+            } => GenerateError::Unreached {
+                number: number + before,
+                made: made + before,
+                attempts,
+                target,
+            },
+            GenerateError::Timeout {
+                made,
+                target,
+                targeted,
+                ..
+            } => GenerateError::Timeout {
+                made: made + before,
+                count: total,
+                target,
+                targeted,
+            },
+            e => e,
         }
     }
 }

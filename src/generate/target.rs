@@ -22,9 +22,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::Needs;
 use super::{GenerateError, Symmetry};
 use crate::grid::{BoxShape, Grid};
-use crate::logic::{rate, rating::se_text, Board, Ladder, Level, Limits, Rating, Stop};
+use crate::logic::{rate, Board, Ladder, Level, Limits, Rating, Stop, Technique};
 
 /// An inclusive range with either end open: `MIN..MAX`, `MIN..`, `..MAX`,
 /// or one value `N` for `N..N`.
@@ -131,6 +132,9 @@ pub struct Target {
     /// Techniques that must finish the puzzle without a guess (`None`: any
     /// puzzle, even one the ladder cannot finish).
     pub ladder: Option<Ladder>,
+    /// Techniques the solving path (the run of [`Target::ladder`], or of
+    /// every technique) must use.
+    pub needs: Option<Needs>,
 }
 
 impl Target {
@@ -158,6 +162,20 @@ impl Target {
             || self.givens.min.is_some_and(|m| givens < m)
         {
             return Verdict::Out;
+        }
+        // The path first: it costs a fraction of the rating, and most
+        // puzzles miss a technique asked for.
+        if let Some(needs) = &self.needs {
+            let ladder = self.ladder.clone().unwrap_or_else(Ladder::all);
+            let Some(mut path) = Board::with_ladder(puzzle, ladder) else {
+                return Verdict::Out;
+            };
+            path.assume_unique();
+            let stop = path.run(None);
+            let used: Vec<Technique> = path.steps().iter().map(|s| s.technique).collect();
+            if !needs.met_by(&used) || (self.ladder.is_some() && stop != Stop::Solved) {
+                return Verdict::Out;
+            }
         }
         let Some(rating) = rate(puzzle) else {
             return Verdict::Out;
@@ -225,6 +243,9 @@ impl Target {
         }
         if let Some(ladder) = &self.ladder {
             parts.push(format!("techniques {ladder}"));
+        }
+        if let Some(needs) = &self.needs {
+            parts.push(format!("needing {needs}"));
         }
         if symmetry != Symmetry::None {
             parts.push(format!("{symmetry} symmetry"));
@@ -326,15 +347,6 @@ impl Target {
         }
         Ok(())
     }
-}
-
-/// The title of a generated puzzle: `Puzzle 3: hard, SE 3.4, 24 givens`.
-pub fn title(number: usize, rating: &Rating, givens: usize) -> String {
-    format!(
-        "Puzzle {number}: {}, SE {}, {givens} givens",
-        rating.level,
-        se_text(rating.se, rating.complete)
-    )
 }
 
 #[cfg(test)]

@@ -56,7 +56,9 @@
 //! (`solve --answers beside|at:CELL`) is never taken for a puzzle; while its
 //! cells hold what was written it is [`FoundGrid::earlier_answer`], to be
 //! replaced. The sheet of solutions an earlier run added (`--answers
-//! sheet`, named by its record) is no sheet of puzzles: it is not read.
+//! sheet`, named by its record) is no sheet of puzzles: it is not read, and
+//! neither is the answer key at the back of a book `generate` made
+//! ([`answer_key`]).
 //! A digit typed over a fill (no longer
 //! blue italic) is a given; with no record (a file saved since by Excel
 //! loses it) every digit is a given.
@@ -86,6 +88,7 @@
 //! numbers, letters as text ([`Symbols::symbol`]), in lower case when every
 //! letter the grid holds is ([`FoundGrid::lowercase`]).
 
+pub mod answer_key;
 mod borderless;
 pub mod detect;
 mod formula;
@@ -584,12 +587,16 @@ pub fn read_workbook_bytes(
     // known by its name and part both, as the copy knows it (a sheet that
     // took the name of one deleted since is read like any other).
     let solutions = crate::annotate::read_solutions_record(std::io::Cursor::new(bytes));
+    // The answer key at the back of a generated book holds no puzzles
+    // either.
+    let key = answer_key::answer_sheet(bytes);
     Ok(raw
         .iter_mut()
         .filter(|sheet| {
             solutions
                 .as_ref()
                 .is_none_or(|s| s.sheet != sheet.name || !s.part.eq_ignore_ascii_case(&sheet.part))
+                && key.as_deref() != Some(sheet.name.as_str())
         })
         .map(|sheet| {
             let recorded = Recorded::of(&records, &sheet.name);
