@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 mod cfb;
 mod formula;
 mod model;
+mod odf_values;
 mod ods;
 mod write;
 mod xls;

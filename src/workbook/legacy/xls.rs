@@ -573,74 +573,91 @@ fn read_sheet(
                     }
                 }
             }
-            0x0208 => {
-                let row = u32::from(u16_at(d, 0).ok_or_else(|| cut(&r))?);
-                let height = u16_at(d, 6).unwrap_or(255) & 0x7FFF;
-                let grbit = u16_at(d, 12).unwrap_or(0);
-                if grbit & 0x20 != 0 {
-                    sheet.hidden_rows.push(row);
-                }
-                if grbit & 0x40 != 0 {
-                    sheet.row_heights.insert(row, f64::from(height) / 20.0);
-                }
-                if grbit & 0x80 != 0 {
-                    let ixfe = u16_at(d, 14).unwrap_or(15) & 0xFFF;
-                    let s = style_of(book, ixfe);
-                    if s != 0 {
-                        sheet.row_styles.insert(row, s);
-                    }
-                }
-            }
-            0x007D => {
-                let first = u32::from(u16_at(d, 0).ok_or_else(|| cut(&r))?).min(255);
-                let last = u32::from(u16_at(d, 2).unwrap_or(0)).min(255);
-                let width = f64::from(u16_at(d, 4).unwrap_or(2340)) / 256.0;
-                let ixfe = u16_at(d, 6).unwrap_or(15);
-                let hidden = u16_at(d, 8).unwrap_or(0) & 1 != 0;
-                let s = style_of(book, ixfe);
-                for col in first..=last {
-                    sheet.col_widths.insert(col, width);
-                    if hidden {
-                        sheet.hidden_cols.push(col);
-                    }
-                    if s != 0 {
-                        sheet.col_styles.insert(col, s);
-                    }
-                }
-            }
-            0x00E5 => {
-                let n = usize::from(u16_at(d, 0).unwrap_or(0));
-                for k in 0..n {
-                    let at = 2 + 8 * k;
-                    let (Some(r0), Some(r1), Some(c0), Some(c1)) = (
-                        u16_at(d, at),
-                        u16_at(d, at + 2),
-                        u16_at(d, at + 4),
-                        u16_at(d, at + 6),
-                    ) else {
-                        break;
-                    };
-                    if r0 <= r1 && c0 <= c1 && (r0, c0) != (r1, c1) {
-                        sheet
-                            .merges
-                            .push((r0.into(), c0.into(), r1.into(), c1.into()));
-                    }
-                }
-            }
-            0x005D => {
-                // The common object data opens an OBJ record: its type.
-                let what = match u16_at(d, 4) {
-                    Some(5) => "charts",
-                    Some(8) => "images",
-                    Some(25) => "comments",
-                    _ => "drawings and form controls",
-                };
-                book.lose(what, 1);
-            }
-            _ => {}
+            _ => layout_record(&r, sheet, book, style_of)?,
         }
     }
     Ok(formulas)
+}
+
+/// A record of a sheet's layout (ROW, COLINFO, MERGEDCELLS) or of what
+/// the copy does not carry (OBJ).
+fn layout_record(
+    r: &Record<'_>,
+    sheet: &mut Sheet,
+    book: &mut Book,
+    style_of: &mut dyn FnMut(&mut Book, u16) -> usize,
+) -> Result<(), Fault> {
+    let d = r.data;
+    let cut =
+        |r: &Record<'_>| Fault::damaged_owned(format!("a record at byte {} is cut short", r.at));
+    match r.kind {
+        0x0208 => {
+            let row = u32::from(u16_at(d, 0).ok_or_else(|| cut(r))?);
+            let height = u16_at(d, 6).unwrap_or(255) & 0x7FFF;
+            let grbit = u16_at(d, 12).unwrap_or(0);
+            if grbit & 0x20 != 0 {
+                sheet.hidden_rows.push(row);
+            }
+            if grbit & 0x40 != 0 {
+                sheet.row_heights.insert(row, f64::from(height) / 20.0);
+            }
+            if grbit & 0x80 != 0 {
+                let ixfe = u16_at(d, 14).unwrap_or(15) & 0xFFF;
+                let s = style_of(book, ixfe);
+                if s != 0 {
+                    sheet.row_styles.insert(row, s);
+                }
+            }
+        }
+        0x007D => {
+            let first = u32::from(u16_at(d, 0).ok_or_else(|| cut(r))?).min(255);
+            let last = u32::from(u16_at(d, 2).unwrap_or(0)).min(255);
+            let width = f64::from(u16_at(d, 4).unwrap_or(2340)) / 256.0;
+            let ixfe = u16_at(d, 6).unwrap_or(15);
+            let hidden = u16_at(d, 8).unwrap_or(0) & 1 != 0;
+            let s = style_of(book, ixfe);
+            for col in first..=last {
+                sheet.col_widths.insert(col, width);
+                if hidden {
+                    sheet.hidden_cols.push(col);
+                }
+                if s != 0 {
+                    sheet.col_styles.insert(col, s);
+                }
+            }
+        }
+        0x00E5 => {
+            let n = usize::from(u16_at(d, 0).unwrap_or(0));
+            for k in 0..n {
+                let at = 2 + 8 * k;
+                let (Some(r0), Some(r1), Some(c0), Some(c1)) = (
+                    u16_at(d, at),
+                    u16_at(d, at + 2),
+                    u16_at(d, at + 4),
+                    u16_at(d, at + 6),
+                ) else {
+                    break;
+                };
+                if r0 <= r1 && c0 <= c1 && (r0, c0) != (r1, c1) {
+                    sheet
+                        .merges
+                        .push((r0.into(), c0.into(), r1.into(), c1.into()));
+                }
+            }
+        }
+        0x005D => {
+            // The common object data opens an OBJ record: its type.
+            let what = match u16_at(d, 4) {
+                Some(5) => "charts",
+                Some(8) => "images",
+                Some(25) => "comments",
+                _ => "drawings and form controls",
+            };
+            book.lose(what, 1);
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Fills in the formula text of `book`'s formula cells from calamine's
