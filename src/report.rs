@@ -153,6 +153,10 @@ pub struct SheetRecord {
     /// The sheet holding [`SheetRecord::answer_range`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_sheet: Option<String>,
+    /// An `.xls` or `.ods` input: read (and copied) as the `.xlsx` made of
+    /// it, with what that copy does not carry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub converted: Option<crate::workbook::legacy::Conversion>,
 }
 
 impl SheetRecord {

@@ -426,7 +426,7 @@ fn files_of_other_kinds_in_a_folder_are_listed_with_why_never_silently() {
     std::fs::create_dir_all(dir.join("old")).unwrap();
     std::fs::copy(fixture("status_logic_easy.xlsx"), dir.join("easy.xlsx")).unwrap();
     std::fs::write(dir.join("notes.csv"), "a,b\n").unwrap();
-    std::fs::write(dir.join("old/book.xls"), b"\xD0\xCF\x11\xE0").unwrap();
+    std::fs::write(dir.join("old/book.xlsb"), b"\xD0\xCF\x11\xE0").unwrap();
     std::fs::write(dir.join("~$easy.xlsx"), b"lock").unwrap();
     let dir_s = dir.to_str().unwrap();
     let o = xlsudoku(&["check", dir_s]);
@@ -437,7 +437,7 @@ fn files_of_other_kinds_in_a_folder_are_listed_with_why_never_silently() {
         "{err}"
     );
     assert!(
-        err.contains("notes.csv (") && err.contains("book.xls ("),
+        err.contains("notes.csv (") && err.contains("book.xlsb ("),
         "{err}"
     );
     assert!(

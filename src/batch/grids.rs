@@ -314,6 +314,7 @@ pub fn solve_grid_copy(
         skipped: false,
         answer_range: block.filter(|_| filled).map(|b| b.to_string()),
         answer_sheet: block.filter(|_| filled).map(|_| sheet.to_string()),
+        converted: None,
     };
     let mut record = record;
     if let Some(why) = grid.answer.refusal() {

@@ -145,7 +145,7 @@ pub struct Job {
 /// What to run over.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
-    /// Files and directories (searched recursively for `.xlsx`/`.xlsm`).
+    /// Files and directories (searched recursively for `.xlsx`/`.xlsm`/`.xls`/`.ods`).
     pub inputs: Vec<PathBuf>,
     /// `-o`: a file for one input file, else a directory.
     pub output: Option<PathBuf>,
@@ -199,7 +199,10 @@ fn name_bytes(p: &Path) -> &[u8] {
 fn is_workbook_name(p: &Path) -> bool {
     let name = name_bytes(p);
     let lower = name.to_ascii_lowercase();
-    (lower.ends_with(b".xlsx") || lower.ends_with(b".xlsm"))
+    (lower.ends_with(b".xlsx")
+        || lower.ends_with(b".xlsm")
+        || lower.ends_with(b".xls")
+        || lower.ends_with(b".ods"))
         && !name.starts_with(b"~$")
         && !name.starts_with(b".")
         && !lower.ends_with(b".solved.xlsx")
@@ -216,11 +219,31 @@ pub fn is_dash(p: &Path) -> bool {
     p.as_os_str() == DASH
 }
 
-/// The default output beside an input: `NAME.solved.xlsx` (`.xlsm` kept).
-/// Names that are not UTF-8 keep their stem.
+/// An `.xls` or `.ods` name: such a workbook is read, and copied, as the
+/// `.xlsx` made of it.
+fn is_legacy_name(p: &Path) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("xls") || e.eq_ignore_ascii_case("ods"))
+}
+
+/// The name a copy of `input` gets inside an output folder: its own, with
+/// `.xlsx` for an `.xls` or `.ods`.
+fn copy_name(name: PathBuf) -> PathBuf {
+    if is_legacy_name(&name) {
+        name.with_extension("xlsx")
+    } else {
+        name
+    }
+}
+
+/// The default output beside an input: `NAME.solved.xlsx` (`.xlsm` kept;
+/// an `.xls` or `.ods` is copied as `.xlsx`). Names that are not UTF-8
+/// keep their stem.
 pub fn default_output(input: &Path) -> PathBuf {
     let ext = input
         .extension()
+        .filter(|_| !is_legacy_name(input))
         .unwrap_or_else(|| std::ffi::OsStr::new("xlsx"));
     let mut name = input
         .file_stem()
@@ -243,10 +266,16 @@ fn is_macro_name(p: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("xlsm"))
 }
 
-/// A macro workbook must stay `.xlsm`, and a plain one `.xlsx`.
+/// A macro workbook must stay `.xlsm`, and a plain one `.xlsx`; the copy
+/// of an `.xls` or `.ods` is an `.xlsx`.
 fn check_extension(input: &Path, output: &Path) -> Result<(), BatchError> {
     let (kind, ext) = if is_macro_name(input) {
         ("a macro workbook", "xlsm")
+    } else if is_legacy_name(input) {
+        (
+            "an .xls or .ods workbook, whose copy is written as a new .xlsx (xlsudoku does not write the old formats)",
+            "xlsx",
+        )
     } else {
         ("a workbook without macros", "xlsx")
     };
@@ -353,7 +382,7 @@ fn is_xlsudoku_output(p: &Path) -> bool {
 }
 
 /// Expands inputs into jobs, sorted by input path: files as given,
-/// directories searched recursively for `.xlsx`/`.xlsm` (skipping hidden
+/// directories searched recursively for `.xlsx`/`.xlsm`/`.xls`/`.ods` (skipping hidden
 /// entries, Excel lock files `~$…`, earlier `*.solved.*` outputs and the
 /// output directory). With `-o` a directory, each directory input's files
 /// keep their path relative to it, and file inputs go in at the top.
@@ -430,7 +459,9 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
             for f in files {
                 let out = match (output, p.write) {
                     (_, false) => None,
-                    (Some(o), true) => Some(o.join(f.strip_prefix(input).unwrap_or(&f))),
+                    (Some(o), true) => {
+                        Some(o.join(copy_name(f.strip_prefix(input).unwrap_or(&f).to_path_buf())))
+                    }
                     (None, true) => Some(default_output(&f)),
                 };
                 pairs.push((f, out, true));
@@ -443,7 +474,9 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
                     check_extension(input, o)?;
                     Some(o.clone())
                 }
-                (Some(o), true) => Some(o.join(input.file_name().unwrap_or(input.as_os_str()))),
+                (Some(o), true) => Some(o.join(copy_name(PathBuf::from(
+                    input.file_name().unwrap_or(input.as_os_str()),
+                )))),
                 (None, true) => Some(default_output(input)),
             };
             pairs.push((input.clone(), out, false));
@@ -518,10 +551,13 @@ pub fn not_read_reason(p: &Path) -> &'static str {
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     match ext.as_deref() {
-        Some("xls" | "xlsb" | "ods" | "xltx" | "xltm" | "csv") => {
+        Some("xlsb") => {
+            "a binary workbook (.xlsb), whose cell formats (the borders grids are found by) xlsudoku does not read: save it as .xlsx"
+        }
+        Some("xltx" | "xltm" | "csv") => {
             "a spreadsheet format xlsudoku does not read: save it as .xlsx"
         }
-        _ => "not a workbook (.xlsx or .xlsm)",
+        _ => "not a workbook (.xlsx, .xlsm, .xls or .ods)",
     }
 }
 
@@ -567,6 +603,9 @@ pub struct FileOutcome {
     pub failed: bool,
     /// The names of the workbook's sheets, when it was read.
     pub sheet_names: Vec<String>,
+    /// How an `.xls` or `.ods` input was converted to `.xlsx`, and what
+    /// the conversion could not carry.
+    pub conversion: Option<crate::workbook::legacy::Conversion>,
 }
 
 /// Reads the input of a job: standard input for `-`, else the file. A
@@ -699,6 +738,11 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
     }
     // One read serves detection and the copy.
     let bytes = match read_input(&job.input) {
+        Ok(b) => b,
+        Err(e) => return error(e.to_string()),
+    };
+    // An .xls or .ods is read, and copied, as the .xlsx made of it.
+    let (bytes, conversion) = match crate::workbook::as_xlsx(&shown_input, bytes) {
         Ok(b) => b,
         Err(e) => return error(e.to_string()),
     };
@@ -873,9 +917,13 @@ fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
         // what writing the copy would refuse.
         return error(format!("{}: {e}", job.input.display()));
     }
+    for r in &mut records {
+        r.converted.clone_from(&conversion);
+    }
     FileOutcome {
         records,
         sheet_names,
+        conversion,
         ..Default::default()
     }
 }

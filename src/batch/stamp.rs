@@ -121,6 +121,7 @@ impl StampedGrid {
             skipped: true,
             answer_range: self.answer_range,
             answer_sheet: self.answer_sheet,
+            converted: None,
         }
     }
 }

@@ -92,6 +92,7 @@ pub mod answer_key;
 mod borderless;
 pub mod detect;
 mod formula;
+pub mod legacy;
 mod plausible;
 mod reader;
 
@@ -546,6 +547,9 @@ pub enum ReadError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// An `.xls` or `.ods` workbook that could not be converted.
+    #[error(transparent)]
+    Legacy(#[from] legacy::LegacyError),
     /// The `--range` given cannot be a grid.
     #[error("{}: range {range} is not a square with a box shape ({reason})", path.display())]
     BadRange {
@@ -565,6 +569,19 @@ pub fn read_workbook(path: &Path, opts: &ReadOptions) -> Result<Vec<Sheet>, Read
     read_workbook_bytes(path, &bytes, opts)
 }
 
+/// The workbook in `bytes` as `.xlsx` bytes: an `.xls` or `.ods` converted
+/// (with what the conversion could not carry), anything else as it is.
+/// The one place where a file's kind decides how it is read.
+pub fn as_xlsx(
+    path: &Path,
+    bytes: Vec<u8>,
+) -> Result<(Vec<u8>, Option<legacy::Conversion>), ReadError> {
+    match legacy::convert(path, &bytes)? {
+        Some((xlsx, conversion)) => Ok((xlsx, Some(conversion))),
+        None => Ok((bytes, None)),
+    }
+}
+
 /// [`read_workbook`] on a workbook already in memory (`path` names it in
 /// errors), so a caller that also copies the file reads it only once.
 pub fn read_workbook_bytes(
@@ -574,6 +591,10 @@ pub fn read_workbook_bytes(
 ) -> Result<Vec<Sheet>, ReadError> {
     if let Some(range) = opts.range {
         check_range(path, range, opts.shape)?;
+    }
+    if legacy::legacy_kind(bytes).is_some() {
+        let (xlsx, _) = as_xlsx(path, bytes.to_vec())?;
+        return read_workbook_bytes(path, &xlsx, opts);
     }
     crate::opc::check_central_directory(&mut std::io::Cursor::new(bytes)).map_err(|reason| {
         ReadError::NotAWorkbook {

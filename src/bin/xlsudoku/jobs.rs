@@ -176,6 +176,13 @@ impl Sink {
         if self.sheet_names.len() < 1000 {
             self.sheet_names.extend(done.sheet_names.iter().cloned());
         }
+        // An .xls/.ods read as .xlsx: one line on stderr, always when
+        // something was not carried (never dropped silently).
+        if let (Some(conv), Some(r)) = (&done.conversion, done.records.first()) {
+            if !self.quiet || !conv.not_carried.is_empty() {
+                self.print_err(&format!("xlsudoku: {}", conv.line(r.file.as_ref())));
+            }
+        }
         // A sheet without a grid fails only when its workbook has none.
         let has_grid = xlsudoku::report::has_grid(&done.records);
         for r in &done.records {
