@@ -88,9 +88,9 @@
 
 mod borderless;
 pub mod detect;
-mod formula;
 mod plausible;
 mod reader;
+mod xlsx;
 
 use std::path::{Path, PathBuf};
 
