@@ -35,6 +35,7 @@ pub mod logic;
 mod opc;
 mod puzzle_file;
 pub mod rate;
+pub mod records;
 pub mod report;
 mod rounding;
 #[cfg(test)]

@@ -36,10 +36,9 @@
 //! and one [`GridRecord`] line per grid solved
 //! ([`AnnotateOptions::grids`]): the cells xlsudoku filled with the style
 //! each had before, the note's cell, and the square of the grid's answer
-//! copy with the style each of its cells had before. They go into a part of
-//! their own, [`RECORD_PART`], and the zip comment keeps its other lines and
-//! one short line pointing at the part (records short enough stay in the
-//! comment itself; see `records_part.rs`). A later run recognises its own
+//! copy with the style each of its cells had before. Where they are kept
+//! (the zip comment while short, else the part [`RECORD_PART`] pointed at
+//! from the comment) is [`crate::records`]'s business. A later run recognises its own
 //! writing by this record only, and a [`CellValue::Clear`] of a recorded
 //! fill gives the cell its old style back.
 //!
@@ -80,8 +79,6 @@
 
 mod calc_chain;
 mod package;
-mod record;
-mod records_part;
 mod sheet;
 mod sheet_place;
 pub mod solutions;
@@ -101,13 +98,12 @@ use package::{parse_rels, parse_sheets, rels_part_of, remove_elements, set_full_
 use sheet::{patch_sheet, SheetPlan};
 use styles::StylePool;
 
-pub use record::{
-    parse_grid_records, read_grid_records, AnswerRecord, GridMark, GridRecord, GRID_PREFIX,
+pub use crate::records::{
+    parse_grid_records, read_grid_records, read_stamp, record_text, AnswerRecord, GridMark,
+    GridRecord, GRID_PREFIX, RECORD_PART, STAMP_PREFIX,
 };
-pub use records_part::{record_text, RECORD_PART};
-pub use solutions::{
-    read_solutions_record, SolutionCopy, Solutions, SolutionsRecord, SOLUTIONS_PREFIX,
-};
+pub use crate::records::{read_solutions_record, SolutionsRecord, SOLUTIONS_PREFIX};
+pub use solutions::{SolutionCopy, Solutions};
 
 /// The font colour of written cells (ARGB): blue, as in the seed macros.
 pub const FILL_COLOR: &str = "FF0000FF";
@@ -246,8 +242,7 @@ pub enum AnnotateError {
 pub struct AnnotateOptions {
     /// The largest uncompressed part size to inflate, in bytes.
     pub max_part_size: u64,
-    /// A line to record in the copy's records ([`RECORD_PART`], which
-    /// Excel ignores, pointed at from the zip comment): it replaces any
+    /// A line to record in the copy's records (see [`crate::records`]): it replaces any
     /// earlier line starting with [`STAMP_PREFIX`]; the rest is kept. Batch runs record
     /// what the copy was made from, to know later whether it is up to date.
     pub stamp: Option<String>,
@@ -269,9 +264,6 @@ pub struct AnnotateOptions {
     pub solutions: Option<Solutions>,
 }
 
-/// How a stamp line ([`AnnotateOptions::stamp`]) begins.
-pub const STAMP_PREFIX: &str = "xlsudoku ";
-
 impl Default for AnnotateOptions {
     fn default() -> Self {
         AnnotateOptions {
@@ -282,72 +274,6 @@ impl Default for AnnotateOptions {
             solutions: None,
         }
     }
-}
-
-/// The longest archive comment a zip file can hold; the record text is kept
-/// within it, so that it can always stay in the comment.
-const MAX_COMMENT: usize = u16::MAX as usize;
-
-/// The record text (the zip comment's lines with the records part's, see
-/// `records_part.rs`) with `stamp` in place of any earlier stamp line. It
-/// is kept within a zip comment's 65,535 bytes: the earlier lines that do not
-/// fit beside the stamp are dropped (Excel ignores the comment and does not
-/// keep it either), so a full comment never stops the copy.
-fn stamped_comment(comment: &[u8], stamp: Option<&str>) -> Vec<u8> {
-    let Some(stamp) = stamp else {
-        return comment.to_vec();
-    };
-    let stamp = &stamp.as_bytes()[..stamp.len().min(MAX_COMMENT)];
-    let room = MAX_COMMENT - stamp.len();
-    let mut out: Vec<u8> = Vec::with_capacity(comment.len().min(room) + stamp.len());
-    for line in comment.split(|&b| b == b'\n') {
-        if line.is_empty() || line.starts_with(STAMP_PREFIX.as_bytes()) {
-            continue;
-        }
-        if out.len() + line.len() + 1 > room {
-            break;
-        }
-        out.extend_from_slice(line);
-        out.push(b'\n');
-    }
-    out.extend_from_slice(stamp);
-    out
-}
-
-/// The record text with the grid records replaced: every earlier record
-/// line goes, `records` come in (all of them, or none when they would not
-/// fit), the other lines stay as they are.
-fn recorded_comment(comment: &[u8], records: &[String]) -> Vec<u8> {
-    let kept: Vec<&[u8]> = comment
-        .split(|&b| b == b'\n')
-        .filter(|l| {
-            !l.starts_with(GRID_PREFIX.as_bytes()) && !l.starts_with(SOLUTIONS_PREFIX.as_bytes())
-        })
-        .collect();
-    let mut out = kept.join(&b'\n');
-    while out.last() == Some(&b'\n') {
-        out.pop();
-    }
-    let size: usize = out.len() + records.iter().map(|r| r.len() + 1).sum::<usize>();
-    if records.is_empty() || size > MAX_COMMENT {
-        return out;
-    }
-    for r in records {
-        if !out.is_empty() {
-            out.push(b'\n');
-        }
-        out.extend_from_slice(r.as_bytes());
-    }
-    out
-}
-
-/// The stamp line recorded in a workbook's records, if any.
-pub fn read_stamp<R: Read + Seek>(input: R) -> Option<String> {
-    let mut archive = ZipArchive::new(input).ok()?;
-    records_part::record_text(&mut archive)
-        .split(|&b| b == b'\n')
-        .find(|l| l.starts_with(STAMP_PREFIX.as_bytes()))
-        .map(|l| String::from_utf8_lossy(l).into_owned())
 }
 
 /// Writes to `output` a copy of the workbook `input` with `edits` applied.
@@ -385,13 +311,13 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     let mut archive = ZipArchive::new(input)
         .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
     let book = Book::read(&mut archive, options.max_part_size)?;
-    let old_records = records_part::record_text(&mut archive);
+    let old_records = record_text(&mut archive);
     let earlier = parse_grid_records(&old_records);
     let plans = book.plan(edits, &earlier, &options.style_from)?;
     // Part → the style each written cell had before.
     let mut bases: HashMap<String, HashMap<CellRef, u32>> = HashMap::new();
     // The sheet of solutions an earlier run wrote, when it is still there.
-    let own_sheet = solutions::parse_solutions_record(&old_records)
+    let own_sheet = crate::records::parse_solutions_record(&old_records)
         .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()));
     if let (Some(own), Some(wanted)) = (&own_sheet, &options.solutions) {
         let now = read_bytes(&mut archive, &own.part, options.max_part_size)?;
@@ -526,14 +452,14 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
     if let (Some(lines), Some(line)) = (records.as_mut(), solutions_line) {
         lines.push(line);
     }
-    let text = stamped_comment(&old_records, options.stamp.as_deref());
+    let text = crate::records::stamped_comment(&old_records, options.stamp.as_deref());
     let text = match &records {
-        Some(lines) => recorded_comment(&text, lines),
+        Some(lines) => crate::records::recorded_comment(&text, lines),
         None => text,
     };
     // A long record goes into a part of its own: LibreOffice cannot open a
     // zip archive with a long comment.
-    let (comment, part) = records_part::split_record_text(&text);
+    let (comment, part) = crate::records::part::split_record_text(&text);
     let had_part = archive.by_name(RECORD_PART).is_ok();
     match part {
         Some(bytes) if had_part => changes.set(RECORD_PART, bytes),
@@ -1230,7 +1156,7 @@ pub fn kept_solution_copies<R: Read + Seek>(
     let mut archive = ZipArchive::new(input)
         .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
     let book = Book::read(&mut archive, MAX_PART_SIZE)?;
-    let Some(own) = solutions::parse_solutions_record(&records_part::record_text(&mut archive))
+    let Some(own) = crate::records::parse_solutions_record(&record_text(&mut archive))
         .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()))
     else {
         return Ok(Vec::new());
@@ -1262,7 +1188,7 @@ pub fn solutions_sheet_name<R: Read + Seek>(input: R) -> Result<String, Annotate
     let mut archive = ZipArchive::new(input)
         .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
     let book = Book::read(&mut archive, MAX_PART_SIZE)?;
-    let own = solutions::parse_solutions_record(&records_part::record_text(&mut archive))
+    let own = crate::records::parse_solutions_record(&record_text(&mut archive))
         .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()));
     Ok(solutions::free_name(
         book.sheets.iter().map(|s| s.name.as_str()),
@@ -1580,20 +1506,5 @@ impl Book {
                 restore,
             })
             .collect())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stamp_replaces_an_earlier_stamp_and_keeps_other_comment_text() {
-        let first = stamped_comment(b"made by hand", Some("xlsudoku 0.1 input=1"));
-        assert_eq!(first, b"made by hand\nxlsudoku 0.1 input=1");
-        let second = stamped_comment(&first, Some("xlsudoku 0.1 input=2"));
-        assert_eq!(second, b"made by hand\nxlsudoku 0.1 input=2");
-        assert_eq!(stamped_comment(b"kept", None), b"kept");
-        assert_eq!(stamped_comment(b"", Some("xlsudoku x")), b"xlsudoku x");
     }
 }

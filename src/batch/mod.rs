@@ -348,7 +348,7 @@ pub fn report_clash(report: &Path, jobs: &[Job]) -> Option<PathBuf> {
 fn is_xlsudoku_output(p: &Path) -> bool {
     fs::File::open(p)
         .ok()
-        .and_then(|f| crate::annotate::read_stamp(std::io::BufReader::new(f)))
+        .and_then(|f| crate::records::read_stamp(std::io::BufReader::new(f)))
         .is_some()
 }
 

@@ -15,16 +15,16 @@ use super::reader;
 /// no record (a file saved since by Excel drops it) every digit is a given.
 #[derive(Debug, Default)]
 pub(super) struct Recorded {
-    /// Filled cell → what was written (see [`crate::annotate::GridRecord::written`]).
+    /// Filled cell → what was written (see [`crate::records::GridRecord::written`]).
     pub(super) fills: std::collections::HashMap<(u32, u32), Option<u8>>,
     /// Note cell → the grid it belongs to.
     pub(super) notes: std::collections::HashMap<(u32, u32), CellRange>,
     /// Grid → the answer copy an earlier run wrote for it.
-    pub(super) answers: Vec<(CellRange, crate::annotate::AnswerRecord)>,
+    pub(super) answers: Vec<(CellRange, crate::records::AnswerRecord)>,
 }
 
 impl Recorded {
-    pub(super) fn of(records: &[crate::annotate::GridRecord], sheet: &str) -> Self {
+    pub(super) fn of(records: &[crate::records::GridRecord], sheet: &str) -> Self {
         let mut out = Recorded::default();
         for r in records.iter().filter(|r| r.sheet == sheet) {
             for (at, _) in &r.fills {
@@ -86,7 +86,7 @@ impl Recorded {
 /// formula.
 pub(super) fn as_written(
     sheet: &reader::RawSheet,
-    a: &crate::annotate::AnswerRecord,
+    a: &crate::records::AnswerRecord,
     at: CellRef,
 ) -> bool {
     let key = (at.row, at.col);

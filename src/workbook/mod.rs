@@ -47,7 +47,7 @@
 //! is a [`Cell::Bad`]: never taken for blank, never written over.
 //!
 //! What an earlier xlsudoku run wrote is known from the grid records it
-//! left in the copy's records ([`crate::annotate::GridRecord`]), never
+//! left in the copy's records ([`crate::records::GridRecord`]), never
 //! from the font alone: a cell the record lists that still holds a digit
 //! (or candidate letters) in blue italics is [`Cell::Filled`]
 //! ([`Cell::FilledText`]), and so is the note the record names. Those count
@@ -150,11 +150,11 @@ pub fn read_workbook_bytes(
         }
     })?;
     let mut raw = reader::read_raw(path, bytes)?;
-    let records = crate::annotate::read_grid_records(std::io::Cursor::new(bytes));
+    let records = crate::records::read_grid_records(std::io::Cursor::new(bytes));
     // The sheet of solutions an earlier run wrote holds no puzzles; it is
     // known by its name and part both, as the copy knows it (a sheet that
     // took the name of one deleted since is read like any other).
-    let solutions = crate::annotate::read_solutions_record(std::io::Cursor::new(bytes));
+    let solutions = crate::records::read_solutions_record(std::io::Cursor::new(bytes));
     Ok(raw
         .iter_mut()
         .filter(|sheet| {
