@@ -43,8 +43,9 @@ mod place;
 mod stamp;
 mod write;
 
+pub use crate::invalid::invalid_reason;
 use grids::*;
-pub use grids::{answer_styles, invalid_reason, solve_grid, solve_grid_copy};
+pub use grids::{answer_styles, solve_grid, solve_grid_copy};
 pub use lock::{lock_outputs, LockError, RunLock, FOLDER_LOCK};
 pub use place::{not_regular, not_regular_message};
 use stamp::*;

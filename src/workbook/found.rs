@@ -5,7 +5,7 @@
 use crate::address::{CellRange, CellRef};
 use crate::grid::{BoxShape, Grid};
 
-use super::cells::{Cell, Symbols};
+use super::cells::{Cell, Symbol, Symbols};
 
 /// One grid found on a sheet.
 #[derive(Debug, Clone)]
@@ -128,6 +128,15 @@ impl AnswerPlace {
 }
 
 impl FoundGrid {
+    /// Digit `d` as the grid shows it (`7`, `G`, `g`), for messages.
+    pub fn digit_name(&self, d: u8) -> String {
+        match self.symbols.symbol(d) {
+            Symbol::Number(n) => n.to_string(),
+            Symbol::Letter(c) if self.lowercase => c.to_ascii_lowercase().to_string(),
+            Symbol::Letter(c) => c.to_string(),
+        }
+    }
+
     /// The puzzle: givens only; filled, bad and blank cells are blank.
     pub fn puzzle(&self) -> Grid {
         self.grid_of(Cell::given)
