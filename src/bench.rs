@@ -318,6 +318,8 @@ impl FileReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle_text::MAX_LINE;
+    use std::path::PathBuf;
 
     fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
         let path = dir.path().join(name);

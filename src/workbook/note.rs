@@ -10,7 +10,7 @@ use super::reader;
 /// The rows of one column under merged ranges: sorted, disjoint
 /// intervals, so that a long scan down the column stays fast whatever the
 /// number of merges.
-pub(super) struct MergedRows(Vec<(u32, u32)>);
+pub(super) struct MergedRows(pub(super) Vec<(u32, u32)>);
 
 impl MergedRows {
     pub(super) fn of(sheet: &reader::RawSheet, col: u32) -> Self {

@@ -1,4 +1,10 @@
+use super::cells::*;
+use super::earlier::*;
+use super::judge::*;
+use super::note::*;
 use super::*;
+use crate::address::CellRef;
+use calamine::Data;
 
 #[test]
 fn a_note_is_known_by_its_status_word_and_colon() {

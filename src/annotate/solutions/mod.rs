@@ -28,6 +28,8 @@
 //! assert_eq!(places[1].range.to_string(), "B15:G20");
 //! ```
 
+pub(crate) mod write;
+
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
