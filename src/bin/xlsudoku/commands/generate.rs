@@ -102,67 +102,24 @@ fn fresh_seed() -> u64 {
 /// `xlsudoku generate`: options checked, the set made in parallel with a
 /// progress bar on a terminal, then written in one piece.
 pub fn run(a: Args) -> u8 {
-    use xlsudoku::generate::book::{text, text_header, workbook_bytes, SetInfo, MAX_PUZZLE_SHEETS};
-    use xlsudoku::generate::{default_attempts, generate_each, GenerateOptions};
+    use xlsudoku::generate::book::{text, text_header, workbook_bytes, SetInfo};
+    use xlsudoku::generate::generate_each;
     if let Some(j) = a.jobs {
         if j == 0 || j > MAX_JOBS {
             return usage_error(format!("--jobs {j}: must be 1 to {MAX_JOBS}"));
         }
     }
-    let shape = match (a.size, a.box_shape) {
-        (Some(n), Some(b)) if b.side() != n => {
-            return usage_error(format!(
-                "--box {b} makes {}x{} grids, not --size {n}",
-                b.side(),
-                b.side()
-            ))
-        }
-        (_, Some(b)) => b,
-        (n, None) => {
-            let n = n.unwrap_or(9);
-            match BoxShape::for_side(n) {
-                Some(b) if n >= 4 => b,
-                _ => {
-                    return usage_error(format!(
-                        "--size {n}: no usual box shape; give one with --box WxH (sizes 4 to 64 with a factor pair, e.g. 4, 6, 8, 9, 12, 16, 25)"
-                    ))
-                }
-            }
-        }
+    let shape = match shape_of(&a) {
+        Ok(s) => s,
+        Err(e) => return usage_error(e),
     };
-    // The check every command makes of --box (one message for all).
-    if let Err(e) = shape.usable() {
-        return usage_error(format!("--box: {e}"));
-    }
     if a.count == 0 {
         return usage_error("--count 0: nothing to generate");
     }
-    let format = a.format.unwrap_or_else(|| {
-        let txt = batch::is_dash(&a.output)
-            || a.output
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
-        if txt {
-            SetFormat::Txt
-        } else {
-            SetFormat::Xlsx
-        }
-    });
-    if format == SetFormat::Xlsx && a.count > MAX_PUZZLE_SHEETS {
-        return usage_error(format!(
-            "--count {}: a workbook holds at most {MAX_PUZZLE_SHEETS} puzzles (a sheet each: LibreOffice opens no more than 10,000 sheets); write them one per line with --format txt",
-            a.count
-        ));
-    }
-    if format == SetFormat::Txt && BoxShape::for_side(shape.side()) != Some(shape) {
-        return usage_error(format!(
-            "--format txt: a puzzle line has the usual box shape for its size ({}), not {shape}; write a workbook instead",
-            BoxShape::for_side(shape.side()).map(|b| b.to_string()).unwrap_or_default()
-        ));
-    }
-    if let Err(e) = check_output(&a.output, format) {
-        return usage_error(e);
-    }
+    let format = match set_format(&a, shape) {
+        Ok(f) => f,
+        Err(e) => return usage_error(e),
+    };
     let to_stdout = batch::is_dash(&a.output);
     if !to_stdout && !a.force && a.output.exists() {
         return usage_error(format!(
@@ -171,52 +128,14 @@ pub fn run(a: Args) -> u8 {
         ));
     }
     let seed = a.seed.unwrap_or_else(fresh_seed);
-    let mut opts = GenerateOptions::new(shape, a.count, seed);
-    if let Some(l) = a.level {
-        opts.target.limits.min_level = l.min;
-        opts.target.limits.max_level = l.max;
-    }
-    if let Some(r) = a.rating {
-        opts.target.limits.min_rating = r.min;
-        opts.target.limits.max_rating = r.max;
-    }
-    if let Some(g) = a.givens {
-        opts.target.givens = g;
-    }
-    opts.target.ladder = a.techniques.clone();
-    opts.symmetry = a.symmetry;
-    opts.max_attempts = a.max_attempts.unwrap_or_else(|| default_attempts(shape));
-    if opts.max_attempts == 0 {
-        return usage_error("--max-attempts 0: no puzzle could be made");
-    }
-    opts.jobs = a.jobs.unwrap_or(0);
+    let mut opts = match options(&a, shape, seed) {
+        Ok(o) => o,
+        Err(e) => return usage_error(e),
+    };
     let start = Instant::now();
     opts.deadline = a.timeout.map(|t| start + t);
     // The command that makes the same set again.
-    let mut command = format!("xlsudoku generate --size {}", shape.side());
-    if BoxShape::for_side(shape.side()) != Some(shape) {
-        command.push_str(&format!(" --box {shape}"));
-    }
-    command.push_str(&format!(" --count {}", a.count));
-    if let Some(l) = &a.level {
-        command.push_str(&format!(" --level {}", span_text(l)));
-    }
-    if let Some(r) = &a.rating {
-        command.push_str(&format!(" --rating {r}"));
-    }
-    if a.symmetry != Symmetry::None {
-        command.push_str(&format!(" --symmetry {}", a.symmetry));
-    }
-    if let Some(g) = &a.givens {
-        command.push_str(&format!(" --givens {g}"));
-    }
-    if let Some(t) = &a.techniques {
-        command.push_str(&format!(" --techniques {t}"));
-    }
-    if a.max_attempts.is_some() {
-        command.push_str(&format!(" --max-attempts {}", opts.max_attempts));
-    }
-    command.push_str(&format!(" --seed {seed}"));
+    let command = remake_command(&a, shape, opts.max_attempts, seed);
     let target = opts.target.describe(shape, opts.symmetry);
     // A target out of reach is refused before a seed is announced.
     if let Err(e) = opts.target.check_reachable(shape, opts.symmetry) {
@@ -227,16 +146,7 @@ pub fn run(a: Args) -> u8 {
             "xlsudoku: seed {seed} (--seed {seed} makes this set again)"
         ));
     }
-    let progress = (!a.quiet && std::io::stderr().is_terminal() && a.count > 1).then(|| {
-        let pb = ProgressBar::with_draw_target(Some(a.count as u64), ProgressDrawTarget::stderr());
-        pb.set_style(
-            ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} puzzles [{elapsed_precise}, ETA {eta}]",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        pb
-    });
+    let progress = progress_bar(a.quiet, a.count);
     // Past 25x25 a puzzle takes minutes: said up front, then each one as
     // it is made.
     let slow = !a.quiet && shape.side() > SLOW_SIDE;
@@ -336,6 +246,138 @@ pub fn run(a: Args) -> u8 {
         ));
     }
     0
+}
+
+/// The generator's options from the command line's.
+fn options(
+    a: &Args,
+    shape: BoxShape,
+    seed: u64,
+) -> Result<xlsudoku::generate::GenerateOptions, String> {
+    use xlsudoku::generate::{default_attempts, GenerateOptions};
+    let mut opts = GenerateOptions::new(shape, a.count, seed);
+    if let Some(l) = a.level {
+        opts.target.limits.min_level = l.min;
+        opts.target.limits.max_level = l.max;
+    }
+    if let Some(r) = a.rating {
+        opts.target.limits.min_rating = r.min;
+        opts.target.limits.max_rating = r.max;
+    }
+    if let Some(g) = a.givens {
+        opts.target.givens = g;
+    }
+    opts.target.ladder = a.techniques.clone();
+    opts.symmetry = a.symmetry;
+    opts.max_attempts = a.max_attempts.unwrap_or_else(|| default_attempts(shape));
+    if opts.max_attempts == 0 {
+        return Err("--max-attempts 0: no puzzle could be made".to_string());
+    }
+    opts.jobs = a.jobs.unwrap_or(0);
+    Ok(opts)
+}
+
+/// The format of the set (`--format`, else told by the output's name),
+/// checked against the count, the shape and the output.
+fn set_format(a: &Args, shape: BoxShape) -> Result<SetFormat, String> {
+    use xlsudoku::generate::book::MAX_PUZZLE_SHEETS;
+    let format = a.format.unwrap_or_else(|| {
+        let txt = batch::is_dash(&a.output)
+            || a.output
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+        if txt {
+            SetFormat::Txt
+        } else {
+            SetFormat::Xlsx
+        }
+    });
+    if format == SetFormat::Xlsx && a.count > MAX_PUZZLE_SHEETS {
+        return Err(format!(
+            "--count {}: a workbook holds at most {MAX_PUZZLE_SHEETS} puzzles (a sheet each: LibreOffice opens no more than 10,000 sheets); write them one per line with --format txt",
+            a.count
+        ));
+    }
+    if format == SetFormat::Txt && BoxShape::for_side(shape.side()) != Some(shape) {
+        return Err(format!(
+            "--format txt: a puzzle line has the usual box shape for its size ({}), not {shape}; write a workbook instead",
+            BoxShape::for_side(shape.side()).map(|b| b.to_string()).unwrap_or_default()
+        ));
+    }
+    check_output(&a.output, format)?;
+    Ok(format)
+}
+
+/// The box shape asked for (`--size`, `--box`), checked as every command
+/// checks `--box`.
+fn shape_of(a: &Args) -> Result<BoxShape, String> {
+    let shape = match (a.size, a.box_shape) {
+        (Some(n), Some(b)) if b.side() != n => {
+            return Err(format!(
+                "--box {b} makes {}x{} grids, not --size {n}",
+                b.side(),
+                b.side()
+            ))
+        }
+        (_, Some(b)) => b,
+        (n, None) => {
+            let n = n.unwrap_or(9);
+            match BoxShape::for_side(n) {
+                Some(b) if n >= 4 => b,
+                _ => {
+                    return Err(format!(
+                        "--size {n}: no usual box shape; give one with --box WxH (sizes 4 to 64 with a factor pair, e.g. 4, 6, 8, 9, 12, 16, 25)"
+                    ))
+                }
+            }
+        }
+    };
+    // The check every command makes of --box (one message for all).
+    shape.usable().map_err(|e| format!("--box: {e}"))?;
+    Ok(shape)
+}
+
+/// The command that makes the same set again.
+fn remake_command(a: &Args, shape: BoxShape, max_attempts: u64, seed: u64) -> String {
+    let mut command = format!("xlsudoku generate --size {}", shape.side());
+    if BoxShape::for_side(shape.side()) != Some(shape) {
+        command.push_str(&format!(" --box {shape}"));
+    }
+    command.push_str(&format!(" --count {}", a.count));
+    if let Some(l) = &a.level {
+        command.push_str(&format!(" --level {}", span_text(l)));
+    }
+    if let Some(r) = &a.rating {
+        command.push_str(&format!(" --rating {r}"));
+    }
+    if a.symmetry != Symmetry::None {
+        command.push_str(&format!(" --symmetry {}", a.symmetry));
+    }
+    if let Some(g) = &a.givens {
+        command.push_str(&format!(" --givens {g}"));
+    }
+    if let Some(t) = &a.techniques {
+        command.push_str(&format!(" --techniques {t}"));
+    }
+    if a.max_attempts.is_some() {
+        command.push_str(&format!(" --max-attempts {}", max_attempts));
+    }
+    command.push_str(&format!(" --seed {seed}"));
+    command
+}
+
+/// The progress bar of a set of several puzzles on a terminal (not with -q).
+fn progress_bar(quiet: bool, count: usize) -> Option<ProgressBar> {
+    (!quiet && std::io::stderr().is_terminal() && count > 1).then(|| {
+        let pb = ProgressBar::with_draw_target(Some(count as u64), ProgressDrawTarget::stderr());
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} puzzles [{elapsed_precise}, ETA {eta}]",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        pb
+    })
 }
 
 /// The largest side made without a warning that it is slow.
