@@ -102,30 +102,19 @@ pub(super) fn written(grid: &FoundGrid, d: u8) -> CellValue {
 /// (blue italics) rather than given.
 pub type SheetCopy = Vec<(CellValue, bool)>;
 
-/// [`solve_grid`], and with [`AnswerPlace::Sheet`](crate::workbook::AnswerPlace::Sheet)
-/// the copy that goes on the sheet of solutions when the grid is solved
-/// (or, `--logic-only`, given up with candidates).
-pub fn solve_grid_copy(
-    file: &str,
-    sheet: &str,
+/// What is wrong with a grid that is not solved (`None` when it is, or
+/// when the ladder gave up), and the note that goes under it: the status,
+/// the history and the time, the ratings, the grid it belongs to when it
+/// stands apart, and the formulas left as they are.
+fn error_and_note(
     grid: &FoundGrid,
+    outcome: &Outcome,
     opts: &SolveOptions,
-    limits: &crate::logic::Limits,
-) -> (SheetRecord, Vec<CellEdit>, Option<SheetCopy>) {
-    let puzzle = grid.puzzle();
-    let side = grid.shape.side();
-    let bad = grid.bad_cells();
-    let outcome = if bad.is_empty() && grid.formula_cells().is_empty() && grid.merged.is_empty() {
-        solve(&puzzle, opts)
-    } else {
-        // Bad values make the grid invalid whatever the rest holds: no
-        // solving; any clash among the good givens is named too.
-        Outcome::invalid(&puzzle)
-    };
+) -> (Option<String>, String) {
     let time = format_elapsed(outcome.elapsed);
     let error = match outcome.status {
         Status::Solved | Status::GaveUp => None,
-        Status::Invalid => Some(invalid_reason(grid, &outcome)),
+        Status::Invalid => Some(invalid_reason(grid, outcome)),
         Status::Unsolvable => Some("the givens have no solution".to_string()),
         Status::Multiple => Some("more than one solution".to_string()),
         Status::Timeout => Some(format!(
@@ -161,6 +150,31 @@ pub fn solve_grid_copy(
         )),
         n => note.push_str(&format!("; {n} cells hold formulas: left as they are")),
     }
+    (error, note)
+}
+
+/// [`solve_grid`], and with [`AnswerPlace::Sheet`](crate::workbook::AnswerPlace::Sheet)
+/// the copy that goes on the sheet of solutions when the grid is solved
+/// (or, `--logic-only`, given up with candidates).
+pub fn solve_grid_copy(
+    file: &str,
+    sheet: &str,
+    grid: &FoundGrid,
+    opts: &SolveOptions,
+    limits: &crate::logic::Limits,
+) -> (SheetRecord, Vec<CellEdit>, Option<SheetCopy>) {
+    let puzzle = grid.puzzle();
+    let side = grid.shape.side();
+    let bad = grid.bad_cells();
+    let outcome = if bad.is_empty() && grid.formula_cells().is_empty() && grid.merged.is_empty() {
+        solve(&puzzle, opts)
+    } else {
+        // Bad values make the grid invalid whatever the rest holds: no
+        // solving; any clash among the good givens is named too.
+        Outcome::invalid(&puzzle)
+    };
+    let (error, note) = error_and_note(grid, &outcome, opts);
+    let filled = matches!(outcome.status, Status::Solved | Status::GaveUp);
     let mut edits: Vec<CellEdit> = Vec::new();
     let formulas: std::collections::HashSet<CellRef> = grid.formulas.iter().copied().collect();
     let block = grid.answer.range();
