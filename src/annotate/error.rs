@@ -69,7 +69,7 @@ pub enum AnnotateError {
     Io(#[from] std::io::Error),
     /// The sheet of solutions an earlier run wrote was changed since (its
     /// part no longer has the digest recorded): it is not replaced unless
-    /// [`Solutions::force`] says so.
+    /// [`Solutions::force`](super::Solutions::force) says so.
     #[error("the sheet '{sheet}' was changed since xlsudoku wrote its solutions; left as it is (--force replaces it)")]
     EditedSolutions {
         /// The sheet's name.

@@ -353,6 +353,9 @@ struct Wanted<'a> {
 /// A new sheet of solutions: its name, part, content and print area.
 type NewSheet = (String, String, Vec<u8>, String);
 
+/// The style each written cell had before: part → cell → style index.
+type Bases = HashMap<String, HashMap<CellRef, u32>>;
+
 /// Patches the edited sheets, the styles, the workbook part and the
 /// calculation chain into `changes`, and makes the new sheet of solutions:
 /// the style each written cell had before (part → cell → style), and the
@@ -361,9 +364,9 @@ fn patch_parts<R: Read + Seek>(
     archive: &mut ZipArchive<R>,
     wanted: &Wanted<'_>,
     changes: &mut Changes,
-) -> Result<(HashMap<String, HashMap<CellRef, u32>>, Option<NewSheet>), AnnotateError> {
+) -> Result<(Bases, Option<NewSheet>), AnnotateError> {
     let (book, limit) = (wanted.book, wanted.limit);
-    let mut bases: HashMap<String, HashMap<CellRef, u32>> = HashMap::new();
+    let mut bases: Bases = HashMap::new();
     let mut new_sheet: Option<NewSheet> = None;
     let (styles_part, styles_src, created) = match &book.styles {
         Some(p) => (p.clone(), read_part(archive, p, limit)?, false),

@@ -39,8 +39,8 @@ pub const DIGITS: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
 /// How a grid record line ([`GridRecord`]) begins in the copy's records.
 pub const GRID_PREFIX: &str = "xlsudoku-grid ";
 
-/// What one grid's edits wrote, given to [`super::annotate_with`] through
-/// [`super::AnnotateOptions::grids`] so that the copy records it.
+/// What one grid's edits wrote, given to [`crate::annotate::annotate_with`] through
+/// [`crate::annotate::AnnotateOptions::grids`] so that the copy records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GridMark {
     /// The sheet's name, as in the workbook.

@@ -37,7 +37,7 @@ pub use solutions::{
     parse_solutions_record, read_solutions_record, SolutionsRecord, SOLUTIONS_PREFIX,
 };
 
-/// How a stamp line ([`AnnotateOptions::stamp`]) begins.
+/// How a stamp line ([`AnnotateOptions::stamp`](crate::annotate::AnnotateOptions::stamp)) begins.
 pub const STAMP_PREFIX: &str = "xlsudoku ";
 
 /// The longest archive comment a zip file can hold; the record text is kept

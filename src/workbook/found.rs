@@ -40,7 +40,7 @@ pub struct FoundGrid {
     /// True when the note could not sit between the grid and what follows
     /// it (the next grid below): it is further down and names its grid.
     pub note_apart: bool,
-    /// Where the grid's solution goes ([`ReadOptions::answers`]).
+    /// Where the grid's solution goes ([`ReadOptions::answers`](super::ReadOptions::answers)).
     pub answer: AnswerPlace,
     /// The square holding this grid's answer copy from an earlier run, when
     /// its record names one and every cell still holds what was written

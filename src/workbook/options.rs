@@ -14,6 +14,6 @@ pub struct ReadOptions {
     /// its side are grids.
     pub shape: Option<BoxShape>,
     /// Where the solutions go (`--answers`): decides each grid's
-    /// [`FoundGrid::answer`].
+    /// [`FoundGrid::answer`](super::FoundGrid::answer).
     pub answers: crate::answers::Answers,
 }

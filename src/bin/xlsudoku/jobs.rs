@@ -477,7 +477,7 @@ fn finish_run(
         })
         .collect();
     if !c.quiet && !c.json && !not_read.is_empty() {
-        let list = not_read_list(&not_read);
+        let list = not_read_list(not_read);
         say(&format!(
             "xlsudoku: not read: {}",
             list.trim_start_matches("; ")
