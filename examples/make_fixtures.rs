@@ -482,7 +482,7 @@ fn statuses(out: &Path) -> Res {
 /// A workbook as an earlier xlsudoku run left it: blue-italic fills and a
 /// blue-italic note, to be replaced, not stacked. The puzzle is written
 /// first; the earlier run's writing is then put in by xlsudoku's own
-/// patcher, so that the copy carries the grid records (zip comment) that
+/// patcher, so that the copy carries the grid records (its records, see `xlsudoku::records`) that
 /// tell a later run which cells it filled.
 fn rerun(out: &Path) -> Res {
     use xlsudoku::address::{CellRange, CellRef};

@@ -21,6 +21,12 @@
 //! addresses; [`rate`](mod@rate) rates text collections on Sudoku
 //! Explainer's and HoDoKu's scales; [`generate`](mod@generate) makes new
 //! puzzles with one solution, at the level asked for.
+//!
+//! Beside them: [`records`] reads and writes the records an annotated copy
+//! carries (what it was made from, what each run wrote);
+//! [`invalid`](mod@invalid) says why a grid is invalid, in words;
+//! [`puzzle_text`] reads text puzzle files (one puzzle a line) for `bench`
+//! and `rate`.
 
 pub mod address;
 pub mod annotate;
@@ -31,10 +37,12 @@ pub mod explain;
 pub mod export;
 pub mod generate;
 pub mod grid;
+pub mod invalid;
 pub mod logic;
 mod opc;
-mod puzzle_file;
+pub mod puzzle_text;
 pub mod rate;
+pub mod records;
 pub mod report;
 mod rounding;
 #[cfg(test)]

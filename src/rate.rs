@@ -48,10 +48,10 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
-use crate::bench::{puzzle_lines, BenchError, PuzzleLine};
 use crate::grid::{Grid, GridError};
 use crate::logic::rating::se_text;
 use crate::logic::Level;
+use crate::puzzle_text::{puzzle_lines, BenchError, PuzzleLine};
 use crate::solve::{solve, SolveOptions, Status};
 
 /// How to rate.

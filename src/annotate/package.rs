@@ -205,6 +205,45 @@ pub(crate) fn pos(reader: &Reader<&[u8]>) -> usize {
     usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX)
 }
 
+/// `xml` with `text` put just before the root element's end tag, found
+/// by reading the document (a damaged part, with no such tag or not
+/// well-formed, is refused rather than patched blind).
+pub(crate) fn insert_before_root_end(
+    part: &str,
+    xml: &str,
+    text: &str,
+) -> Result<String, AnnotateError> {
+    let malformed = |reason: String| AnnotateError::Malformed {
+        part: part.to_string(),
+        reason,
+    };
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let (mut depth, mut at) = (0usize, None);
+    loop {
+        let before = reader.buffer_position() as usize;
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Start(_)) => depth += 1,
+            Ok(quick_xml::events::Event::End(_)) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && at.is_none() {
+                    at = Some(before);
+                }
+            }
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => return Err(malformed(e.to_string())),
+        }
+    }
+    let at = at
+        .filter(|_| depth == 0)
+        .ok_or_else(|| malformed("no root end tag".to_string()))?;
+    let mut out = String::with_capacity(xml.len() + text.len());
+    out.push_str(&xml[..at]);
+    out.push_str(text);
+    out.push_str(&xml[at..]);
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,16 @@ use std::ops::Range;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
+use super::book::{Book, SheetPart};
+use super::copy::{read_part, Changes};
+use super::package::insert_before_root_end;
+use super::package::parse_rels;
 use super::package::{pos, xml_err};
 use super::xml::{attr, prefix_of, write_start_tag};
 use super::{AnnotateError, FILL_COLOR};
+use std::collections::HashSet;
+use std::io::{Read, Seek};
+use zip::ZipArchive;
 
 /// Where a list container (`<fonts>` or `<cellXfs>`) sits in the source.
 #[derive(Debug)]
@@ -162,6 +169,7 @@ impl<'a> StylePool<'a> {
     }
 
     /// The number of cell formats (`cellXfs`) including those added.
+    /// The most cell formats a workbook can have.
     #[cfg(test)]
     pub(crate) fn xf_count(&self) -> usize {
         self.xfs.items.len() + self.new_xfs.len()
@@ -449,6 +457,130 @@ fn rank(name: &str) -> usize {
         .iter()
         .position(|n| *n == name)
         .unwrap_or(FONT_ORDER.len())
+}
+
+pub(super) const MAX_XFS: usize = 65_000;
+
+/// The style sheet given to a workbook that has none: Excel's defaults,
+/// with `xfs` plain cell formats (at least one), so that style indices the
+/// sheets already use (and which meant nothing without a style sheet) keep
+/// meaning the default and the new formats come after them.
+pub(super) fn minimal_styles(xfs: usize) -> String {
+    let xfs = xfs.clamp(1, MAX_XFS);
+    let mut out = String::with_capacity(1024 + 64 * xfs);
+    out.push_str(concat!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#,
+        "\n",
+        r#"<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#,
+        r#"<fonts count="1"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font></fonts>"#,
+        r#"<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>"#,
+        r#"<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>"#,
+        r#"<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>"#,
+    ));
+    out.push_str(&format!(r#"<cellXfs count="{xfs}">"#));
+    for _ in 0..xfs {
+        out.push_str(r#"<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>"#);
+    }
+    out.push_str(concat!(
+        "</cellXfs>",
+        r#"<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>"#,
+        "</styleSheet>"
+    ));
+    out
+}
+
+/// The largest `s="N"` style index written in any worksheet (0 if none).
+/// A textual scan: a match inside cell text only pads the style sheet.
+pub(super) fn max_style_index<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    limit: u64,
+) -> Result<usize, AnnotateError> {
+    let mut max = 0usize;
+    for sheet in &book.sheets {
+        let SheetPart::Worksheet(part) = &sheet.part else {
+            continue;
+        };
+        let src = read_part(archive, part, limit)?;
+        for (i, _) in src.text.match_indices(" s=\"") {
+            let rest = &src.text[i + 4..];
+            let digits = rest.find('"').map_or("", |e| &rest[..e]);
+            if let Ok(n) = digits.parse::<usize>() {
+                max = max.max(n.min(MAX_XFS));
+            }
+        }
+    }
+    Ok(max)
+}
+
+pub(super) const STYLES_TYPE: &str =
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles";
+pub(super) const STYLES_CONTENT_TYPE: &str =
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml";
+
+/// A free name for a new style sheet beside the workbook part.
+pub(super) fn new_styles_name(book: &Book) -> Result<String, AnnotateError> {
+    let dir = book
+        .workbook
+        .rfind('/')
+        .map_or("", |i| &book.workbook[..=i]);
+    ["styles.xml", "xlsudoku-styles.xml"]
+        .iter()
+        .map(|n| format!("{dir}{n}"))
+        .find(|n| !book.names.iter().any(|e| e.eq_ignore_ascii_case(n)))
+        .ok_or_else(|| AnnotateError::Unsupported {
+            part: book.workbook.clone(),
+            reason: "the workbook has no style sheet and no free name for one".to_string(),
+        })
+}
+
+/// Adds a style sheet to a workbook that has none: the part, its content
+/// type and the workbook's relationship to it.
+pub(super) fn add_styles_part<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    part: &str,
+    bytes: Vec<u8>,
+    limit: u64,
+    changes: &mut Changes,
+) -> Result<(), AnnotateError> {
+    let missing = |what: &str| AnnotateError::Unsupported {
+        part: book.workbook.clone(),
+        reason: format!("the workbook has no style sheet and no {what} to add one to"),
+    };
+    let ct = book
+        .content_types
+        .as_ref()
+        .ok_or_else(|| missing("[Content_Types].xml"))?;
+    let rels = book
+        .workbook_rels
+        .as_ref()
+        .ok_or_else(|| missing("relationships part"))?;
+    let src = changes.current(archive, ct, limit)?;
+    let text = insert_before_root_end(
+        ct,
+        &src.text,
+        &format!(r#"<Override PartName="/{part}" ContentType="{STYLES_CONTENT_TYPE}"/>"#),
+    )?;
+    changes.set(ct, src.bytes_of(text));
+    let src = changes.current(archive, rels, limit)?;
+    let ids: HashSet<String> = parse_rels(rels, &src.text, &book.workbook)?
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    let id = (1..)
+        .map(|n| format!("rId{n}"))
+        .find(|id| !ids.contains(id))
+        .unwrap_or_default();
+    let target = part.rsplit('/').next().unwrap_or(part);
+    let text = insert_before_root_end(
+        rels,
+        &src.text,
+        &format!(r#"<Relationship Id="{id}" Type="{STYLES_TYPE}" Target="{target}"/>"#),
+    )?;
+    changes.set(rels, src.bytes_of(text));
+    changes.added.push((part.to_string(), bytes));
+    Ok(())
 }
 
 #[cfg(test)]

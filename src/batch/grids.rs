@@ -2,56 +2,6 @@
 //! turned into the edits of the annotated copy.
 
 use super::*;
-/// The reason a grid is invalid, in words, with the workbook's addresses
-/// and its rows and columns as the sheet shows them (as `explain` names
-/// them): `5 twice in row 6 (D6, H6)`, `E3 holds "x", not a digit 1-9`.
-pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
-    let side = grid.shape.side();
-    let mut parts: Vec<String> = grid
-        .merged
-        .iter()
-        .map(|m| format!("merged cells {m} inside the grid"))
-        .collect();
-    parts.extend(grid.bad_cells().into_iter().map(|(at, raw)| {
-        format!(
-            "{at} holds \"{raw}\", not a digit {}",
-            grid.symbols.describe(side)
-        )
-    }));
-    let formulas = grid.formula_cells();
-    if !formulas.is_empty() {
-        let cells: Vec<String> = formulas.iter().map(|(at, _)| at.to_string()).collect();
-        let (what, them) = match formulas.len() {
-            1 => ("a formula", "it"),
-            _ => ("formulas", "them"),
-        };
-        parts.push(format!(
-            "{}: {what} without a computed value; open and save the workbook in a spreadsheet program to compute {them}",
-            cells.join(", ")
-        ));
-    }
-    let map = crate::explain::AddressMap::for_grid(grid);
-    for c in &outcome.conflicts {
-        let times = match c.cells.len() {
-            2 => "twice".to_string(),
-            3 => "three times".to_string(),
-            n => format!("{n} times"),
-        };
-        let cells: Vec<String> = c
-            .cells
-            .iter()
-            .map(|&i| grid.cell_ref(i).to_string())
-            .collect();
-        parts.push(format!(
-            "{} {times} in {} ({})",
-            digit_name(grid, c.value),
-            map.unit(c.unit),
-            cells.join(", ")
-        ));
-    }
-    parts.join("; ")
-}
-
 /// Why a sheet without grids has none, when it has bordered squares that
 /// were turned down for their values.
 pub(super) fn no_grid_reason(sheet: &crate::workbook::Sheet) -> Option<String> {
@@ -143,16 +93,7 @@ pub fn solve_grid(
 pub(super) fn written(grid: &FoundGrid, d: u8) -> CellValue {
     match grid.symbols.symbol(d) {
         Symbol::Number(n) => CellValue::Number(f64::from(n)),
-        Symbol::Letter(_) => CellValue::Text(digit_name(grid, d)),
-    }
-}
-
-/// Digit `d` as `grid` shows it (`7`, `G`, `g`), for messages.
-pub(super) fn digit_name(grid: &FoundGrid, d: u8) -> String {
-    match grid.symbols.symbol(d) {
-        Symbol::Number(n) => n.to_string(),
-        Symbol::Letter(c) if grid.lowercase => c.to_ascii_lowercase().to_string(),
-        Symbol::Letter(c) => c.to_string(),
+        Symbol::Letter(_) => CellValue::Text(grid.digit_name(d)),
     }
 }
 
@@ -161,30 +102,19 @@ pub(super) fn digit_name(grid: &FoundGrid, d: u8) -> String {
 /// (blue italics) rather than given.
 pub type SheetCopy = Vec<(CellValue, bool)>;
 
-/// [`solve_grid`], and with [`AnswerPlace::Sheet`](crate::workbook::AnswerPlace::Sheet)
-/// the copy that goes on the sheet of solutions when the grid is solved
-/// (or, `--logic-only`, given up with candidates).
-pub fn solve_grid_copy(
-    file: &str,
-    sheet: &str,
+/// What is wrong with a grid that is not solved (`None` when it is, or
+/// when the ladder gave up), and the note that goes under it: the status,
+/// the history and the time, the ratings, the grid it belongs to when it
+/// stands apart, and the formulas left as they are.
+fn error_and_note(
     grid: &FoundGrid,
+    outcome: &Outcome,
     opts: &SolveOptions,
-    limits: &crate::logic::Limits,
-) -> (SheetRecord, Vec<CellEdit>, Option<SheetCopy>) {
-    let puzzle = grid.puzzle();
-    let side = grid.shape.side();
-    let bad = grid.bad_cells();
-    let outcome = if bad.is_empty() && grid.formula_cells().is_empty() && grid.merged.is_empty() {
-        solve(&puzzle, opts)
-    } else {
-        // Bad values make the grid invalid whatever the rest holds: no
-        // solving; any clash among the good givens is named too.
-        Outcome::invalid(&puzzle)
-    };
+) -> (Option<String>, String) {
     let time = format_elapsed(outcome.elapsed);
     let error = match outcome.status {
         Status::Solved | Status::GaveUp => None,
-        Status::Invalid => Some(invalid_reason(grid, &outcome)),
+        Status::Invalid => Some(invalid_reason(grid, outcome)),
         Status::Unsolvable => Some("the givens have no solution".to_string()),
         Status::Multiple => Some("more than one solution".to_string()),
         Status::Timeout => Some(format!(
@@ -220,6 +150,31 @@ pub fn solve_grid_copy(
         )),
         n => note.push_str(&format!("; {n} cells hold formulas: left as they are")),
     }
+    (error, note)
+}
+
+/// [`solve_grid`], and with [`AnswerPlace::Sheet`](crate::workbook::AnswerPlace::Sheet)
+/// the copy that goes on the sheet of solutions when the grid is solved
+/// (or, `--logic-only`, given up with candidates).
+pub fn solve_grid_copy(
+    file: &str,
+    sheet: &str,
+    grid: &FoundGrid,
+    opts: &SolveOptions,
+    limits: &crate::logic::Limits,
+) -> (SheetRecord, Vec<CellEdit>, Option<SheetCopy>) {
+    let puzzle = grid.puzzle();
+    let side = grid.shape.side();
+    let bad = grid.bad_cells();
+    let outcome = if bad.is_empty() && grid.formula_cells().is_empty() && grid.merged.is_empty() {
+        solve(&puzzle, opts)
+    } else {
+        // Bad values make the grid invalid whatever the rest holds: no
+        // solving; any clash among the good givens is named too.
+        Outcome::invalid(&puzzle)
+    };
+    let (error, note) = error_and_note(grid, &outcome, opts);
+    let filled = matches!(outcome.status, Status::Solved | Status::GaveUp);
     let mut edits: Vec<CellEdit> = Vec::new();
     let formulas: std::collections::HashSet<CellRef> = grid.formulas.iter().copied().collect();
     let block = grid.answer.range();

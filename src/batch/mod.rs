@@ -40,13 +40,16 @@ use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptio
 mod grids;
 mod lock;
 mod place;
+mod process;
 mod stamp;
 mod write;
 
+pub use crate::invalid::invalid_reason;
 use grids::*;
-pub use grids::{answer_styles, invalid_reason, solve_grid, solve_grid_copy};
+pub use grids::{answer_styles, solve_grid, solve_grid_copy};
 pub use lock::{lock_outputs, LockError, RunLock, FOLDER_LOCK};
 pub use place::{not_regular, not_regular_message};
+pub use process::process;
 use stamp::*;
 pub use stamp::{stamp, up_to_date};
 use write::*;
@@ -377,7 +380,7 @@ pub fn report_clash(report: &Path, jobs: &[Job]) -> Option<PathBuf> {
 fn is_xlsudoku_output(p: &Path) -> bool {
     fs::File::open(p)
         .ok()
-        .and_then(|f| crate::annotate::read_stamp(std::io::BufReader::new(f)))
+        .and_then(|f| crate::records::read_stamp(std::io::BufReader::new(f)))
         .is_some()
 }
 
@@ -645,287 +648,6 @@ fn read_input(path: &Path) -> Result<Vec<u8>, crate::workbook::ReadError> {
         }
     }
     Ok(bytes)
-}
-
-/// Reads, solves and (for a job with an output) writes one file. Never
-/// panics on bad input: problems come back as records.
-///
-/// An output that exists is replaced only when xlsudoku wrote it and it
-/// has not changed since (its stamp and digest say so), or with
-/// [`RunOptions::force`]; anything else, such as a copy opened and saved by
-/// a person, is left as it is and the file gets an error record.
-///
-/// A panic inside (a defect, never an expected outcome) becomes this
-/// file's error record, so one file never ends a folder run; temporary
-/// files are removed as the panic unwinds.
-pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
-    let run = std::panic::AssertUnwindSafe(|| {
-        // A hook for the tests that prove the above: debug builds only.
-        if cfg!(debug_assertions)
-            && std::env::var_os("XLSUDOKU_TEST_PANIC_ON")
-                .is_some_and(|name| job.input.file_name() == Some(name.as_os_str()))
-        {
-            panic!("a panic planted by XLSUDOKU_TEST_PANIC_ON");
-        }
-        process_file(job, opts)
-    });
-    std::panic::catch_unwind(run).unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "no message".to_string());
-        FileOutcome {
-            records: vec![SheetRecord {
-                file: job.input.display().to_string(),
-                status: SheetStatus::Error,
-                error: Some(format!(
-                    "{}: internal error, nothing written ({what}); please report it with the file",
-                    job.input.display()
-                )),
-                ..Default::default()
-            }],
-            failed: true,
-            ..Default::default()
-        }
-    })
-}
-
-fn process_file(job: &Job, opts: &RunOptions) -> FileOutcome {
-    let shown_input = if is_dash(&job.input) {
-        PathBuf::from("<stdin>")
-    } else {
-        job.input.clone()
-    };
-    let file = shown_input.display().to_string();
-    let error = |message: String| FileOutcome {
-        records: vec![SheetRecord {
-            file: file.clone(),
-            status: SheetStatus::Error,
-            error: Some(message),
-            ..Default::default()
-        }],
-        failed: true,
-        ..Default::default()
-    };
-    let to_file = job.output.as_ref().filter(|o| !is_dash(o));
-    // Taken before reading: should the input change while it is processed,
-    // the copy carries the older time and the next run redoes it.
-    let key = to_file.and_then(|_| stamp(&job.input, opts));
-    if let Some(out) = to_file {
-        match existing_output(out) {
-            // Not even with --force: replacing a FIFO or a device is never
-            // what was meant.
-            Existing::NotRegular(kind) => return error(not_regular_message(out, kind)),
-            Existing::Foreign(why) if !opts.force => {
-                return error(format!(
-                    "{}: {why}; left as it is (move it away, or --force replaces it)",
-                    out.display()
-                ))
-            }
-            Existing::Ours(line) if job.incremental && !opts.force => {
-                if let Some(grids) = key.as_deref().and_then(|k| stamped_grids(&line, k)) {
-                    let shown = out.display().to_string();
-                    return FileOutcome {
-                        records: grids.into_iter().map(|g| g.record(&file, &shown)).collect(),
-                        skipped: true,
-                        ..Default::default()
-                    };
-                }
-            }
-            _ => {}
-        }
-    }
-    // One read serves detection and the copy.
-    let bytes = match read_input(&job.input) {
-        Ok(b) => b,
-        Err(e) => return error(e.to_string()),
-    };
-    // An .xls or .ods is read, and copied, as the .xlsx made of it.
-    let (bytes, conversion) = match crate::workbook::as_xlsx(&shown_input, bytes) {
-        Ok(b) => b,
-        Err(e) => return error(e.to_string()),
-    };
-    let sheets = match read_workbook_bytes(&shown_input, &bytes, &opts.read) {
-        Ok(s) => s,
-        Err(e) => return error(e.to_string()),
-    };
-    let sheet_names: Vec<String> = sheets.iter().map(|s| s.name.clone()).collect();
-    let wanted: Vec<String> = opts.sheets.iter().map(|s| s.to_lowercase()).collect();
-    // Every grid of every sheet, solved in parallel.
-    let tasks: Vec<(usize, &str, Option<&FoundGrid>)> = sheets
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| wanted.is_empty() || wanted.contains(&s.name.to_lowercase()))
-        .flat_map(|(i, s)| {
-            let grids: Vec<Option<&FoundGrid>> = if s.grids.is_empty() {
-                vec![None]
-            } else {
-                s.grids.iter().map(Some).collect()
-            };
-            grids.into_iter().map(move |g| (i, s.name.as_str(), g))
-        })
-        .collect();
-    if tasks.is_empty() && !wanted.is_empty() {
-        // None of the sheets asked for: nothing to report or write.
-        return FileOutcome {
-            sheet_names,
-            ..Default::default()
-        };
-    }
-    type Solved = (
-        usize,
-        SheetRecord,
-        Vec<CellEdit>,
-        Option<GridMark>,
-        Option<SheetCopy>,
-    );
-    let solved: Vec<Solved> = tasks
-        .par_iter()
-        .map(|&(i, name, grid)| {
-            let (record, edits, copy) = match grid {
-                Some(g) => solve_grid_copy(&file, name, g, &opts.solve, &opts.limits),
-                None => (
-                    SheetRecord {
-                        file: file.clone(),
-                        sheet: Some(name.to_string()),
-                        status: SheetStatus::NoGrid,
-                        // Why the bordered squares there are not grids.
-                        error: no_grid_reason(&sheets[i]),
-                        ..Default::default()
-                    },
-                    Vec::new(),
-                    None,
-                ),
-            };
-            let mark = grid.map(|g| grid_mark(name, g, &edits));
-            (i, record, edits, mark, copy)
-        })
-        .collect();
-    let mut records: Vec<SheetRecord> = Vec::with_capacity(solved.len());
-    let mut edits: Vec<SheetEdits> = Vec::new();
-    let mut marks: Vec<GridMark> = Vec::new();
-    let mut style_from: Vec<StyleFrom> = Vec::new();
-    // The copies for the sheet of solutions, with their records' places.
-    let mut copies: Vec<(usize, SolutionCopy)> = Vec::new();
-    for (i, record, cells, mark, copy) in solved {
-        if let (Some(cells), Some(m)) = (copy, &mark) {
-            copies.push((
-                records.len(),
-                SolutionCopy {
-                    sheet: m.sheet.clone(),
-                    grid: m.range,
-                    cells,
-                    kept_styles: None,
-                },
-            ));
-        }
-        records.push(record);
-        if let Some(m) = &mark {
-            let grid = sheets[i].grids.iter().find(|g| g.range == m.range);
-            style_from.extend(
-                grid.map(|g| answer_styles(&m.sheet, g, &cells))
-                    .unwrap_or_default(),
-            );
-        }
-        marks.extend(mark);
-        if cells.is_empty() {
-            continue;
-        }
-        let name = &sheets[i].name;
-        match edits.iter_mut().find(|e| &e.sheet == name) {
-            Some(e) => e.cells.extend(cells),
-            None => edits.push(SheetEdits {
-                sheet: name.clone(),
-                cells,
-            }),
-        }
-    }
-    // A workbook with no grid on any sheet (asked for with --sheet or not)
-    // fails, and its records say so.
-    if sheets.iter().all(|s| s.grids.is_empty()) {
-        for r in &mut records {
-            r.error = Some(no_grid_anywhere(r.error.take()));
-        }
-    }
-    if let Some(out) = &job.output {
-        // The sheet of solutions: written in `sheet` mode, and in the
-        // others an earlier run's goes.
-        let mut solutions = Solutions {
-            copies: Vec::with_capacity(copies.len()),
-            force: opts.force,
-        };
-        // With `--sheet`, the copies of the other sheets stay as an
-        // earlier run wrote them, each in its sheet's place, whatever the
-        // mode (the sheets asked for are the only ones this run changes).
-        if !opts.sheets.is_empty() {
-            let kept = match kept_solution_copies(std::io::Cursor::new(&bytes), &opts.sheets) {
-                Ok(k) => k,
-                Err(e) => return error(format!("{}: {e}", job.input.display())),
-            };
-            let order = |name: &str| sheet_names.iter().position(|n| n == name);
-            copies.extend(kept.into_iter().map(|c| (usize::MAX, c)));
-            // Stable: each sheet's copies keep their order.
-            copies.sort_by_key(|(_, c)| order(&c.sheet));
-        }
-        if !copies.is_empty() {
-            let name = match solutions_sheet_name(std::io::Cursor::new(&bytes)) {
-                Ok(n) => n,
-                Err(e) => return error(format!("{}: {e}", job.input.display())),
-            };
-            let places =
-                crate::annotate::solutions::layout(copies.iter().map(|(_, c)| c.grid.rows()));
-            for ((k, copy), place) in copies.into_iter().zip(places) {
-                if let Some(r) = records.get_mut(k) {
-                    r.answer_range = Some(place.range.to_string());
-                    r.answer_sheet = Some(name.clone());
-                }
-                solutions.copies.push(copy);
-            }
-        }
-        let line = key.map(|k| stamp_line(&k, &records));
-        let written = if is_dash(out) {
-            write_stdout(&shown_input, &bytes, &edits, marks, style_from, solutions)
-        } else {
-            write_atomic(
-                &shown_input,
-                &bytes,
-                out,
-                &edits,
-                (marks, style_from, solutions),
-                line,
-            )
-        };
-        if let Err(e) = written {
-            return error(e);
-        }
-        let shown = if is_dash(out) {
-            "<stdout>".to_string()
-        } else {
-            out.display().to_string()
-        };
-        for r in &mut records {
-            r.output = Some(shown.clone());
-        }
-    } else if let Err(e) = annotate_with(
-        std::io::Cursor::new(&bytes),
-        &edits,
-        &mut Discard::default(),
-        AnnotateOptions::default(),
-    ) {
-        // `check` makes the copy too, into nothing: it refuses exactly
-        // what writing the copy would refuse.
-        return error(format!("{}: {e}", job.input.display()));
-    }
-    for r in &mut records {
-        r.converted.clone_from(&conversion);
-    }
-    FileOutcome {
-        records,
-        sheet_names,
-        conversion,
-        ..Default::default()
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! The stamp an annotated copy carries in its records (the part
-//! `xlsudoku/records.xml`, pointed at from its zip comment), and what it
+//! The stamp an annotated copy carries in its records (see
+//! [`crate::records`]: the zip comment, or the part `xlsudoku/records.xml`
+//! it points at once they are long), and what it
 //! tells a rerun: whether the copy is up to date with its input and
 //! options, and every grid's report to give again.
 
@@ -26,7 +27,7 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
     sheets.dedup();
     Some(format!(
         "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={} sheets={} techniques={} answers={}",
-        crate::annotate::STAMP_PREFIX,
+        crate::records::STAMP_PREFIX,
         env!("CARGO_PKG_VERSION"),
         name,
         meta.len(),
@@ -148,9 +149,9 @@ pub(super) fn stamp_line(key: &str, records: &[SheetRecord]) -> String {
 
 /// `xlsudoku VERSION` and the rest of a stamp line.
 pub(super) fn split_version(line: &str) -> Option<(&str, &str)> {
-    let after = line.strip_prefix(crate::annotate::STAMP_PREFIX)?;
+    let after = line.strip_prefix(crate::records::STAMP_PREFIX)?;
     let space = after.find(' ')?;
-    let cut = crate::annotate::STAMP_PREFIX.len() + space;
+    let cut = crate::records::STAMP_PREFIX.len() + space;
     Some((&line[..cut], &line[cut + 1..]))
 }
 
@@ -245,9 +246,9 @@ pub(super) fn existing_output(output: &Path) -> Existing {
     let Ok(mut archive) = zip::ZipArchive::new(std::io::BufReader::new(file)) else {
         return Existing::Foreign("is not a workbook xlsudoku wrote");
     };
-    let line = crate::annotate::record_text(&mut archive)
+    let line = crate::records::record_text(&mut archive)
         .split(|&b| b == b'\n')
-        .find(|l| l.starts_with(crate::annotate::STAMP_PREFIX.as_bytes()))
+        .find(|l| l.starts_with(crate::records::STAMP_PREFIX.as_bytes()))
         .map(|l| String::from_utf8_lossy(l).into_owned());
     let Some(line) = line else {
         return Existing::Foreign(

@@ -216,7 +216,7 @@ pub(super) fn fill_in_digest(file: &mut fs::File) -> std::io::Result<()> {
     let mut at = 0usize;
     let mut place = None;
     for line in comment.split(|&b| b == b'\n') {
-        if line.starts_with(crate::annotate::STAMP_PREFIX.as_bytes()) {
+        if line.starts_with(crate::records::STAMP_PREFIX.as_bytes()) {
             let text = String::from_utf8_lossy(line);
             if let Some((head, rest)) = split_version(&text) {
                 if rest.starts_with(&format!("cd={NO_DIGEST} ")) {

@@ -321,7 +321,7 @@ pub fn explain_grid(
             ..outcome.clone()
         };
         let parts: Vec<String> = [
-            crate::batch::invalid_reason(grid, &cells_only),
+            crate::invalid::invalid_reason(grid, &cells_only),
             conflicts(&outcome, &map),
         ]
         .into_iter()

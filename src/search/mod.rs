@@ -23,6 +23,7 @@
 //! ```
 
 mod generic;
+mod geometry;
 mod nine;
 mod sat;
 
@@ -96,7 +97,7 @@ pub enum SearchError {
 thread_local! {
     /// Geometry of the last generic shape searched on this thread, so that a
     /// run over many puzzles of one shape builds it once.
-    static GEOMETRY: RefCell<Option<(BoxShape, generic::Geometry)>> = const { RefCell::new(None) };
+    static GEOMETRY: RefCell<Option<(BoxShape, geometry::Geometry)>> = const { RefCell::new(None) };
 }
 
 /// The instruction set the 9x9 engine picked for this processor, detected
@@ -192,8 +193,12 @@ fn with_generic_engine<T>(puzzle: &Grid, f: impl FnOnce(&mut generic::Engine<'_>
         if slot.as_ref().map(|(s, _)| *s) != Some(shape) {
             *slot = None;
         }
-        let (_, geo) = slot
-            .get_or_insert_with(|| (shape, generic::Geometry::new(shape.width(), shape.height())));
+        let (_, geo) = slot.get_or_insert_with(|| {
+            (
+                shape,
+                geometry::Geometry::new(shape.width(), shape.height()),
+            )
+        });
         f(&mut generic_engine(geo, shape))
     })
 }
@@ -214,7 +219,7 @@ fn flatten(outcome: SearchOutcome, out: &mut Vec<u8>) -> Found {
 /// for cross-checking the two engines.
 #[doc(hidden)]
 pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
-    let geo = generic::Geometry::new(puzzle.shape().width(), puzzle.shape().height());
+    let geo = geometry::Geometry::new(puzzle.shape().width(), puzzle.shape().height());
     generic_engine(&geo, puzzle.shape()).search(puzzle, opts)
 }
 
@@ -224,7 +229,7 @@ pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutco
 /// clause-learning path.
 #[doc(hidden)]
 pub fn search_clauses(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
-    let geo = generic::Geometry::new(puzzle.shape().width(), puzzle.shape().height());
+    let geo = geometry::Geometry::new(puzzle.shape().width(), puzzle.shape().height());
     generic_engine(&geo, puzzle.shape())
         .with_sat_at_once()
         .search(puzzle, opts)
@@ -233,7 +238,7 @@ pub fn search_clauses(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutco
 /// The generic engine for `shape` over its geometry: the all-different
 /// matching propagation from side 16 up (it costs more per node than it
 /// saves on small grids and pays on large ones).
-fn generic_engine(geo: &generic::Geometry, shape: BoxShape) -> generic::Engine<'_> {
+fn generic_engine(geo: &geometry::Geometry, shape: BoxShape) -> generic::Engine<'_> {
     generic::Engine::new(geo, shape.side() >= 16)
 }
 

@@ -26,7 +26,7 @@
 
 use std::time::Instant;
 
-use super::generic::Geometry;
+use super::geometry::Geometry;
 
 /// At-most-one constraints over at most this many literals are pairwise
 /// (at most 300 binary clauses each); longer ones use a sequential counter,

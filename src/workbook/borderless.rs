@@ -15,7 +15,9 @@
 
 use std::collections::HashMap;
 
-use super::{classify, judge_labelled, reader::RawSheet, Value};
+use super::cells::{classify, Value};
+use super::judge::judge_labelled;
+use super::reader::RawSheet;
 use crate::address::{CellRange, CellRef};
 use crate::grid::BoxShape;
 

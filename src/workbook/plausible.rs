@@ -6,7 +6,9 @@
 
 use std::collections::HashSet;
 
-use super::{read_grid, reader::RawSheet, reader::Unread, Cell};
+use super::cells::Cell;
+use super::find::read_grid;
+use super::reader::{RawSheet, Unread};
 use crate::address::CellRange;
 use crate::grid::{BoxShape, Grid, Unit};
 

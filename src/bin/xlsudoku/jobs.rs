@@ -340,6 +340,53 @@ pub fn run_jobs(
     };
     clean_up_on_signals();
     // Temporary files that killed runs left where this one writes.
+    sweep_where_written(c, junit, &jobs);
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(c.jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => return usage_error(format!("cannot start the worker threads: {e}")),
+    };
+    let report = match &c.report {
+        Some(p) => match ReportFile::create(p) {
+            Ok(f) => Some(f),
+            Err(e) => return usage_error(format!("{}: cannot write the report: {e}", p.display())),
+        },
+        None => None,
+    };
+    let progress = progress_bar(c, jobs.len());
+    let mut sink = Sink {
+        json: c.json,
+        quiet: c.quiet,
+        report,
+        keep: junit.is_some(),
+        records: Vec::new(),
+        summary: Summary::default(),
+        failed: false,
+        allow_no_grid,
+        progress: progress.clone(),
+        human_to_stderr: plan.write && plan.output.as_deref().is_some_and(batch::is_dash),
+        stdout_open: true,
+        stdout_error: None,
+        sheet_names: Default::default(),
+        reported_sheets: Default::default(),
+        failures: Failures::default(),
+        github: c.format == Format::Github,
+        colour: c
+            .color
+            .enabled(plan.write && plan.output.as_deref().is_some_and(batch::is_dash)),
+    };
+    process_in_order(pool, &jobs, opts, &mut sink);
+    if let Some(pb) = &progress {
+        pb.finish_and_clear();
+    }
+    finish_run(c, junit, allow_no_grid, sink, &not_read, start)
+}
+
+/// Removes the temporary files that killed runs left where this one writes
+/// (the reports' folders and the outputs').
+fn sweep_where_written(c: &Common, junit: Option<&Path>, jobs: &[batch::Job]) {
     let report_dirs: Vec<PathBuf> = [c.report.as_deref(), junit]
         .into_iter()
         .flatten()
@@ -368,23 +415,12 @@ pub fn run_jobs(
         })
         .collect();
     batch::sweep_leftovers(report_dirs.iter().chain(&output_dirs).map(PathBuf::as_path));
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(c.jobs.unwrap_or(0))
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => return usage_error(format!("cannot start the worker threads: {e}")),
-    };
-    let report = match &c.report {
-        Some(p) => match ReportFile::create(p) {
-            Ok(f) => Some(f),
-            Err(e) => return usage_error(format!("{}: cannot write the report: {e}", p.display())),
-        },
-        None => None,
-    };
-    let progress = (!c.quiet && std::io::stderr().is_terminal() && jobs.len() > 1).then(|| {
-        let pb =
-            ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
+}
+
+/// The progress bar of a run of several files on a terminal (not with -q).
+fn progress_bar(c: &Common, files: usize) -> Option<ProgressBar> {
+    (!c.quiet && std::io::stderr().is_terminal() && files > 1).then(|| {
+        let pb = ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr());
         pb.set_style(
             ProgressStyle::with_template(
                 "{bar:30} {pos}/{len} files, {msg} [{elapsed_precise}, ETA {eta}]",
@@ -392,33 +428,20 @@ pub fn run_jobs(
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         pb
-    });
-    let mut sink = Sink {
-        json: c.json,
-        quiet: c.quiet,
-        report,
-        keep: junit.is_some(),
-        records: Vec::new(),
-        summary: Summary::default(),
-        failed: false,
-        allow_no_grid,
-        progress: progress.clone(),
-        human_to_stderr: plan.write && plan.output.as_deref().is_some_and(batch::is_dash),
-        stdout_open: true,
-        stdout_error: None,
-        sheet_names: Default::default(),
-        reported_sheets: Default::default(),
-        failures: Failures::default(),
-        github: c.format == Format::Github,
-        colour: c
-            .color
-            .enabled(plan.write && plan.output.as_deref().is_some_and(batch::is_dash)),
-    };
-    // Workers finish in any order; records are emitted in input order, each
-    // file as soon as every file before it is done.
+    })
+}
+
+/// Processes the jobs on the pool; workers finish in any order, records
+/// are emitted in input order, each file as soon as every file before it
+/// is done.
+fn process_in_order(
+    pool: rayon::ThreadPool,
+    jobs: &[batch::Job],
+    opts: &RunOptions,
+    sink: &mut Sink,
+) {
     let (tx, rx) = std::sync::mpsc::channel::<(usize, FileOutcome)>();
     std::thread::scope(|scope| {
-        let jobs = &jobs;
         scope.spawn(move || {
             pool.install(|| {
                 jobs.par_iter()
@@ -438,9 +461,18 @@ pub fn run_jobs(
             }
         }
     });
-    if let Some(pb) = &progress {
-        pb.finish_and_clear();
-    }
+}
+
+/// The end of a run: the summary, the failures, the reports written, and
+/// the exit status.
+fn finish_run(
+    c: &Common,
+    junit: Option<&Path>,
+    allow_no_grid: bool,
+    mut sink: Sink,
+    not_read: &[PathBuf],
+    start: Instant,
+) -> u8 {
     sink.summary.seconds = start.elapsed().as_secs_f64();
     // Listed in the summary (its JSON line too), never as records: a
     // reader of the records meets grids and file errors only.
@@ -452,7 +484,7 @@ pub fn run_jobs(
         })
         .collect();
     if !c.quiet && !c.json && !not_read.is_empty() {
-        let list = not_read_list(&not_read);
+        let list = not_read_list(not_read);
         say(&format!(
             "xlsudoku: not read: {}",
             list.trim_start_matches("; ")

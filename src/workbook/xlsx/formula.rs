@@ -3,7 +3,7 @@
 //! rust_xlsxwriter store 0), read from the workbook itself when they are
 //! a direct reference to one cell (`=Data!A1`, `=$B$2`, `='My Sheet'!C3`,
 //! to this sheet or another). Constant arithmetic is read while the sheet
-//! is scanned ([`super::reader::eval_constant`]). Nothing else is
+//! is scanned ([`eval_constant`]). Nothing else is
 //! evaluated: such cells stay unread, and a grid holding one is invalid,
 //! naming them.
 
@@ -11,8 +11,8 @@ use std::collections::HashMap;
 
 use calamine::Data;
 
-use super::reader::{RawSheet, Unread};
 use crate::address::CellRef;
+use crate::workbook::reader::{RawSheet, Unread};
 
 /// How many references in a row (`A1` → `B1` → …) are followed.
 const MAX_ROUNDS: usize = 32;
@@ -100,6 +100,126 @@ pub(crate) fn resolve_references(sheets: &mut [RawSheet]) {
             sheets[i].unread.remove(&at);
             sheets[i].values.set(at, value);
         }
+    }
+}
+
+/// The value of a formula made only of numbers, `+ - * /` and parentheses
+/// (`5`, `2+3`, `=(1+2)*3`); `None` for anything else, or a result that is
+/// not a finite number.
+pub(crate) fn eval_constant(formula: &str) -> Option<f64> {
+    let text = formula.trim();
+    let text = text.strip_prefix('=').unwrap_or(text);
+    let mut p = Expr {
+        s: text.as_bytes(),
+        i: 0,
+        depth: 0,
+    };
+    let v = p.sum()?;
+    p.blank();
+    (p.i == p.s.len() && v.is_finite()).then_some(v)
+}
+
+/// A recursive-descent reader of constant arithmetic.
+pub(super) struct Expr<'a> {
+    pub(super) s: &'a [u8],
+    pub(super) i: usize,
+    pub(super) depth: u32,
+}
+
+impl Expr<'_> {
+    pub(super) fn blank(&mut self) {
+        while self.s.get(self.i).is_some_and(|b| b.is_ascii_whitespace()) {
+            self.i += 1;
+        }
+    }
+
+    pub(super) fn peek(&mut self) -> Option<u8> {
+        self.blank();
+        self.s.get(self.i).copied()
+    }
+
+    pub(super) fn sum(&mut self) -> Option<f64> {
+        let mut v = self.product()?;
+        while let Some(op @ (b'+' | b'-')) = self.peek() {
+            self.i += 1;
+            let w = self.product()?;
+            v = if op == b'+' { v + w } else { v - w };
+        }
+        Some(v)
+    }
+
+    pub(super) fn product(&mut self) -> Option<f64> {
+        let mut v = self.unary()?;
+        while let Some(op @ (b'*' | b'/')) = self.peek() {
+            self.i += 1;
+            let w = self.unary()?;
+            if op == b'/' && w == 0.0 {
+                return None; // #DIV/0!
+            }
+            v = if op == b'*' { v * w } else { v / w };
+        }
+        Some(v)
+    }
+
+    pub(super) fn unary(&mut self) -> Option<f64> {
+        self.depth += 1;
+        if self.depth > 200 {
+            return None;
+        }
+        let v = match self.peek()? {
+            b'-' => {
+                self.i += 1;
+                self.unary().map(|v| -v)
+            }
+            b'+' => {
+                self.i += 1;
+                self.unary()
+            }
+            b'(' => {
+                self.i += 1;
+                let v = self.sum()?;
+                (self.peek()? == b')').then(|| {
+                    self.i += 1;
+                    v
+                })
+            }
+            _ => self.number(),
+        };
+        self.depth -= 1;
+        v
+    }
+
+    pub(super) fn number(&mut self) -> Option<f64> {
+        let start = self.i;
+        let digits = |s: &mut Self| {
+            let from = s.i;
+            while s.s.get(s.i).is_some_and(u8::is_ascii_digit) {
+                s.i += 1;
+            }
+            s.i > from
+        };
+        let whole = digits(self);
+        let mut frac = false;
+        if self.s.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            frac = digits(self);
+        }
+        if !whole && !frac {
+            return None;
+        }
+        if matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.s.get(self.i), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if !digits(self) {
+                return None;
+            }
+        }
+        std::str::from_utf8(&self.s[start..self.i])
+            .ok()?
+            .parse()
+            .ok()
     }
 }
 

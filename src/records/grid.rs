@@ -1,7 +1,7 @@
 //! The per-grid record an annotated copy carries among its records (the
 //! part `xlsudoku/records.xml`, or the zip comment itself when all the
-//! records are short: see `records_part.rs`): which cells xlsudoku filled (and the style each had before), and where it put
-//! the note. A later run recognises its own writing by this record alone,
+//! records are short: see [`super::part`]): which cells xlsudoku filled
+//! (and the style each had before), and where it put the note. A later run recognises its own writing by this record alone,
 //! never by the font: a puzzle whose givens happen to be blue italics keeps
 //! them.
 //!
@@ -39,8 +39,8 @@ pub const DIGITS: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
 /// How a grid record line ([`GridRecord`]) begins in the copy's records.
 pub const GRID_PREFIX: &str = "xlsudoku-grid ";
 
-/// What one grid's edits wrote, given to [`super::annotate_with`] through
-/// [`super::AnnotateOptions::grids`] so that the copy records it.
+/// What one grid's edits wrote, given to [`crate::annotate::annotate_with`] through
+/// [`crate::annotate::AnnotateOptions::grids`] so that the copy records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GridMark {
     /// The sheet's name, as in the workbook.
@@ -331,7 +331,7 @@ pub fn parse_grid_records(comment: &[u8]) -> Vec<GridRecord> {
 /// zip comment (none when it is no readable zip archive).
 pub fn read_grid_records<R: std::io::Read + std::io::Seek>(input: R) -> Vec<GridRecord> {
     match zip::ZipArchive::new(input) {
-        Ok(mut archive) => parse_grid_records(&super::records_part::record_text(&mut archive)),
+        Ok(mut archive) => parse_grid_records(&super::part::record_text(&mut archive)),
         Err(_) => Vec::new(),
     }
 }

@@ -22,7 +22,7 @@ use std::io::{Read, Seek};
 
 use zip::ZipArchive;
 
-use super::record::GRID_PREFIX;
+use super::grid::GRID_PREFIX;
 use super::solutions::SOLUTIONS_PREFIX;
 use super::STAMP_PREFIX;
 
@@ -34,7 +34,7 @@ const LIMIT: u64 = 4 << 20;
 
 /// The longest archive comment that LibreOffice still opens, with room to
 /// spare (it scans about the last 512 bytes for the end record).
-pub(crate) const SAFE_COMMENT: usize = 400;
+pub const SAFE_COMMENT: usize = 400;
 
 fn is_ours(line: &[u8]) -> bool {
     line.starts_with(STAMP_PREFIX.as_bytes())
