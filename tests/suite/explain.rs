@@ -3,9 +3,10 @@
 //! JSON Lines that parse, failed grids without steps, and bad input.
 
 use crate::util::fixture;
+use crate::util::xlsudoku;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use rust_xlsxwriter::{Format, FormatBorder, Workbook};
 use serde_json::Value;
@@ -20,13 +21,6 @@ const HARD: &str =
 
 /// Gecode's 16x16 (janko.at), one solution; `A`=10 … `G`=16.
 const SIXTEEN: &str = "D92.....G...43..4CF.....9D.2.6EB.E.1....F.8BC..AG56.....A3C....1.7G5A8....61....2...C....B7.......AE.964..G......F9.5.7.4............29....A.C..........645D.1......D....1.C.B7F.....E.C2G...8A9B..9.G52.....EF6.256..F.....D.B.E13.6.D........7A...8BC3....954.";
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
 
 fn code(o: &Output) -> i32 {
     o.status.code().expect("exit code")

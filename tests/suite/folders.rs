@@ -3,10 +3,11 @@
 //! shards that add up, exit codes.
 
 use crate::util::fixture;
+use crate::util::xlsudoku;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use xlsudoku::export::puzzle_workbook;
@@ -18,13 +19,6 @@ const PUZZLES: [&str; 3] = [
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
     "......41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9....",
 ];
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
 
 /// An inbox of `n` workbooks in nested folders, plus a non-workbook and an
 /// Excel lock file that must be skipped.
@@ -278,7 +272,7 @@ fn a_killed_run_leaves_no_partial_output_and_the_next_run_finishes() {
     let tmp = tempfile::tempdir().unwrap();
     let (inp, out) = (tmp.path().join("inbox"), tmp.path().join("solved"));
     let made = inbox(&inp, 120);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let mut child = crate::util::command()
         .args([
             inp.to_str().unwrap(),
             "-o",

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::{output_text, run_xlsudoku};
+use crate::util::{output_text, xlsudoku};
 use serde_json::Value;
 use xlsudoku::generate::Symmetry;
 use xlsudoku::grid::Grid;
@@ -17,7 +17,7 @@ use xlsudoku::search::{search, SearchOptions};
 fn generate(out: &Path, args: &[&str]) {
     let mut all = vec!["generate", "-q", "-o", out.to_str().expect("UTF-8 path")];
     all.extend_from_slice(args);
-    let o = run_xlsudoku(&all);
+    let o = xlsudoku(&all);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}", output_text(&o));
 }
 
@@ -31,7 +31,7 @@ fn puzzles(text: &str) -> Vec<Grid> {
 
 /// A text set on standard output.
 fn text_set(args: &[&str]) -> Vec<Grid> {
-    let o = run_xlsudoku(&[&["generate", "-q", "-o", "-"], args].concat());
+    let o = xlsudoku(&[&["generate", "-q", "-o", "-"], args].concat());
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}", output_text(&o));
     puzzles(&String::from_utf8_lossy(&o.stdout))
 }
@@ -44,7 +44,7 @@ fn unique(p: &Grid) -> bool {
 fn check_records(path: &Path, extra: &[&str]) -> (Option<i32>, Vec<Value>) {
     let mut args = vec!["check", "--json", path.to_str().expect("UTF-8")];
     args.extend_from_slice(extra);
-    let o = run_xlsudoku(&args);
+    let o = xlsudoku(&args);
     let records = String::from_utf8_lossy(&o.stdout)
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("JSON line"))
@@ -103,7 +103,7 @@ fn a_set_is_solved_by_the_default_command() {
     let set = dir.path().join("set.xlsx");
     generate(&set, &["-n", "2", "--seed", "4", "--level", "medium"]);
     let out = dir.path().join("solved.xlsx");
-    let o = run_xlsudoku(&[
+    let o = xlsudoku(&[
         set.to_str().expect("UTF-8"),
         "-o",
         out.to_str().expect("UTF-8"),
@@ -138,7 +138,7 @@ fn text_sets_are_unique_minimal_and_rated_as_asked() {
         }
     }
     // `rate` reads the file and agrees with the levels.
-    let o = run_xlsudoku(&["rate", "--json", path.to_str().expect("UTF-8")]);
+    let o = xlsudoku(&["rate", "--json", path.to_str().expect("UTF-8")]);
     assert_eq!(o.status.code(), Some(0), "{}", output_text(&o));
     let levels: Vec<String> = String::from_utf8_lossy(&o.stdout)
         .lines()
@@ -181,7 +181,7 @@ fn the_same_seed_gives_the_same_bytes_for_any_jobs() {
 
 #[test]
 fn a_seed_not_given_is_printed_and_makes_the_set_again() {
-    let o = run_xlsudoku(&["generate", "-n", "2", "-o", "-"]);
+    let o = xlsudoku(&["generate", "-n", "2", "-o", "-"]);
     assert_eq!(o.status.code(), Some(0), "{}", output_text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     let seed = err
@@ -189,7 +189,7 @@ fn a_seed_not_given_is_printed_and_makes_the_set_again() {
         .nth(1)
         .and_then(|s| s.split_whitespace().next())
         .unwrap_or_else(|| panic!("no seed printed: {err}"));
-    let again = run_xlsudoku(&["generate", "-n", "2", "-o", "-", "--seed", seed]);
+    let again = xlsudoku(&["generate", "-n", "2", "-o", "-", "--seed", seed]);
     assert_eq!(
         puzzles(&String::from_utf8_lossy(&o.stdout)),
         puzzles(&String::from_utf8_lossy(&again.stdout))
@@ -238,7 +238,7 @@ fn sizes_and_box_shapes() {
     assert_eq!(code, Some(0), "{records:?}");
     assert!(records.iter().all(|r| r["box"] == "2x3"), "{records:?}");
     // A text line cannot say 2x3: refused, not written wrong.
-    let o = run_xlsudoku(&["generate", "--box", "2x3", "-o", "-", "--seed", "1"]);
+    let o = xlsudoku(&["generate", "--box", "2x3", "-o", "-", "--seed", "1"]);
     assert_eq!(o.status.code(), Some(2), "{}", output_text(&o));
 }
 
@@ -283,13 +283,13 @@ fn out_of_reach_targets_are_clear_errors() {
         vec!["--rating", "0..0"],
         vec!["--rating", "5..3"],
     ] {
-        let o = run_xlsudoku(&[&["generate", "-o", "-", "--seed", "1"], &args[..]].concat());
+        let o = xlsudoku(&[&["generate", "-o", "-", "--seed", "1"], &args[..]].concat());
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", output_text(&o));
         assert!(o.stdout.is_empty(), "{args:?}");
     }
     // A rating range off the SE scale says what the scale reaches.
     for range in ["nan..inf", "11..12", "0..0", "..1"] {
-        let o = run_xlsudoku(&["generate", "-o", "-", "--seed", "1", "--rating", range]);
+        let o = xlsudoku(&["generate", "-o", "-", "--seed", "1", "--rating", range]);
         let text = output_text(&o);
         assert!(
             text.contains("a 9x9 puzzle rates 1.2 to 10.2 on the SE scale"),
@@ -299,12 +299,12 @@ fn out_of_reach_targets_are_clear_errors() {
     }
     // Without --seed: refused before a seed is announced for a set that
     // will not be made.
-    let o = run_xlsudoku(&["generate", "-o", "-", "--givens", "5..6"]);
+    let o = xlsudoku(&["generate", "-o", "-", "--givens", "5..6"]);
     let text = output_text(&o);
     assert_eq!(o.status.code(), Some(2), "{text}");
     assert!(!text.contains("seed"), "{text}");
     // Attempts run out: named, with what was asked.
-    let o = run_xlsudoku(&[
+    let o = xlsudoku(&[
         "generate", "--size", "4", "--level", "extreme", "-o", "-", "--seed", "1",
     ]);
     let text = output_text(&o);
@@ -312,7 +312,7 @@ fn out_of_reach_targets_are_clear_errors() {
     assert!(text.contains("no extreme 4x4"), "{text}");
     assert!(o.stdout.is_empty());
     // The timeout ends a rare request.
-    let o = run_xlsudoku(&[
+    let o = xlsudoku(&[
         "generate",
         "-n",
         "1000",
@@ -353,7 +353,7 @@ fn a_timeout_writes_the_puzzles_made_and_says_how_many() {
         "1",
         "-o",
     ];
-    let o = run_xlsudoku(&[&args[..], &["-"]].concat());
+    let o = xlsudoku(&[&args[..], &["-"]].concat());
     let text = output_text(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
     let made = puzzles(&String::from_utf8_lossy(&o.stdout));
@@ -367,7 +367,7 @@ fn a_timeout_writes_the_puzzles_made_and_says_how_many() {
     assert!(!text.contains("target"), "{text}");
     // To a file: the same, written whole.
     let path = dir.path().join("set.txt");
-    let o = run_xlsudoku(&[&args[..], &[path.to_str().unwrap()]].concat());
+    let o = xlsudoku(&[&args[..], &[path.to_str().unwrap()]].concat());
     assert_eq!(o.status.code(), Some(1), "{}", output_text(&o));
     let kept = puzzles(&std::fs::read_to_string(&path).expect("written"));
     assert!(!kept.is_empty());
@@ -379,7 +379,7 @@ fn a_workbook_past_what_spreadsheets_open_is_refused_at_once() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("book.xlsx");
     let started = std::time::Instant::now();
-    let o = run_xlsudoku(&["generate", "-n", "10000", "-o", path.to_str().unwrap()]);
+    let o = xlsudoku(&["generate", "-n", "10000", "-o", path.to_str().unwrap()]);
     let text = output_text(&o);
     assert_eq!(o.status.code(), Some(2), "{text}");
     assert!(
@@ -392,7 +392,7 @@ fn a_workbook_past_what_spreadsheets_open_is_refused_at_once() {
 
 #[test]
 fn large_sizes_say_what_they_cost_before_starting() {
-    let o = run_xlsudoku(&[
+    let o = xlsudoku(&[
         "generate",
         "--size",
         "36",
@@ -413,7 +413,7 @@ fn large_sizes_say_what_they_cost_before_starting() {
     // still finish (exit 0) on a fast machine, or not (exit 2).
     assert!(matches!(o.status.code(), Some(0 | 2)), "{text}");
     // Quiet means quiet.
-    let o = run_xlsudoku(&[
+    let o = xlsudoku(&[
         "generate",
         "--size",
         "36",
@@ -433,7 +433,7 @@ fn an_existing_output_is_kept_unless_forced() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("mine.xlsx");
     std::fs::write(&path, b"not yours").expect("write");
-    let o = run_xlsudoku(&[
+    let o = xlsudoku(&[
         "generate",
         "-o",
         path.to_str().expect("UTF-8"),
@@ -522,9 +522,7 @@ for ws in wb.worksheets:
 
 #[test]
 fn libreoffice_opens_the_workbook_and_keeps_every_grid() {
-    let found = Command::new("soffice").arg("--version").output();
-    if !found.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: soffice not found (apt-get install libreoffice-calc-nogui)");
+    if !crate::util::soffice_found() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
@@ -532,22 +530,7 @@ fn libreoffice_opens_the_workbook_and_keeps_every_grid() {
     let resaved = dir.path().join("resaved");
     std::fs::create_dir_all(&resaved).expect("dir");
     let profile = dir.path().join("lo-profile");
-    let o = Command::new("soffice")
-        .arg(format!(
-            "-env:UserInstallation=file://{}",
-            profile.display()
-        ))
-        .args([
-            "--headless",
-            "--norestore",
-            "--convert-to",
-            "xlsx",
-            "--outdir",
-        ])
-        .arg(&resaved)
-        .arg(&book)
-        .output()
-        .expect("soffice");
+    let o = crate::util::soffice_convert("xlsx", &resaved, &profile, [&book]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // What LibreOffice saved is what it understood: every grid is still
     // found, with the same givens.

@@ -1,8 +1,9 @@
 //! `xlsudoku rate`: text puzzle files rated line by line through the real
 //! binary (statuses, order, JSON fields, exit codes, threads).
 
+use crate::util::xlsudoku;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -15,13 +16,6 @@ const PAIRS: &str =
 /// magictour top1465 #1: beyond the techniques, needs guesses.
 const HARD: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -382,7 +376,7 @@ fn timeout_bounds_the_ladder_not_only_the_search() {
 fn rate_reads_standard_input_for_a_dash_a_window_at_a_time() {
     use std::io::{BufRead, Write};
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let mut child = crate::util::command()
         .args(["rate", "-j", "1", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -3,10 +3,11 @@
 //! Each test is named after the bug it pins.
 
 use crate::util::EASY;
+use crate::util::{unzip, xlsudoku};
 
-use std::io::{Cursor, Read, Write};
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use calamine::{Data, Reader, Xlsx};
 use rust_xlsxwriter::{Color, Format, FormatBorder, Workbook, Worksheet};
@@ -20,13 +21,6 @@ use xlsudoku::workbook::{read_workbook, Cell, ReadOptions};
 
 const EASY_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -103,31 +97,6 @@ fn number(range: &calamine::Range<Data>, at: &str) -> Option<f64> {
         Some(Data::Int(i)) => Some(*i as f64),
         _ => None,
     }
-}
-
-/// The entries of a zip archive, in order, and its comment.
-fn unzip(bytes: &[u8]) -> (Vec<(String, Vec<u8>)>, Vec<u8>) {
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    let mut out = Vec::new();
-    for i in 0..zip.len() {
-        let mut f = zip.by_index(i).unwrap();
-        let mut data = Vec::new();
-        f.read_to_end(&mut data).unwrap();
-        out.push((f.name().unwrap().to_string(), data));
-    }
-    (out, zip.comment().to_vec())
-}
-
-fn rezip(entries: &[(String, Vec<u8>)], comment: &[u8]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, data) in entries {
-        w.start_file(name.as_str(), opts).unwrap();
-        w.write_all(data).unwrap();
-    }
-    w.set_raw_comment(comment.to_vec().into()).unwrap();
-    w.finish().unwrap().into_inner()
 }
 
 fn part<'a>(entries: &'a [(String, Vec<u8>)], name: &str) -> &'a str {
@@ -231,7 +200,7 @@ fn a_rerun_that_clears_earlier_fills_gives_them_their_style_back() {
         }
     }
     let clashing = dir.join("clashing.xlsx");
-    std::fs::write(&clashing, rezip(&entries, &comment)).unwrap();
+    std::fs::write(&clashing, crate::util::pack(&entries, &comment)).unwrap();
     let second = dir.join("second.xlsx");
     let (code, recs, o) = solve(&clashing, &second);
     assert_eq!(code, 1, "{}", stderr(&o));
@@ -266,7 +235,7 @@ fn grid_records_that_do_not_fit_the_zip_comment_are_left_out() {
     let (entries, _) = unzip(&book.save_to_buffer().unwrap());
     // A comment that leaves no room for the grid's record.
     let comment = vec![b'x'; 65_400];
-    let input = rezip(&entries, &comment);
+    let input = crate::util::pack(&entries, &comment);
     let range: CellRange = "C3:K11".parse().unwrap();
     let mut cells = Vec::new();
     for r in 0..9 {
@@ -318,7 +287,7 @@ fn grid_records_that_do_not_fit_the_zip_comment_are_left_out() {
 
     // With room, the record is there and the fills are recognised.
     let (entries, _) = unzip(&copy);
-    let roomy = rezip(&entries, b"x");
+    let roomy = crate::util::pack(&entries, b"x");
     let mut copy = Cursor::new(Vec::new());
     annotate_with(Cursor::new(roomy), &edits, &mut copy, options).unwrap();
     std::fs::write(&path, copy.into_inner()).unwrap();
@@ -349,7 +318,7 @@ fn showing_empty_text(bytes: &[u8]) -> Vec<u8> {
             *data = out.into_bytes();
         }
     }
-    rezip(&entries, &comment)
+    crate::util::pack(&entries, &comment)
 }
 
 /// The formulas of a sheet, by address.
@@ -470,7 +439,7 @@ fn a_digit_typed_over_an_earlier_fill_in_its_blue_italics_is_a_given() {
         }
     }
     let typed = dir.join("typed.xlsx");
-    std::fs::write(&typed, rezip(&entries, &comment)).unwrap();
+    std::fs::write(&typed, crate::util::pack(&entries, &comment)).unwrap();
     let second = dir.join("second.xlsx");
     let (_, recs, o) = solve(&typed, &second);
     assert_eq!(recs[0].givens, Some(31), "{}", stderr(&o));

@@ -2,50 +2,20 @@
 //! every element and entry once, or the file is refused with a message.
 //! Each test is named after the bug it pins.
 
+use crate::util::xlsudoku;
 use crate::util::EASY;
 
 use std::collections::HashSet;
-use std::io::{Cursor, Read, Write};
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use calamine::{Data, Reader, Xlsx};
 use xlsudoku::export::write_grid;
 use xlsudoku::grid::Grid;
 
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
-
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// The entries of a zip archive, in order.
-fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    (0..zip.len())
-        .map(|i| {
-            let mut f = zip.by_index(i).unwrap();
-            let mut data = Vec::new();
-            f.read_to_end(&mut data).unwrap();
-            (f.name().unwrap().to_string(), data)
-        })
-        .collect()
-}
-
-fn rezip(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, data) in entries {
-        w.start_file(name.as_str(), opts).unwrap();
-        w.write_all(data).unwrap();
-    }
-    w.finish().unwrap().into_inner()
 }
 
 /// EASY as a bordered grid at C3, as xlsudoku's own export writes it.
@@ -58,7 +28,7 @@ fn easy_workbook() -> Vec<u8> {
 }
 
 fn sheet_xml(bytes: &[u8]) -> String {
-    let entries = unzip(bytes);
+    let entries = crate::util::entries(bytes);
     let (_, data) = entries
         .iter()
         .find(|(n, _)| n == "xl/worksheets/sheet1.xml")
@@ -110,7 +80,7 @@ fn rows_and_cells_out_of_order_are_merged_not_duplicated() {
         &xml[end_data..]
     );
     assert_ne!(refs(&edited, "row")[0], "3", "rows are out of order");
-    let entries: Vec<(String, Vec<u8>)> = unzip(&bytes)
+    let entries: Vec<(String, Vec<u8>)> = crate::util::entries(&bytes)
         .into_iter()
         .map(|(n, d)| {
             if n == "xl/worksheets/sheet1.xml" {
@@ -121,7 +91,7 @@ fn rows_and_cells_out_of_order_are_merged_not_duplicated() {
         })
         .collect();
     let input = t.path().join("unordered.xlsx");
-    std::fs::write(&input, rezip(&entries)).unwrap();
+    std::fs::write(&input, crate::util::pack(&entries, &[])).unwrap();
     let out = t.path().join("out.xlsx");
     let o = xlsudoku(&[input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -181,9 +151,9 @@ fn assert_refused(path: &Path, problem: &str) {
 #[test]
 fn a_zip_with_two_entries_of_one_name_is_refused_not_copied_short() {
     let t = tempfile::tempdir().unwrap();
-    let mut entries = unzip(&easy_workbook());
+    let mut entries = crate::util::entries(&easy_workbook());
     entries.push(("docProps/corX.xml".into(), b"<x/>".to_vec()));
-    let mut bytes = rezip(&entries);
+    let mut bytes = crate::util::pack(&entries, &[]);
     assert_eq!(
         replace_bytes(&mut bytes, b"docProps/corX.xml", b"docProps/core.xml"),
         2
@@ -196,7 +166,7 @@ fn a_zip_with_two_entries_of_one_name_is_refused_not_copied_short() {
 #[test]
 fn a_zip_whose_end_record_counts_one_entry_too_few_is_refused() {
     let t = tempfile::tempdir().unwrap();
-    let mut bytes = rezip(&unzip(&easy_workbook()));
+    let mut bytes = crate::util::pack(&crate::util::entries(&easy_workbook()), &[]);
     let eocd = bytes.len() - 22;
     assert_eq!(&bytes[eocd..eocd + 4], b"PK\x05\x06");
     let n = u16::from_le_bytes([bytes[eocd + 10], bytes[eocd + 11]]) - 1;

@@ -4,7 +4,7 @@
 use crate::util::EASY;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use calamine::{Data, Reader, Xlsx};
 use rust_xlsxwriter::{Format, FormatBorder, Workbook, Worksheet};
@@ -12,7 +12,7 @@ use xlsudoku::export::write_grid;
 use xlsudoku::grid::Grid;
 
 fn solve(input: &Path, out: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    crate::util::command()
         .args([input.to_str().unwrap(), "-o", out.to_str().unwrap()])
         .output()
         .expect("run xlsudoku")

@@ -2,7 +2,7 @@
 //! calamine: new values and styles land where they should, and everything
 //! else in the file survives untouched.
 
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 
 use calamine::{open_workbook_from_rs, Data, Reader, Xlsx};
 use rust_xlsxwriter::{
@@ -95,21 +95,8 @@ fn run(input: &[u8], edits: &[SheetEdits]) -> Vec<u8> {
     out.into_inner()
 }
 
-/// Every entry of a zip: (name, uncompressed bytes), in order.
-fn entries(zip_bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    let mut z = zip::ZipArchive::new(Cursor::new(zip_bytes)).unwrap();
-    (0..z.len())
-        .map(|i| {
-            let mut f = z.by_index(i).unwrap();
-            let mut buf = Vec::new();
-            f.read_to_end(&mut buf).unwrap();
-            (f.name().unwrap().into_owned(), buf)
-        })
-        .collect()
-}
-
 fn part(zip_bytes: &[u8], name: &str) -> String {
-    let e = entries(zip_bytes);
+    let e = crate::util::entries(zip_bytes);
     let (_, bytes) = e.iter().find(|(n, _)| n == name).unwrap();
     String::from_utf8(bytes.clone()).unwrap()
 }
@@ -142,8 +129,8 @@ fn filled_digits_read_back_as_numbers_and_the_note_as_text() {
 fn every_part_but_the_patched_three_is_byte_identical_and_in_order() {
     let input = puzzle_workbook();
     let out = run(&input, &puzzle_edits());
-    let before = entries(&input);
-    let after = entries(&out);
+    let before = crate::util::entries(&input);
+    let after = crate::util::entries(&out);
     let names = |e: &[(String, Vec<u8>)]| e.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
     assert_eq!(names(&before), names(&after));
     let mut changed = Vec::new();
@@ -212,18 +199,24 @@ fn written_cells_are_blue_italic_and_keep_their_borders_and_fill() {
 fn annotating_the_copy_again_gives_the_same_parts() {
     let once = run(&puzzle_workbook(), &puzzle_edits());
     let twice = run(&once, &puzzle_edits());
-    assert_eq!(entries(&once), entries(&twice));
+    assert_eq!(crate::util::entries(&once), crate::util::entries(&twice));
 }
 
 #[test]
 fn no_edits_copy_every_part_unchanged() {
     let input = puzzle_workbook();
-    assert_eq!(entries(&run(&input, &[])), entries(&input));
+    assert_eq!(
+        crate::util::entries(&run(&input, &[])),
+        crate::util::entries(&input)
+    );
     let empty = [SheetEdits {
         sheet: "Other".into(),
         cells: vec![],
     }];
-    assert_eq!(entries(&run(&input, &empty)), entries(&input));
+    assert_eq!(
+        crate::util::entries(&run(&input, &empty)),
+        crate::util::entries(&input)
+    );
 }
 
 #[test]
@@ -303,11 +296,7 @@ fn encrypted_garbage_and_truncated_inputs_get_typed_errors() {
 
 #[test]
 fn a_zip_without_a_workbook_is_not_a_workbook() {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    w.start_file("hello.txt", zip::write::SimpleFileOptions::default())
-        .unwrap();
-    std::io::Write::write_all(&mut w, b"hi").unwrap();
-    let bytes = w.finish().unwrap().into_inner();
+    let bytes = crate::util::pack(&[("hello.txt".to_string(), b"hi".to_vec())], &[]);
     let err = annotate(Cursor::new(bytes), &[], Cursor::new(Vec::new())).unwrap_err();
     assert!(matches!(err, AnnotateError::NotAWorkbook(_)), "{err}");
 }
@@ -331,24 +320,10 @@ fn parts_over_the_size_limit_are_not_inflated() {
     );
 }
 
-/// The zip with each entry passed through `f` (`None` leaves it out).
-fn rewrite_zip(input: &[u8], f: impl Fn(&str, Vec<u8>) -> Option<Vec<u8>>) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for (name, bytes) in entries(input) {
-        let Some(bytes) = f(&name, bytes) else {
-            continue;
-        };
-        w.start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        std::io::Write::write_all(&mut w, &bytes).unwrap();
-    }
-    w.finish().unwrap().into_inner()
-}
-
 /// The workbook with its style sheet taken out (as some generators write
 /// them): no styles part, no content type for it, no relationship.
 fn without_styles(input: &[u8]) -> Vec<u8> {
-    rewrite_zip(input, |name, bytes| match name {
+    crate::util::repack(input, |name, bytes| match name {
         "xl/styles.xml" => None,
         "[Content_Types].xml" | "xl/_rels/workbook.xml.rels" => {
             let text = String::from_utf8(bytes).unwrap();
@@ -363,7 +338,7 @@ fn without_styles(input: &[u8]) -> Vec<u8> {
 
 #[test]
 fn a_sheet_whose_part_is_missing_is_a_typed_error() {
-    let input = rewrite_zip(&puzzle_workbook(), |name, bytes| {
+    let input = crate::util::repack(&puzzle_workbook(), |name, bytes| {
         (name != SHEET_PART).then_some(bytes)
     });
     let mut out = Cursor::new(Vec::new());
@@ -416,7 +391,10 @@ fn a_workbook_without_a_style_sheet_gets_one() {
         .as_ref()
         .is_some_and(|f| f.is_italic()));
     // A second run finds the style sheet and adds nothing.
-    assert_eq!(entries(&run(&out, &edits)), entries(&out));
+    assert_eq!(
+        crate::util::entries(&run(&out, &edits)),
+        crate::util::entries(&out)
+    );
 }
 
 #[test]

@@ -4,22 +4,16 @@
 //! refuses the grid naming the cell, and reruns replace the copy.
 
 use crate::util::fixture;
+use crate::util::xlsudoku;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use calamine::{open_workbook, Data, Reader, Xlsx};
 use xlsudoku::address::{CellRange, CellRef};
 use xlsudoku::report::SheetRecord;
 use xlsudoku::workbook::{read_workbook, ReadOptions};
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
 
 /// Solves `input` into `dir/NAME`, with `--json` and `extra`: the exit
 /// code and the grid records.
@@ -470,31 +464,14 @@ fn openpyxl_reads_every_mode_back() {
 /// `path` with `from` replaced by `to` in one part, every other part (the
 /// records part among them) and the zip comment kept: a copy changed by hand.
 fn edit_part(path: &Path, part: &str, from: &str, to: &str) {
-    use std::io::{Read, Write};
-    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let comment = z.comment().to_vec();
-    let mut entries = Vec::new();
-    for i in 0..z.len() {
-        let mut f = z.by_index(i).unwrap();
-        let mut b = Vec::new();
-        f.read_to_end(&mut b).unwrap();
-        entries.push((f.name().unwrap().to_string(), b));
-    }
-    drop(z);
-    let mut w = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
-    for (name, bytes) in entries {
-        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        if name == part {
-            let text = String::from_utf8(bytes).unwrap();
-            assert!(text.contains(from), "{from} in {part}");
-            w.write_all(text.replacen(from, to, 1).as_bytes()).unwrap();
-        } else {
-            w.write_all(&bytes).unwrap();
+    crate::util::repack_file(path, path, |name, bytes| {
+        if name != part {
+            return Some(bytes);
         }
-    }
-    w.set_raw_comment(comment.into()).unwrap();
-    w.finish().unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(text.contains(from), "{from} in {part}");
+        Some(text.replacen(from, to, 1).into_bytes())
+    });
 }
 
 #[test]

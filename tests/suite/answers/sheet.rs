@@ -238,21 +238,9 @@ fn every_solved_grid_of_every_size_goes_to_one_new_sheet_in_order() {
 /// `path` with the copy's records taken out (what a program that drops
 /// unknown parts and the zip comment would leave).
 fn without_records(path: &Path, to: &Path) {
-    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut w = zip::ZipWriter::new(std::fs::File::create(to).unwrap());
-    for i in 0..z.len() {
-        let mut f = z.by_index(i).unwrap();
-        let name = f.name().unwrap().to_string();
-        if name == RECORD_PART {
-            continue;
-        }
-        let mut b = Vec::new();
-        f.read_to_end(&mut b).unwrap();
-        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        w.write_all(&b).unwrap();
-    }
-    w.finish().unwrap();
+    let mut entries = crate::util::entries(&std::fs::read(path).unwrap());
+    entries.retain(|(name, _)| name != RECORD_PART);
+    std::fs::write(to, crate::util::pack(&entries, &[])).unwrap();
 }
 
 #[test]
@@ -312,7 +300,7 @@ fn a_taken_name_gives_the_next_free_one() {
         assert_eq!(part(&input, p), part(&out, p), "{sheet}");
     }
     // The human report names the sheet with the range.
-    let o = crate::util::run_xlsudoku(&[
+    let o = crate::util::xlsudoku(&[
         "solve",
         input.to_str().unwrap(),
         "-o",
@@ -467,15 +455,7 @@ fn a_sheet_edited_since_is_left_as_it_is_unless_forced() {
     assert_eq!(solve(&input, &first, &["--answers", "sheet"]).0, 0);
     // A person writes into the sheet of solutions, keeping the records.
     let rec = record_of(&first);
-    let bytes = std::fs::read(&first).unwrap();
-    let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
-    let comment = z.comment().to_vec();
-    let mut w = zip::ZipWriter::new(std::fs::File::create(&first).unwrap());
-    for i in 0..z.len() {
-        let mut f = z.by_index(i).unwrap();
-        let name = f.name().unwrap().to_string();
-        let mut b = Vec::new();
-        f.read_to_end(&mut b).unwrap();
+    crate::util::repack_file(&first, &first, |name, mut b| {
         if name == rec.part {
             let t = String::from_utf8(b).unwrap();
             b = t
@@ -483,12 +463,8 @@ fn a_sheet_edited_since_is_left_as_it_is_unless_forced() {
                 .replacen(r#"<dimension ref="B2:J11"/>"#, r#"<dimension ref="B2:J40"/>"#, 1)
                 .into_bytes();
         }
-        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        w.write_all(&b).unwrap();
-    }
-    w.set_raw_comment(comment.into()).unwrap();
-    w.finish().unwrap();
+        Some(b)
+    });
     let second = dir.path().join("second.xlsx");
     let (code, recs) = solve(&first, &second, &["--answers", "sheet"]);
     assert_eq!(code, 2, "{recs:?}");
@@ -610,9 +586,7 @@ fn openpyxl_reads_the_sheet_of_solutions() {
 
 #[test]
 fn libreoffice_opens_the_sheet_of_solutions_and_shows_the_solutions() {
-    let found = Command::new("soffice").arg("--version").output();
-    if !found.is_ok_and(|o| o.status.success()) {
-        let _ = writeln!(std::io::stderr(), "SKIPPED: soffice not found");
+    if !crate::util::soffice_found() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -631,22 +605,12 @@ fn libreoffice_opens_the_sheet_of_solutions_and_shows_the_solutions() {
     let resaved = dir.path().join("resaved");
     std::fs::create_dir_all(&resaved).unwrap();
     let profile = dir.path().join("lo-profile");
-    let o = Command::new("soffice")
-        .arg(format!(
-            "-env:UserInstallation=file://{}",
-            profile.display()
-        ))
-        .args([
-            "--headless",
-            "--norestore",
-            "--convert-to",
-            "xlsx",
-            "--outdir",
-        ])
-        .arg(&resaved)
-        .args(outs.iter().map(|(_, out, _)| out))
-        .output()
-        .unwrap();
+    let o = crate::util::soffice_convert(
+        "xlsx",
+        &resaved,
+        &profile,
+        outs.iter().map(|(_, out, _)| out),
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for (input, out, recs) in &outs {
         let again = resaved.join(out.file_name().unwrap());
@@ -721,28 +685,13 @@ fn rewrite(
     add: &[(&str, Vec<u8>)],
 ) {
     let bytes = std::fs::read(from).unwrap();
-    let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
-    let comment = z.comment().to_vec();
-    let mut w = zip::ZipWriter::new(std::fs::File::create(to).unwrap());
-    let mut put = |name: &str, b: &[u8]| {
-        w.start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        w.write_all(b).unwrap();
-    };
-    for i in 0..z.len() {
-        let mut f = z.by_index(i).unwrap();
-        let name = f.name().unwrap().to_string();
-        let mut b = Vec::new();
-        f.read_to_end(&mut b).unwrap();
-        if let Some(b) = edit(&name, b) {
-            put(&name, &b);
-        }
-    }
-    for (name, b) in add {
-        put(name, b);
-    }
-    w.set_raw_comment(comment.into()).unwrap();
-    w.finish().unwrap();
+    let mut entries: Vec<(String, Vec<u8>)> = crate::util::entries(&bytes)
+        .into_iter()
+        .filter_map(|(name, b)| edit(&name, b).map(|b| (name, b)))
+        .collect();
+    entries.extend(add.iter().map(|(name, b)| (name.to_string(), b.clone())));
+    let packed = crate::util::pack(&entries, &crate::util::comment(&bytes));
+    std::fs::write(to, packed).unwrap();
 }
 
 /// A part as text.

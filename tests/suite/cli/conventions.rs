@@ -3,14 +3,8 @@
 //! parser, and a `--version` that names the instruction set the 9x9
 //! engine picked.
 
-use std::process::{Command, Output};
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
+use crate::util::xlsudoku;
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -92,7 +86,7 @@ fn version_names_the_instruction_set_the_9x9_engine_picked() {
 fn a_mistyped_command_gets_a_suggestion_and_a_real_path_is_still_a_path() {
     let d = tempfile::tempdir().unwrap();
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        crate::util::command()
             .args(args)
             .current_dir(d.path())
             .output()
@@ -156,7 +150,7 @@ fn the_ci_example_runs_as_written() {
             .map(|c| {
                 let words: Vec<&str> = c.split_whitespace().collect();
                 assert_eq!(words[0], "xlsudoku", "{c}: the example runs xlsudoku alone");
-                Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+                crate::util::command()
                     .args(&words[1..])
                     .current_dir(d.path())
                     .output()

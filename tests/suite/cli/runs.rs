@@ -2,20 +2,14 @@
 //! exit codes, the annotated copy, reruns and bad input.
 
 use crate::util::fixture;
+use crate::util::xlsudoku;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use calamine::{open_workbook, Data, Reader, Xlsx};
 use xlsudoku::report::SheetRecord;
 use xlsudoku::workbook::{read_workbook, Cell, ReadOptions, Sheet};
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
 
 fn code(o: &Output) -> i32 {
     o.status.code().expect("exit code")
@@ -803,7 +797,7 @@ fn every_failing_run_ends_with_its_failures_and_github_gets_annotations() {
         "{}",
         stdout(&o)
     );
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o = crate::util::command()
         .args(["check", dir])
         .env("NO_COLOR", "1")
         .output()
@@ -814,23 +808,13 @@ fn every_failing_run_ends_with_its_failures_and_github_gets_annotations() {
 /// `path` rewritten to `to` with its first sheet part passed through
 /// `edit`; every other entry and the zip comment (the run's records) kept.
 fn edit_first_sheet(path: &Path, to: &Path, edit: impl Fn(String) -> String) {
-    use std::io::{Read, Write};
-    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for i in 0..z.len() {
-        let mut f = z.by_index(i).unwrap();
-        let name = f.name().unwrap().to_string();
-        let mut data = Vec::new();
-        f.read_to_end(&mut data).unwrap();
-        if name == "xl/worksheets/sheet1.xml" {
-            data = edit(String::from_utf8(data).unwrap()).into_bytes();
-        }
-        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        w.write_all(&data).unwrap();
-    }
-    w.set_raw_comment(z.comment().to_vec().into()).unwrap();
-    std::fs::write(to, w.finish().unwrap().into_inner()).unwrap();
+    crate::util::repack_file(path, to, |name, data| {
+        Some(if name == "xl/worksheets/sheet1.xml" {
+            edit(String::from_utf8(data).unwrap()).into_bytes()
+        } else {
+            data
+        })
+    });
 }
 
 /// The texts of the first sheet's column C below row 11, row by row.

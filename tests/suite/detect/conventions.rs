@@ -7,8 +7,9 @@
 //! whose values are no puzzle makes a `no-grid` record that says why; a
 //! cell that cannot be read is named.
 
+use crate::util::xlsudoku as run;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use calamine::{open_workbook, Data, Reader, Xlsx};
 use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, Workbook};
@@ -64,13 +65,6 @@ fn build(path: &Path, puzzle: &Grid, number_format: Option<&str>, put: impl Fn(u
         }
     }
     wb.save(path).unwrap();
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn records(o: &Output) -> Vec<SheetRecord> {

@@ -3,38 +3,11 @@
 
 use crate::util::fixture;
 
-use std::io::{Cursor, Read, Write};
-use std::path::Path;
-
 use xlsudoku::workbook::{read_workbook, ReadError, ReadOptions};
-
-/// The parts of a zip package, in order.
-fn parts(path: &Path) -> Vec<(String, Vec<u8>)> {
-    let bytes = std::fs::read(path).unwrap();
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    (0..zip.len())
-        .map(|i| {
-            let mut f = zip.by_index(i).unwrap();
-            let mut data = Vec::new();
-            f.read_to_end(&mut data).unwrap();
-            (f.name().unwrap().to_string(), data)
-        })
-        .collect()
-}
-
-fn pack(parts: &[(String, Vec<u8>)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for (name, data) in parts {
-        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        w.write_all(data).unwrap();
-    }
-    w.finish().unwrap().into_inner()
-}
 
 #[test]
 fn parts_cut_short_anywhere_never_panic() {
-    let original = parts(&fixture("example.xlsx"));
+    let original = crate::util::entries(&std::fs::read(fixture("example.xlsx")).unwrap());
     let dir = tempfile::tempdir().unwrap();
     let mut errors = 0;
     let mut reads = 0;
@@ -64,7 +37,7 @@ fn parts_cut_short_anywhere_never_panic() {
             let path = dir
                 .path()
                 .join(format!("cut_{}_{cut}.xlsx", target.replace('/', "_")));
-            std::fs::write(&path, pack(&damaged)).unwrap();
+            std::fs::write(&path, crate::util::pack(&damaged, &[])).unwrap();
             match read_workbook(&path, &ReadOptions::default()) {
                 Ok(_) => reads += 1,
                 Err(e) => {
@@ -85,13 +58,14 @@ fn parts_cut_short_anywhere_never_panic() {
 
 #[test]
 fn missing_sheet_part_is_a_sheet_error_naming_the_sheet() {
-    let damaged: Vec<(String, Vec<u8>)> = parts(&fixture("example.xlsx"))
-        .into_iter()
-        .filter(|(n, _)| n != "xl/worksheets/sheet2.xml")
-        .collect();
+    let damaged: Vec<(String, Vec<u8>)> =
+        crate::util::entries(&std::fs::read(fixture("example.xlsx")).unwrap())
+            .into_iter()
+            .filter(|(n, _)| n != "xl/worksheets/sheet2.xml")
+            .collect();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("no_sheet2.xlsx");
-    std::fs::write(&path, pack(&damaged)).unwrap();
+    std::fs::write(&path, crate::util::pack(&damaged, &[])).unwrap();
     let err = read_workbook(&path, &ReadOptions::default()).unwrap_err();
     let msg = err.to_string();
     assert!(msg.contains("no_sheet2.xlsx"), "{msg}");

@@ -3,11 +3,12 @@
 //! cached values, and the cases where `check` and `solve` once disagreed.
 //! Each workbook is a fixture with one XML part rewritten.
 
+use crate::util::xlsudoku;
 use crate::util::{fixture, EASY};
 
-use std::io::{Cursor, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use xlsudoku::workbook::{read_workbook, Cell, ReadOptions, Sheet};
@@ -16,32 +17,7 @@ const SHEET: &str = "xl/worksheets/sheet1.xml";
 
 /// The parts of a fixture, in order.
 fn parts_of(name: &str) -> Vec<(String, Vec<u8>)> {
-    let bytes = std::fs::read(fixture(name)).unwrap();
-    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
-    (0..zip.len())
-        .map(|i| {
-            let mut f = zip.by_index(i).unwrap();
-            let mut data = Vec::new();
-            f.read_to_end(&mut data).unwrap();
-            (f.name().unwrap().to_string(), data)
-        })
-        .collect()
-}
-
-fn pack(parts: &[(String, Vec<u8>)], comment: &[u8]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for (name, data) in parts {
-        w.start_file(
-            name.as_str(),
-            zip::write::SimpleFileOptions::default()
-                .compression_method(zip::CompressionMethod::Deflated),
-        )
-        .unwrap();
-        w.write_all(data).unwrap();
-    }
-    w.set_raw_comment(comment.to_vec().into_boxed_slice())
-        .unwrap();
-    w.finish().unwrap().into_inner()
+    crate::util::entries(&std::fs::read(fixture(name)).unwrap())
 }
 
 /// `status_logic_easy.xlsx` (EASY at C3:K11 on sheet `Easy`) with its sheet
@@ -59,7 +35,7 @@ fn easy_with_part(dir: &Path, name: &str, part: &str, edit: impl Fn(String) -> S
         }
     }
     let path = dir.join(name);
-    std::fs::write(&path, pack(&parts, b"")).unwrap();
+    std::fs::write(&path, crate::util::pack(&parts, b"")).unwrap();
     path
 }
 
@@ -120,15 +96,8 @@ fn easy_with_shared_strings(
         .into_bytes(),
     ));
     let path = dir.join(name);
-    std::fs::write(&path, pack(&parts, b"")).unwrap();
+    std::fs::write(&path, crate::util::pack(&parts, b"")).unwrap();
     path
-}
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
 }
 
 fn text(o: &Output) -> String {
@@ -368,7 +337,7 @@ fn check_and_solve_agree_on_a_full_zip_comment() {
     let t = tempfile::tempdir().unwrap();
     let parts = parts_of("status_logic_easy.xlsx");
     let p = t.path().join("comment.xlsx");
-    std::fs::write(&p, pack(&parts, &vec![b'c'; 65_535])).unwrap();
+    std::fs::write(&p, crate::util::pack(&parts, &vec![b'c'; 65_535])).unwrap();
     let out = t.path().join("out.xlsx");
     let (check, solve) = check_and_solve(&p, &out);
     assert_eq!(check.status.code(), Some(0), "{}", text(&check));

@@ -238,7 +238,7 @@ fn forced_range_that_is_not_square_is_an_error_naming_the_file() {
 #[test]
 fn grids_with_gaps_in_the_outer_border_are_found_whole() {
     let path = fixture("layout_gaps.xlsx");
-    let o = crate::util::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let o = crate::util::xlsudoku(&["check", path.to_str().unwrap()]);
     let text = crate::util::output_text(&o);
     for sheet in ["RightGap", "OpenRight", "NoFrame"] {
         assert!(
@@ -256,7 +256,7 @@ fn grids_with_gaps_in_the_outer_border_are_found_whole() {
 #[test]
 fn bordered_blocks_that_are_no_puzzle_are_no_grids_with_a_reason() {
     let path = fixture("layout_not_puzzles.xlsx");
-    let o = crate::util::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let o = crate::util::xlsudoku(&["check", path.to_str().unwrap()]);
     let text = crate::util::output_text(&o);
     for (sheet, reason) in [
         ("Indicators", "it holds only 0s and 1s"),
@@ -286,7 +286,7 @@ fn bordered_blocks_that_are_no_puzzle_are_no_grids_with_a_reason() {
 #[test]
 fn borderless_puzzles_are_found_by_their_values_or_named() {
     let path = fixture("layout_borderless.xlsx");
-    let o = crate::util::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let o = crate::util::xlsudoku(&["check", path.to_str().unwrap()]);
     let text = crate::util::output_text(&o);
     assert!(text.contains("[top1465_1] A1:I9 9x9: solved"), "{text}");
     assert!(text.contains("[Blanks] B2:J10 9x9: solved"), "{text}");
@@ -300,8 +300,8 @@ fn borderless_puzzles_are_found_by_their_values_or_named() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.xlsx");
     let (src, dst) = (path.to_str().unwrap(), out.to_str().unwrap());
-    crate::util::run_xlsudoku(&["solve", src, "-o", dst, "-q"]);
-    let again = crate::util::output_text(&crate::util::run_xlsudoku(&["check", dst]));
+    crate::util::xlsudoku(&["solve", src, "-o", dst, "-q"]);
+    let again = crate::util::output_text(&crate::util::xlsudoku(&["check", dst]));
     assert!(again.contains("[top1465_1] A1:I9 9x9: solved"), "{again}");
     assert!(again.contains("[Blanks] B2:J10 9x9: solved"), "{again}");
 }

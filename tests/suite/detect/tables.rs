@@ -6,7 +6,7 @@
 //! solved, never taken as the larger bordered square around it.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use rust_xlsxwriter::{Format, FormatAlign, FormatBorder, Formula, Workbook, Worksheet};
 use xlsudoku::grid::{BoxShape, Grid};
@@ -152,7 +152,7 @@ fn put_grid(ws: &mut Worksheet, grid: &Grid, (row, col): (u32, u16), around: Aro
 
 /// `xlsudoku check --json` on one workbook: its sheet records.
 fn check(path: &Path) -> Vec<SheetRecord> {
-    let o: Output = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o: Output = crate::util::command()
         .args(["check", "--json", path.to_str().unwrap()])
         .output()
         .unwrap();

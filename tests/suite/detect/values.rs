@@ -193,7 +193,7 @@ fn old_binary_ole_file_is_not_a_workbook() {
 #[test]
 fn two_digit_pencil_marks_are_blanks_in_a_nine_by_nine() {
     let path = fixture("layout_pencil_marks.xlsx");
-    let o = crate::util::run_xlsudoku(&["check", path.to_str().unwrap()]);
+    let o = crate::util::xlsudoku(&["check", path.to_str().unwrap()]);
     let text = crate::util::output_text(&o);
     assert!(text.contains("[Marks] C3:K11 9x9: solved"), "{text}");
     assert_eq!(o.status.code(), Some(0), "{text}");

@@ -2,6 +2,7 @@
 //! land on inputs, copies edited by hand, reports that cannot be written,
 //! links, reruns, signals, leftovers, odd names and odd arguments.
 
+use crate::util::{spawn, xlsudoku};
 mod outputs;
 
 use crate::util::fixture;
@@ -20,13 +21,6 @@ const PUZZLES: [&str; 3] = [
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
     "......41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9....",
 ];
-
-fn xlsudoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -198,23 +192,12 @@ fn a_copy_edited_with_its_stamp_kept_is_kept_too() {
     assert_eq!(xlsudoku(&args).status.code(), Some(0));
     // A zip tool changes a part and keeps the archive comment.
     let copy = out.join("a.xlsx");
-    let mut src = zip::ZipArchive::new(std::fs::File::open(&copy).unwrap()).unwrap();
-    let comment = src.comment().to_vec();
-    let mut dst = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for i in 0..src.len() {
-        let mut f = src.by_index(i).unwrap();
-        let name = f.name().unwrap().to_string();
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut f, &mut bytes).unwrap();
+    let edited = crate::util::repack(&std::fs::read(&copy).unwrap(), |name, mut bytes| {
         if name == "docProps/core.xml" || name == "docProps/app.xml" {
             bytes.extend_from_slice(b"\n");
         }
-        dst.start_file(name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        std::io::Write::write_all(&mut dst, &bytes).unwrap();
-    }
-    dst.set_raw_comment(comment.into()).unwrap();
-    let edited = dst.finish().unwrap().into_inner();
+        Some(bytes)
+    });
     std::fs::write(&copy, &edited).unwrap();
     std::thread::sleep(Duration::from_millis(20));
     book(&inp.join("a.xlsx"), &[("P", 1)]);
@@ -241,14 +224,14 @@ fn report_write_errors_exit_2_and_name_the_file() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("full.jsonl"), "{}", stderr(&o));
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o = crate::util::command()
         .args(["check", inp.to_str().unwrap(), "--json"])
         .stdout(std::fs::File::create("/dev/full").unwrap())
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("stdout"), "{}", stderr(&o));
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o = crate::util::command()
         .args(["check", inp.to_str().unwrap()])
         .stdout(std::fs::File::create("/dev/full").unwrap())
         .output()
@@ -262,7 +245,7 @@ fn a_full_disk_while_writing_a_copy_is_a_clean_error() {
     let tmp = tempfile::tempdir().unwrap();
     let (inp, out) = (tmp.path().join("in"), tmp.path().join("out"));
     book(&inp.join("a.xlsx"), &[("P", 0), ("Q", 1), ("R", 2)]);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xlsudoku"));
+    let mut cmd = crate::util::command();
     cmd.args([inp.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
@@ -311,7 +294,7 @@ fn a_report_through_a_symlink_keeps_the_link() {
     let text = std::fs::read_to_string(&target).unwrap();
     assert!(text.contains("\"summary\""), "{text}");
     // A non-regular target (a pipe: /dev/stdout here) is written directly.
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o = crate::util::command()
         .args([
             "check",
             fixture("status_logic_easy.xlsx").to_str().unwrap(),
@@ -398,7 +381,7 @@ fn interrupted_run_cleans_up(signal: i32, code: i32) {
     let (inp, out) = (tmp.path().join("in"), tmp.path().join("out"));
     big_inbox(&inp, 150);
     let report = tmp.path().join("last.jsonl");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let mut child = crate::util::command()
         .args([
             inp.to_str().unwrap(),
             "-o",
@@ -498,10 +481,7 @@ fn non_utf8_names_are_processed_and_keep_their_stem() {
     assert!(out.join(name).is_file(), "{:?}", names(&out));
     assert_eq!(json_lines(&o).1["files"], 1);
     // Named directly, the copy beside it keeps the stem.
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .arg(inp.join(name))
-        .output()
-        .unwrap();
+    let o = crate::util::command().arg(inp.join(name)).output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(inp
         .join(std::ffi::OsStr::from_bytes(b"caf\xe9.solved.xlsx"))
@@ -581,7 +561,7 @@ fn several_inputs_with_a_workbook_output_are_a_usage_error() {
 fn a_dash_reads_stdin_and_writes_stdout() {
     let input = std::fs::read(fixture("status_logic_easy.xlsx")).unwrap();
     let run = |args: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        let mut child = crate::util::command()
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -664,7 +644,7 @@ fn a_panic_in_one_file_is_that_files_error_and_the_run_goes_on() {
     book(&inp.join("a.xlsx"), &[("P0", 0)]);
     book(&inp.join("b.xlsx"), &[("P0", 0)]);
     book(&inp.join("c.xlsx"), &[("P0", 0)]);
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o = crate::util::command()
         .args([inp.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"])
         .env("XLSUDOKU_TEST_PANIC_ON", "b.xlsx")
         .output()
@@ -778,15 +758,4 @@ fn every_streaming_command_stops_at_once_and_quietly_when_stdout_closes() {
         })
         .unwrap_or_default();
     assert!(left.is_empty(), "{left:?}");
-}
-
-/// xlsudoku started with no stdin and its stdout and stderr piped.
-fn spawn(args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
 }

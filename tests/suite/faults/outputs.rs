@@ -18,7 +18,7 @@ fn is_fifo(p: &Path) -> bool {
 /// Runs xlsudoku with its own stdin, failing when it does not end within
 /// ten seconds (it is killed then).
 fn within_seconds(args: &[&str]) -> Output {
-    let mut child = super::spawn(args);
+    let mut child = spawn(args);
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > Duration::from_secs(10) {
@@ -197,7 +197,7 @@ fn two_runs_at_once_into_one_folder_do_not_mix() {
     let (inp, out) = (tmp.path().join("in"), tmp.path().join("out"));
     big_inbox(&inp, 40);
     let (i, o) = (inp.to_str().unwrap(), out.to_str().unwrap());
-    let mut first = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let mut first = crate::util::command()
         .args([i, "-o", o, "-q", "-j", "1"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())

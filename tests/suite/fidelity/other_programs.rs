@@ -35,7 +35,7 @@ fn solve_all(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
         .map(|name| {
             let input = root().join("fixtures").join(name);
             let out = dir.join(name);
-            let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+            let o = crate::util::command()
                 .args([input.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"])
                 .output()
                 .unwrap();
@@ -89,9 +89,7 @@ fn openpyxl_finds_everything_of_the_input_kept() {
 
 #[test]
 fn libreoffice_opens_the_copy_and_shows_the_solved_grids() {
-    let found = Command::new("soffice").arg("--version").output();
-    if !found.is_ok_and(|o| o.status.success()) {
-        skipped("soffice not found (apt-get install libreoffice-calc-nogui)");
+    if !crate::util::soffice_found() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -101,22 +99,12 @@ fn libreoffice_opens_the_copy_and_shows_the_solved_grids() {
     // LibreOffice loads each copy and saves it again as .xlsx; what it saves
     // is what it understood.
     let profile = dir.path().join("lo-profile");
-    let o = Command::new("soffice")
-        .arg(format!(
-            "-env:UserInstallation=file://{}",
-            profile.display()
-        ))
-        .args([
-            "--headless",
-            "--norestore",
-            "--convert-to",
-            "xlsx",
-            "--outdir",
-        ])
-        .arg(&resaved)
-        .args(solved.iter().map(|(_, out)| out))
-        .output()
-        .unwrap();
+    let o = crate::util::soffice_convert(
+        "xlsx",
+        &resaved,
+        &profile,
+        solved.iter().map(|(_, out)| out),
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for (input, out) in &solved {
         let stem = out.file_stem().unwrap().to_str().unwrap();

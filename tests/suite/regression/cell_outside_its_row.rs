@@ -6,7 +6,7 @@
 //! duplicate rows. Both `check` and `solve` must refuse the sheet (exit 2,
 //! naming the cell) and write nothing.
 
-use crate::util::{easy_with_sheet as easy_with, output_text as text, run_xlsudoku as xlsudoku};
+use crate::util::{easy_with_sheet as easy_with, output_text as text, xlsudoku};
 
 use std::path::Path;
 

@@ -6,7 +6,7 @@
 //! solved, exit 0. Such a sheet is refused by `check` and `solve` alike
 //! (exit 2, naming the cell), and nothing is written.
 
-use crate::util::{easy_with_sheet as easy_with, output_text as text, run_xlsudoku as xlsudoku};
+use crate::util::{easy_with_sheet as easy_with, output_text as text, xlsudoku};
 
 use std::path::Path;
 

@@ -4,9 +4,8 @@
 //! never in a hidden column: it goes to the first visible column after the
 //! grid.
 
-use std::io::{Cursor, Read, Write};
+use std::io::Read;
 use std::path::Path;
-use std::process::Command;
 
 const SHEET: &str = "xl/worksheets/sheet1.xml";
 
@@ -25,33 +24,26 @@ fn the_note_of_a_grid_in_hidden_columns_goes_to_a_visible_column() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/status_logic_easy.xlsx"),
     )
     .unwrap();
-    let mut zip = zip::ZipArchive::new(Cursor::new(src)).unwrap();
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    for i in 0..zip.len() {
-        let mut f = zip.by_index(i).unwrap();
-        let name = f.name().unwrap().to_string();
-        let mut data = Vec::new();
-        f.read_to_end(&mut data).unwrap();
-        if name == SHEET {
-            let xml = String::from_utf8(data).unwrap();
-            let from = "<col min=\"3\" max=\"11\" width=\"4.7109375\" customWidth=\"1\"/>";
-            assert_eq!(xml.matches(from).count(), 1);
-            data = xml
-                .replacen(
-                    from,
-                    "<col min=\"3\" max=\"11\" width=\"4.7109375\" hidden=\"1\" customWidth=\"1\"/>",
-                    1,
-                )
-                .into_bytes();
+    let edited = crate::util::repack(&src, |name, data| {
+        if name != SHEET {
+            return Some(data);
         }
-        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        w.write_all(&data).unwrap();
-    }
+        let xml = String::from_utf8(data).unwrap();
+        let from = "<col min=\"3\" max=\"11\" width=\"4.7109375\" customWidth=\"1\"/>";
+        assert_eq!(xml.matches(from).count(), 1);
+        Some(
+            xml.replacen(
+                from,
+                "<col min=\"3\" max=\"11\" width=\"4.7109375\" hidden=\"1\" customWidth=\"1\"/>",
+                1,
+            )
+            .into_bytes(),
+        )
+    });
     let input = t.path().join("hidden_cols.xlsx");
-    std::fs::write(&input, w.finish().unwrap().into_inner()).unwrap();
+    std::fs::write(&input, edited).unwrap();
     let out = t.path().join("out.xlsx");
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o = crate::util::command()
         .arg(&input)
         .arg("-o")
         .arg(&out)

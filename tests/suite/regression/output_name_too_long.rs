@@ -5,7 +5,6 @@
 //! changes nothing. The error must say the name is too long.
 
 use std::path::Path;
-use std::process::Command;
 
 #[cfg(unix)]
 #[test]
@@ -19,10 +18,7 @@ fn an_output_name_too_long_is_named_as_such_not_as_a_foreign_file() {
     )
     .unwrap();
     let before = std::fs::read(&input).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .arg(&input)
-        .output()
-        .unwrap();
+    let o = crate::util::command().arg(&input).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("too long"), "names the cause: {err}");

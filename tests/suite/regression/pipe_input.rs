@@ -8,7 +8,6 @@
 fn a_workbook_from_a_named_pipe_is_solved_into_the_file_given() {
     use std::io::Write;
     use std::path::Path;
-    use std::process::Command;
 
     let t = tempfile::tempdir().unwrap();
     let fifo = t.path().join("puzzle.xlsx");
@@ -28,7 +27,7 @@ fn a_workbook_from_a_named_pipe_is_solved_into_the_file_given() {
         })
     };
     let out = t.path().join("out.xlsx");
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o = crate::util::command()
         .arg(&fifo)
         .arg("-o")
         .arg(&out)

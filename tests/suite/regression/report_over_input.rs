@@ -5,7 +5,7 @@
 //! workbook of the run is a usage error (exit 2) before anything is
 //! written.
 
-use crate::util::{fixture, output_text as text, run_xlsudoku as xlsudoku};
+use crate::util::{fixture, output_text as text, xlsudoku};
 
 use std::path::Path;
 

@@ -11,7 +11,7 @@ use xlsudoku::grid::Grid;
 use xlsudoku::workbook::read_workbook;
 
 fn xlsudoku_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    crate::util::command()
         .current_dir(dir)
         .args(args)
         .output()
@@ -134,7 +134,7 @@ fn a_closed_stdout_does_not_crash_the_run() {
         )
         .unwrap();
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let mut child = crate::util::command()
         .args(["check", t.path().to_str().unwrap(), "--json", "-j", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

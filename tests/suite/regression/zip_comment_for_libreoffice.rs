@@ -10,14 +10,12 @@
 
 use crate::util::fixture;
 
-use std::process::Command;
-
 /// LibreOffice 7.x finds the end record only this far from the end.
 const LIBREOFFICE_COMMENT_LIMIT: usize = 512;
 
 fn solved_copy(dir: &std::path::Path) -> std::path::PathBuf {
     let out = dir.join("copy.xlsx");
-    let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+    let o = crate::util::command()
         .arg(fixture("status_logic_easy.xlsx"))
         .arg("-o")
         .arg(&out)
@@ -41,33 +39,13 @@ fn the_copy_keeps_its_end_record_where_libreoffice_looks_for_it() {
 
 #[test]
 fn libreoffice_converts_a_single_grid_copy() {
-    if !Command::new("soffice")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        eprintln!("skipped: soffice not found");
+    if !crate::util::soffice_found() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let out = solved_copy(dir.path());
     let csv = dir.path().join("csv");
-    let o = Command::new("soffice")
-        .arg(format!(
-            "-env:UserInstallation=file://{}",
-            dir.path().join("profile").display()
-        ))
-        .args([
-            "--headless",
-            "--norestore",
-            "--convert-to",
-            "csv",
-            "--outdir",
-        ])
-        .arg(&csv)
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = crate::util::soffice_convert("csv", &csv, &dir.path().join("profile"), [&out]);
     assert!(
         csv.join("copy.csv").is_file(),
         "LibreOffice could not load the copy: {}{}",

@@ -1,5 +1,14 @@
-//! Helpers the integration tests share.
-#![allow(dead_code)] // each test crate uses its own share of them
+//! Helpers the integration tests share: the fixtures, the shared puzzles
+//! and the data folders here; the runner of the binary ([`run`]), zip
+//! editing ([`repack`]) and LibreOffice's re-save ([`soffice`]) beside.
+
+mod repack;
+mod run;
+mod soffice;
+
+pub use repack::*;
+pub use run::*;
+pub use soffice::*;
 
 use std::path::{Path, PathBuf};
 
@@ -94,73 +103,6 @@ pub fn corpus_files_in(other: Option<PathBuf>) -> Vec<PathBuf> {
     files
 }
 
-/// Runs the real binary.
-pub fn run_xlsudoku(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .expect("run xlsudoku")
-}
-
-/// A run's standard output and error together.
-pub fn output_text(o: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// `status_logic_easy.xlsx` (EASY at C3:K11) written to `dir/name` with its
-/// sheet XML (`xl/worksheets/sheet1.xml`) passed through `edit`.
-pub fn easy_with_sheet(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
-    use std::io::{Read, Write};
-    let bytes = std::fs::read(fixture("status_logic_easy.xlsx")).expect("the fixture");
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip package");
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for i in 0..zip.len() {
-        let mut f = zip.by_index(i).expect("an entry");
-        let part = f.name().expect("an entry name").to_string();
-        let mut data = Vec::new();
-        f.read_to_end(&mut data).expect("the entry");
-        if part == "xl/worksheets/sheet1.xml" {
-            data = edit(String::from_utf8(data).expect("UTF-8 XML")).into_bytes();
-        }
-        w.start_file(part.as_str(), zip::write::SimpleFileOptions::default())
-            .expect("a new entry");
-        w.write_all(&data).expect("the new entry");
-    }
-    let path = dir.join(name);
-    std::fs::write(&path, w.finish().expect("the package").into_inner()).expect("written");
-    path
-}
-
-/// Solves `input` into `out` with `--json` and `extra`: the exit code and
-/// the grid records (the summary line left out).
-pub fn solve_records(
-    input: &Path,
-    out: &Path,
-    extra: &[&str],
-) -> (i32, Vec<xlsudoku::report::SheetRecord>) {
-    let mut args = vec![
-        "solve",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--json",
-    ];
-    args.extend_from_slice(extra);
-    let o = run_xlsudoku(&args);
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
-    let mut lines: Vec<&str> = text.lines().collect();
-    lines.pop();
-    let recs = lines
-        .iter()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    (o.status.code().unwrap(), recs)
-}
-
 /// The value of a cell of a calamine range as text (`""` for empty).
 pub fn cell_text(v: &calamine::Range<calamine::Data>, at: xlsudoku::address::CellRef) -> String {
     use calamine::Data;
@@ -197,21 +139,6 @@ pub fn cell_styles_of(xml: &str) -> std::collections::HashMap<String, Option<Str
                 Some(v[..v.find('"')?].to_string())
             };
             Some((attr("r")?, attr("s")))
-        })
-        .collect()
-}
-
-/// Every entry of a zip package, in order: its name and its stored
-/// (still compressed) bytes, to compare parts byte for byte.
-pub fn raw_entries(path: &Path) -> Vec<(String, Vec<u8>)> {
-    use std::io::Read;
-    let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-    (0..z.len())
-        .map(|i| {
-            let mut f = z.by_index_raw(i).unwrap();
-            let mut b = Vec::new();
-            f.read_to_end(&mut b).unwrap();
-            (f.name().unwrap().to_string(), b)
         })
         .collect()
 }
