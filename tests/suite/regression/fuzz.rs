@@ -226,7 +226,7 @@ fn encrypted_and_old_binary_workbooks_are_still_told_apart() {
 /// row 7, where F7 should be; F4 already holds 1 in row 4; found by
 /// `xml_part`): the patch wrote the fill of F7 over the misfiled element,
 /// so the 8 was lost. Such a sheet is now refused, naming the cell (by
-/// `check` and `solve` alike: tests/regressions.rs).
+/// `check` and `solve` alike: `regression::cells_filed_under_another_row`).
 #[test]
 fn a_cell_filed_under_another_rows_reference_is_refused() {
     let book = fixture_with("example.xlsx", "xl/worksheets/sheet1.xml", |xml| {

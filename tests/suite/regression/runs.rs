@@ -1,4 +1,5 @@
-//! Bugs found in review, each pinned by the test named after it.
+//! Bugs of runs (outputs, reruns, flags, stdout, notes, ranges, links),
+//! each pinned by the test named after what it pins.
 
 use crate::util::{fixture, EASY};
 
