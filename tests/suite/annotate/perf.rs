@@ -2,7 +2,7 @@
 //! default; run it optimised:
 //!
 //! ```text
-//! cargo test --release --test annotate_perf -- --ignored --nocapture
+//! cargo test --release --test suite annotate::perf -- --ignored --nocapture
 //! ```
 
 use std::io::{Cursor, Read};

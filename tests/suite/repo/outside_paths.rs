@@ -55,7 +55,7 @@ fn guard_fails_on_a_planted_shared_reference() {
         ),
         ("fixtures/make.py", ["p = '", "/root", "/corpus'"].concat()),
         (
-            "tests/common/mod.rs",
+            "tests/suite/util/mod.rs",
             ["// see ", "/Users", "/me/corpus"].concat(),
         ),
     ];
