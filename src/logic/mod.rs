@@ -682,7 +682,7 @@ mod tests {
     fn every_step_agrees_with_the_solution() {
         // Hard puzzles (forum hardest, magictour) whose seed ladders use
         // every seed technique, guesses included (the whole ladder is
-        // checked over the benchmark sets in tests/logic_props.rs).
+        // checked over the benchmark sets in tests/suite/props/logic.rs).
         let mut seen = std::collections::BTreeSet::new();
         for line in [HARD, HARDER, PAIRS] {
             let p: Grid = line.parse().unwrap();

@@ -1,0 +1,5 @@
+//! `solve --answers`: the solution copied beside the grid, at a cell, or to
+//! a sheet of solutions.
+
+mod grid;
+mod sheet;

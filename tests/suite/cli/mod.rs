@@ -1,0 +1,5 @@
+//! The real binary on the fixtures, and the conventions of the command
+//! line (completions, man page, `--version`).
+
+mod conventions;
+mod runs;
