@@ -5,7 +5,7 @@
 //! A grid read from a workbook is named with the sheet's own addresses: a
 //! grid at `C3:K11` has its first cell at `C3`, its lines are the sheet's
 //! `row 7` and `column E`, and its digits are written in the grid's own
-//! alphabet ([`Symbols`]: a 16x16 written `0`-`9`, `A`-`F` says `F`, not
+//! alphabet ([`Symbols`](crate::workbook::Symbols): a 16x16 written `0`-`9`, `A`-`F` says `F`, not
 //! 16). A one-line text puzzle has no sheet: its cells are `r5c7` (row 5,
 //! column 7, counted from 1), its lines `row 5` and `column 7`, its digits
 //! as the text form writes them (`1`-`9`, then `A` for 10 ...). Boxes are

@@ -318,7 +318,7 @@ macro_rules! row {
 /// deduction (6.6 for a four-link chain, a tenth more per extra pair of
 /// links), and Sue de Coq that of SE's shortest forcing chain (7.0). The
 /// uniqueness rows (`u` `h` `b`) are used only on a board told that its
-/// puzzle has one solution ([`Board::assume_unique`](super::Board::assume_unique)).
+/// puzzle has one solution ([`Board::assume_unique`](crate::logic::Board::assume_unique)).
 /// SE rates a unique rectangle 4.5 whatever its type, plus a tenth per
 /// digit beyond two in a type 3's naked set (the pair's row says 4.6);
 /// SE has no hidden rectangle, whose deduction is its type 4's (4.5).

@@ -3,7 +3,7 @@
 //! that every command then reads like any other workbook, and that `solve`
 //! annotates and writes as its copy (`in.xls` → `in.solved.xlsx`).
 //!
-//! The source is parsed into a small neutral model ([`model`]): sheets of
+//! The source is parsed into a small neutral model (`model.rs`): sheets of
 //! cells with values, formulas and styles (fonts, fills, borders, number
 //! formats, alignment), merges, column widths and row heights, hidden
 //! rows, columns and sheets. [`write`] writes that model with
@@ -213,7 +213,7 @@ pub fn legacy_kind(bytes: &[u8]) -> Option<LegacyKind> {
 /// `.xlsm`, or a file the `.xlsx` reader refuses with its own message:
 /// `.xlsb` among them, whose cell formats, where the borders are, calamine
 /// does not read). `path` names the file in errors. No input makes it
-/// panic; limits on cells ([`model::MAX_SHEET_CELLS`]) bound what a small
+/// panic; limits on cells (`MAX_SHEET_CELLS` in `model.rs`) bound what a small
 /// file can make it build.
 pub fn convert(
     path: &Path,
