@@ -14,6 +14,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
+use crate::util::xlsudoku;
 use xlsudoku::generate::book::{AnswerPage, Paper};
 
 /// Pixels per inch of the raster, as the layout counts them.
@@ -219,7 +220,7 @@ fn books_print_centred_with_square_cells_and_titles_on_their_grids_pages() {
     let mut books = Vec::new();
     for c in &CASES {
         let book = dir.path().join(format!("{}.xlsx", c.name));
-        let o = Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
+        let o = crate::util::command()
             .args(["generate", "-q", "--seed", "3"])
             .args(["--size", &c.size.to_string(), "-n", &c.count.to_string()])
             .args([
@@ -295,11 +296,12 @@ fn books_print_centred_with_square_cells_and_titles_on_their_grids_pages() {
     }
 }
 
-fn xlsudoku(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_xlsudoku"))
-        .args(args)
-        .output()
-        .unwrap()
+/// The text of the part `name` of the workbook at `book`.
+fn part_text(book: &Path, name: &str) -> String {
+    let bytes = std::fs::read(book).unwrap();
+    let (entries, _) = crate::util::unzip(&bytes);
+    let (_, data) = entries.iter().find(|(n, _)| n == name).unwrap();
+    String::from_utf8(data.clone()).unwrap()
 }
 
 fn stderr(o: &std::process::Output) -> String {
@@ -377,10 +379,7 @@ fn letters_past_nine_are_written_in_the_alphabet_asked_and_read_back() {
         assert_eq!(grid.shape.side(), 16, "{alphabet}");
         let o = xlsudoku(&["check", b]);
         assert!(o.status.success(), "{alphabet}: {}", stderr(&o));
-        let mut text = String::new();
-        let mut zip = zip::ZipArchive::new(std::fs::File::open(&book).unwrap()).unwrap();
-        std::io::Read::read_to_string(&mut zip.by_name("xl/sharedStrings.xml").unwrap(), &mut text)
-            .unwrap();
+        let text = part_text(&book, "xl/sharedStrings.xml");
         assert!(text.contains(&format!(">{letter}<")), "{alphabet}: {text}");
     }
 }
@@ -434,19 +433,8 @@ fn titles_follow_the_template_and_the_command_makes_the_book_again() {
         b,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let mut strings = String::new();
-    let mut custom = String::new();
-    let mut zip = zip::ZipArchive::new(std::fs::File::open(&book).unwrap()).unwrap();
-    std::io::Read::read_to_string(
-        &mut zip.by_name("xl/sharedStrings.xml").unwrap(),
-        &mut strings,
-    )
-    .unwrap();
-    std::io::Read::read_to_string(
-        &mut zip.by_name("docProps/custom.xml").unwrap(),
-        &mut custom,
-    )
-    .unwrap();
+    let strings = part_text(&book, "xl/sharedStrings.xml");
+    let custom = part_text(&book, "docProps/custom.xml");
     assert!(
         strings.contains("Week 47 · 1 · ") && strings.contains("Week 47 · 2 · "),
         "{strings}"
@@ -519,13 +507,7 @@ fn needs_keeps_only_puzzles_whose_path_uses_the_technique() {
         assert!(p.iter().any(|t| t == "x-wing"), "{p:?}");
     }
     // The technique is in the title, and the command makes the book again.
-    let mut strings = String::new();
-    let mut zip = zip::ZipArchive::new(std::fs::File::open(&book).unwrap()).unwrap();
-    std::io::Read::read_to_string(
-        &mut zip.by_name("xl/sharedStrings.xml").unwrap(),
-        &mut strings,
-    )
-    .unwrap();
+    let strings = part_text(&book, "xl/sharedStrings.xml");
     assert!(strings.contains("Puzzle 1: X-wing · "), "{strings}");
     // Nothing past XY-wing on the path, and either of two techniques.
     let o = xlsudoku(&[
