@@ -304,6 +304,12 @@ fn part_text(book: &Path, name: &str) -> String {
     String::from_utf8(data.clone()).unwrap()
 }
 
+/// Runs xlsudoku with `args`, which must succeed.
+fn made(args: &[&str]) {
+    let o = xlsudoku(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+}
+
 fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
@@ -313,7 +319,7 @@ fn check_on_a_book_checks_its_puzzles_and_not_its_answer_key() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("weekly.xlsx");
     let b = book.to_str().unwrap();
-    let o = xlsudoku(&[
+    made(&[
         "generate",
         "-q",
         "--seed",
@@ -325,7 +331,6 @@ fn check_on_a_book_checks_its_puzzles_and_not_its_answer_key() {
         "-o",
         b,
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let o = xlsudoku(&["check", b, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let records: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
@@ -361,7 +366,7 @@ fn letters_past_nine_are_written_in_the_alphabet_asked_and_read_back() {
     for (alphabet, letter) in [("1-9A", "G"), ("0-9A", "F")] {
         let book = dir.path().join(format!("{alphabet}.xlsx"));
         let b = book.to_str().unwrap();
-        let o = xlsudoku(&[
+        made(&[
             "generate",
             "-q",
             "--seed",
@@ -373,7 +378,6 @@ fn letters_past_nine_are_written_in_the_alphabet_asked_and_read_back() {
             "-o",
             b,
         ]);
-        assert!(o.status.success(), "{}", stderr(&o));
         let sheets = xlsudoku::workbook::read_workbook(&book, &Default::default()).unwrap();
         let grid = &sheets[0].grids[0];
         assert_eq!(grid.shape.side(), 16, "{alphabet}");
@@ -418,7 +422,7 @@ fn titles_follow_the_template_and_the_command_makes_the_book_again() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("t.xlsx");
     let b = book.to_str().unwrap();
-    let o = xlsudoku(&[
+    made(&[
         "generate",
         "-q",
         "--seed",
@@ -432,7 +436,6 @@ fn titles_follow_the_template_and_the_command_makes_the_book_again() {
         "-o",
         b,
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let strings = part_text(&book, "xl/sharedStrings.xml");
     let custom = part_text(&book, "docProps/custom.xml");
     assert!(
@@ -446,7 +449,7 @@ fn titles_follow_the_template_and_the_command_makes_the_book_again() {
     );
     // The same seed makes the same book at any -j.
     let again = dir.path().join("again.xlsx");
-    let o = xlsudoku(&[
+    made(&[
         "generate",
         "-q",
         "--seed",
@@ -462,7 +465,6 @@ fn titles_follow_the_template_and_the_command_makes_the_book_again() {
         "-o",
         again.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         std::fs::read(&book).unwrap(),
         std::fs::read(&again).unwrap()
@@ -497,10 +499,9 @@ fn needs_keeps_only_puzzles_whose_path_uses_the_technique() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("x.xlsx");
     let b = book.to_str().unwrap();
-    let o = xlsudoku(&[
+    made(&[
         "generate", "-q", "--seed", "5", "-n", "3", "--needs", "x-wing", "-o", b,
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let paths = path_techniques(&book);
     assert_eq!(paths.len(), 3);
     for p in &paths {
@@ -510,7 +511,7 @@ fn needs_keeps_only_puzzles_whose_path_uses_the_technique() {
     let strings = part_text(&book, "xl/sharedStrings.xml");
     assert!(strings.contains("Puzzle 1: X-wing · "), "{strings}");
     // Nothing past XY-wing on the path, and either of two techniques.
-    let o = xlsudoku(&[
+    made(&[
         "generate",
         "-q",
         "--seed",
@@ -526,7 +527,6 @@ fn needs_keeps_only_puzzles_whose_path_uses_the_technique() {
         b,
         "--force",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let ladder: Vec<String> =
         xlsudoku::generate::needs::ladder_up_to(xlsudoku::logic::Technique::XyWing)
             .techniques()
