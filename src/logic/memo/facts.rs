@@ -28,7 +28,7 @@
 //! units are skipped ([`Board::units_unchanged`]),
 //! whatever the other units did. ALS-XZ and the ALS-XY-wing keep theirs
 //! too ([`Board::searched_in_vain_at`]): a pattern of sets carried over
-//! since then strikes nothing either (`als.rs`).
+//! since then strikes nothing either (`als/finders.rs`).
 
 use std::sync::Arc;
 

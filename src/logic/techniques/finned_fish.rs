@@ -60,6 +60,51 @@ pub(in crate::logic) struct FishMemo {
     sashimi: Option<Step>,
 }
 
+impl FishMemo {
+    /// The answer kept for a sashimi search of `size` lines in the
+    /// position `cands` (`Some(None)`: no sashimi fish), or `None` when
+    /// the memo was made for another search or position.
+    fn answer(self, size: usize, cands: &[u64]) -> Option<Option<Step>> {
+        (self.size == size && self.cands == cands).then_some(self.sashimi)
+    }
+}
+
+/// The finned technique of `size` lines, and the one sought (`sashimi`
+/// or finned).
+fn techniques(size: usize, sashimi: bool) -> (Technique, Technique) {
+    let finned = match size {
+        2 => Technique::FinnedXWing,
+        3 => Technique::FinnedSwordfish,
+        _ => Technique::FinnedJellyfish,
+    };
+    let t = match (size, sashimi) {
+        (_, false) => finned,
+        (2, true) => Technique::SashimiXWing,
+        (3, true) => Technique::SashimiSwordfish,
+        _ => Technique::SashimiJellyfish,
+    };
+    (finned, t)
+}
+
+/// The rows and the columns (bit sets) whose places of a digit changed
+/// from `then` (row by row, where a search last went through it in vain)
+/// to `now`; every line when `then` is empty or not a superset of `now`.
+fn changed_lines(now: &[u64], then: &[u64]) -> (u64, u64) {
+    let n = now.len();
+    if then.len() == n && now.iter().zip(then.iter()).all(|(a, b)| a & !b == 0) {
+        let rows = (0..n)
+            .filter(|&r| now[r] != then[r])
+            .fold(0u64, |m, r| m | 1 << r);
+        let cols = now
+            .iter()
+            .zip(then.iter())
+            .fold(0u64, |m, (a, b)| m | (a ^ b));
+        (rows, cols)
+    } else {
+        (u64::MAX, u64::MAX)
+    }
+}
+
 /// The most boxes a grid has (its side, at most 64).
 const MAX_BOXES: usize = 64;
 
@@ -67,18 +112,13 @@ impl Board {
     /// One finned (`sashimi` false) or sashimi fish of `size` lines (2 to
     /// 4) that strikes something.
     pub(in crate::logic) fn finned_fish(&mut self, size: usize, sashimi: bool) -> bool {
-        if sashimi {
-            if let Some(memo) = self.memo.fish.take() {
-                if memo.size == size && memo.cands == self.cands {
-                    return match memo.sashimi {
-                        Some(step) => {
-                            self.apply(step);
-                            true
-                        }
-                        None => false,
-                    };
-                }
+        let kept = if sashimi { self.memo.fish.take() } else { None };
+        if let Some(answer) = kept.and_then(|m| m.answer(size, &self.cands)) {
+            let found = answer.is_some();
+            if let Some(step) = answer {
+                self.apply(step);
             }
+            return found;
         }
         let n = self.side;
         let mut first_sashimi: Option<Step> = None;
@@ -90,17 +130,7 @@ impl Board {
         // nor sashimi fish of this size (what a finned search that meets
         // no sashimi one on the way shows), `t` one without the kind
         // sought.
-        let finned = match size {
-            2 => Technique::FinnedXWing,
-            3 => Technique::FinnedSwordfish,
-            _ => Technique::FinnedJellyfish,
-        };
-        let t = match (size, sashimi) {
-            (_, false) => finned,
-            (2, true) => Technique::SashimiXWing,
-            (3, true) => Technique::SashimiSwordfish,
-            _ => Technique::SashimiJellyfish,
-        };
+        let (finned, t) = techniques(size, sashimi);
         let skip = self.digits_to_skip(finned) | self.digits_to_skip(t);
         let mut failed = 0u64;
         // Where this search last went through a digit and found no fish
@@ -126,20 +156,8 @@ impl Board {
                 *row = places[r * n + d as usize - 1];
             }
             let now = &now[..n];
-            let then = &self.memo.fin_vain[kind * n + d as usize - 1];
             let (dirty_rows, dirty_cols) =
-                if then.len() == n && now.iter().zip(then.iter()).all(|(a, b)| a & !b == 0) {
-                    let rows = (0..n)
-                        .filter(|&r| now[r] != then[r])
-                        .fold(0u64, |m, r| m | 1 << r);
-                    let cols = now
-                        .iter()
-                        .zip(then.iter())
-                        .fold(0u64, |m, (a, b)| m | (a ^ b));
-                    (rows, cols)
-                } else {
-                    (u64::MAX, u64::MAX)
-                };
+                changed_lines(now, &self.memo.fin_vain[kind * n + d as usize - 1]);
             // The boxes holding the digit: a fin box must hold a cell to
             // strike.
             let boxes = (0..n)

@@ -1,0 +1,388 @@
+//! The almost locked sets of a position, kept from one position to the
+//! next ([`Board::als_data`]), and the restricted commons of two.
+
+use std::sync::Arc;
+
+use super::{and_into, disjoint, fold, subset, Als, AlsData, MAX_CELLS_LARGE, MAX_SETS};
+use crate::logic::{bit, Board};
+
+impl Board {
+    /// The sets and their restricted commons, gathered once per position:
+    /// from the last position's, where a unit's cells, or a set's own
+    /// cells, have not changed (the same sets, the same restricted commons
+    /// between two of them).
+    pub(super) fn als_data(&mut self) -> Arc<AlsData> {
+        let at = self.steps.len();
+        let prev = match self.memo.als.take() {
+            Some((s, cands, data)) if s == at => {
+                self.memo.als = Some((s, cands, Arc::clone(&data)));
+                return data;
+            }
+            Some((_, cands, data)) if !data.truncated && cands.len() == self.cands.len() => {
+                Some((cands, data))
+            }
+            _ => None,
+        };
+        let units = self.units.len();
+        let mut als: Vec<Arc<Als>> = Vec::new();
+        let mut unit_at = Vec::with_capacity(units + 1);
+        // The index of each set in the last position's list, if from it.
+        let mut was: Vec<usize> = Vec::new();
+        unit_at.push(0);
+        for k in 0..units {
+            let kept = prev
+                .as_ref()
+                .filter(|(cands, _)| self.units[k].iter().all(|&c| cands[c] == self.cands[c]));
+            match kept {
+                Some((_, old)) => {
+                    for o in old.unit_at[k]..old.unit_at[k + 1] {
+                        als.push(Arc::clone(&old.als[o]));
+                        was.push(o);
+                    }
+                }
+                None => {
+                    let old = prev.as_ref().map(|(cands, data)| (&cands[..], &**data));
+                    for (a, o) in self.unit_als(k, old) {
+                        als.push(a);
+                        was.push(o);
+                    }
+                }
+            }
+            unit_at.push(als.len());
+        }
+        let truncated = als.len() > MAX_SETS;
+        if truncated {
+            let mut order: Vec<usize> = (0..als.len()).collect();
+            order.sort_by_key(|&i| als[i].cells.len());
+            order.truncate(MAX_SETS);
+            als = order.iter().map(|&i| Arc::clone(&als[i])).collect();
+            was.clear();
+            was.resize(als.len(), usize::MAX);
+        }
+        let small = self.cands.len() <= 128;
+        let n = self.side;
+        let mut rcc: Vec<Vec<(usize, u64)>> = vec![Vec::new(); als.len()];
+        // The last position's commons between two sets both kept.
+        let old = prev.as_ref().map(|(_, d)| d).filter(|_| !truncated);
+        let mut is_new = vec![true; als.len()];
+        if let Some(old) = old {
+            let mut now = vec![usize::MAX; old.als.len()];
+            for (j, &o) in was.iter().enumerate() {
+                if o != usize::MAX {
+                    now[o] = j;
+                    is_new[j] = false;
+                }
+            }
+            for (j, &o) in was.iter().enumerate() {
+                if o != usize::MAX {
+                    rcc[j].extend(
+                        old.rcc[o]
+                            .iter()
+                            .filter(|&&(k, _)| now[k] != usize::MAX)
+                            .map(|&(k, r)| (now[k], r)),
+                    );
+                }
+            }
+        }
+        let fresh = old.is_none();
+        // The pairs to work out: each new set with every kept one and
+        // every later new one (all pairs when nothing was kept).
+        let pair = |j: usize, k: usize| k != j && (!is_new[k] || k > j);
+        if small {
+            self.commons_indexed(&als, &is_new, &pair, &mut rcc);
+        } else {
+            for j in (0..als.len()).filter(|&j| is_new[j]) {
+                for k in (0..als.len()).filter(|&k| pair(j, k)) {
+                    // Restricted commons are symmetric: every x of one set
+                    // sees every x of the other.
+                    let (i, k) = (j.min(k), j.max(k));
+                    let r = Board::restricted(&als[i], &als[k], small);
+                    if r != 0 {
+                        rcc[i].push((k, r));
+                        rcc[k].push((i, r));
+                    }
+                }
+            }
+        }
+        if !fresh || small {
+            // Each list in the order of the sets.
+            for list in &mut rcc {
+                list.sort_unstable_by_key(|&(k, _)| k);
+            }
+        }
+        // Each digit's candidates, folded: a quick test of whether two
+        // sets strike anything.
+        let mut cand_fold = vec![0u128; n];
+        for (c, &m) in self.cands.iter().enumerate() {
+            for d in crate::logic::digits_of(m) {
+                cand_fold[d as usize - 1] |= 1u128 << (c % 128);
+            }
+        }
+        let strikable = als
+            .iter()
+            .map(|a| {
+                let own = if small { !a.fold } else { u128::MAX };
+                crate::logic::digits_of(a.mask)
+                    .filter(|&z| {
+                        let i = z as usize - 1;
+                        a.seen_fold[i] & cand_fold[i] & own != 0
+                    })
+                    .fold(0, |m, z| m | bit(z))
+            })
+            .collect();
+        let folds = als.iter().map(|a| a.fold).collect();
+        let data = Arc::new(AlsData {
+            folds,
+            als,
+            rcc,
+            unit_at,
+            truncated,
+            cand_fold,
+            strikable,
+        });
+        self.memo.als = Some((at, self.cands.clone(), Arc::clone(&data)));
+        data
+    }
+
+    /// The restricted commons of each new set `j` (`is_new`) with the
+    /// sets `k` that `pair(j, k)` asks for, on a grid of 128 cells or
+    /// fewer (the folded sets are exact), pushed both ways into `rcc`.
+    /// `x` is a restricted common when every cell of `k` holding it sees
+    /// every cell of `j` holding it: so `k`'s first such cell does, and
+    /// the sets are found through an index by digit and first cell.
+    pub(super) fn commons_indexed(
+        &self,
+        als: &[Arc<Als>],
+        is_new: &[bool],
+        pair: &dyn Fn(usize, usize) -> bool,
+        rcc: &mut [Vec<(usize, u64)>],
+    ) {
+        let n = self.side;
+        let cells = self.cands.len();
+        // Sets by (digit index, first cell holding it), in one array.
+        let mut at = vec![0u32; n * cells + 1];
+        for a in als {
+            for x in crate::logic::digits_of(a.mask) {
+                let i = x as usize - 1;
+                at[i * cells + a.with_fold[i].trailing_zeros() as usize + 1] += 1;
+            }
+        }
+        for i in 0..n * cells {
+            at[i + 1] += at[i];
+        }
+        let mut fill = at.clone();
+        // The set and its cells holding the digit.
+        let mut list = vec![(0u32, 0u128); at[n * cells] as usize];
+        for (k, a) in als.iter().enumerate() {
+            for x in crate::logic::digits_of(a.mask) {
+                let i = x as usize - 1;
+                let slot = i * cells + a.with_fold[i].trailing_zeros() as usize;
+                list[fill[slot] as usize] = (k as u32, a.with_fold[i]);
+                fill[slot] += 1;
+            }
+        }
+        let mut acc = vec![0u64; als.len()];
+        let mut touched: Vec<usize> = Vec::new();
+        for (j, a) in als.iter().enumerate() {
+            if !is_new[j] {
+                continue;
+            }
+            for x in crate::logic::digits_of(a.mask) {
+                let i = x as usize - 1;
+                let seen = a.seen_fold[i];
+                let mut firsts = seen;
+                while firsts != 0 {
+                    let c = firsts.trailing_zeros() as usize;
+                    firsts &= firsts - 1;
+                    let slot = i * cells + c;
+                    for &(k, with) in &list[at[slot] as usize..at[slot + 1] as usize] {
+                        let k = k as usize;
+                        if with & !seen == 0 {
+                            if acc[k] == 0 {
+                                touched.push(k);
+                            }
+                            acc[k] |= 1 << i;
+                        }
+                    }
+                }
+            }
+            for &k in &touched {
+                let r = std::mem::take(&mut acc[k]);
+                if pair(j, k) && a.fold & als[k].fold == 0 {
+                    let (lo, hi) = (j.min(k), j.max(k));
+                    rcc[lo].push((hi, r));
+                    rcc[hi].push((lo, r));
+                }
+            }
+            touched.clear();
+        }
+    }
+
+    /// The ALS of unit `k` that no earlier unit holds (each cell set
+    /// once, from the first unit holding it: rows, columns, boxes), each
+    /// with its index in `old`'s sets (the last position's candidates
+    /// and sets) when its cells are unchanged since, else `usize::MAX`.
+    pub(super) fn unit_als(
+        &self,
+        k: usize,
+        old: Option<(&[u64], &AlsData)>,
+    ) -> Vec<(Arc<Als>, usize)> {
+        let n = self.side;
+        let words = (n * n).div_ceil(64);
+        let max = if n > 9 { MAX_CELLS_LARGE } else { n };
+        let mut out = Vec::new();
+        let unit = &self.units[k];
+        let blanks: Vec<usize> = unit
+            .iter()
+            .copied()
+            .filter(|&c| self.cands[c] != 0)
+            .collect();
+        let mut pick: Vec<usize> = Vec::new();
+        #[allow(clippy::too_many_arguments)]
+        fn go(
+            b: &Board,
+            blanks: &[usize],
+            from: usize,
+            mask: u64,
+            max: usize,
+            pick: &mut Vec<usize>,
+            found: &mut Vec<(Vec<usize>, u64)>,
+        ) {
+            for j in from..blanks.len() {
+                let m = mask | b.cands[blanks[j]];
+                if m.count_ones() as usize > max.min(blanks.len() - 1) + 1 {
+                    continue;
+                }
+                pick.push(blanks[j]);
+                if m.count_ones() as usize == pick.len() + 1 {
+                    found.push((pick.clone(), m));
+                }
+                if pick.len() < max.min(blanks.len().saturating_sub(1)) {
+                    go(b, blanks, j + 1, m, max, pick, found);
+                }
+                pick.pop();
+            }
+        }
+        let mut found = Vec::new();
+        go(self, &blanks, 0, 0, max, &mut pick, &mut found);
+        for (mut cells, mask) in found {
+            cells.sort_unstable();
+            // Each set once, from the first unit holding it (rows,
+            // then columns, then boxes): a set of one row or column
+            // found again in a column or box is skipped.
+            let earlier = (0..k / n).any(|t| {
+                let u = self.cell_units[cells[0]][t];
+                cells.iter().all(|&c| self.cell_units[c][t] == u)
+            });
+            if earlier {
+                continue;
+            }
+            let mut set = vec![0u64; words];
+            for &c in &cells {
+                set[c / 64] |= 1 << (c % 64);
+            }
+            // The same set as in the last position: the same cells,
+            // holding the same candidates.
+            let same = old.and_then(|(cands, data)| {
+                if cells.iter().any(|&c| cands[c] != self.cands[c]) {
+                    return None;
+                }
+                let o = (data.unit_at[k]..data.unit_at[k + 1]).find(|&o| data.als[o].set == set)?;
+                Some((Arc::clone(&data.als[o]), o))
+            });
+            if let Some(same) = same {
+                out.push(same);
+                continue;
+            }
+            let small = self.cands.len() <= 128;
+            let mut seen_fold = vec![0u128; n];
+            let mut with_fold = vec![0u128; n];
+            if small {
+                // The folds are the sets: `seen` and `with` stay empty.
+                for d in crate::logic::digits_of(mask) {
+                    let i = d as usize - 1;
+                    let (mut s, mut w) = (u128::MAX, 0u128);
+                    for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
+                        s &= fold(&self.peer_sets[c * words..(c + 1) * words]);
+                        w |= 1 << c;
+                    }
+                    seen_fold[i] = s;
+                    with_fold[i] = w;
+                }
+                let a = Als {
+                    born: self.steps.len(),
+                    fold: fold(&set),
+                    cells,
+                    set,
+                    mask,
+                    seen: Vec::new(),
+                    with: Vec::new(),
+                    seen_fold,
+                    with_fold,
+                };
+                out.push((Arc::new(a), usize::MAX));
+                continue;
+            }
+            let mut seen_by = vec![0u64; n * words];
+            let mut with = vec![0u64; n * words];
+            for d in crate::logic::digits_of(mask) {
+                let i = d as usize - 1;
+                let s = &mut seen_by[i * words..(i + 1) * words];
+                s.fill(u64::MAX);
+                let w = &mut with[i * words..(i + 1) * words];
+                for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
+                    and_into(s, &self.peer_sets[c * words..(c + 1) * words]);
+                    w[c / 64] |= 1 << (c % 64);
+                }
+                seen_fold[i] = fold(s);
+                with_fold[i] = fold(w);
+            }
+            let a = Als {
+                born: self.steps.len(),
+                fold: fold(&set),
+                cells,
+                set,
+                mask,
+                seen: seen_by,
+                with,
+                seen_fold,
+                with_fold,
+            };
+            out.push((Arc::new(a), usize::MAX));
+        }
+        out
+    }
+
+    /// The restricted commons of two ALS that do not overlap (`small`:
+    /// the grid has 128 cells or fewer, so the folded sets are exact).
+    pub(super) fn restricted(a: &Als, b: &Als, small: bool) -> u64 {
+        let common = a.mask & b.mask;
+        if common == 0 {
+            return 0;
+        }
+        if small {
+            if a.fold & b.fold != 0 {
+                return 0;
+            }
+            let mut rcc = 0u64;
+            for x in crate::logic::digits_of(common) {
+                let i = x as usize - 1;
+                if b.with_fold[i] & !a.seen_fold[i] == 0 {
+                    rcc |= bit(x);
+                }
+            }
+            return rcc;
+        }
+        if a.fold & b.fold != 0 && !disjoint(&a.set, &b.set) {
+            return 0;
+        }
+        let mut rcc = 0u64;
+        for x in crate::logic::digits_of(common) {
+            let i = x as usize - 1;
+            if subset(b.with(i), a.seen(i)) {
+                rcc |= bit(x);
+            }
+        }
+        rcc
+    }
+}
