@@ -1,5 +1,6 @@
 //! Bit sets of digits (bit `d - 1` for digit `d`), of positions in a unit
-//! and of cells, and the search over them that subsets and fish share.
+//! and of cells ([`Cells`]), and the search over them that subsets and
+//! fish share.
 
 use super::Step;
 
@@ -81,17 +82,76 @@ pub(super) fn at_most(mut x: u64, k: usize) -> bool {
     x == 0
 }
 
-/// The members of a bit set of cells (a word per 64 cells), in order.
-pub(super) fn members_of(set: Vec<u64>) -> impl Iterator<Item = usize> {
-    set.into_iter().enumerate().flat_map(|(w, mut m)| {
-        std::iter::from_fn(move || {
-            (m != 0).then(|| {
-                let x = 64 * w + m.trailing_zeros() as usize;
-                m &= m - 1;
-                x
+/// A set of cells as bits in words, cell `c` at bit `c % 64` of word
+/// `c / 64` (the same for any small numbers: a graph's nodes, units).
+/// Implemented on the words themselves, so any slice of them is a set (a
+/// cell's row of a table of peers, a part of a longer array), at no cost.
+pub(super) trait Cells {
+    /// Whether `c` is in the set.
+    fn has(&self, c: usize) -> bool;
+    /// Puts `c` in the set.
+    fn put(&mut self, c: usize);
+    /// Whether the set and `other` share a member.
+    fn meets(&self, other: &[u64]) -> bool;
+    /// Whether every member of the set is in `other`.
+    fn within(&self, other: &[u64]) -> bool;
+    /// Keeps only the members also in `other`.
+    fn keep(&mut self, other: &[u64]);
+    /// The set's 128-bit halves or'ed together: the set itself on a grid
+    /// of up to 128 cells, a quick first test on larger ones (two sets
+    /// whose folds are disjoint are).
+    fn folded(&self) -> u128;
+    /// The members, in order.
+    fn members(&self) -> impl Iterator<Item = usize> + '_;
+}
+
+impl Cells for [u64] {
+    #[inline]
+    fn has(&self, c: usize) -> bool {
+        self[c / 64] & (1u64 << (c % 64)) != 0
+    }
+
+    #[inline]
+    fn put(&mut self, c: usize) {
+        self[c / 64] |= 1u64 << (c % 64);
+    }
+
+    #[inline]
+    fn meets(&self, other: &[u64]) -> bool {
+        self.iter().zip(other).any(|(x, y)| x & y != 0)
+    }
+
+    #[inline]
+    fn within(&self, other: &[u64]) -> bool {
+        self.iter().zip(other).all(|(x, y)| x & !y == 0)
+    }
+
+    #[inline]
+    fn keep(&mut self, other: &[u64]) {
+        for (x, y) in self.iter_mut().zip(other) {
+            *x &= *y;
+        }
+    }
+
+    #[inline]
+    fn folded(&self) -> u128 {
+        self.chunks(2).fold(0u128, |acc, w| {
+            acc | u128::from(w[0]) | (u128::from(w.get(1).copied().unwrap_or(0)) << 64)
+        })
+    }
+
+    fn members(&self) -> impl Iterator<Item = usize> + '_ {
+        self.iter().enumerate().flat_map(|(w, &m)| {
+            let mut m = m;
+            std::iter::from_fn(move || {
+                (m != 0).then(|| {
+                    let x = 64 * w + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    x
+                })
             })
         })
-    })
+    }
 }
 
 /// The set bits of `mask` as indices, lowest first (positions in a unit).

@@ -80,7 +80,7 @@ pub use techniques::{
 
 use std::time::Instant;
 
-use bits::{all_digits, at_most, bit, digits_of, first_cover, members_of, positions, two_bits};
+use bits::{all_digits, at_most, bit, digits_of, first_cover, positions, two_bits, Cells};
 use geometry::{Geometry, Shared};
 pub(crate) use memo::Findings;
 

@@ -16,6 +16,7 @@
 
 use super::{bit, Board, Step, Technique};
 use crate::grid::Unit;
+use crate::logic::Cells;
 
 /// One step of SE's run: its rating and whether it placed a digit.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -228,7 +229,7 @@ fn direct_hidden_set(board: &mut Board, size: usize, vain: &mut Option<Vec<u64>>
     let mut pick = Vec::with_capacity(size);
     // SE's order of units: boxes, columns, rows.
     for k in (2 * n..3 * n).chain(n..2 * n).chain(0..n) {
-        if changed[k / 64] & (1 << (k % 64)) == 0 {
+        if !changed.has(k) {
             continue;
         }
         let blanks = board.units[k]

@@ -34,7 +34,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::logic::{Board, Technique};
+use crate::logic::{Board, Cells, Technique};
 
 /// Facts about digits: for a digit's places, the techniques
 /// ([`Technique::bit`]) that find nothing there.
@@ -255,11 +255,7 @@ impl Board {
             }
         }
         let changed = self.units_changed_since(&then)?;
-        let units = Arc::new(
-            (0..self.units.len())
-                .map(|k| changed[k / 64] & (1 << (k % 64)) == 0)
-                .collect(),
-        );
+        let units = Arc::new((0..self.units.len()).map(|k| !changed.has(k)).collect());
         self.memo.facts.unchanged = Some((at, then, Arc::clone(&units)));
         Some(units)
     }
@@ -290,7 +286,7 @@ impl Board {
             }
             if now != was {
                 for &k in &self.cell_units[c] {
-                    changed[k / 64] |= 1 << (k % 64);
+                    changed.put(k);
                 }
             }
         }

@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use crate::logic::words::Words;
-use crate::logic::{bit, digits_of, Board, Step, Technique};
+use crate::logic::{bit, digits_of, Board, Cells, Step, Technique};
 use std::collections::BTreeMap;
 
 /// A cluster split in two colours: `(cell, colour)` in the order found.
@@ -27,7 +27,6 @@ pub(in crate::logic) type Cluster = Vec<(usize, bool)>;
 /// A position's candidates and the clusters of each digit (index
 /// `d - 1`) worked out in it so far.
 pub(in crate::logic) type ColourMemo = (Vec<u64>, Vec<Option<Arc<Vec<Cluster>>>>);
-
 /// Splits `nodes` into clusters joined by `edges` (pairs of cells),
 /// two-coloured (breadth first, from the first node of each). A cluster
 /// that cannot be two-coloured (only on a broken position) is left out.
@@ -101,11 +100,6 @@ impl ColourSets {
         let at = (4 * i + k) * self.words;
         &self.sets[at..at + self.words]
     }
-}
-
-/// Whether two bit sets meet.
-fn meet(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
 impl Board {
@@ -278,7 +272,7 @@ impl Board {
                 // Wrap: a colour with two cells seeing each other is false.
                 let mut eliminated = Vec::new();
                 for c in [false, true] {
-                    if meet(sets.cells(i, c), sets.seen(i, c)) {
+                    if sets.cells(i, c).meets(sets.seen(i, c)) {
                         eliminated = cluster
                             .iter()
                             .filter(|&&(_, cx)| cx == c)
@@ -331,7 +325,7 @@ impl Board {
                         continue;
                     }
                     // Whether colour `ca` of c1 sees colour `cb` of c2.
-                    let sees = |ca: bool, cb: bool| meet(sets.seen(i, ca), sets.cells(j, cb));
+                    let sees = |ca: bool, cb: bool| sets.seen(i, ca).meets(sets.cells(j, cb));
                     let mut eliminated: Vec<(usize, u8)> = Vec::new();
                     // Type 2: a colour of c1 seeing both colours of c2.
                     for ca in [false, true] {

@@ -327,6 +327,8 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use crate::logic::Cells;
+
     #[test]
     fn the_peers_read_off_bit_sets_are_the_cells_that_see() {
         // 6x6, 9x9, 16x16 and 25x25 (625 cells: the last word is partial).
@@ -345,8 +347,7 @@ mod tests {
                     .collect();
                 assert_eq!(b.common_peers(&[x, y]).collect::<Vec<_>>(), slow, "{w}x{h}");
                 let sets = b.colour_sets(&[vec![(x, false), (y, false)]]);
-                let any: Vec<usize> =
-                    crate::logic::members_of(sets.seen(0, false).to_vec()).collect();
+                let any: Vec<usize> = sets.seen(0, false).members().collect();
                 let slow: Vec<usize> = (0..cells)
                     .filter(|&c| b.sees(c, x) || b.sees(c, y))
                     .collect();

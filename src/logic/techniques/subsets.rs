@@ -29,7 +29,6 @@ pub(in crate::logic) struct UnitSubsets {
     /// Digits whose places cover as many cells.
     hidden: Vec<Cover<u8>>,
 }
-
 /// A choice of items (cells, digits) and the union of their masks.
 #[derive(Debug, Clone, Copy)]
 struct Cover<T> {

@@ -31,7 +31,6 @@ pub(in crate::logic) type Rect = [usize; 4];
 
 /// A position's candidates and its rectangles with their common digits.
 pub(in crate::logic) type RectMemo = (Vec<u64>, Vec<(Rect, u64)>);
-
 /// Makes the step for a type 3 subset (its other cells and all digits).
 type SubsetStep<'a> = dyn FnMut(&Board, &[usize], u64) -> Option<Step> + 'a;
 

@@ -8,7 +8,7 @@
 //!   `y`, so cells seeing both lose `y`.
 
 use crate::logic::words::{digit_bit, digit_list, Words};
-use crate::logic::{bit, digits_of, Board, Step, Technique};
+use crate::logic::{bit, digits_of, Board, Cells, Step, Technique};
 
 impl Board {
     fn with_count(&self, k: u32) -> Vec<usize> {
@@ -56,7 +56,7 @@ impl Board {
         let words = self.cands.len().div_ceil(64);
         let mut pair_set = vec![0u64; words];
         for &c in &pairs {
-            pair_set[c / 64] |= 1 << (c % 64);
+            pair_set.put(c);
         }
         let mut wings: Vec<usize> = Vec::new();
         for &p in &pivots {

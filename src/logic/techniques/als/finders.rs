@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use super::{and_into, disjoint, Als, AlsData, Struck, MAX_CHAIN, MAX_EXPANSIONS};
-use crate::logic::{bit, Board, ChainNode, Step, Technique};
+use super::{Als, AlsData, Struck, MAX_CHAIN, MAX_EXPANSIONS};
+use crate::logic::{bit, Board, Cells, ChainNode, Step, Technique};
 
 impl Board {
     /// Candidates `z` (a digit of both, not in `except`) outside both sets
@@ -40,8 +40,8 @@ impl Board {
                 continue;
             }
             let mut s = a.seen(i).to_vec();
-            and_into(&mut s, b.seen(i));
-            for c in crate::logic::members_of(s) {
+            s.keep(b.seen(i));
+            for c in s.members() {
                 if c < self.cands.len()
                     && self.cands[c] & bit(z) != 0
                     && !a.cells.contains(&c)
@@ -171,7 +171,7 @@ impl Board {
     /// Whether sets `i` and `j`, whose folds meet, overlap: they do on
     /// a grid of 128 cells or fewer, where the folds are the sets.
     pub(super) fn overlap(&self, data: &AlsData, i: usize, j: usize) -> bool {
-        self.cands.len() <= 128 || !disjoint(&data.als[i].set, &data.als[j].set)
+        self.cands.len() <= 128 || data.als[i].set.meets(&data.als[j].set)
     }
 
     /// What the wing of sets `a` and `b` on a pivot strikes, with their
@@ -237,7 +237,7 @@ impl Board {
                     let overlaps = if self.small {
                         self.used_fold & fold != 0
                     } else {
-                        !disjoint(&self.used, &self.als[next].set)
+                        self.used.meets(&self.als[next].set)
                     };
                     if overlaps {
                         continue;

@@ -112,26 +112,6 @@ impl Als {
     }
 }
 
-fn fold(set: &[u64]) -> u128 {
-    set.chunks(2).fold(0u128, |acc, w| {
-        acc | u128::from(w[0]) | (u128::from(w.get(1).copied().unwrap_or(0)) << 64)
-    })
-}
-
-fn and_into(a: &mut [u64], b: &[u64]) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x &= *y;
-    }
-}
-
-fn disjoint(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).all(|(x, y)| x & y == 0)
-}
-
-fn subset(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).all(|(x, y)| x & !y == 0)
-}
-
 /// The family's steps in words (`None`: the generic words).
 pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
     let name = step.technique.name();

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use super::{and_into, disjoint, fold, subset, Als, AlsData, MAX_CELLS_LARGE, MAX_SETS};
-use crate::logic::{bit, Board};
+use super::{Als, AlsData, MAX_CELLS_LARGE, MAX_SETS};
+use crate::logic::{bit, Board, Cells};
 
 impl Board {
     /// The sets and their restricted commons, gathered once per position:
@@ -279,7 +279,7 @@ impl Board {
             }
             let mut set = vec![0u64; words];
             for &c in &cells {
-                set[c / 64] |= 1 << (c % 64);
+                set.put(c);
             }
             // The same set as in the last position: the same cells,
             // holding the same candidates.
@@ -303,7 +303,7 @@ impl Board {
                     let i = d as usize - 1;
                     let (mut s, mut w) = (u128::MAX, 0u128);
                     for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
-                        s &= fold(&self.peer_sets[c * words..(c + 1) * words]);
+                        s &= self.peer_sets[c * words..(c + 1) * words].folded();
                         w |= 1 << c;
                     }
                     seen_fold[i] = s;
@@ -311,7 +311,7 @@ impl Board {
                 }
                 let a = Als {
                     born: self.steps.len(),
-                    fold: fold(&set),
+                    fold: set.folded(),
                     cells,
                     set,
                     mask,
@@ -331,15 +331,15 @@ impl Board {
                 s.fill(u64::MAX);
                 let w = &mut with[i * words..(i + 1) * words];
                 for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
-                    and_into(s, &self.peer_sets[c * words..(c + 1) * words]);
-                    w[c / 64] |= 1 << (c % 64);
+                    s.keep(&self.peer_sets[c * words..(c + 1) * words]);
+                    w.put(c);
                 }
-                seen_fold[i] = fold(s);
-                with_fold[i] = fold(w);
+                seen_fold[i] = s.folded();
+                with_fold[i] = w.folded();
             }
             let a = Als {
                 born: self.steps.len(),
-                fold: fold(&set),
+                fold: set.folded(),
                 cells,
                 set,
                 mask,
@@ -373,13 +373,13 @@ impl Board {
             }
             return rcc;
         }
-        if a.fold & b.fold != 0 && !disjoint(&a.set, &b.set) {
+        if a.fold & b.fold != 0 && a.set.meets(&b.set) {
             return 0;
         }
         let mut rcc = 0u64;
         for x in crate::logic::digits_of(common) {
             let i = x as usize - 1;
-            if subset(b.with(i), a.seen(i)) {
+            if b.with(i).within(a.seen(i)) {
                 rcc |= bit(x);
             }
         }

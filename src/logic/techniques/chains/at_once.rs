@@ -2,7 +2,7 @@
 //! the nodes with strong links of a folded graph ([`Board::search_in_bits`]).
 
 use super::{Found, Graph, Kind, IN_CELL, MAX_NODES};
-use crate::logic::{bit, Board};
+use crate::logic::{bit, Board, Cells};
 
 /// The nodes with strong links of a folded graph (at most 256 of them),
 /// numbered in node order, and their links as bit sets `S` over those
@@ -153,7 +153,7 @@ impl Board {
             }
             while let Some(i) = any.pop_first() {
                 let x = s.nodes[i];
-                only[x / 64] |= 1 << (x % 64);
+                only.put(x);
             }
             return self.search_from(g, kind, skip, Some(&only), cut, true, MAX_NODES);
         }

@@ -4,7 +4,7 @@
 //! would find what the last one did.
 
 use super::{Graph, Kind, IN_CELL};
-use crate::logic::{bit, Board};
+use crate::logic::{bit, Board, Cells};
 
 /// What each vertex of a graph leads to, as a bit set of marks: the
 /// strongly connected parts of the graph (Tarjan's algorithm), each
@@ -218,7 +218,7 @@ pub(super) fn mark_useful<const W: usize>(
         g.each_weak(z, kind, mask, |x| {
             let i = id[x];
             if i != u32::MAX {
-                ends[i as usize / 64] |= 1 << (i % 64);
+                ends.put(i as usize);
                 for (t, r) in to.iter_mut().zip(&reach[i as usize]) {
                     *t |= r;
                 }
@@ -232,7 +232,7 @@ pub(super) fn mark_useful<const W: usize>(
                 while bits != 0 {
                     let x = strong[64 * w + bits.trailing_zeros() as usize];
                     bits &= bits - 1;
-                    useful[x / 64] |= 1 << (x % 64);
+                    useful.put(x);
                 }
             }
         }
@@ -270,13 +270,10 @@ pub(super) fn mark_useful_any(
                 *a |= b;
             }
         }
-        if ends
-            .iter()
-            .any(|&y| to[y as usize / 64] & (1 << (y % 64)) != 0)
-        {
+        if ends.iter().any(|&y| to.has(y as usize)) {
             for &x in &ends {
                 let x = strong[x as usize];
-                useful[x / 64] |= 1 << (x % 64);
+                useful.put(x);
             }
         }
     }

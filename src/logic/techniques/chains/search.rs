@@ -4,7 +4,7 @@
 use super::{
     better, path_to, useful_starts, Fold, Found, Graph, Kind, IN_CELL, MAX_NODES, MAX_WORK,
 };
-use crate::logic::{bit, Board, ChainNode, Step, Technique};
+use crate::logic::{bit, Board, Cells, ChainNode, Step, Technique};
 
 impl Board {
     /// The breadth-first search of [`Board::chain`] over the chains `kind`
@@ -75,7 +75,7 @@ impl Board {
                 break;
             }
             if g.strong[x].is_empty()
-                || useful.is_some_and(|u| u[x / 64] & (1 << (x % 64)) == 0)
+                || useful.is_some_and(|u| !u.has(x))
                 || !kind.allows(g, &pair, x, false, false)
                 || skip & bit(g.nodes.digit(x)) != 0
             {

@@ -32,7 +32,7 @@ mod net;
 
 use super::chains::Graph;
 use crate::logic::words::Words;
-use crate::logic::{bit, Board, ChainNode, Step, Technique};
+use crate::logic::{bit, Board, Cells, ChainNode, Step, Technique};
 
 /// The most branches (candidates of a cell, places of a digit in a
 /// unit) followed on grids larger than 9x9.
@@ -55,14 +55,6 @@ fn led(g: &Graph, start: u32, on: bool) -> (&[u64], &[u64], bool) {
     (off, on, on.iter().zip(off).any(|(a, b)| a & b != 0))
 }
 
-fn has(set: &[u64], i: usize) -> bool {
-    set[i / 64] & (1u64 << (i % 64)) != 0
-}
-
-fn put(set: &mut [u64], i: usize) {
-    set[i / 64] |= 1u64 << (i % 64);
-}
-
 /// The position inside a net: candidates, digits, placements in order.
 struct Net {
     cands: Vec<u64>,
@@ -82,7 +74,6 @@ pub(in crate::logic) struct Premises {
     facts: Vec<Fact>,
     contradiction: bool,
 }
-
 /// A premise or a conclusion: a node made true (`on`) or false.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Fact {
@@ -303,11 +294,11 @@ impl Board {
             digit: g.nodes.digit(i),
             on,
         };
-        let placed = (0..g.singles).find(|&i| has(&on, i));
+        let placed = (0..g.singles).find(|&i| on.has(i));
         let goals: Vec<Fact> = match placed {
             Some(i) => vec![node_fact(i, true)],
             None => (0..g.singles)
-                .filter(|&i| has(&off, i))
+                .filter(|&i| off.has(i))
                 .map(|i| node_fact(i, false))
                 .collect(),
         };

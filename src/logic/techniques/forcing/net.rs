@@ -1,9 +1,9 @@
 //! Following a premise to its consequences: along the links of the
 //! position's graph (a chain), or by placing and striking (a net).
 
-use super::{has, led, put, Fact, Net, Reach};
+use super::{led, Fact, Net, Reach};
 use crate::logic::techniques::chains::Graph;
-use crate::logic::{bit, Board, ChainNode};
+use crate::logic::{bit, Board, Cells, ChainNode};
 
 impl Board {
     /// Follows a premise through the net (singles everywhere), stopping
@@ -166,9 +166,9 @@ impl Board {
                     for i in 0..g.singles {
                         let (c, d) = (g.nodes.cells(i)[0], g.nodes.digit(i));
                         if s.vals[c] == d {
-                            put(on, i);
+                            on.put(i);
                         } else if s.vals[c] != 0 || s.cands[c] & bit(d) == 0 {
-                            put(off, i);
+                            off.put(i);
                         }
                     }
                 }
@@ -192,9 +192,9 @@ impl Board {
         }
         let mut stack = vec![(start as usize, premise.on)];
         if premise.on {
-            put(on, start as usize);
+            on.put(start as usize);
         } else {
-            put(off, start as usize);
+            off.put(start as usize);
         }
         while let Some((x, is_on)) = stack.pop() {
             for y in g.single_links(x, is_on) {
@@ -203,11 +203,11 @@ impl Board {
                 } else {
                     (&mut *on, &*off)
                 };
-                if has(mine, y) {
+                if mine.has(y) {
                     continue;
                 }
-                put(mine, y);
-                if has(other, y) {
+                mine.put(y);
+                if other.has(y) {
                     return true;
                 }
                 stack.push((y, !is_on));
