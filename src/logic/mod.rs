@@ -10,9 +10,10 @@
 //! order, letter, name, ratings and finder, and one file per technique
 //! family (`singles`, `intersections`, `subsets`, `fish`, `single_digit`,
 //! `wings`, `uniqueness`, `finned_fish`, `sue_de_coq`, `colouring`,
-//! `chains`, `als`, `forcing`) with the finders; `memo` what the finders
-//! keep to go faster; `geometry` the fixed layout of a box shape; `bits`
-//! the bit sets; [`rating`] the ratings, with Sudoku Explainer's run in
+//! `chains`, `als`, `forcing`; the large ones are folders) with the
+//! finders, the sentences and what the family keeps to go faster; `memo`
+//! those gathered, with the run's notes; `geometry` the fixed layout of a
+//! box shape; `bits` the bit sets; [`rating`] the ratings, with Sudoku Explainer's run in
 //! `se_run`.
 //!
 //! The uniqueness techniques (`u` `h` `b`) hold only for a puzzle with one

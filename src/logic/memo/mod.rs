@@ -1,9 +1,12 @@
-//! What the techniques keep to go faster, in one place: the caches of a
-//! position (link graph, almost locked sets, rectangles, colour clusters,
-//! subsets, fish), the searches in vain of one run, the facts about
-//! digits ([`facts`]), and what runs on the same puzzle found
-//! ([`Findings`]). None of it changes a step: a technique finds the same
-//! step, first the same, with or without its memo.
+//! What the techniques keep to go faster: each family's own memo, a type
+//! beside its finders (the link graph in `chains`, the almost locked sets
+//! in `als`, the rectangles in `uniqueness`, the colour clusters in
+//! `colouring`, the subsets in `subsets`, the fish in `finned_fish`, the
+//! premises in `forcing`), gathered in one [`Memo`]; and here the facts
+//! about digits and the searches in vain of one run ([`facts`]), and what
+//! runs on the same puzzle found ([`Findings`]). None of it changes a
+//! step: a technique finds the same step, first the same, with or without
+//! its memo.
 //!
 //! Which techniques take part is read off the technique table: a step of
 //! a technique marked `kept` is noted for a second run, a technique
@@ -16,44 +19,30 @@ use std::sync::Arc;
 use super::techniques::{als, chains, colouring, finned_fish, forcing, subsets, uniqueness};
 use super::{Step, Technique};
 
-/// A board's memo: each family's cache and the run's notes.
+/// A board's memo: each family's own (defined beside its finders) and
+/// the run's notes.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Memo {
-    /// The sashimi fish a failed search for finned ones met, for the
-    /// search that follows it in the same position.
-    pub(super) fish: Option<finned_fish::FishMemo>,
-    /// For each kind of finned fish (size and sashimi) and digit: the
-    /// digit's places (row by row) where that search last went through it
-    /// in vain on this board (empty when it has not).
-    pub(super) fin_vain: Vec<Box<[u64]>>,
-    /// The rectangles of a position, for the uniqueness techniques that
-    /// follow one another on it.
-    pub(super) rects: Option<uniqueness::RectMemo>,
-    /// Every digit's colour clusters of a position, for the colouring
-    /// techniques that follow one another on it.
-    pub(super) colours: Option<colouring::ColourMemo>,
-    /// The candidates where the XY-chain search last found nothing
-    /// ([`Board::xy_chains_in_vain`](super::Board)).
-    pub(super) xy_vain: Option<Vec<u64>>,
+    /// The link graph and the XY-chains' last search in vain.
+    pub(super) chains: chains::Chains,
+    /// The last position's almost locked sets.
+    pub(super) als: als::AlmostLockedSets,
+    /// The sashimi fish met, the searches in vain by digit.
+    pub(super) finned_fish: finned_fish::FinnedFish,
+    /// The rectangles.
+    pub(super) uniqueness: uniqueness::Uniqueness,
+    /// The colour clusters.
+    pub(super) colouring: colouring::Colouring,
+    /// The premises that concluded.
+    pub(super) forcing: forcing::Forcing,
+    /// Each unit's subsets.
+    pub(super) subsets: subsets::Subsets,
     /// What the single-digit techniques found nothing on, and where the
     /// unit-bound ones last searched in vain ([`facts`]).
     pub(super) facts: facts::Facts,
     /// What runs on this puzzle found where, when noted
     /// ([`Board::note_findings`](super::Board::note_findings)).
     pub(super) findings: Option<Findings>,
-    /// `(steps taken, graph)`.
-    pub(super) graph: Option<(usize, Arc<chains::Graph>)>,
-    /// `(steps taken, candidates, sets)`: the last position's sets, kept
-    /// to build the next one's from (the sets of a unit whose cells have
-    /// not changed are the same, and so is a set whose own cells have
-    /// not; so are the restricted commons of two such sets).
-    pub(super) als: Option<(usize, Vec<u64>, Arc<als::AlsData>)>,
-    /// Premise groups of forcing chains (index 0) and nets (index 1)
-    /// found to conclude something, to be tried again first.
-    pub(super) forcing: [Vec<forcing::Premises>; 2],
-    /// Each unit's naked and hidden subsets, and the candidates they were
-    /// found in ([`subsets::UnitSubsets`]).
-    pub(super) subsets: Vec<subsets::UnitSubsets>,
 }
 
 /// What runs on one puzzle found, position by position (a position is

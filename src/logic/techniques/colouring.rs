@@ -27,6 +27,16 @@ pub(in crate::logic) type Cluster = Vec<(usize, bool)>;
 /// A position's candidates and the clusters of each digit (index
 /// `d - 1`) worked out in it so far.
 pub(in crate::logic) type ColourMemo = (Vec<u64>, Vec<Option<Arc<Vec<Cluster>>>>);
+
+/// What the colouring family keeps: every digit's colour clusters of a
+/// position ([`ColourMemo`]), for simple and multi-colouring, which
+/// follow one another on it.
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct Colouring {
+    /// The last position's clusters.
+    pub(in crate::logic) clusters: Option<ColourMemo>,
+}
+
 /// Splits `nodes` into clusters joined by `edges` (pairs of cells),
 /// two-coloured (breadth first, from the first node of each). A cluster
 /// that cannot be two-coloured (only on a broken position) is left out.
@@ -145,18 +155,19 @@ impl Board {
     /// the position stays the same: simple and multi-colouring run one
     /// after the other on a position.
     fn digit_clusters(&mut self, d: u8) -> Arc<Vec<Cluster>> {
-        let fresh = matches!(&self.memo.colours, Some((cands, _)) if *cands == self.cands);
+        let fresh =
+            matches!(&self.memo.colouring.clusters, Some((cands, _)) if *cands == self.cands);
         if !fresh {
-            self.memo.colours = Some((self.cands.clone(), vec![None; self.side]));
+            self.memo.colouring.clusters = Some((self.cands.clone(), vec![None; self.side]));
         }
-        if let Some((_, all)) = &self.memo.colours {
+        if let Some((_, all)) = &self.memo.colouring.clusters {
             if let Some(found) = &all[d as usize - 1] {
                 return Arc::clone(found);
             }
         }
         let (nodes, links) = self.strong_graph(d);
         let found = Arc::new(clusters(&nodes, &links));
-        if let Some((_, all)) = &mut self.memo.colours {
+        if let Some((_, all)) = &mut self.memo.colouring.clusters {
             all[d as usize - 1] = Some(Arc::clone(&found));
         }
         found

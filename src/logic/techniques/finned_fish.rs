@@ -105,6 +105,18 @@ fn changed_lines(now: &[u64], then: &[u64]) -> (u64, u64) {
     }
 }
 
+/// What the finned fish family keeps.
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct FinnedFish {
+    /// The sashimi fish a failed search for finned ones met, for the
+    /// search that follows it in the same position.
+    pub(in crate::logic) sashimi: Option<FishMemo>,
+    /// For each kind of finned fish (size and sashimi) and digit: the
+    /// digit's places (row by row) where that search last went through it
+    /// in vain on this board (empty when it has not).
+    pub(in crate::logic) in_vain: Vec<Box<[u64]>>,
+}
+
 /// The most boxes a grid has (its side, at most 64).
 const MAX_BOXES: usize = 64;
 
@@ -112,7 +124,11 @@ impl Board {
     /// One finned (`sashimi` false) or sashimi fish of `size` lines (2 to
     /// 4) that strikes something.
     pub(in crate::logic) fn finned_fish(&mut self, size: usize, sashimi: bool) -> bool {
-        let kept = if sashimi { self.memo.fish.take() } else { None };
+        let kept = if sashimi {
+            self.memo.finned_fish.sashimi.take()
+        } else {
+            None
+        };
         if let Some(answer) = kept.and_then(|m| m.answer(size, &self.cands)) {
             let found = answer.is_some();
             if let Some(step) = answer {
@@ -139,8 +155,8 @@ impl Board {
         // they strike, are as they were there (a run only loses
         // candidates), so they hold no fish either.
         let kind = (size - 2) * 2 + usize::from(sashimi);
-        if self.memo.fin_vain.len() < 6 * n {
-            self.memo.fin_vain.resize(6 * n, Box::default());
+        if self.memo.finned_fish.in_vain.len() < 6 * n {
+            self.memo.finned_fish.in_vain.resize(6 * n, Box::default());
         }
         // The choice of base lines, and each depth's `outside` (written
         // before it is read).
@@ -156,8 +172,10 @@ impl Board {
                 *row = places[r * n + d as usize - 1];
             }
             let now = &now[..n];
-            let (dirty_rows, dirty_cols) =
-                changed_lines(now, &self.memo.fin_vain[kind * n + d as usize - 1]);
+            let (dirty_rows, dirty_cols) = changed_lines(
+                now,
+                &self.memo.finned_fish.in_vain[kind * n + d as usize - 1],
+            );
             // The boxes holding the digit: a fin box must hold a cell to
             // strike.
             let boxes = (0..n)
@@ -228,14 +246,14 @@ impl Board {
             }
             if sashimi || !other_kind {
                 failed |= bit(d);
-                self.memo.fin_vain[kind * n + d as usize - 1] = now.into();
+                self.memo.finned_fish.in_vain[kind * n + d as usize - 1] = now.into();
             }
         }
         self.digits_failed(t, failed);
         if !sashimi {
             // Nothing finned: the whole search ran, and met the first
             // sashimi fish (if any) the next call would find.
-            self.memo.fish = Some(FishMemo {
+            self.memo.finned_fish.sashimi = Some(FishMemo {
                 cands: self.cands.clone(),
                 size,
                 sashimi: first_sashimi,
@@ -614,10 +632,12 @@ mod tests {
         // search in vain are those found trying them all.
         let mut kept = 0;
         crate::logic::tests::each_hard_position(40, |b| {
-            kept += b.memo.fin_vain.iter().filter(|v| !v.is_empty()).count();
+            kept += (b.memo.finned_fish.in_vain.iter())
+                .filter(|v| !v.is_empty())
+                .count();
             for size in 2..=4 {
                 let (mut with, mut without) = (b.clone(), b.clone());
-                without.memo.fin_vain.clear();
+                without.memo.finned_fish.in_vain.clear();
                 for board in [&mut with, &mut without] {
                     if !board.finned_fish(size, false) {
                         board.finned_fish(size, true);

@@ -29,6 +29,15 @@ pub(in crate::logic) struct UnitSubsets {
     /// Digits whose places cover as many cells.
     hidden: Vec<Cover<u8>>,
 }
+
+/// What the subsets family keeps: each unit's naked and hidden subsets
+/// and the candidates they were found in ([`UnitSubsets`]).
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct Subsets {
+    /// By unit (rows, columns, boxes).
+    pub(in crate::logic) units: Vec<UnitSubsets>,
+}
+
 /// A choice of items (cells, digits) and the union of their masks.
 #[derive(Debug, Clone, Copy)]
 struct Cover<T> {
@@ -107,7 +116,7 @@ impl Board {
                 continue;
             }
             self.find_unit_subsets(k);
-            let step = self.memo.subsets[k]
+            let step = self.memo.subsets.units[k]
                 .naked
                 .iter()
                 .filter(|c| c.len == size)
@@ -124,11 +133,11 @@ impl Board {
     /// cache) anew if its candidates changed since they were.
     fn find_unit_subsets(&mut self, k: usize) {
         let n = self.side;
-        if self.memo.subsets.len() != self.units.len() {
-            self.memo.subsets = vec![UnitSubsets::default(); self.units.len()];
+        if self.memo.subsets.units.len() != self.units.len() {
+            self.memo.subsets.units = vec![UnitSubsets::default(); self.units.len()];
         }
         let cells = &self.units[k];
-        let memo = &mut self.memo.subsets[k];
+        let memo = &mut self.memo.subsets.units[k];
         let same = memo.made
             && memo.cands.len() == cells.len()
             && cells
@@ -247,7 +256,7 @@ impl Board {
                 continue;
             }
             self.find_unit_subsets(k);
-            let step = self.memo.subsets[k]
+            let step = self.memo.subsets.units[k]
                 .hidden
                 .iter()
                 .filter(|c| c.len == size)
@@ -378,7 +387,7 @@ mod tests {
             let n = b.side;
             for k in 0..3 * n {
                 b.find_unit_subsets(k);
-                let kept = b.memo.subsets[k].clone();
+                let kept = b.memo.subsets.units[k].clone();
                 let cells: Vec<(usize, u64)> =
                     b.units[k].iter().map(|&c| (c, b.cands[c])).collect();
                 let places: Vec<(u8, u64)> = (1..=n as u8).map(|d| (d, b.places(k, d))).collect();

@@ -31,6 +31,16 @@ pub(in crate::logic) type Rect = [usize; 4];
 
 /// A position's candidates and its rectangles with their common digits.
 pub(in crate::logic) type RectMemo = (Vec<u64>, Vec<(Rect, u64)>);
+
+/// What the uniqueness family keeps: the rectangles of the last position
+/// ([`RectMemo`]), for the five rectangle techniques that follow one
+/// another on it and the positions after.
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct Uniqueness {
+    /// The last position's rectangles.
+    pub(in crate::logic) rects: Option<RectMemo>,
+}
+
 /// Makes the step for a type 3 subset (its other cells and all digits).
 type SubsetStep<'a> = dyn FnMut(&Board, &[usize], u64) -> Option<Step> + 'a;
 
@@ -41,9 +51,9 @@ impl Board {
     /// candidates (candidates only go, so no rectangle is new), in the
     /// same order.
     fn rectangles_memo(&mut self) -> Vec<(Rect, u64)> {
-        let rects = match self.memo.rects.take() {
+        let rects = match self.memo.uniqueness.rects.take() {
             Some((cands, rects)) if cands == self.cands => {
-                self.memo.rects = Some((cands, rects.clone()));
+                self.memo.uniqueness.rects = Some((cands, rects.clone()));
                 return rects;
             }
             Some((mut cands, mut rects))
@@ -57,12 +67,12 @@ impl Board {
                 });
                 debug_assert_eq!(rects, self.rectangles());
                 cands.clone_from(&self.cands);
-                self.memo.rects = Some((cands, rects.clone()));
+                self.memo.uniqueness.rects = Some((cands, rects.clone()));
                 return rects;
             }
             _ => self.rectangles(),
         };
-        self.memo.rects = Some((self.cands.clone(), rects.clone()));
+        self.memo.uniqueness.rects = Some((self.cands.clone(), rects.clone()));
         rects
     }
 

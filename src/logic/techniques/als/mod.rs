@@ -43,6 +43,16 @@ const MAX_CHAIN: usize = 6;
 /// exponential in the chain length; past this it gives up for the step).
 const MAX_EXPANSIONS: usize = 20_000;
 
+/// What the ALS family keeps: `(steps taken, candidates, sets)`, the last
+/// position's sets, to build the next one's from (the sets of a unit
+/// whose cells have not changed are the same, and so is a set whose own
+/// cells have not; so are the restricted commons of two such sets).
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct AlmostLockedSets {
+    /// The last position's sets.
+    pub(in crate::logic) last: Option<(usize, Vec<u64>, Arc<AlsData>)>,
+}
+
 /// The almost locked sets of a position and the restricted commons
 /// between them (`rcc[i]`: every other set `k` sharing one, with the
 /// digits as a bit set).

@@ -13,9 +13,9 @@ impl Board {
     /// between two of them).
     pub(super) fn als_data(&mut self) -> Arc<AlsData> {
         let at = self.steps.len();
-        let prev = match self.memo.als.take() {
+        let prev = match self.memo.als.last.take() {
             Some((s, cands, data)) if s == at => {
-                self.memo.als = Some((s, cands, Arc::clone(&data)));
+                self.memo.als.last = Some((s, cands, Arc::clone(&data)));
                 return data;
             }
             Some((_, cands, data)) if !data.truncated && cands.len() == self.cands.len() => {
@@ -140,7 +140,7 @@ impl Board {
             cand_fold,
             strikable,
         });
-        self.memo.als = Some((at, self.cands.clone(), Arc::clone(&data)));
+        self.memo.als.last = Some((at, self.cands.clone(), Arc::clone(&data)));
         data
     }
 

@@ -15,7 +15,7 @@ impl Board {
     pub(in crate::logic) fn graph(&mut self, grouped: bool) -> Arc<Graph> {
         let at = self.steps.len();
         let fits = |g: &Graph| g.grouped || !grouped;
-        if let Some((s, g)) = &self.memo.graph {
+        if let Some((s, g)) = &self.memo.chains.graph {
             if *s == at && fits(g) {
                 return Arc::clone(g);
             }
@@ -38,7 +38,7 @@ impl Board {
                 g
             }
         };
-        self.memo.graph = Some((at, Arc::clone(&g)));
+        self.memo.chains.graph = Some((at, Arc::clone(&g)));
         g
     }
 

@@ -373,7 +373,7 @@ impl Board {
         if self.memo.facts.off {
             return false;
         }
-        let Some(then) = &self.memo.xy_vain else {
+        let Some(then) = &self.memo.chains.xy_vain else {
             return false;
         };
         then.len() == self.cands.len()

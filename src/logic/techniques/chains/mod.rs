@@ -55,6 +55,16 @@ const MAX_WORK: usize = 4_000_000;
 /// ([`Board::note_findings`]); about 20 KB each on a 9x9.
 pub(in crate::logic) const KEPT_GRAPHS: usize = 256;
 
+/// What the chains family keeps.
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct Chains {
+    /// `(steps taken, graph)`: the position's link graph.
+    pub(in crate::logic) graph: Option<(usize, Arc<Graph>)>,
+    /// The candidates where the XY-chain search last found nothing
+    /// ([`Board::xy_chains_in_vain`](crate::logic::Board)).
+    pub(in crate::logic) xy_vain: Option<Vec<u64>>,
+}
+
 /// Whether chain `a` (literals, strikes) comes before chain `b` in
 /// HoDoKu's order of steps (`SolutionStep.compareTo`): more strikes
 /// first, then the lower weighted sum of the strikes (sorted by digit,
@@ -108,6 +118,8 @@ pub(in crate::logic) enum Kind {
 
 /// A chain found: its literals (`2 * node + on`) and what it strikes.
 type Found = (Vec<u32>, Vec<(usize, u8)>);
+
+use std::sync::Arc;
 
 mod at_once;
 mod build;

@@ -268,9 +268,9 @@ impl Board {
             self.digits_failed(Technique::XChain, all & !skip);
         }
         if kind == Kind::Xy && found.is_none() && !cut {
-            match &mut self.memo.xy_vain {
+            match &mut self.memo.chains.xy_vain {
                 Some(then) => then.clone_from(&self.cands),
-                None => self.memo.xy_vain = Some(self.cands.clone()),
+                None => self.memo.chains.xy_vain = Some(self.cands.clone()),
             }
         }
         let Some((chain, struck)) = found else {

@@ -74,6 +74,16 @@ pub(in crate::logic) struct Premises {
     facts: Vec<Fact>,
     contradiction: bool,
 }
+
+/// What the forcing family keeps: the premise groups of forcing chains
+/// (index 0) and nets (index 1) found to conclude something, tried again
+/// first.
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct Forcing {
+    /// Chains' and nets' premise groups.
+    pub(in crate::logic) premises: [Vec<Premises>; 2],
+}
+
 /// A premise or a conclusion: a node made true (`on`) or false.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Fact {
@@ -114,7 +124,7 @@ impl Board {
         let g = self.graph(false);
         let n = self.side;
         let of_cand = &g.of_cand;
-        while let Some(p) = self.memo.forcing[slot].pop() {
+        while let Some(p) = self.memo.forcing.premises[slot].pop() {
             if self.conclude(&g, of_cand, &p, net) {
                 return true;
             }
@@ -214,8 +224,8 @@ impl Board {
         }
         if !found.is_empty() {
             found.reverse();
-            self.memo.forcing[slot] = found;
-            while let Some(p) = self.memo.forcing[slot].pop() {
+            self.memo.forcing.premises[slot] = found;
+            while let Some(p) = self.memo.forcing.premises[slot].pop() {
                 if self.conclude(&g, of_cand, &p, net) {
                     return true;
                 }
