@@ -172,3 +172,56 @@ pub(super) fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cells;
+
+    /// A set of `words` words holding `members`.
+    fn set(words: usize, members: &[usize]) -> Vec<u64> {
+        let mut s = vec![0u64; words];
+        for &c in members {
+            s.put(c);
+        }
+        s
+    }
+
+    #[test]
+    fn cells_put_and_read_across_words() {
+        // 625 cells (a 25x25 grid): ten words, the last one partial.
+        let members = [0, 63, 64, 127, 128, 300, 624];
+        let s = set(10, &members);
+        for c in 0..625 {
+            assert_eq!(s.has(c), members.contains(&c), "cell {c}");
+        }
+        assert_eq!(s.members().collect::<Vec<_>>(), members);
+        assert_eq!(s.iter().map(|w| w.count_ones()).sum::<u32>(), 7);
+    }
+
+    #[test]
+    fn cells_meet_contain_and_intersect() {
+        let a = set(3, &[5, 70, 150]);
+        let b = set(3, &[70, 140]);
+        let c = set(3, &[6, 71]);
+        assert!(a.meets(&b) && b.meets(&a));
+        assert!(!a.meets(&c));
+        assert!(set(3, &[70]).within(&a));
+        assert!(!b.within(&a));
+        let mut k = a.clone();
+        k.keep(&b);
+        assert_eq!(k, set(3, &[70]));
+    }
+
+    #[test]
+    fn cells_fold_to_the_set_up_to_128_cells_and_halves_or_ed_beyond() {
+        let small = set(2, &[0, 64, 127]);
+        assert_eq!(small.folded(), 1 | 1 << 64 | 1 << 127);
+        // Cell 130 lands on bit 2 of the fold, cell 200 on bit 72.
+        let large = set(4, &[1, 130, 200]);
+        assert_eq!(large.folded(), 1 << 1 | 1 << 2 | 1 << 72);
+        // Disjoint folds mean disjoint sets.
+        let other = set(4, &[3, 129 + 64]);
+        assert_eq!(large.folded() & other.folded(), 0);
+        assert!(!large.meets(&other));
+    }
+}
