@@ -39,6 +39,7 @@ pub mod generate;
 pub mod grid;
 pub mod invalid;
 pub mod logic;
+pub mod note;
 mod opc;
 pub mod puzzle_text;
 pub mod rate;
