@@ -33,6 +33,7 @@ pub mod annotate;
 pub mod answers;
 pub mod batch;
 pub mod bench;
+pub mod conflicts;
 pub mod explain;
 pub mod export;
 pub mod generate;

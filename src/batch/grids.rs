@@ -114,8 +114,16 @@ fn error_and_note(
     let error = match outcome.status {
         Status::Solved | Status::GaveUp => None,
         Status::Invalid => Some(invalid_reason(grid, outcome)),
-        Status::Unsolvable => Some("the givens have no solution".to_string()),
-        Status::Multiple => Some("more than one solution".to_string()),
+        // The givens to blame, by the sheet's names (the outcome's grid is
+        // the puzzle).
+        Status::Unsolvable => Some(crate::conflicts::unsolvable_reason(
+            &outcome.grid,
+            &crate::explain::AddressMap::for_grid(grid),
+        )),
+        Status::Multiple => Some(crate::conflicts::multiple_reason(
+            &outcome.grid,
+            &crate::explain::AddressMap::for_grid(grid),
+        )),
         Status::Timeout => Some(format!(
             "no answer within {}",
             opts.timeout
