@@ -9,11 +9,9 @@
 //! use xlsudoku::conflicts::unsolvable_core;
 //! use xlsudoku::grid::Grid;
 //!
-//! // Row 1 lacks only a 9, but column 9 holds one already.
-//! let puzzle: Grid =
-//!     "12345678.\n........9\n.........\n.........\n.........\n.........\n.........\n.........\n........."
-//!         .replace('\n', "")
-//!         .parse()?;
+//! // Row 1 lacks only a 9, but column 9 holds one already (in row 5).
+//! let rows = ["12345678.", ".........", ".........", ".........", "........9"];
+//! let puzzle: Grid = format!("{}{}", rows.concat(), ".".repeat(36)).parse()?;
 //! let core = unsolvable_core(&puzzle, Duration::from_secs(2));
 //! assert!(core.smallest);
 //! assert_eq!(core.cells.len(), 9, "the eight of row 1 and the 9 below");
@@ -132,7 +130,7 @@ pub fn two_solutions(puzzle: &Grid, deadline: Instant) -> Option<(Grid, Grid)> {
 
 /// The cells in which two solutions differ, grouped by the pair of digits
 /// they swap: `D5, D7, F5, F7 can be 1 or 2 either way`, groups joined by
-/// `; `, at most [`LISTED`] cells named.
+/// `; `, at most 12 cells named (then how many differ in all).
 pub fn difference_words(a: &Grid, b: &Grid, names: &AddressMap) -> String {
     // (low digit, high digit) → cells, in order of first appearance.
     let mut groups: Vec<((u8, u8), Vec<usize>)> = Vec::new();
