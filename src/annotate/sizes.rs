@@ -50,11 +50,13 @@ impl Sizes {
     }
 }
 
-/// One `<col>` of `<cols>`: its columns (1-based, as written) and tag.
+/// One `<col>` of `<cols>`: its columns (1-based, as written), tag and
+/// text as the part has it (kept when no copy column is in it).
 struct Col<'s> {
     min: u32,
     max: u32,
     tag: BytesStart<'s>,
+    raw: &'s str,
 }
 
 /// `xml` (a patched worksheet part) with the copy's columns and rows
@@ -93,7 +95,7 @@ pub(super) fn copy_sizes(part: &str, xml: &str, sizes: &Sizes) -> Result<String,
         match (item, name.as_str()) {
             (Item::Other, "cols") if !cols_done => {
                 let prefix = prefix_of(&e);
-                let (cols, after) = read_cols(part, &mut reader, empty)?;
+                let (cols, after) = read_cols(part, xml, &mut reader, empty)?;
                 out.push_str(&xml[copied..start]);
                 out.push_str(&new_cols(part, &prefix, &cols, sizes)?);
                 copied = after;
@@ -188,6 +190,7 @@ fn grid_heights(
 /// position after its end tag.
 fn read_cols<'s>(
     part: &str,
+    xml: &'s str,
     reader: &mut Reader<&'s [u8]>,
     empty: bool,
 ) -> Result<(Vec<Col<'s>>, usize), AnnotateError> {
@@ -198,6 +201,7 @@ fn read_cols<'s>(
     }
     let mut depth = 1usize;
     loop {
+        let start = pos(reader);
         match reader.read_event().map_err(&err)? {
             Event::Empty(e) if depth == 1 && e.local_name().as_ref() == "col" => {
                 let num = |k: &str| -> Result<Option<u32>, AnnotateError> {
@@ -207,7 +211,13 @@ fn read_cols<'s>(
                 };
                 if let (Some(min), Some(max)) = (num("min")?, num("max")?) {
                     if min >= 1 && max >= min {
-                        cols.push(Col { min, max, tag: e });
+                        let raw = &xml[start..pos(reader)];
+                        cols.push(Col {
+                            min,
+                            max,
+                            tag: e,
+                            raw,
+                        });
                     }
                 }
             }
@@ -269,6 +279,10 @@ fn new_cols(
         Ok(())
     };
     for k in cols {
+        if sizes.cols.range(k.min - 1..k.max).next().is_none() {
+            items.push((k.min, k.raw.to_string()));
+            continue;
+        }
         let mut from = k.min;
         for (&copy, grid) in sizes.cols.range(k.min - 1..k.max) {
             let c = copy + 1;
@@ -315,11 +329,13 @@ mod tests {
     #[test]
     fn copy_columns_split_out_of_their_ranges_with_the_grid_widths() {
         let xml = format!(
-            r#"<worksheet><cols><col min="1" max="1" width="2"/><col min="3" max="4" width="5.5" customWidth="1"/><col min="5" max="20" width="12" style="3"/></cols>{DATA}</worksheet>"#
+            r#"<worksheet><cols><col min="1" max="1" width="2" /><col min="3" max="4" width="5.5" customWidth="1"/><col min="5" max="20" width="12" style="3"/></cols>{DATA}</worksheet>"#
         );
         // Copy columns M, N (12, 13) take C, D (2, 3); column Z takes B (no width).
         let out = copy_sizes("s", &xml, &sizes(&[(12, 2), (13, 3), (25, 1)], &[])).unwrap();
         assert!(out.contains(r#"<col min="5" max="12" width="12" style="3"/><col min="13" max="13" width="5.5" style="3" customWidth="1"/><col min="14" max="14" width="5.5" style="3" customWidth="1"/><col min="15" max="20" width="12" style="3"/>"#), "{out}");
+        // A range without copy columns is kept as written.
+        assert!(out.contains(r#"<cols><col min="1" max="1" width="2" /><col min="3" max="4" width="5.5" customWidth="1"/>"#), "{out}");
         // A column outside every range whose grid column has no width: untouched.
         assert!(!out.contains(r#"min="26""#), "{out}");
         assert!(
