@@ -140,3 +140,38 @@ fn an_ambiguous_grid_names_where_two_solutions_differ() {
         "{explain}"
     );
 }
+
+#[test]
+fn a_column_clash_is_named_with_the_sheets_column_letter_everywhere() {
+    // EASY at C3:K11 with a 4 in C4 (its 6), over the 4 of C7.
+    let dir = tempfile::tempdir().unwrap();
+    let input = crate::util::easy_with_sheet(dir.path(), "column.xlsx", |xml| {
+        xml.replace(
+            r#"<c r="C4" s="4"><v>6</v></c>"#,
+            r#"<c r="C4" s="4"><v>4</v></c>"#,
+        )
+    });
+    let want = "4 twice in column C (C4, C7)";
+    let o = xlsudoku(&["check", "--json", input.to_str().unwrap()]);
+    let line = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["error"], want, "{line}");
+    let out = dir.path().join("out.xlsx");
+    let o = xlsudoku(&[input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let sheets = xlsudoku::workbook::read_workbook(&out, &Default::default()).unwrap();
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook(&out).unwrap();
+    let values = calamine::Reader::worksheet_range(&mut book, &sheets[0].name).unwrap();
+    let note = crate::util::cell_text(&values, sheets[0].grids[0].note_at);
+    assert!(note.starts_with(&format!("invalid: {want} (")), "{note}");
+    let o = xlsudoku(&["explain", input.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        text.trim_end().ends_with(&format!("invalid: {want}")),
+        "{text}"
+    );
+}
