@@ -6,7 +6,9 @@
 //! copied as it is stored (compressed bytes, name and order) except
 //!
 //! - the worksheet parts whose cells change, rewritten by streaming their
-//!   XML and changing only the edited cells (plus the sheet's `<dimension>`);
+//!   XML and changing only the edited cells (plus the sheet's `<dimension>`,
+//!   and for a grid's answer copy the widths and heights of its columns and
+//!   rows: its grid's);
 //! - `xl/styles.xml`, which gains the blue italic fonts and cell formats
 //!   the written cells use (once each, reused on later runs);
 //! - `xl/workbook.xml`, which gets `<calcPr fullCalcOnLoad="1"/>` so that
@@ -84,6 +86,7 @@ mod error;
 mod package;
 mod sheet;
 mod sheet_place;
+mod sizes;
 pub mod solutions;
 mod styles;
 mod xml;
@@ -97,6 +100,7 @@ use crate::address::CellRef;
 use calc_chain::{drop_entries, ChainEdit};
 use package::set_full_calc_on_load;
 use sheet::patch_sheet;
+use sizes::Sizes;
 use styles::StylePool;
 
 use book::{forced_styles, Book, Planned};
@@ -396,7 +400,9 @@ fn patch_parts<R: Read + Seek>(
         if let Some(id) = planned.sheet_id {
             dropped.extend(patched.dropped_formulas.iter().map(|c| (id, *c)));
         }
-        changes.set(&planned.part, src.bytes_of(patched.xml));
+        // An answer copy takes its grid's column widths and row heights.
+        let xml = sizes::copy_sizes(&planned.part, &patched.xml, &Sizes::of(&planned.from))?;
+        changes.set(&planned.part, src.bytes_of(xml));
     }
     if !wanted.copies.is_empty() {
         let own_sheet = wanted.own_sheet;

@@ -111,12 +111,19 @@ fn error_and_note(
     outcome: &Outcome,
     opts: &SolveOptions,
 ) -> (Option<String>, String) {
-    let time = format_elapsed(outcome.elapsed);
     let error = match outcome.status {
         Status::Solved | Status::GaveUp => None,
         Status::Invalid => Some(invalid_reason(grid, outcome)),
-        Status::Unsolvable => Some("the givens have no solution".to_string()),
-        Status::Multiple => Some("more than one solution".to_string()),
+        // The givens to blame, by the sheet's names (the outcome's grid is
+        // the puzzle).
+        Status::Unsolvable => Some(crate::conflicts::unsolvable_reason(
+            &outcome.grid,
+            &crate::explain::AddressMap::for_grid(grid),
+        )),
+        Status::Multiple => Some(crate::conflicts::multiple_reason(
+            &outcome.grid,
+            &crate::explain::AddressMap::for_grid(grid),
+        )),
         Status::Timeout => Some(format!(
             "no answer within {}",
             opts.timeout
@@ -124,19 +131,14 @@ fn error_and_note(
                 .unwrap_or_default()
         )),
     };
-    let mut note = match (&error, outcome.status) {
-        (None, s) if outcome.history.is_empty() => format!("{}: {time}", s.note_word()),
-        (None, s) => format!("{}: {}-{time}", s.note_word(), outcome.history),
-        (Some(e), s) => format!("{}: {e} ({time})", s.note_word()),
-    };
-    if let Some(r) = outcome.rating.filter(|_| outcome.status == Status::Solved) {
-        // The seed's `history-time` first, then the ratings.
-        note.push_str(&format!(
-            " · SE {} · {}",
-            crate::logic::rating::se_text(r.se, r.complete),
-            r.level
-        ));
+    let mut note = crate::note::Note {
+        status: outcome.status,
+        elapsed: outcome.elapsed,
+        history: &outcome.history,
+        rating: outcome.rating,
+        error: error.as_deref(),
     }
+    .text();
     if grid.note_apart {
         note.push_str(&format!(" [grid {}]", grid.range));
     }

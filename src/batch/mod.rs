@@ -34,7 +34,7 @@ use crate::annotate::{
     CellValue, GridMark, SheetEdits, SolutionCopy, Solutions, StyleFrom,
 };
 use crate::report::{SheetRecord, SheetStatus};
-use crate::solve::{candidate_letters, format_elapsed, solve, Outcome, SolveOptions, Status};
+use crate::solve::{candidate_letters, solve, Outcome, SolveOptions, Status};
 use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions, Symbol};
 
 mod grids;

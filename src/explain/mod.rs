@@ -208,8 +208,9 @@ fn failure(outcome: &Outcome, map: &AddressMap, opts: &SolveOptions) -> Option<S
     match outcome.status {
         Status::Solved | Status::GaveUp => None,
         Status::Invalid => Some(conflicts(outcome, map)),
-        Status::Unsolvable => Some("the givens have no solution".to_string()),
-        Status::Multiple => Some("the givens allow more than one solution".to_string()),
+        // The outcome's grid is the puzzle.
+        Status::Unsolvable => Some(crate::conflicts::unsolvable_reason(&outcome.grid, map)),
+        Status::Multiple => Some(crate::conflicts::multiple_reason(&outcome.grid, map)),
         Status::Timeout => Some(format!(
             "no answer within {}",
             opts.timeout

@@ -281,9 +281,20 @@ fn singles_and_guesses_in_words() {
     s.placed = Some((4 * 9 + 5, 1));
     assert_eq!(describe(&s, &m, &[]), "naked single: r5c6 = 1");
     s.technique = Technique::Guess;
+    // Never a bare `r5c6 = 1` as if deduced: where the techniques stop,
+    // that trial and error follows, and whose digit the steps go on from.
     assert_eq!(
         describe(&s, &m, &[]),
-        "guess: r5c6 = 1 (from the proven solution; the techniques stop here)"
+        "guess: the techniques stop here; the rest needs trial and error, and the steps go on from r5c6 = 1, the digit of the proven solution"
+    );
+    // With the candidates known: how much is left open, and the cell's.
+    let mut cands = vec![0u64; 81];
+    cands[4 * 9 + 5] = 0b101; // 1 or 3
+    cands[0] = 0b1110; // 2, 3 or 4
+    cands[1] = 0b1000; // a single: not open
+    assert_eq!(
+        describe(&s, &m, &cands),
+        "guess: the techniques stop here, with 2 cells open (5 candidates); the rest needs trial and error: r5c6 can be 1 or 3, and the steps go on from r5c6 = 1, the digit of the proven solution"
     );
 }
 

@@ -273,11 +273,38 @@ impl Words<'_> {
     }
 }
 
-/// A guess in words.
+/// A guess in words: where the techniques stop (the cells still open and
+/// their candidates), that the rest needs trial and error, and the digit
+/// the steps go on from, named as the proven solution's, not as a
+/// deduction: `guess: the techniques stop here, with 58 cells open (212
+/// candidates); the rest needs trial and error: D11 can be 7 or 9, and the
+/// steps go on from D11 = 7, the digit of the proven solution`.
 pub(in crate::logic) fn say_guess(step: &Step, w: &Words) -> Option<String> {
     let (c, d) = step.placed?;
+    let open: Vec<u64> = w
+        .cands
+        .iter()
+        .copied()
+        .filter(|m| m.count_ones() > 1)
+        .collect();
+    let left: u32 = open.iter().map(|m| m.count_ones()).sum();
+    let at = match open.len() {
+        0 => String::new(),
+        n => format!(", with {n} cells open ({left} candidates)"),
+    };
+    let options = match w.cands.get(c) {
+        Some(&m) if m.count_ones() > 1 => {
+            let ds: Vec<String> = digit_list(m).into_iter().map(|x| w.digit(x)).collect();
+            format!(
+                ": {} can be {}",
+                w.cell(c),
+                and_list(&ds).replace(" and ", " or ")
+            )
+        }
+        _ => String::new(),
+    };
     Some(format!(
-        "{}: {} = {} (from the proven solution; the techniques stop here)",
+        "{}: the techniques stop here{at}; the rest needs trial and error{options}, and the steps go on from {} = {}, the digit of the proven solution",
         step.technique.name(),
         w.cell(c),
         w.digit(d)

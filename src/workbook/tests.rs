@@ -9,6 +9,9 @@ use calamine::Data;
 #[test]
 fn a_note_is_known_by_its_status_word_and_colon() {
     for note in [
+        "solved in 4.65 ms · difficulty SE 1.2 (easy) · steps: ii (letters: xlsudoku techniques)",
+        "gave up after 3.00 ms · steps: i! (letters: xlsudoku techniques)",
+        // As notes of earlier versions read.
         "solved: 4.65 ms · SE 1.2 · easy",
         "gave up: i!-3 ms",
         "multiple solutions: more than one (1 ms)",

@@ -140,7 +140,8 @@ fn steps_name_the_sheets_own_cells_for_a_grid_at_c3() {
     );
     assert!(text.contains("naked single: "), "naked singles are listed");
     assert!(
-        text.contains("(from the proven solution; the techniques stop here)"),
+        text.contains(": the techniques stop here, with ")
+            && text.contains(", the digit of the proven solution"),
         "guesses are said: {text}"
     );
     // Every cell named lies in C3:K11.
@@ -237,9 +238,13 @@ fn json_has_one_object_per_grid_then_a_summary() {
 fn ambiguous_and_clashing_grids_are_reported_without_steps() {
     let o = xlsudoku(&["explain", fixture("status_multiple.xlsx").to_str().unwrap()]);
     assert_eq!(code(&o), 1);
-    assert_eq!(
-        stdout(&o).trim_end(),
-        "Multiple!C3:K11 (9x9): multiple solutions: the givens allow more than one solution"
+    // Where two solutions differ is named (cli::conflicts checks the cells).
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("Multiple!C3:K11 (9x9): multiple solutions: more than one solution: ")
+            && text.trim_end().ends_with(" either way")
+            && text.lines().count() == 1,
+        "{text}"
     );
     let clash = fixture("status_invalid_clash.xlsx");
     let o = xlsudoku(&["explain", clash.to_str().unwrap()]);
@@ -436,7 +441,11 @@ fn every_technique_is_said_in_its_own_words_on_hard_puzzles() {
                 "sue-de-coq" => "crosses",
                 "simple-colouring" => "colour",
                 "multi-colouring" => "clusters",
-                "guess" => "from the proven solution",
+                "guess" => "the techniques stop here",
+                // A loop back to its start says what it proves.
+                "x-chain" | "xy-chain" | "aic" | "grouped-aic" if s.text.contains("; so ") => {
+                    ", then "
+                }
                 "x-chain" | "xy-chain" | "aic" | "grouped-aic" => " or ",
                 "als-xz" => "restricted common",
                 "als-xy-wing" => "pivot",
@@ -639,4 +648,69 @@ fn a_puzzle_with_a_bom_or_tabs_between_its_cells_is_read_and_controls_are_escape
     let err = stderr(&o);
     assert!(err.contains("character 'U+0001' at position 0"), "{err:?}");
     assert!(!err.contains('\u{1}'), "{err:?}");
+}
+
+/// A top1465 puzzle whose XY-chains include loops back to their start.
+const LOOPING: &str =
+    "8.9...3.....7.1...5.........7.....263...9.......1...4..6.2....4....8.5...........";
+
+#[test]
+fn a_loop_says_what_it_proves() {
+    let o = xlsudoku(&["explain", "--puzzle", LOOPING]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut loops = 0;
+    for line in text.lines().filter(|l| l.contains(" XY-chain: (")) {
+        // `54. XY-chain: (7)r7c1 = (1)r7c1 – … = (7)r7c1: …`
+        let chain = line.split(": ").nth(1).unwrap();
+        let (first, last) = (
+            chain.split(' ').next().unwrap(),
+            chain.rsplit(' ').next().unwrap(),
+        );
+        if first != last {
+            continue;
+        }
+        loops += 1;
+        let (d, cell) = first[1..].split_once(')').unwrap();
+        assert!(
+            line.contains(&format!(
+                ": if {cell} is not {d}, then {cell} is {d}; so {cell} is {d}: removes "
+            )),
+            "{line}"
+        );
+        assert!(
+            !line.contains(&format!("{cell} is {d} or {cell} is {d}")),
+            "{line}"
+        );
+    }
+    assert!(loops > 0, "no loop to check: {text}");
+}
+
+#[test]
+fn a_guess_says_where_the_techniques_stop_and_is_no_deduction() {
+    let o = xlsudoku(&[
+        "explain",
+        fixture("status_needs_guess.xlsx").to_str().unwrap(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    let guesses: Vec<&str> = text.lines().filter(|l| l.contains(". guess: ")).collect();
+    assert!(!guesses.is_empty(), "{text}");
+    for line in guesses {
+        // Never `guess: D11 = 7` as if the digit were deduced.
+        let said = line.split(". guess: ").nth(1).unwrap();
+        assert!(
+            said.starts_with("the techniques stop here, with "),
+            "{line}"
+        );
+        assert!(
+            said.contains(" cells open (")
+                && said.contains(" candidates); the rest needs trial and error"),
+            "{line}"
+        );
+        assert!(
+            said.ends_with(", the digit of the proven solution"),
+            "{line}"
+        );
+    }
 }

@@ -281,8 +281,9 @@ fn parts(p: &Path) -> Vec<(String, String)> {
             std::io::Read::read_to_string(&mut f, &mut s).unwrap_or_default();
             let s: Vec<String> = s
                 .split("<t>")
-                .map(|piece| match piece.find(" · SE ") {
-                    Some(k) if piece.starts_with("solved: ") => piece[k..].to_string(),
+                // The note's time (`solved in 0.76 ms · …`) differs each run.
+                .map(|piece| match piece.find(" · ") {
+                    Some(k) if piece.starts_with("solved in ") => piece[k..].to_string(),
                     _ => piece.to_string(),
                 })
                 .collect();

@@ -89,12 +89,14 @@ fn example_workbook_is_solved_in_blue_italics_with_a_note() {
             }
         }
         let note = note_text(&out, a);
-        assert!(note.starts_with("solved: "), "{note}");
-        // `solved: history-time · SE rating · level`
-        let (time, rating) = note.split_once(" · SE ").expect("a rating");
+        // `solved in TIME · difficulty SE rating (level) · steps: history (letters: …)`
+        assert!(note.starts_with("solved in "), "{note}");
+        let (time, rest) = note["solved in ".len()..]
+            .split_once(" · difficulty SE ")
+            .expect("a rating");
         assert!(time.ends_with(" ms") || time.ends_with(" s"), "{note}");
         assert!(
-            rating.ends_with(" · easy") || rating.ends_with(" · medium"),
+            rest.contains(" (easy)") || rest.contains(" (medium)"),
             "{note}"
         );
     }
@@ -293,12 +295,13 @@ fn each_status_gets_its_note_exit_code_and_no_fills() {
         (
             "status_unsolvable.xlsx",
             "unsolvable",
-            "unsolvable: the givens have no solution",
+            // The givens to blame are named (cli::conflicts checks them).
+            "unsolvable: the givens have no solution; these ",
         ),
         (
             "status_multiple.xlsx",
             "multiple",
-            "multiple solutions: more than one solution",
+            "multiple solutions: more than one solution: ",
         ),
     ];
     for (file, status, note_start) in cases {
@@ -334,7 +337,15 @@ fn hard_puzzle_history_records_guesses_and_the_ladder() {
         .collect();
     assert!(history.chars().all(|c| letters.contains(c)), "{history}");
     let note = note_text(&out, &sheets(&out)[0]);
-    assert!(note.starts_with(&format!("solved: {history}-")), "{note}");
+    // The history stands apart from the time, labelled, with its key.
+    assert!(note.starts_with("solved in "), "{note}");
+    assert!(
+        note.ends_with(&format!(
+            " · steps: {history} (letters: xlsudoku techniques)"
+        )),
+        "{note}"
+    );
+    assert!(!note.contains(&format!("{history}-")), "{note}");
 }
 
 #[test]
@@ -407,7 +418,7 @@ fn logic_only_gives_up_and_writes_candidate_letters() {
     assert!(letters
         .iter()
         .all(|t| t.len() >= 2 && t.chars().all(|c| ('a'..='i').contains(&c))));
-    assert!(note_text(&out, s).starts_with("gave up: "));
+    assert!(note_text(&out, s).starts_with("gave up after "));
     // Solving that output without --logic-only finishes the job.
     let dir2 = tempfile::tempdir().unwrap();
     let (o, out2) = solve_to(&out, dir2.path(), &[]);
@@ -445,11 +456,11 @@ fn rerun_on_its_own_output_replaces_instead_of_stacking() {
                     t.split("<t>")
                         .map(|piece| {
                             let end = piece.find("</t>").unwrap_or(piece.len());
-                            // A note: `history-time · SE r · level`.
+                            // A note: `solved in TIME · difficulty …`.
                             let text = &piece[..end];
-                            let (head, tail) = text.split_once(" · SE ").unwrap_or((text, ""));
+                            let (head, tail) = text.split_once(" · ").unwrap_or((text, ""));
                             if head.ends_with(" ms") || head.ends_with(" s") {
-                                let keep = head.rsplit_once('-').map_or("", |x| x.0);
+                                let keep = head.rsplit_once(" in ").map_or("", |x| x.0);
                                 format!("{keep}{tail}{}", &piece[end..])
                             } else {
                                 piece.to_string()
@@ -629,9 +640,9 @@ fn solved_grids_are_rated_in_the_note_and_the_report() {
     // for 81 cells; they scale with the grid).
     assert_eq!(recs[1].level, Some(xlsudoku::logic::Level::Easy));
     let note = note_text(&out, &sheets(&out)[0]);
-    assert!(note.starts_with("solved: "), "{note}");
+    assert!(note.starts_with("solved in "), "{note}");
     assert!(
-        note.ends_with(" · easy") && note.contains(" · SE "),
+        note.contains(" · difficulty SE ") && note.contains(" (easy)"),
         "{note}"
     );
     // A grid the ladder cannot finish: extreme, its rating a lower bound.
@@ -640,7 +651,7 @@ fn solved_grids_are_rated_in_the_note_and_the_report() {
     assert_eq!(recs[0].level, Some(xlsudoku::logic::Level::Extreme));
     assert!(recs[0].rating.is_some_and(|r| r >= 4.5));
     let note = note_text(&out, &sheets(&out)[0]);
-    assert!(note.contains("+ · extreme"), "{note}");
+    assert!(note.contains("+ (extreme)"), "{note}");
     // Failed grids are not rated.
     let (o, _) = solve_to(&fixture("status_multiple.xlsx"), dir.path(), &["--json"]);
     let (recs, _) = records(&o);
@@ -762,8 +773,9 @@ fn every_failing_run_ends_with_its_failures_and_github_gets_annotations() {
         "{err}"
     );
     assert!(
-        lines[2]
-            .ends_with("status_multiple.xlsx [Multiple] C3:K11: multiple - more than one solution"),
+        lines[2].contains(
+            "status_multiple.xlsx [Multiple] C3:K11: multiple - more than one solution: "
+        ) && lines[2].ends_with(" either way"),
         "{err}"
     );
     assert_eq!(lines.len(), 3, "{err}");
@@ -835,7 +847,7 @@ fn an_edited_copy_keeps_one_note_and_the_text_a_person_typed_over_it() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let notes = texts_below_the_grid(&first);
     assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(notes[0].1.starts_with("solved: "), "{notes:?}");
+    assert!(notes[0].1.starts_with("solved in "), "{notes:?}");
     // The note restyled (its font no longer blue italic): still the run's
     // note, replaced in place, not a second one under it.
     let restyled = dir.path().join("restyled.xlsx");
@@ -850,12 +862,12 @@ fn an_edited_copy_keeps_one_note_and_the_text_a_person_typed_over_it() {
     let notes = texts_below_the_grid(&again);
     assert_eq!(notes.len(), 1, "one note per grid: {notes:?}");
     assert_eq!(notes[0].0, 12, "{notes:?}");
-    assert!(notes[0].1.starts_with("solved: "), "{notes:?}");
+    assert!(notes[0].1.starts_with("solved in "), "{notes:?}");
     // Text a person typed over the note (it keeps the note's blue italics,
     // as a cell does when typed into) is theirs: kept, the note goes below.
     let typed = dir.path().join("typed.xlsx");
     edit_first_sheet(&first, &typed, |xml| {
-        let at = xml.find("<t>solved: ").expect("the note's text") + 3;
+        let at = xml.find("<t>solved in ").expect("the note's text") + 3;
         let end = at + xml[at..].find("</t>").unwrap();
         format!("{}checked by Ann{}", &xml[..at], &xml[end..])
     });
@@ -865,7 +877,7 @@ fn an_edited_copy_keeps_one_note_and_the_text_a_person_typed_over_it() {
     let notes = texts_below_the_grid(&third);
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert_eq!(notes[0], (12, "checked by Ann".to_string()), "{notes:?}");
-    assert!(notes[1].1.starts_with("solved: "), "{notes:?}");
+    assert!(notes[1].1.starts_with("solved in "), "{notes:?}");
 }
 
 #[test]

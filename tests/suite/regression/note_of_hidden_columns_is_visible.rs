@@ -51,7 +51,7 @@ fn the_note_of_a_grid_in_hidden_columns_goes_to_a_visible_column() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let xml = part(&out, SHEET);
-    let at = xml.find("solved: ").expect("a note");
+    let at = xml.find("solved in ").expect("a note");
     let cell_start = xml[..at].rfind("<c ").unwrap();
     let tag = &xml[cell_start..at];
     let r = tag.split("r=\"").nth(1).unwrap().split('"').next().unwrap();
