@@ -322,7 +322,8 @@ fn write_output(
     if !copies.is_empty() {
         let name = solutions_sheet_name(std::io::Cursor::new(bytes))
             .map_err(|e| format!("{}: {e}", job.input.display()))?;
-        let places = crate::annotate::solutions::layout(copies.iter().map(|(_, c)| c.grid.rows()));
+        let places =
+            crate::annotate::solution_sheet::layout(copies.iter().map(|(_, c)| c.grid.rows()));
         for ((k, copy), place) in copies.into_iter().zip(places) {
             if let Some(r) = got.records.get_mut(k) {
                 r.answer_range = Some(place.range.to_string());

@@ -12,7 +12,7 @@ use super::{
     SheetPlan, Stop,
 };
 use crate::address::{CellRange, CellRef};
-use crate::annotate::package::{pos, xml_err};
+use crate::annotate::part_edit::{pos, xml_err};
 use crate::annotate::styles::StylePool;
 use crate::annotate::xml::{attr, escape_text, prefix_of, write_start_tag};
 use crate::annotate::{AnnotateError, CellValue};

@@ -36,7 +36,7 @@
 //! duplicated attribute) make the sheet unreadable, with a message naming
 //! the file, the sheet and what is wrong.
 //!
-//! The parts: [`package`] (the zip, its size limits, the workbook's sheets
+//! Its files: [`parts`] (the zip, its size limits, the workbook's sheets
 //! and parts), [`styles`] (fonts and borders of the cell formats, and which
 //! cells each sheet styles), [`scan`] (one pass over a worksheet part),
 //! [`values`] (a cell's value from its XML), [`formula`] (constant
@@ -44,7 +44,7 @@
 //! into separate regions).
 
 mod formula;
-mod package;
+mod parts;
 mod regions;
 mod scan;
 mod styles;
@@ -60,7 +60,7 @@ use calamine::Data;
 
 use super::reader::{RawSheet, Unread, Values};
 use super::ReadError;
-use package::{check_sizes, read_part, Package};
+use parts::{check_sizes, read_part, Package};
 use scan::scan_sheet;
 use styles::{font_palette, is_blue_italic, XfInfo};
 use values::parse_shared_strings;

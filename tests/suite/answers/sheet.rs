@@ -992,7 +992,7 @@ fn a_forged_title_on_the_sheet_of_solutions_does_not_crash_a_run_on_some_sheets(
     // of the part so changed (a forged or damaged file).
     let rec = record_of(&first);
     let sheet = part_text(&first, &rec.part).replacen("Big!C3:R18", "Big!A1:XFD1048576", 1);
-    let digest = xlsudoku::annotate::solutions::digest(sheet.as_bytes());
+    let digest = xlsudoku::annotate::solution_sheet::digest(sheet.as_bytes());
     let forged = dir.path().join("forged.xlsx");
     rewrite(
         &first,
