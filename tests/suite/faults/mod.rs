@@ -637,41 +637,6 @@ fn the_techniques_option_is_part_of_the_stamp() {
     assert_ne!(seed[0]["history"], all[0]["history"]);
 }
 
-#[test]
-fn a_panic_in_one_file_is_that_files_error_and_the_run_goes_on() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (inp, out) = (tmp.path().join("in"), tmp.path().join("out"));
-    book(&inp.join("a.xlsx"), &[("P0", 0)]);
-    book(&inp.join("b.xlsx"), &[("P0", 0)]);
-    book(&inp.join("c.xlsx"), &[("P0", 0)]);
-    let o = crate::util::command()
-        .args([inp.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"])
-        .env("XLSUDOKU_TEST_PANIC_ON", "b.xlsx")
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let (recs, summary) = json_lines(&o);
-    assert_eq!(summary["files"], 3);
-    assert_eq!(summary["failed_files"], 1);
-    let b = recs
-        .iter()
-        .find(|r| r["file"].as_str().unwrap().ends_with("b.xlsx"))
-        .unwrap();
-    assert_eq!(b["status"], "error");
-    assert!(
-        b["error"].as_str().unwrap().contains("internal error"),
-        "{b}"
-    );
-    assert!(out.join("a.xlsx").is_file() && out.join("c.xlsx").is_file());
-    assert!(!out.join("b.xlsx").exists());
-    assert_eq!(
-        names(&out).len(),
-        2,
-        "no temporary file left: {:?}",
-        names(&out)
-    );
-}
-
 /// Runs xlsudoku with stdout a pipe whose read end is closed after `keep`
 /// lines (0: at once), like `| head -1`: the run must end within a few
 /// seconds, quietly, with 141 (128 + SIGPIPE).
