@@ -20,7 +20,7 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
 }
 
 /// Runs `work` for the file `input`, a panic inside it turned into the
-/// file's error record (see [`process`]); what `work` holds is dropped as
+/// file's error record (see [`process()`]); what `work` holds is dropped as
 /// the panic unwinds, temporary files with it.
 fn contained(input: &Path, work: impl FnOnce() -> FileOutcome) -> FileOutcome {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|panic| {

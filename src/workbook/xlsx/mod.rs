@@ -24,14 +24,14 @@
 //!   has an element, else its row's style when the row is custom-formatted,
 //!   else its column's style. Bordered cells are grouped into separate
 //!   regions (split wherever a whole row or column between them carries no
-//!   border), and each region gets its own [`BorderMap`], so a far bordered
+//!   border), and each region gets its own [`BorderMap`](crate::workbook::detect::BorderMap), so a far bordered
 //!   cell does not make one map over the whole sheet.
 //!
 //! What cannot be read is never taken for blank: a value with an unknown
 //! entity, a number that is no number, a shared string that does not exist
 //! becomes [`Unread::Value`]; a formula without a cached result (or with a
 //! cached 0) that is not a constant becomes [`Unread::Formula`], unless it
-//! is a direct reference that [`super::formula`] reads from the workbook. References outside the sheet
+//! is a direct reference that [`formula`] reads from the workbook. References outside the sheet
 //! (`r="ZZZZ1"`, row 0, past row 1,048,576) and malformed XML (including a
 //! duplicated attribute) make the sheet unreadable, with a message naming
 //! the file, the sheet and what is wrong.

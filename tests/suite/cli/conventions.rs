@@ -229,6 +229,6 @@ fn the_guides_technique_table_is_the_sources() {
     let table = xlsudoku::logic::markdown_table();
     assert_eq!(
         between, table,
-        "docs/guide.md's technique table differs from src/logic/techniques.rs; put this between the markers:\n{table}"
+        "docs/guide.md's technique table differs from src/logic/techniques/table.rs; put this between the markers:\n{table}"
     );
 }
