@@ -3,3 +3,4 @@
 
 mod grid;
 mod sheet;
+mod sheet_package;

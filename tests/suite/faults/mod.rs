@@ -2,6 +2,7 @@
 //! land on inputs, copies edited by hand, reports that cannot be written,
 //! links, reruns, signals, leftovers, odd names and odd arguments.
 
+use crate::util::stderr;
 use crate::util::{spawn, xlsudoku};
 mod outputs;
 
@@ -21,10 +22,6 @@ const PUZZLES: [&str; 3] = [
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
     "......41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9....",
 ];
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn book(path: &Path, sheets: &[(&str, usize)]) {
     let sheets: Vec<(String, Grid)> = sheets
