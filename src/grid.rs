@@ -197,9 +197,9 @@ impl FromStr for BoxShape {
     }
 }
 
-/// A character as a message quotes it ([`crate::report::shown`]).
+/// A character as a message quotes it ([`crate::quote::shown`]).
 fn shown_char(ch: &char) -> String {
-    crate::report::shown(&ch.to_string()).into_owned()
+    crate::quote::shown(&ch.to_string()).into_owned()
 }
 
 /// The box shapes that tile a `side`x`side` grid, in words.

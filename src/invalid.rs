@@ -33,7 +33,7 @@ pub fn invalid_reason(grid: &FoundGrid, outcome: &Outcome) -> String {
             cells.join(", ")
         ));
     }
-    let map = crate::explain::AddressMap::for_grid(grid);
+    let map = crate::cell_names::AddressMap::for_grid(grid);
     for c in &outcome.conflicts {
         let times = match c.cells.len() {
             2 => "twice".to_string(),

@@ -18,21 +18,24 @@
 //! [`bench`](mod@bench) measures the exact solver on text puzzle collections;
 //! [`export`] writes new workbooks with bordered puzzle grids;
 //! [`explain`] puts a grid's solving path in words, with the sheet's own
-//! addresses; [`rate`](mod@rate) rates text collections on Sudoku
+//! addresses; [`rate_lists`] rates text collections on Sudoku
 //! Explainer's and HoDoKu's scales; [`generate`](mod@generate) makes new
 //! puzzles with one solution, at the level asked for.
 //!
 //! Beside them: [`records`] reads and writes the records an annotated copy
 //! carries (what it was made from, what each run wrote);
-//! [`invalid`](mod@invalid) says why a grid is invalid, in words;
+//! [`invalid`](mod@invalid) says why a grid is invalid, in words, with
+//! [`cell_names`]' names of its cells; [`quote`] quotes user text in messages;
+//! [`answer_place`] says where a solution goes;
 //! [`puzzle_text`] reads text puzzle files (one puzzle a line) for `bench`
 //! and `rate`.
 
 pub mod address;
 pub mod annotate;
-pub mod answers;
+pub mod answer_place;
 pub mod batch;
 pub mod bench;
+pub mod cell_names;
 pub mod conflicts;
 pub mod explain;
 pub mod export;
@@ -41,9 +44,10 @@ pub mod grid;
 pub mod invalid;
 pub mod logic;
 pub mod note;
-mod opc;
+mod package;
 pub mod puzzle_text;
-pub mod rate;
+pub mod quote;
+pub mod rate_lists;
 pub mod records;
 pub mod report;
 mod rounding;

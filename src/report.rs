@@ -214,7 +214,7 @@ impl SheetRecord {
                     let _ = write!(
                         s,
                         " → answers in {}",
-                        crate::annotate::solutions::title(other, range)
+                        crate::annotate::solution_sheet::title(other, range)
                     );
                 }
                 _ => {
@@ -430,38 +430,6 @@ pub fn junit_xml(records: &[SheetRecord], summary: &Summary, allow_no_grid: bool
     }
     x.push_str("</testsuites>\n");
     x
-}
-
-/// User text as a message quotes it: control characters (a NUL byte, an
-/// escape, a line break …) and the byte order mark written out (`\0`,
-/// `\t`, `\n`, `\r`, else `U+001B`), so that a message stays one line
-/// of plain text.
-///
-/// ```
-/// use xlsudoku::report::shown;
-///
-/// assert_eq!(shown("a\0b\tc\u{1b}"), "a\\0b\\tcU+001B");
-/// assert_eq!(shown("Easy"), "Easy");
-/// ```
-pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
-    let odd = |c: char| c.is_control() || c == '\u{feff}';
-    if !text.chars().any(odd) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\0' => out.push_str("\\0"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if odd(c) => {
-                let _ = write!(out, "U+{:04X}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

@@ -9,9 +9,9 @@ use zip::ZipArchive;
 use crate::address::{CellRef, MAX_COL, MAX_ROW};
 
 use super::copy::read_part;
-use super::package::{parse_rels, parse_sheets, rels_part_of};
+use super::part_edit::{parse_rels, parse_sheets, rels_part_of};
 use super::sheet::SheetPlan;
-use super::{sheet, solutions};
+use super::{sheet, solution_sheet};
 use super::{AnnotateError, CellValue, SheetEdits, StyleFrom};
 use crate::records::GridRecord;
 
@@ -200,7 +200,7 @@ impl Book {
             content_types: find("[Content_Types].xml"),
             sheets,
             names,
-            strict: wb_src.text.contains(solutions::STRICT_MAIN_NS),
+            strict: wb_src.text.contains(solution_sheet::STRICT_MAIN_NS),
         })
     }
 

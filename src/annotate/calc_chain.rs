@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::package::{pos, xml_err};
+use super::part_edit::{pos, xml_err};
 use super::xml::{attr, write_start_tag};
 use super::AnnotateError;
 use crate::address::CellRef;

@@ -11,7 +11,7 @@ use zip::{CompressionMethod, ZipArchive, ZipWriter};
 use crate::address::CellRef;
 
 use super::book::{Book, SheetPart};
-use super::package::remove_elements;
+use super::part_edit::remove_elements;
 use super::{AnnotateError, CellValue, SheetEdits};
 use crate::records::{AnswerRecord, GridMark, GridRecord};
 

@@ -20,7 +20,7 @@
 //! a workbook without a style sheet is given one, and with
 //! [`AnnotateOptions::solutions`] the sheet of solutions is added, rewritten
 //! or removed with its content type, relationship, place in the sheet list
-//! and print area ([`solutions`]).
+//! and print area ([`solution_sheet`]).
 //!
 //! With no edits at all, nothing is rewritten. Written values (numbers and
 //! text) take the cell's own style (borders, fill, number format,
@@ -83,11 +83,11 @@ mod book;
 mod calc_chain;
 mod copy;
 mod error;
-mod package;
+mod part_edit;
 mod sheet;
 mod sheet_place;
 mod sizes;
-pub mod solutions;
+pub mod solution_sheet;
 mod styles;
 mod xml;
 
@@ -98,7 +98,7 @@ use zip::ZipArchive;
 
 use crate::address::CellRef;
 use calc_chain::{drop_entries, ChainEdit};
-use package::set_full_calc_on_load;
+use part_edit::set_full_calc_on_load;
 use sheet::patch_sheet;
 use sizes::Sizes;
 use styles::StylePool;
@@ -107,20 +107,20 @@ use book::{forced_styles, Book, Planned};
 use copy::{
     grid_records, read_bytes, read_part, read_up_to, remove_calc_chain, write_copy, Changes, Part,
 };
-use solutions::write::{
+use solution_sheet::write::{
     claimed_parts, put_solutions_sheet, remove_solutions_sheet, solutions_sheet,
 };
 use styles::{add_styles_part, max_style_index, minimal_styles, new_styles_name};
 
 pub use error::AnnotateError;
-pub use solutions::write::{kept_solution_copies, solutions_sheet_name};
+pub use solution_sheet::write::{kept_solution_copies, solutions_sheet_name};
 
 pub use crate::records::{
     parse_grid_records, read_grid_records, read_stamp, record_text, AnswerRecord, GridMark,
     GridRecord, GRID_PREFIX, RECORD_PART, STAMP_PREFIX,
 };
 pub use crate::records::{read_solutions_record, SolutionsRecord, SOLUTIONS_PREFIX};
-pub use solutions::{SolutionCopy, Solutions};
+pub use solution_sheet::{SolutionCopy, Solutions};
 
 /// The font colour of written cells (ARGB): blue, as in the seed macros.
 pub const FILL_COLOR: &str = "FF0000FF";
@@ -251,7 +251,7 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
         .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()));
     if let (Some(own), Some(wanted)) = (&own_sheet, &options.solutions) {
         let now = read_bytes(&mut archive, &own.part, options.max_part_size)?;
-        if solutions::digest(&now) != own.digest && !wanted.force {
+        if solution_sheet::digest(&now) != own.digest && !wanted.force {
             return Err(AnnotateError::EditedSolutions {
                 sheet: own.sheet.clone(),
             });
@@ -289,7 +289,7 @@ pub fn annotate_with<R: Read + Seek, W: Write + Seek>(
                 SolutionsRecord {
                     sheet: name.clone(),
                     part: part.clone(),
-                    digest: solutions::digest(bytes),
+                    digest: solution_sheet::digest(bytes),
                 }
                 .to_line(),
             )
@@ -332,7 +332,7 @@ fn open_archive<R: Read + Seek>(mut input: R) -> Result<ZipArchive<R>, AnnotateE
     if n == magic.len() && magic == CFB_MAGIC {
         return Err(AnnotateError::Encrypted);
     }
-    crate::opc::check_central_directory(&mut input).map_err(|reason| {
+    crate::package::check_central_directory(&mut input).map_err(|reason| {
         AnnotateError::NotAWorkbook(format!(
             "a damaged zip package ({reason}); refusing it rather than lose parts"
         ))
@@ -406,7 +406,7 @@ fn patch_parts<R: Read + Seek>(
     }
     if !wanted.copies.is_empty() {
         let own_sheet = wanted.own_sheet;
-        let name = solutions::free_name(
+        let name = solution_sheet::free_name(
             book.sheets.iter().map(|s| s.name.as_str()),
             own_sheet.map(|o| o.sheet.as_str()),
         );

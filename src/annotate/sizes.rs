@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
-use super::package::{pos, xml_err};
+use super::part_edit::{pos, xml_err};
 use super::sheet_place::{Item, Place};
 use super::xml::{attr, prefix_of, write_start_tag};
 use super::AnnotateError;

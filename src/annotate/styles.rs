@@ -11,9 +11,9 @@ use quick_xml::Reader;
 
 use super::book::{Book, SheetPart};
 use super::copy::{read_part, Changes};
-use super::package::insert_before_root_end;
-use super::package::parse_rels;
-use super::package::{pos, xml_err};
+use super::part_edit::insert_before_root_end;
+use super::part_edit::parse_rels;
+use super::part_edit::{pos, xml_err};
 use super::xml::{attr, prefix_of, write_start_tag};
 use super::{AnnotateError, FILL_COLOR};
 use std::collections::HashSet;

@@ -3,7 +3,7 @@
 
 use quick_xml::events::BytesStart;
 
-pub(crate) use crate::opc::attr;
+pub(crate) use crate::package::attr;
 
 /// The namespace prefix of an element with its colon (`"x:"`), or `""`.
 pub(crate) fn prefix_of(e: &BytesStart<'_>) -> String {
@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn prefixed_attribute_lookup_finds_relationship_ids() {
-        use crate::opc::prefixed_attr;
+        use crate::package::prefixed_attr;
         let e = first_tag(r#"<sheet name="A" sheetId="1" r:id="rId3"/>"#);
         assert_eq!(prefixed_attr(&e, "id").unwrap().as_deref(), Some("rId3"));
         assert_eq!(attr(&e, "name").unwrap().as_deref(), Some("A"));

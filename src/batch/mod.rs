@@ -390,6 +390,49 @@ fn is_xlsudoku_output(p: &Path) -> bool {
 /// output directory). With `-o` a directory, each directory input's files
 /// keep their path relative to it, and file inputs go in at the top.
 pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
+    let single_file = check_dashes(p)?;
+    let dash_out = p.write && p.output.as_deref().is_some_and(is_dash);
+    let output = p.output.as_ref().filter(|_| p.write && !dash_out);
+    let out_canon = output.and_then(|o| fs::canonicalize(o).ok());
+    // No output may be an input: a folder given as both, or through a link.
+    if let Some(oc) = &out_canon {
+        for input in p.inputs.iter().filter(|i| !is_dash(i)) {
+            if fs::canonicalize(input).ok().as_ref() == Some(oc) {
+                return Err(BatchError::OutputIsAnInput {
+                    output: p.output.clone().unwrap_or_default(),
+                    input: input.clone(),
+                });
+            }
+        }
+    }
+    let out_is_file = match output {
+        Some(o) => output_is_file(o, single_file)?,
+        None => false,
+    };
+    let mut not_read = Vec::new();
+    let mut pairs = input_pairs(p, out_is_file, out_canon.as_deref(), &mut not_read)?;
+    pairs.sort();
+    // One job per file, whichever path named it.
+    let mut seen_inputs: HashSet<PathBuf> = HashSet::new();
+    pairs.retain(|(input, _, _)| seen_inputs.insert(canonical(input)));
+    let (jobs, passed_over) = jobs_of(pairs)?;
+    check_collisions(&jobs)?;
+    not_read.sort();
+    not_read.dedup();
+    Ok(Planned {
+        jobs,
+        passed_over,
+        not_read,
+    })
+}
+
+/// An input, its output (none when not writing) and whether the run is
+/// incremental (a file found in a folder).
+type Pair = (PathBuf, Option<PathBuf>, bool);
+
+/// [`plan`]'s checks of `-` (standard input or output); returns whether
+/// the one input is a single file (or a pipe, or `-`).
+fn check_dashes(p: &Plan) -> Result<bool, BatchError> {
     let dash_in = p.inputs.iter().any(|i| is_dash(i));
     let dash_out = p.write && p.output.as_deref().is_some_and(is_dash);
     if dash_in && p.inputs.len() > 1 {
@@ -411,40 +454,38 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
             "-o - (standard output) takes one workbook: give one input file",
         ));
     }
-    let output = p.output.as_ref().filter(|_| p.write && !dash_out);
-    let out_canon = output.and_then(|o| fs::canonicalize(o).ok());
-    // No output may be an input: a folder given as both, or through a link.
-    if let Some(oc) = &out_canon {
-        for input in p.inputs.iter().filter(|i| !is_dash(i)) {
-            if fs::canonicalize(input).ok().as_ref() == Some(oc) {
-                return Err(BatchError::OutputIsAnInput {
-                    output: p.output.clone().unwrap_or_default(),
-                    input: input.clone(),
-                });
-            }
-        }
+    Ok(single_file)
+}
+
+/// Whether `-o` names the copy's file (rather than a folder), after
+/// checking that it can be what the inputs need.
+fn output_is_file(o: &Path, single_file: bool) -> Result<bool, BatchError> {
+    if let Some(kind) = not_regular(o).filter(|_| !o.is_dir()) {
+        return Err(BatchError::NotRegular {
+            path: o.to_path_buf(),
+            kind,
+        });
     }
-    let mut pairs: Vec<(PathBuf, Option<PathBuf>, bool)> = Vec::new();
-    let mut not_read = Vec::new();
-    let out_is_file = match output {
-        Some(o) => {
-            if let Some(kind) = not_regular(o).filter(|_| !o.is_dir()) {
-                return Err(BatchError::NotRegular {
-                    path: o.clone(),
-                    kind,
-                });
-            }
-            let dir_like = o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']);
-            if !single_file && o.is_file() {
-                return Err(BatchError::OutputNotDir(o.clone()));
-            }
-            if !single_file && !o.exists() && !dir_like && is_workbook_extension(o) {
-                return Err(BatchError::OutputNamesAWorkbook(o.clone()));
-            }
-            single_file && !dir_like
-        }
-        None => false,
-    };
+    let dir_like = o.is_dir() || o.as_os_str().to_string_lossy().ends_with(['/', '\\']);
+    if !single_file && o.is_file() {
+        return Err(BatchError::OutputNotDir(o.to_path_buf()));
+    }
+    if !single_file && !o.exists() && !dir_like && is_workbook_extension(o) {
+        return Err(BatchError::OutputNamesAWorkbook(o.to_path_buf()));
+    }
+    Ok(single_file && !dir_like)
+}
+
+/// Each input (folders walked) with its output; files found in a folder
+/// that are not read go to `not_read`.
+fn input_pairs(
+    p: &Plan,
+    out_is_file: bool,
+    out_canon: Option<&Path>,
+    not_read: &mut Vec<PathBuf>,
+) -> Result<Vec<Pair>, BatchError> {
+    let output = p.output.as_ref().filter(|o| p.write && !is_dash(o));
+    let mut pairs: Vec<Pair> = Vec::new();
     for input in &p.inputs {
         if is_dash(input) {
             let out = match (&p.output, p.write) {
@@ -458,7 +499,7 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
         } else if input.is_dir() {
             let mut files = Vec::new();
             let seen = &mut HashSet::new();
-            walk(input, out_canon.as_deref(), seen, &mut files, &mut not_read)?;
+            walk(input, out_canon, seen, &mut files, not_read)?;
             for f in files {
                 let out = match (output, p.write) {
                     (_, false) => None,
@@ -487,13 +528,17 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
             return Err(BatchError::Missing(input.clone()));
         }
     }
-    pairs.sort();
-    // One job per file, whichever path named it.
-    let mut seen_inputs: HashSet<PathBuf> = HashSet::new();
-    pairs.retain(|(input, _, _)| seen_inputs.insert(canonical(input)));
-    // No output may land on an input: an earlier copy of xlsudoku's that
-    // another job will rewrite (`xlsudoku *.xlsx` run twice) is passed
-    // over; anything else is refused rather than overwritten.
+    Ok(pairs)
+}
+
+/// Inputs passed over: `(input, the input whose copy it is)`.
+type PassedOver = Vec<(PathBuf, PathBuf)>;
+
+/// The jobs of the pairs, and the inputs passed over. No output may land
+/// on an input: an earlier copy of xlsudoku's that another job will
+/// rewrite (`xlsudoku *.xlsx` run twice) is passed over; anything else is
+/// refused rather than overwritten.
+fn jobs_of(pairs: Vec<Pair>) -> Result<(Vec<Job>, PassedOver), BatchError> {
     let writers: HashMap<PathBuf, PathBuf> = pairs
         .iter()
         .filter_map(|(i, o, _)| {
@@ -525,8 +570,13 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
             }),
         }
     }
+    Ok((jobs, passed_over))
+}
+
+/// Refuses two jobs writing one output.
+fn check_collisions(jobs: &[Job]) -> Result<(), BatchError> {
     let mut outputs: HashMap<PathBuf, PathBuf> = HashMap::new();
-    for job in &jobs {
+    for job in jobs {
         if let Some(o) = job.output.as_ref().filter(|o| !is_dash(o)) {
             if let Some(a) = outputs.insert(canonical(o), job.input.clone()) {
                 return Err(BatchError::Collision {
@@ -537,13 +587,7 @@ pub fn plan(p: &Plan) -> Result<Planned, BatchError> {
             }
         }
     }
-    not_read.sort();
-    not_read.dedup();
-    Ok(Planned {
-        jobs,
-        passed_over,
-        not_read,
-    })
+    Ok(())
 }
 
 /// Why a file found in a folder is not read: a spreadsheet format

@@ -16,17 +16,14 @@ use super::*;
 /// file's error record, so one file never ends a folder run; temporary
 /// files are removed as the panic unwinds.
 pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
-    let run = std::panic::AssertUnwindSafe(|| {
-        // A hook for the tests that prove the above: debug builds only.
-        if cfg!(debug_assertions)
-            && std::env::var_os("XLSUDOKU_TEST_PANIC_ON")
-                .is_some_and(|name| job.input.file_name() == Some(name.as_os_str()))
-        {
-            panic!("a panic planted by XLSUDOKU_TEST_PANIC_ON");
-        }
-        process_file(job, opts)
-    });
-    std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+    contained(&job.input, || process_file(job, opts))
+}
+
+/// Runs `work` for the file `input`, a panic inside it turned into the
+/// file's error record (see [`process()`]); what `work` holds is dropped as
+/// the panic unwinds, temporary files with it.
+fn contained(input: &Path, work: impl FnOnce() -> FileOutcome) -> FileOutcome {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -34,11 +31,11 @@ pub fn process(job: &Job, opts: &RunOptions) -> FileOutcome {
             .unwrap_or_else(|| "no message".to_string());
         FileOutcome {
             records: vec![SheetRecord {
-                file: job.input.display().to_string(),
+                file: input.display().to_string(),
                 status: SheetStatus::Error,
                 error: Some(format!(
                     "{}: internal error, nothing written ({what}); please report it with the file",
-                    job.input.display()
+                    input.display()
                 )),
                 ..Default::default()
             }],
@@ -322,7 +319,8 @@ fn write_output(
     if !copies.is_empty() {
         let name = solutions_sheet_name(std::io::Cursor::new(bytes))
             .map_err(|e| format!("{}: {e}", job.input.display()))?;
-        let places = crate::annotate::solutions::layout(copies.iter().map(|(_, c)| c.grid.rows()));
+        let places =
+            crate::annotate::solution_sheet::layout(copies.iter().map(|(_, c)| c.grid.rows()));
         for ((k, copy), place) in copies.into_iter().zip(places) {
             if let Some(r) = got.records.get_mut(k) {
                 r.answer_range = Some(place.range.to_string());
@@ -356,4 +354,61 @@ fn write_output(
         r.output = Some(shown.clone());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file's work that panics after making a temporary file beside
+    /// `target`.
+    fn panics_holding_a_temporary(target: &Path) -> FileOutcome {
+        let _temp = TempCopy::beside(target).unwrap();
+        panic!("planted for the test at {}", target.display());
+    }
+
+    #[test]
+    fn a_panic_becomes_the_files_error_record_and_the_next_file_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let b = dir.path().join("b.xlsx");
+        let ok = || FileOutcome::default();
+        let outcomes = [
+            contained(&dir.path().join("a.xlsx"), ok),
+            contained(&b, || panics_holding_a_temporary(&b)),
+            contained(&dir.path().join("c.xlsx"), ok),
+        ];
+        assert!(!outcomes[0].failed && !outcomes[2].failed);
+        let failed = &outcomes[1];
+        assert!(failed.failed);
+        let record = &failed.records[0];
+        assert_eq!(record.status, SheetStatus::Error);
+        assert_eq!(record.file, b.display().to_string());
+        let error = record.error.as_deref().unwrap();
+        assert!(
+            error.starts_with(&format!(
+                "{}: internal error, nothing written (planted",
+                b.display()
+            )),
+            "{error}"
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "no temporary file left: {left:?}");
+    }
+
+    #[test]
+    fn a_panic_with_a_formatted_message_or_none_is_reported_too() {
+        let input = Path::new("x.xlsx");
+        let text = contained(input, || panic!("{}", String::from("built")));
+        assert!(text.records[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("(built)"));
+        let other = contained(input, || std::panic::panic_any(7u8));
+        assert!(other.records[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("(no message)"));
+    }
 }

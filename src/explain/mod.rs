@@ -37,7 +37,6 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
-mod names;
 mod steps;
 
 use std::path::{Path, PathBuf};
@@ -45,7 +44,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use names::AddressMap;
+pub use crate::cell_names::AddressMap;
 pub use steps::{explain_steps, CellDigit, ExplainedNode, ExplainedStep};
 
 use crate::grid::Grid;
@@ -369,7 +368,7 @@ pub enum ExplainError {
     #[error(transparent)]
     Read(#[from] ReadError),
     /// A sheet asked for is not in the workbook.
-    #[error("{}: --sheet {}: no such sheet; the sheets are: {}", path.display(), crate::report::shown(.name), sheets.join(", "))]
+    #[error("{}: --sheet {}: no such sheet; the sheets are: {}", path.display(), crate::quote::shown(.name), sheets.join(", "))]
     NoSuchSheet {
         /// The workbook.
         path: PathBuf,

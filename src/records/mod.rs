@@ -19,11 +19,11 @@
 //! - one **grid record** per grid written ([`GridRecord`], [`grid`]): the
 //!   cells filled and their styles before, the note, the answer copy;
 //! - the record of the **sheet of solutions** ([`SolutionsRecord`],
-//!   [`solutions`]), when `--answers sheet` added one.
+//!   [`solution_sheet`](mod@solution_sheet)), when `--answers sheet` added one.
 
 pub mod grid;
 pub mod part;
-pub mod solutions;
+pub mod solution_sheet;
 
 use std::io::{Read, Seek};
 
@@ -33,7 +33,7 @@ pub use grid::{
     parse_grid_records, read_grid_records, AnswerRecord, GridMark, GridRecord, GRID_PREFIX,
 };
 pub use part::{record_text, RECORD_PART};
-pub use solutions::{
+pub use solution_sheet::{
     parse_solutions_record, read_solutions_record, SolutionsRecord, SOLUTIONS_PREFIX,
 };
 

@@ -23,7 +23,7 @@ use std::io::{Read, Seek};
 use zip::ZipArchive;
 
 use super::grid::GRID_PREFIX;
-use super::solutions::SOLUTIONS_PREFIX;
+use super::solution_sheet::SOLUTIONS_PREFIX;
 use super::STAMP_PREFIX;
 
 /// The part holding the records.

@@ -2,7 +2,9 @@
 //! (or disproves) uniqueness.
 //!
 //! [`search`] is the entry point ([`search_into`] the same search for
-//! callers that run many and keep the solutions in one buffer). It sends
+//! callers that run many and keep the solutions in one buffer;
+//! [`search_generic`] and [`search_clauses`] the other engines on any
+//! grid, to check one against another). It sends
 //! standard 9x9 grids (3x3 boxes) to a specialised band bitboard solver and
 //! every other shape, up to 64x64, to a generic candidate-mask engine, which
 //! hands the rare grid that needs more than a few hundred guesses to a
@@ -215,9 +217,22 @@ fn flatten(outcome: SearchOutcome, out: &mut Vec<u8>) -> Found {
     }
 }
 
-/// Solves any shape with the generic engine (the 9x9 fast path bypassed);
-/// for cross-checking the two engines.
-#[doc(hidden)]
+/// Solves any shape with the generic engine, the 9x9 fast path bypassed:
+/// the second opinion on [`search`]'s 9x9 answers (the property tests
+/// compare the two on every puzzle they make). Same options, same outcome
+/// as [`search`] on any grid, slower on 9x9.
+///
+/// ```
+/// use xlsudoku::grid::Grid;
+/// use xlsudoku::search::{search, search_generic, SearchOptions};
+///
+/// let puzzle: Grid =
+///     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+///         .parse()?;
+/// let opts = SearchOptions::default();
+/// assert_eq!(search_generic(&puzzle, &opts)?.solutions, search(&puzzle, &opts)?.solutions);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
     let geo = geometry::Geometry::new(puzzle.shape().width(), puzzle.shape().height());
     generic_engine(&geo, puzzle.shape()).search(puzzle, opts)
@@ -225,9 +240,22 @@ pub fn search_generic(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutco
 
 /// Solves any shape (9x9 included) with the generic engine handing the
 /// puzzle to the SAT solver as soon as it needs a guess (after the root
-/// propagation), whatever the limit; for cross-checking the
-/// clause-learning path.
-#[doc(hidden)]
+/// propagation), whatever the limit: the clause-learning path, which
+/// [`search`] takes only for the rare grid that needs hundreds of
+/// guesses, on any grid, to check it against the others.
+///
+/// ```
+/// use xlsudoku::grid::Grid;
+/// use xlsudoku::search::{search, search_clauses, SearchOptions};
+///
+/// let puzzle: Grid =
+///     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+///         .parse()?;
+/// let opts = SearchOptions::default();
+/// let by_clauses = search_clauses(&puzzle, &opts)?;
+/// assert_eq!(by_clauses.solutions, search(&puzzle, &opts)?.solutions);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn search_clauses(puzzle: &Grid, opts: &SearchOptions) -> Result<SearchOutcome, SearchError> {
     let geo = geometry::Geometry::new(puzzle.shape().width(), puzzle.shape().height());
     generic_engine(&geo, puzzle.shape())

@@ -48,15 +48,12 @@
 use std::time::Instant;
 
 use super::{Found, SearchError, SearchOptions};
+pub(super) use isa::isa_name;
+use isa::*;
+use tables::*;
 
-/// The index of the word of `digit` (0-8) in `band`: band-major, so that
-/// a band's nine words lie side by side.
-const fn w(digit: usize, band: usize) -> usize {
-    band * 9 + digit
-}
-
-/// All 27 cells of a band.
-const BAND: u32 = (1 << 27) - 1;
+mod isa;
+mod tables;
 
 /// With at most this many unsolved cells, branch on the first cell with two
 /// candidates without scoring it: near the leaves the subtrees are small and
@@ -80,85 +77,6 @@ const SPARE: usize = 8;
 
 /// How often (in guesses) the deadline is checked.
 const DEADLINE_EVERY: u64 = 256;
-
-/// For one row of a band (9 bits): which of its three boxes hold a bit.
-const SHRINK: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if x & (7 << (3 * k)) != 0 {
-                t[x] |= 1 << k;
-            }
-            k += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// For a row/box pattern (bit `row * 3 + box`), the band cells of the pairs
-/// that lie on some perfect matching of rows to boxes; 0 when there is none.
-const COMPLEX: [u32; 512] = {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut t = [0u32; 512];
-    let mut s = 0;
-    while s < 512 {
-        let mut allowed = 0u32;
-        let mut p = 0;
-        while p < 6 {
-            let perm = PERMS[p];
-            let pairs = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
-            if s & pairs == pairs {
-                allowed |= pairs;
-            }
-            p += 1;
-        }
-        let mut mask = 0u32;
-        let mut bit = 0;
-        while bit < 9 {
-            if allowed & (1 << bit) != 0 {
-                let (row, bx) = (bit / 3, bit % 3);
-                mask |= 7 << (row * 9 + bx * 3);
-            }
-            bit += 1;
-        }
-        t[s as usize] = mask;
-        s += 1;
-    }
-    t
-};
-
-/// For the column union of a digit in one band (9 bits): the mask to apply
-/// to the other two bands, clearing each column that is the only one of its
-/// box.
-const MASK_SINGLE: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut s = 0;
-    while s < 512 {
-        let mut mask = BAND;
-        let mut k = 0;
-        while k < 3 {
-            let part: u32 = ((s >> (3 * k)) & 7) as u32;
-            if part == 1 || part == 2 || part == 4 {
-                let col = 3 * k + part.trailing_zeros() as usize;
-                mask &= !column(col);
-            }
-            k += 1;
-        }
-        t[s] = mask;
-        s += 1;
-    }
-    t
-};
 
 /// The row/box pattern of a band word: bit `row * 3 + box` when the row
 /// has a place in that box.
@@ -186,43 +104,6 @@ fn shrink<const ISA: u8>(f: u32) -> usize {
 fn columns_of(f: u32) -> u32 {
     (f | (f >> 9) | (f >> 18)) & 0x1FF
 }
-
-/// In [`ROW_INFO`]: the row holds two or more givens.
-const ROW_TWICE: u32 = 8;
-
-/// For one row of a band (9 bits): the boxes it touches (bits 0-2, as
-/// [`SHRINK`]) and [`ROW_TWICE`] when it has more than one bit.
-const ROW_INFO: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut x = 0;
-    while x < 512 {
-        t[x] = SHRINK[x]
-            | if x & (x.wrapping_sub(1)) != 0 {
-                ROW_TWICE as u8
-            } else {
-                0
-            };
-        x += 1;
-    }
-    t
-};
-
-/// For a set of boxes of a band (bit per box): their cells.
-const BOX_FILL: [u32; 8] = {
-    let mut t = [0u32; 8];
-    let mut s = 0;
-    while s < 8 {
-        let mut k = 0;
-        while k < 3 {
-            if s & (1 << k) != 0 {
-                t[s] |= 0x7 << (3 * k) | 0x7 << (9 + 3 * k) | 0x7 << (18 + 3 * k);
-            }
-            k += 1;
-        }
-        s += 1;
-    }
-    t
-};
 
 /// The givens of a 9x9 grid (81 cells, row-major, 0 or anything above 9
 /// blank) as digit-band words: `given[w(digit, band)]`. On x86-64 with
@@ -287,57 +168,6 @@ fn givens_scalar(cells: &[u8]) -> [u32; 27] {
     given
 }
 
-/// For each cell of a band: the other cells of its row and of its box.
-const BAND_PEERS: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut pos = 0;
-    while pos < 27 {
-        let (row, col) = (pos / 9, pos % 9);
-        let bx = col / 3;
-        let row_bits = 0x1FF << (row * 9);
-        let box_bits = (7 << (bx * 3)) | (7 << (9 + bx * 3)) | (7 << (18 + bx * 3));
-        t[pos] = (row_bits | box_bits) & !(1 << pos);
-        pos += 1;
-    }
-    t
-};
-
-/// For each digit-band word `i`: its band and the words of the same digit
-/// in the other two bands.
-const WORD_LINKS: [[u8; 3]; 27] = {
-    let mut t = [[0u8; 3]; 27];
-    let mut i = 0;
-    while i < 27 {
-        let (d, band) = (i % 9, i / 9);
-        let [b1, b2] = OTHER_BANDS[band];
-        t[i] = [band as u8, w(d, b1) as u8, w(d, b2) as u8];
-        i += 1;
-    }
-    t
-};
-
-/// For each band, the other two.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
-
-/// The three cells of column `col` in a band.
-const fn column(col: usize) -> u32 {
-    (1 << col) | (1 << (col + 9)) | (1 << (col + 18))
-}
-
-/// For one row of a band (9 bits): the row when it has exactly one bit,
-/// else 0.
-const ROW_SINGLE: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut x = 0;
-    while x < 512 {
-        if x != 0 && x & (x - 1) == 0 {
-            t[x] = x as u16;
-        }
-        x += 1;
-    }
-    t
-};
-
 /// The rows of `f` (a band word) holding exactly one bit, as those bits:
 /// a table look-up per row (measured: serg +1%; branch-free arithmetic
 /// over the three rows at once does 5% fewer instructions but is slower,
@@ -383,106 +213,6 @@ impl Run<'_> {
     }
 }
 
-/// [`Isa`] level: the x86-64 baseline.
-///
-/// The functions generic over `const ISA: u8` (`root`, `State::solve`,
-/// `State::propagate`, `shrink`, `State::cells`…) are safe to call with
-/// `ISA == BASELINE` only: above it they run code compiled for, or
-/// intrinsics of, the extensions. The search instantiates them above the
-/// baseline only below [`search_with`]'s dispatch on an [`Isa`] made by
-/// [`Isa::detect`] (debug builds check it at each entry), and tests only
-/// after checking the processor.
-const BASELINE: u8 = 0;
-/// [`Isa`] level: `popcnt`, BMI1, BMI2 and `lzcnt` (x86-64-v3's bit
-/// manipulation): bits counted in one instruction, `andn`, `blsr`, `tzcnt`,
-/// shifts that leave the flags alone.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const BMI: u8 = 1;
-/// [`Isa`] level: [`BMI`], on a processor that runs `pext` in hardware
-/// (Intel from Haswell, AMD from Zen 3; earlier AMD processors take
-/// dozens of cycles over it), used for the row/box pattern ([`shrink`]).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const BMI_PEXT: u8 = 2;
-
-/// Proof of which copy of the search the processor can run: only
-/// [`Isa::detect`] makes one above [`BASELINE`], after checking the
-/// processor, so holding one makes calling code compiled for its level
-/// sound. The search is compiled once per level (what it gains: the module
-/// docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Isa(u8);
-
-impl Isa {
-    /// The highest level the processor runs (detected once per process:
-    /// `cpuid` can cost a microsecond under a hypervisor).
-    fn detect() -> Isa {
-        static DETECTED: std::sync::OnceLock<Isa> = std::sync::OnceLock::new();
-        *DETECTED.get_or_init(|| {
-            #[cfg(target_arch = "x86_64")]
-            {
-                use std::arch::is_x86_feature_detected as has;
-                if has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt") {
-                    return Isa(if fast_pext() { BMI_PEXT } else { BMI });
-                }
-            }
-            Isa(BASELINE)
-        })
-    }
-
-    /// The baseline level, which every processor runs.
-    #[cfg(test)]
-    fn baseline() -> Isa {
-        Isa(BASELINE)
-    }
-
-    /// The level's short name, as `xlsudoku --version` prints it.
-    fn name(self) -> &'static str {
-        match self.0 {
-            BMI_PEXT => "bmi2+pext",
-            BMI => "bmi2",
-            _ => "baseline",
-        }
-    }
-}
-
-/// The name of the instruction set the search runs on this processor
-/// (see [`Isa`]): `baseline`, `bmi2` or `bmi2+pext`.
-pub(super) fn isa_name() -> &'static str {
-    Isa::detect().name()
-}
-
-/// Whether the processor runs the copy for `isa` (the extensions and,
-/// for [`BMI_PEXT`], `pext`/`pdep` at all; checked in debug builds).
-#[cfg(target_arch = "x86_64")]
-fn runs(isa: u8) -> bool {
-    use std::arch::is_x86_feature_detected as has;
-    isa == BASELINE || (has!("popcnt") && has!("bmi1") && has!("bmi2") && has!("lzcnt"))
-}
-
-/// Whether `pext` runs in hardware: on Intel processors (every one with
-/// BMI2) and AMD from family 19h (Zen 3); microcoded on earlier AMD and
-/// Hygon processors, and unknown elsewhere.
-#[cfg(target_arch = "x86_64")]
-fn fast_pext() -> bool {
-    use std::arch::x86_64::__cpuid;
-    // SAFETY: `cpuid` exists on every x86-64 processor, leaves 0 and 1
-    // always (recent Rust declares it safe, hence the `allow`).
-    #[allow(unused_unsafe)]
-    let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
-    let name = [vendor.ebx, vendor.edx, vendor.ecx];
-    let is = |text: &[u8; 12]| {
-        let word = |i: usize| u32::from_le_bytes([text[i], text[i + 1], text[i + 2], text[i + 3]]);
-        name == [word(0), word(4), word(8)]
-    };
-    let base_family = (signature >> 8) & 0xF;
-    let family = if base_family == 0xF {
-        base_family + ((signature >> 20) & 0xFF)
-    } else {
-        base_family
-    };
-    is(b"GenuineIntel") || (is(b"AuthenticAMD") && family >= 0x19)
-}
-
 /// Solves a 9x9 grid with 3x3 boxes (its cells row-major, 0 blank),
 /// appending each solution's 81 cells to `out`.
 pub(super) fn search_into(
@@ -509,14 +239,14 @@ fn search_with(
         timed_out: false,
         quick_below: QUICK_BELOW,
     };
-    match isa {
+    match isa.level() {
         // SAFETY: an `Isa` above the baseline comes from `Isa::detect`,
         // which found these features.
         #[cfg(target_arch = "x86_64")]
-        Isa(BMI_PEXT) => unsafe { root_bmi::<BMI_PEXT>(cells, &mut run) },
+        BMI_PEXT => unsafe { root_bmi::<BMI_PEXT>(cells, &mut run) },
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
-        Isa(BMI) => unsafe { root_bmi::<BMI>(cells, &mut run) },
+        BMI => unsafe { root_bmi::<BMI>(cells, &mut run) },
         _ => root::<BASELINE>(cells, &mut run),
     }
     if run.timed_out {

@@ -39,7 +39,7 @@ fn property(xml: &str, name: &str) -> Option<String> {
     loop {
         match reader.read_event().ok()? {
             Event::Start(e) if e.local_name().as_ref() == "property" => {
-                inside = crate::opc::attr(&e, "name").ok()?.as_deref() == Some(name);
+                inside = crate::package::attr(&e, "name").ok()?.as_deref() == Some(name);
             }
             Event::Text(t) if inside => value.push_str(&t.xml10_content()),
             Event::GeneralRef(r) if inside => {

@@ -7,7 +7,7 @@
 //! candidate of the smallest side with a box shape that holds it and its
 //! largest number. Its square is a grid when the rectangle is exactly that
 //! square, the side is 6 or more, and its values are a clean puzzle (no
-//! clash, no table of indicators or formulas: [`super::judge_labelled`])
+//! clash, no table of indicators or formulas: [`judge_labelled`])
 //! with a plausible count of givens (a fifth of the cells or more, not
 //! all, of at least `side - 1` different digits). Otherwise, when the
 //! values of the square it would be are such a puzzle, it is only named,

@@ -132,9 +132,9 @@ pub(super) fn square_from(start: CellRef, side: u32) -> Option<CellRange> {
 pub(super) fn answer_place(
     around: &Around<'_>,
     range: CellRange,
-    mode: crate::answers::Answers,
+    mode: crate::answer_place::Answers,
 ) -> AnswerPlace {
-    use crate::answers::Answers;
+    use crate::answer_place::Answers;
     let side = range.rows();
     let try_at = |start: CellRef| match square_from(start, side) {
         None => AnswerPlace::OffSheet { start },

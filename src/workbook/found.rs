@@ -72,7 +72,7 @@ pub enum AnswerPlace {
         start: CellRef,
     },
     /// Into a copy on the workbook's sheet of solutions (`--answers
-    /// sheet`, see [`crate::annotate::solutions`]).
+    /// sheet`, see [`crate::annotate::solution_sheet`]).
     Sheet,
     /// Nowhere beside the grid (`--answers beside`): the square to the
     /// right and the one below are both refused, each for its reason.

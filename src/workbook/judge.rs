@@ -167,7 +167,7 @@ pub(super) fn is_label_strip(sheet: &reader::RawSheet, strip: CellRange, side: u
 }
 
 /// The test for a square with labels beside it (see
-/// [`detect::detect_all`]): its values are a clean puzzle (digits, blanks
+/// [`detect_all`](crate::workbook::detect::detect_all)): its values are a clean puzzle (digits, blanks
 /// and blank marks only, no clash) and every strip beside it holds labels.
 pub(super) fn judge_labelled(
     sheet: &reader::RawSheet,

@@ -164,12 +164,12 @@ pub fn read_workbook_bytes(
         let (xlsx, _) = as_xlsx(path, bytes.to_vec())?;
         return read_workbook_bytes(path, &xlsx, opts);
     }
-    crate::opc::check_central_directory(&mut std::io::Cursor::new(bytes)).map_err(|reason| {
-        ReadError::NotAWorkbook {
+    crate::package::check_central_directory(&mut std::io::Cursor::new(bytes)).map_err(
+        |reason| ReadError::NotAWorkbook {
             path: path.to_path_buf(),
             reason: format!("a damaged zip package ({reason}); refusing it rather than lose parts"),
-        }
-    })?;
+        },
+    )?;
     let mut raw = reader::read_raw(path, bytes)?;
     let records = crate::records::read_grid_records(std::io::Cursor::new(bytes));
     // The sheet of solutions an earlier run wrote holds no puzzles; it is

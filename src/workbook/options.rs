@@ -15,5 +15,5 @@ pub struct ReadOptions {
     pub shape: Option<BoxShape>,
     /// Where the solutions go (`--answers`): decides each grid's
     /// [`FoundGrid::answer`](super::FoundGrid::answer).
-    pub answers: crate::answers::Answers,
+    pub answers: crate::answer_place::Answers,
 }

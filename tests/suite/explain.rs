@@ -4,6 +4,7 @@
 
 use crate::util::fixture;
 use crate::util::xlsudoku;
+use crate::util::{code, stderr, stdout};
 
 use std::path::Path;
 use std::process::Output;
@@ -21,18 +22,6 @@ const HARD: &str =
 
 /// Gecode's 16x16 (janko.at), one solution; `A`=10 … `G`=16.
 const SIXTEEN: &str = "D92.....G...43..4CF.....9D.2.6EB.E.1....F.8BC..AG56.....A3C....1.7G5A8....61....2...C....B7.......AE.964..G......F9.5.7.4............29....A.C..........645D.1......D....1.C.B7F.....E.C2G...8A9B..9.G52.....EF6.256..F.....D.B.E13.6.D........7A...8BC3....954.";
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("exit code")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// The JSON Lines of an `explain --json` run: the grid objects, then the
 /// summary.

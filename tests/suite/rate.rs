@@ -2,6 +2,7 @@
 //! binary (statuses, order, JSON fields, exit codes, threads).
 
 use crate::util::xlsudoku;
+use crate::util::{stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -16,14 +17,6 @@ const PAIRS: &str =
 /// magictour top1465 #1: beyond the techniques, needs guesses.
 const HARD: &str =
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A puzzle file with an easy, a medium, a hard, an invalid, a malformed
 /// and an ambiguous line, CRLF line ends and comments.

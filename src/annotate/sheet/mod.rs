@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::package::xml_err;
+use super::part_edit::xml_err;
 use super::sheet_place::{Item, Place};
 use super::styles::StylePool;
 use super::xml::{attr, escape_text, write_start_tag};

@@ -12,12 +12,12 @@ use super::{
     SheetPlan, Stop,
 };
 use crate::address::{CellRange, CellRef};
-use crate::annotate::package::{pos, xml_err};
+use crate::annotate::part_edit::{pos, xml_err};
 use crate::annotate::styles::StylePool;
 use crate::annotate::xml::{attr, escape_text, prefix_of, write_start_tag};
 use crate::annotate::{AnnotateError, CellValue};
 
-/// One pass over the part (see [`patch_sheet`]); with `existing` unknown,
+/// One pass over the part (see [`patch_sheet`](super::patch_sheet)); with `existing` unknown,
 /// rows or cells out of order stop it.
 pub(super) fn patch_pass(
     part: &str,

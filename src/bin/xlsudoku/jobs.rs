@@ -541,7 +541,7 @@ fn finish_run(
         for name in unknown {
             say(&format!(
                 "xlsudoku: --sheet {}: no such sheet{}",
-                xlsudoku::report::shown(name),
+                xlsudoku::quote::shown(name),
                 if there.is_empty() {
                     String::new()
                 } else {

@@ -6,7 +6,7 @@
 //! The source is parsed into a small neutral model (`model.rs`): sheets of
 //! cells with values, formulas and styles (fonts, fills, borders, number
 //! formats, alignment), merges, column widths and row heights, hidden
-//! rows, columns and sheets. [`write`] writes that model with
+//! rows, columns and sheets. `write` writes that model with
 //! rust_xlsxwriter. What the copy cannot carry (macros, charts, images,
 //! drawings, comments, formulas that have no Excel spelling) is counted
 //! and reported with the file ([`Conversion::not_carried`]), never dropped

@@ -246,17 +246,60 @@ impl Parser<'_> {
     ) {
         let e = e.clone();
         match name {
+            "style:style"
+            | "style:default-style"
+            | "number:number-style"
+            | "number:percentage-style"
+            | "number:date-style"
+            | "number:time-style"
+            | "number:currency-style"
+            | "number:number" => self.start_style(&e, name, empty, styles),
+            n if n.ends_with("-properties") => self.start_style(&e, name, empty, styles),
+            "table:table"
+            | "table:table-column"
+            | "table:table-row"
+            | "table:table-cell"
+            | "table:covered-table-cell" => self.start_table(&e, name, empty, styles, book),
+            "text:p" | "text:s" | "text:tab" | "text:line-break" => self.start_text(&e, name),
+            "office:annotation" => {
+                book.lose("comments", 1);
+                self.skip += usize::from(!empty);
+            }
+            "draw:frame" | "draw:custom-shape" | "draw:rect" | "draw:line" | "draw:ellipse"
+            | "draw:control" | "draw:g" => {
+                let inner = self.xml.get(pos..).unwrap_or("");
+                let end = inner.find("</draw:frame>").unwrap_or(inner.len()).min(4096);
+                let what = if name != "draw:frame" {
+                    "drawings and form controls"
+                } else if inner[..end].contains("<draw:object") {
+                    "charts and embedded objects"
+                } else if inner[..end].contains("<draw:image") {
+                    "images"
+                } else {
+                    "drawings and form controls"
+                };
+                book.lose(what, 1);
+                self.skip += usize::from(!empty);
+            }
+            _ => {}
+        }
+    }
+
+    /// A style element opens: a cell or table style, its properties, a
+    /// number format and its parts.
+    fn start_style(&mut self, e: &BytesStart<'_>, name: &str, empty: bool, styles: &mut Styles) {
+        match name {
             "style:style" | "style:default-style" => {
-                let family = attr(&e, "style:family").unwrap_or_default();
+                let family = attr(e, "style:family").unwrap_or_default();
                 let raw = RawStyle {
-                    parent: attr(&e, "style:parent-style-name"),
-                    data_style: attr(&e, "style:data-style-name"),
+                    parent: attr(e, "style:parent-style-name"),
+                    data_style: attr(e, "style:data-style-name"),
                     ..Default::default()
                 };
                 let key = if name == "style:default-style" {
                     String::new()
                 } else {
-                    attr(&e, "style:name").unwrap_or_default()
+                    attr(e, "style:name").unwrap_or_default()
                 };
                 let entry = (family, key, raw);
                 if empty {
@@ -280,7 +323,7 @@ impl Parser<'_> {
             | "number:date-style"
             | "number:time-style"
             | "number:currency-style" => {
-                let n = attr(&e, "style:name").unwrap_or_default();
+                let n = attr(e, "style:name").unwrap_or_default();
                 if empty {
                     styles.data.insert(n, NumFormat::General);
                 } else {
@@ -289,11 +332,11 @@ impl Parser<'_> {
             }
             "number:number" => {
                 if let Some((_, _, code)) = self.data_style.as_mut() {
-                    let places = attr(&e, "number:decimal-places")
+                    let places = attr(e, "number:decimal-places")
                         .and_then(|v| v.parse::<usize>().ok())
                         .unwrap_or(0)
                         .min(30);
-                    let grouping = attr(&e, "number:grouping").as_deref() == Some("true");
+                    let grouping = attr(e, "number:grouping").as_deref() == Some("true");
                     code.push_str(if grouping { "#,##0" } else { "0" });
                     if places > 0 {
                         code.push('.');
@@ -301,13 +344,27 @@ impl Parser<'_> {
                     }
                 }
             }
+            _ => {}
+        }
+    }
+
+    /// A table element opens: a sheet, a column, a row or a cell.
+    fn start_table(
+        &mut self,
+        e: &BytesStart<'_>,
+        name: &str,
+        empty: bool,
+        styles: &mut Styles,
+        book: &mut Book,
+    ) {
+        match name {
             "table:table" if self.content => {
-                let hidden = attr(&e, "table:style-name")
+                let hidden = attr(e, "table:style-name")
                     .and_then(|s| styles.other.get(&s))
                     .and_then(|p| p.get("table:display"))
                     .is_some_and(|d| d == "false");
                 let sheet = Sheet {
-                    name: attr(&e, "table:name")
+                    name: attr(e, "table:name")
                         .unwrap_or_else(|| format!("Sheet{}", book.sheets.len() + 1)),
                     hidden,
                     ..Default::default()
@@ -319,15 +376,15 @@ impl Parser<'_> {
             }
             "table:table-column" => {
                 if let Some(t) = self.table.as_mut() {
-                    column(t, &e, styles, book);
+                    column(t, e, styles, book);
                 }
             }
             "table:table-row" => {
                 if let Some(t) = self.table.as_mut() {
-                    t.row_style = attr(&e, "table:style-name");
-                    t.row_hidden = attr(&e, "table:visibility").is_some_and(|v| v != "visible");
-                    t.row_repeat = count(&e, "table:number-rows-repeated");
-                    t.row_default = attr(&e, "table:default-cell-style-name");
+                    t.row_style = attr(e, "table:style-name");
+                    t.row_hidden = attr(e, "table:visibility").is_some_and(|v| v != "visible");
+                    t.row_repeat = count(e, "table:number-rows-repeated");
+                    t.row_default = attr(e, "table:default-cell-style-name");
                     t.col = 0;
                     t.row_cells.clear();
                     t.row_has_content = false;
@@ -338,19 +395,19 @@ impl Parser<'_> {
             }
             "table:table-cell" | "table:covered-table-cell" if self.table.is_some() => {
                 let c = CellXml {
-                    style: attr(&e, "table:style-name"),
-                    repeat: count(&e, "table:number-columns-repeated"),
+                    style: attr(e, "table:style-name"),
+                    repeat: count(e, "table:number-columns-repeated"),
                     span: (
-                        count(&e, "table:number-rows-spanned"),
-                        count(&e, "table:number-columns-spanned"),
+                        count(e, "table:number-rows-spanned"),
+                        count(e, "table:number-columns-spanned"),
                     ),
-                    kind: attr(&e, "office:value-type"),
-                    value: attr(&e, "office:value")
-                        .or_else(|| attr(&e, "office:date-value"))
-                        .or_else(|| attr(&e, "office:time-value"))
-                        .or_else(|| attr(&e, "office:boolean-value"))
-                        .or_else(|| attr(&e, "office:string-value")),
-                    formula: attr(&e, "table:formula"),
+                    kind: attr(e, "office:value-type"),
+                    value: attr(e, "office:value")
+                        .or_else(|| attr(e, "office:date-value"))
+                        .or_else(|| attr(e, "office:time-value"))
+                        .or_else(|| attr(e, "office:boolean-value"))
+                        .or_else(|| attr(e, "office:string-value")),
+                    formula: attr(e, "table:formula"),
                     ..Default::default()
                 };
                 if empty {
@@ -361,26 +418,13 @@ impl Parser<'_> {
                     self.cell = Some(c);
                 }
             }
-            "office:annotation" => {
-                book.lose("comments", 1);
-                self.skip += usize::from(!empty);
-            }
-            "draw:frame" | "draw:custom-shape" | "draw:rect" | "draw:line" | "draw:ellipse"
-            | "draw:control" | "draw:g" => {
-                let inner = self.xml.get(pos..).unwrap_or("");
-                let end = inner.find("</draw:frame>").unwrap_or(inner.len()).min(4096);
-                let what = if name != "draw:frame" {
-                    "drawings and form controls"
-                } else if inner[..end].contains("<draw:object") {
-                    "charts and embedded objects"
-                } else if inner[..end].contains("<draw:image") {
-                    "images"
-                } else {
-                    "drawings and form controls"
-                };
-                book.lose(what, 1);
-                self.skip += usize::from(!empty);
-            }
+            _ => {}
+        }
+    }
+
+    /// A cell's text element opens: a paragraph, spaces, a tab, a line break.
+    fn start_text(&mut self, e: &BytesStart<'_>, name: &str) {
+        match name {
             "text:p" if self.cell.is_some() => {
                 if let Some(c) = self.cell.as_mut() {
                     if c.paragraphs > 0 {
@@ -391,7 +435,7 @@ impl Parser<'_> {
             }
             "text:s" => {
                 if let Some(c) = self.cell.as_mut() {
-                    let n = count(&e, "text:c").min(1024) as usize;
+                    let n = count(e, "text:c").min(1024) as usize;
                     c.text.push_str(&" ".repeat(n));
                 }
             }

@@ -430,13 +430,9 @@ fn read_sheet(
     sheet: &mut Sheet,
     style_of: &mut dyn FnMut(&mut Book, u16) -> usize,
 ) -> Result<BTreeSet<(u32, u32)>, Fault> {
-    let mut formulas = BTreeSet::new();
+    let mut state = CellState::default();
     let mut depth = 0usize;
-    let mut pending_string: Option<(u32, u32)> = None;
-    let cut =
-        |r: &Record<'_>| Fault::damaged_owned(format!("a record at byte {} is cut short", r.at));
     for r in records(stream, pos) {
-        let d = r.data;
         match r.kind {
             0x0809 => {
                 depth += 1;
@@ -452,131 +448,161 @@ fn read_sheet(
             _ if depth != 1 => continue,
             _ => {}
         }
-        let head = || -> Option<(u32, u32, u16)> {
-            Some((
-                u32::from(u16_at(d, 0)?),
-                u32::from(u16_at(d, 2)?),
-                u16_at(d, 4)?,
-            ))
-        };
-        let mut put = |book: &mut Book, row: u32, col: u32, ixfe: u16, value: Value| {
-            let style = style_of(book, ixfe);
-            book.put(
-                sheet,
-                row,
-                col,
-                Cell {
-                    value,
-                    formula: None,
-                    style,
-                },
-            );
-        };
-        match r.kind {
-            0x00FD => {
-                let (row, col, ixfe) = head().ok_or_else(|| cut(&r))?;
-                let i = u32_at(d, 6).ok_or_else(|| cut(&r))? as usize;
-                let text = g.strings.get(i).cloned().ok_or_else(|| {
-                    Fault::at(row, col, format!("shared string {i} does not exist"))
-                })?;
-                put(book, row, col, ixfe, Value::Text(text));
-            }
-            0x0204 => {
-                let (row, col, ixfe) = head().ok_or_else(|| cut(&r))?;
-                let cch = usize::from(u16_at(d, 6).ok_or_else(|| cut(&r))?);
-                let (text, _) = chars(d, 8, cch).ok_or_else(|| cut(&r))?;
-                put(book, row, col, ixfe, Value::Text(text));
-            }
-            0x027E => {
-                let (row, col, ixfe) = head().ok_or_else(|| cut(&r))?;
-                put(
-                    book,
-                    row,
-                    col,
-                    ixfe,
-                    Value::Number(rk(u32_at(d, 6).ok_or_else(|| cut(&r))?)),
-                );
-            }
-            0x00BD => {
-                let (row, first, _) = head().ok_or_else(|| cut(&r))?;
-                let n = d.len().saturating_sub(6) / 6;
-                for k in 0..n {
-                    let at = 4 + 6 * k;
-                    let (Some(ixfe), Some(v)) = (u16_at(d, at), u32_at(d, at + 2)) else {
-                        break;
-                    };
-                    put(book, row, first + k as u32, ixfe, Value::Number(rk(v)));
-                }
-            }
-            0x0203 => {
-                let (row, col, ixfe) = head().ok_or_else(|| cut(&r))?;
-                put(
-                    book,
-                    row,
-                    col,
-                    ixfe,
-                    Value::Number(f64_at(d, 6).ok_or_else(|| cut(&r))?),
-                );
-            }
-            0x0201 => {
-                let (row, col, ixfe) = head().ok_or_else(|| cut(&r))?;
-                put(book, row, col, ixfe, Value::Empty);
-            }
-            0x00BE => {
-                let (row, first, _) = head().ok_or_else(|| cut(&r))?;
-                let n = d.len().saturating_sub(6) / 2;
-                for k in 0..n {
-                    let Some(ixfe) = u16_at(d, 4 + 2 * k) else {
-                        break;
-                    };
-                    put(book, row, first + k as u32, ixfe, Value::Empty);
-                }
-            }
-            0x0205 => {
-                let (row, col, ixfe) = head().ok_or_else(|| cut(&r))?;
-                let (v, err) = (
-                    d.get(6).copied().unwrap_or(0),
-                    d.get(7).copied().unwrap_or(0),
-                );
-                let value = if err != 0 {
-                    Value::Error(error_text(v))
-                } else {
-                    Value::Bool(v != 0)
-                };
-                put(book, row, col, ixfe, value);
-            }
-            0x0006 => {
-                let (row, col, ixfe) = head().ok_or_else(|| cut(&r))?;
-                let raw = d.get(6..14).ok_or_else(|| cut(&r))?;
-                let value = if raw[6] == 0xFF && raw[7] == 0xFF {
-                    match raw[0] {
-                        0 => {
-                            pending_string = Some((row, col));
-                            Value::Text(String::new())
-                        }
-                        1 => Value::Bool(raw[2] != 0),
-                        2 => Value::Error(error_text(raw[2])),
-                        _ => Value::Text(String::new()),
-                    }
-                } else {
-                    Value::Number(f64_at(d, 6).unwrap_or(0.0))
-                };
-                put(book, row, col, ixfe, value);
-                formulas.insert((row, col));
-            }
-            0x0207 => {
-                if let Some(at) = pending_string.take() {
-                    let cch = usize::from(u16_at(d, 0).unwrap_or(0));
-                    let text = chars(d, 2, cch).map(|(s, _)| s).unwrap_or_default();
-                    if let Some(c) = sheet.cells.get_mut(&at) {
-                        c.value = Value::Text(text);
-                    }
-                }
-            }
-            _ => layout_record(&r, sheet, book, style_of)?,
+        if !cell_record(&r, g, book, sheet, style_of, &mut state)? {
+            layout_record(&r, sheet, book, style_of)?;
         }
     }
-    Ok(formulas)
+    Ok(state.formulas)
+}
+
+/// What [`read_sheet`] carries from one cell record to the next.
+#[derive(Default)]
+struct CellState {
+    /// The cells that hold formulas.
+    formulas: BTreeSet<(u32, u32)>,
+    /// A formula cell whose text result the next STRING record holds.
+    pending_string: Option<(u32, u32)>,
+}
+
+/// A cell record (LABELSST, LABEL, RK, MULRK, NUMBER, BLANK, MULBLANK,
+/// BOOLERR, FORMULA and its STRING) read into `sheet`; false when `r` is
+/// not one.
+fn cell_record(
+    r: &Record<'_>,
+    g: &Globals,
+    book: &mut Book,
+    sheet: &mut Sheet,
+    style_of: &mut dyn FnMut(&mut Book, u16) -> usize,
+    state: &mut CellState,
+) -> Result<bool, Fault> {
+    let d = r.data;
+    let cut =
+        |r: &Record<'_>| Fault::damaged_owned(format!("a record at byte {} is cut short", r.at));
+    let head = || -> Option<(u32, u32, u16)> {
+        Some((
+            u32::from(u16_at(d, 0)?),
+            u32::from(u16_at(d, 2)?),
+            u16_at(d, 4)?,
+        ))
+    };
+    let mut put = |book: &mut Book, row: u32, col: u32, ixfe: u16, value: Value| {
+        let style = style_of(book, ixfe);
+        book.put(
+            sheet,
+            row,
+            col,
+            Cell {
+                value,
+                formula: None,
+                style,
+            },
+        );
+    };
+    match r.kind {
+        0x00FD => {
+            let (row, col, ixfe) = head().ok_or_else(|| cut(r))?;
+            let i = u32_at(d, 6).ok_or_else(|| cut(r))? as usize;
+            let text =
+                g.strings.get(i).cloned().ok_or_else(|| {
+                    Fault::at(row, col, format!("shared string {i} does not exist"))
+                })?;
+            put(book, row, col, ixfe, Value::Text(text));
+        }
+        0x0204 => {
+            let (row, col, ixfe) = head().ok_or_else(|| cut(r))?;
+            let cch = usize::from(u16_at(d, 6).ok_or_else(|| cut(r))?);
+            let (text, _) = chars(d, 8, cch).ok_or_else(|| cut(r))?;
+            put(book, row, col, ixfe, Value::Text(text));
+        }
+        0x027E => {
+            let (row, col, ixfe) = head().ok_or_else(|| cut(r))?;
+            put(
+                book,
+                row,
+                col,
+                ixfe,
+                Value::Number(rk(u32_at(d, 6).ok_or_else(|| cut(r))?)),
+            );
+        }
+        0x00BD => {
+            let (row, first, _) = head().ok_or_else(|| cut(r))?;
+            let n = d.len().saturating_sub(6) / 6;
+            for k in 0..n {
+                let at = 4 + 6 * k;
+                let (Some(ixfe), Some(v)) = (u16_at(d, at), u32_at(d, at + 2)) else {
+                    break;
+                };
+                put(book, row, first + k as u32, ixfe, Value::Number(rk(v)));
+            }
+        }
+        0x0203 => {
+            let (row, col, ixfe) = head().ok_or_else(|| cut(r))?;
+            put(
+                book,
+                row,
+                col,
+                ixfe,
+                Value::Number(f64_at(d, 6).ok_or_else(|| cut(r))?),
+            );
+        }
+        0x0201 => {
+            let (row, col, ixfe) = head().ok_or_else(|| cut(r))?;
+            put(book, row, col, ixfe, Value::Empty);
+        }
+        0x00BE => {
+            let (row, first, _) = head().ok_or_else(|| cut(r))?;
+            let n = d.len().saturating_sub(6) / 2;
+            for k in 0..n {
+                let Some(ixfe) = u16_at(d, 4 + 2 * k) else {
+                    break;
+                };
+                put(book, row, first + k as u32, ixfe, Value::Empty);
+            }
+        }
+        0x0205 => {
+            let (row, col, ixfe) = head().ok_or_else(|| cut(r))?;
+            let (v, err) = (
+                d.get(6).copied().unwrap_or(0),
+                d.get(7).copied().unwrap_or(0),
+            );
+            let value = if err != 0 {
+                Value::Error(error_text(v))
+            } else {
+                Value::Bool(v != 0)
+            };
+            put(book, row, col, ixfe, value);
+        }
+        0x0006 => {
+            let (row, col, ixfe) = head().ok_or_else(|| cut(r))?;
+            let raw = d.get(6..14).ok_or_else(|| cut(r))?;
+            let value = if raw[6] == 0xFF && raw[7] == 0xFF {
+                match raw[0] {
+                    0 => {
+                        state.pending_string = Some((row, col));
+                        Value::Text(String::new())
+                    }
+                    1 => Value::Bool(raw[2] != 0),
+                    2 => Value::Error(error_text(raw[2])),
+                    _ => Value::Text(String::new()),
+                }
+            } else {
+                Value::Number(f64_at(d, 6).unwrap_or(0.0))
+            };
+            put(book, row, col, ixfe, value);
+            state.formulas.insert((row, col));
+        }
+        0x0207 => {
+            if let Some(at) = state.pending_string.take() {
+                let cch = usize::from(u16_at(d, 0).unwrap_or(0));
+                let text = chars(d, 2, cch).map(|(s, _)| s).unwrap_or_default();
+                if let Some(c) = sheet.cells.get_mut(&at) {
+                    c.value = Value::Text(text);
+                }
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
 /// A record of a sheet's layout (ROW, COLINFO, MERGEDCELLS) or of what

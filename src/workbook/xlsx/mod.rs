@@ -24,19 +24,19 @@
 //!   has an element, else its row's style when the row is custom-formatted,
 //!   else its column's style. Bordered cells are grouped into separate
 //!   regions (split wherever a whole row or column between them carries no
-//!   border), and each region gets its own [`BorderMap`], so a far bordered
+//!   border), and each region gets its own [`BorderMap`](crate::workbook::detect::BorderMap), so a far bordered
 //!   cell does not make one map over the whole sheet.
 //!
 //! What cannot be read is never taken for blank: a value with an unknown
 //! entity, a number that is no number, a shared string that does not exist
 //! becomes [`Unread::Value`]; a formula without a cached result (or with a
 //! cached 0) that is not a constant becomes [`Unread::Formula`], unless it
-//! is a direct reference that [`super::formula`] reads from the workbook. References outside the sheet
+//! is a direct reference that [`formula`] reads from the workbook. References outside the sheet
 //! (`r="ZZZZ1"`, row 0, past row 1,048,576) and malformed XML (including a
 //! duplicated attribute) make the sheet unreadable, with a message naming
 //! the file, the sheet and what is wrong.
 //!
-//! The parts: [`package`] (the zip, its size limits, the workbook's sheets
+//! Its files: [`parts`] (the zip, its size limits, the workbook's sheets
 //! and parts), [`styles`] (fonts and borders of the cell formats, and which
 //! cells each sheet styles), [`scan`] (one pass over a worksheet part),
 //! [`values`] (a cell's value from its XML), [`formula`] (constant
@@ -44,7 +44,7 @@
 //! into separate regions).
 
 mod formula;
-mod package;
+mod parts;
 mod regions;
 mod scan;
 mod styles;
@@ -60,7 +60,7 @@ use calamine::Data;
 
 use super::reader::{RawSheet, Unread, Values};
 use super::ReadError;
-use package::{check_sizes, read_part, Package};
+use parts::{check_sizes, read_part, Package};
 use scan::scan_sheet;
 use styles::{font_palette, is_blue_italic, XfInfo};
 use values::parse_shared_strings;

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use calamine::Data;
 use quick_xml::events::{BytesEnd, BytesStart, Event};
 
-use super::package::{attr, attr_u32, attrs, check_attrs, is_true, XmlText};
+use super::parts::{attr, attr_u32, attrs, check_attrs, is_true, XmlText};
 use super::styles::SheetStyles;
 use super::values::{cached_number, cell_value};
 use crate::address::{CellRef, MAX_COL, MAX_ROW};

@@ -9,7 +9,7 @@ use std::io::{Cursor, Write};
 use calamine::{Reader, Xlsx};
 use quick_xml::events::Event;
 
-use super::package::{attr, attr_u32, read_part_bytes, Package, Zip};
+use super::parts::{attr, attr_u32, read_part_bytes, Package, Zip};
 use super::regions::{split_regions, Rect};
 use crate::address::CellRef;
 use crate::workbook::detect::{BorderMap, Edges, Line};

@@ -1,5 +1,5 @@
 use super::formula::*;
-use super::package::*;
+use super::parts::*;
 use super::regions::*;
 use super::scan::*;
 use super::styles::*;

@@ -5,7 +5,7 @@ use calamine::{CellErrorType, Data};
 use quick_xml::events::Event;
 
 use super::formula::eval_constant;
-use super::package::{check_attrs, unescape_ooxml, XmlText};
+use super::parts::{check_attrs, unescape_ooxml, XmlText};
 use super::scan::CellXml;
 use crate::workbook::reader::Unread;
 

@@ -2,6 +2,7 @@
 //! like xlsudoku's own writing, formulas, cells of malformed packages.
 //! Each test is named after the bug it pins.
 
+use crate::util::stderr;
 use crate::util::EASY;
 use crate::util::{unzip, xlsudoku};
 
@@ -21,10 +22,6 @@ use xlsudoku::workbook::{read_workbook, Cell, ReadOptions};
 
 const EASY_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// `xlsudoku INPUT -o OUTPUT --json`: the exit code and the sheet records.
 fn solve(input: &Path, output: &Path) -> (i32, Vec<SheetRecord>, Output) {

@@ -2,21 +2,17 @@
 //! every element and entry once, or the file is refused with a message.
 //! Each test is named after the bug it pins.
 
+use crate::util::stderr;
 use crate::util::xlsudoku;
 use crate::util::EASY;
 
 use std::collections::HashSet;
 
 use std::path::Path;
-use std::process::Output;
 
 use calamine::{Data, Reader, Xlsx};
 use xlsudoku::export::write_grid;
 use xlsudoku::grid::Grid;
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// EASY as a bordered grid at C3, as xlsudoku's own export writes it.
 fn easy_workbook() -> Vec<u8> {

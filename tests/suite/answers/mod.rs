@@ -3,4 +3,5 @@
 
 mod grid;
 mod sheet;
+mod sheet_package;
 mod sizes;

@@ -21,40 +21,40 @@ use xlsudoku::workbook::{read_workbook, ReadOptions};
 
 /// Solves `input` into `out` with `--json` and `extra`: the exit code and
 /// the grid records.
-fn solve(input: &Path, out: &Path, extra: &[&str]) -> (i32, Vec<SheetRecord>) {
+pub(super) fn solve(input: &Path, out: &Path, extra: &[&str]) -> (i32, Vec<SheetRecord>) {
     crate::util::solve_records(input, out, extra)
 }
 
-fn range(s: &str) -> CellRange {
+pub(super) fn range(s: &str) -> CellRange {
     s.parse().unwrap()
 }
 
-fn values(path: &Path, sheet: &str) -> calamine::Range<Data> {
+pub(super) fn values(path: &Path, sheet: &str) -> calamine::Range<Data> {
     let mut book: Xlsx<_> = open_workbook(path).unwrap();
     book.worksheet_range(sheet)
         .unwrap_or_else(|e| panic!("{}: {sheet}: {e}", path.display()))
 }
 
-fn sheet_names(path: &Path) -> Vec<String> {
+pub(super) fn sheet_names(path: &Path) -> Vec<String> {
     let book: Xlsx<_> = open_workbook(path).unwrap();
     book.sheet_names()
 }
 
-fn text(v: &calamine::Range<Data>, at: CellRef) -> String {
+pub(super) fn text(v: &calamine::Range<Data>, at: CellRef) -> String {
     crate::util::cell_text(v, at)
 }
 
-fn cells(r: CellRange) -> Vec<CellRef> {
+pub(super) fn cells(r: CellRange) -> Vec<CellRef> {
     crate::util::range_cells(r)
 }
 
-fn record_of(path: &Path) -> SolutionsRecord {
+pub(super) fn record_of(path: &Path) -> SolutionsRecord {
     read_solutions_record(std::fs::File::open(path).unwrap())
         .unwrap_or_else(|| panic!("{}: no record of a sheet of solutions", path.display()))
 }
 
 /// The uncompressed bytes of one part.
-fn part(path: &Path, name: &str) -> Option<Vec<u8>> {
+pub(super) fn part(path: &Path, name: &str) -> Option<Vec<u8>> {
     let mut z = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
     let mut f = z.by_name(name).ok()?;
     let mut b = Vec::new();
@@ -63,13 +63,13 @@ fn part(path: &Path, name: &str) -> Option<Vec<u8>> {
 }
 
 /// The `s` attribute of each `<c>` of a sheet part.
-fn cell_styles(path: &Path, name: &str) -> HashMap<String, Option<String>> {
+pub(super) fn cell_styles(path: &Path, name: &str) -> HashMap<String, Option<String>> {
     let xml = String::from_utf8(part(path, name).unwrap()).unwrap();
     crate::util::cell_styles_of(&xml)
 }
 
 /// The worksheet part of each sheet, by name, as the package says.
-fn sheet_parts(path: &Path) -> HashMap<String, String> {
+pub(super) fn sheet_parts(path: &Path) -> HashMap<String, String> {
     let wb = String::from_utf8(part(path, "xl/workbook.xml").unwrap()).unwrap();
     let rels = String::from_utf8(part(path, "xl/_rels/workbook.xml.rels").unwrap()).unwrap();
     let attr = |tag: &str, k: &str| -> String {
@@ -97,7 +97,7 @@ fn sheet_parts(path: &Path) -> HashMap<String, String> {
 /// the puzzle's cells untouched, the copy a valid solution holding every
 /// given in its place, givens in their grid cell's style and solved cells
 /// in another (its blue italic twin).
-fn check_copy(input: &Path, out: &Path, rec: &SheetRecord) {
+pub(super) fn check_copy(input: &Path, out: &Path, rec: &SheetRecord) {
     let sheet = rec.sheet.as_deref().unwrap();
     let grid = range(rec.range.as_deref().unwrap());
     let copy = range(rec.answer_range.as_deref().expect("answer_range"));
@@ -168,7 +168,7 @@ fn check_copy(input: &Path, out: &Path, rec: &SheetRecord) {
 }
 
 /// `input` solved with `--answers sheet` into `first.xlsx` in `dir`.
-fn first_with_sheet(input: &Path, dir: &Path) -> PathBuf {
+pub(super) fn first_with_sheet(input: &Path, dir: &Path) -> PathBuf {
     let first = dir.join("first.xlsx");
     assert_eq!(solve(input, &first, &["--answers", "sheet"]).0, 0);
     first
@@ -237,7 +237,7 @@ fn every_solved_grid_of_every_size_goes_to_one_new_sheet_in_order() {
 
 /// `path` with the copy's records taken out (what a program that drops
 /// unknown parts and the zip comment would leave).
-fn without_records(path: &Path, to: &Path) {
+pub(super) fn without_records(path: &Path, to: &Path) {
     let mut entries = crate::util::entries(&std::fs::read(path).unwrap());
     entries.retain(|(name, _)| name != RECORD_PART);
     std::fs::write(to, crate::util::pack(&entries, &[])).unwrap();
@@ -316,7 +316,7 @@ fn a_taken_name_gives_the_next_free_one() {
 }
 
 /// Every part of a copy, the notes' timings and the records left out.
-fn parts(p: &Path) -> Vec<(String, String)> {
+pub(super) fn parts(p: &Path) -> Vec<(String, String)> {
     let mut z = zip::ZipArchive::new(std::fs::File::open(p).unwrap()).unwrap();
     (0..z.len())
         .map(|i| {
@@ -527,7 +527,7 @@ fn every_part_the_sheet_has_no_reason_to_change_stays_byte_identical() {
     );
 }
 
-fn has_openpyxl() -> bool {
+pub(super) fn has_openpyxl() -> bool {
     let ok = Command::new("python3")
         .args(["-c", "import openpyxl"])
         .output()
@@ -672,439 +672,5 @@ fn grids_not_solved_get_no_copy_and_given_up_ones_their_candidates() {
         if !text(&before, g).is_empty() {
             assert_eq!(text(&before, g), text(&v, a), "given {g} copied");
         }
-    }
-}
-
-/// `from` copied to `to` with each part passed through `edit` (name,
-/// bytes → the new bytes, or `None` to leave the part out) and with `add`
-/// added; the zip comment kept, as a program that keeps unknown parts
-/// would.
-fn rewrite(
-    from: &Path,
-    to: &Path,
-    edit: impl Fn(&str, Vec<u8>) -> Option<Vec<u8>>,
-    add: &[(&str, Vec<u8>)],
-) {
-    let bytes = std::fs::read(from).unwrap();
-    let mut entries: Vec<(String, Vec<u8>)> = crate::util::entries(&bytes)
-        .into_iter()
-        .filter_map(|(name, b)| edit(&name, b).map(|b| (name, b)))
-        .collect();
-    entries.extend(add.iter().map(|(name, b)| (name.to_string(), b.clone())));
-    let packed = crate::util::pack(&entries, &crate::util::comment(&bytes));
-    std::fs::write(to, packed).unwrap();
-}
-
-/// A part as text.
-fn part_text(path: &Path, name: &str) -> String {
-    String::from_utf8(part(path, name).unwrap()).unwrap()
-}
-
-/// The values of attribute `key` of the elements `<tag ` of `xml`, in order.
-fn attr_values(xml: &str, tag: &str, key: &str) -> Vec<String> {
-    xml.split(&format!("<{tag} "))
-        .skip(1)
-        .filter_map(|t| {
-            let t = &t[..t.find('>')?];
-            let at = t.find(&format!("{key}=\""))? + key.len() + 2;
-            Some(t[at..at + t[at..].find('"')?].to_string())
-        })
-        .collect()
-}
-
-#[test]
-fn removing_a_moved_sheet_of_solutions_keeps_the_active_and_first_tabs_on_their_sheets() {
-    let dir = tempfile::tempdir().unwrap();
-    let first = first_with_sheet(&fixture("example.xlsx"), dir.path());
-    // A person moves the sheet of solutions to the front (names local to
-    // sheets follow them) and leaves the window on Notes, first tab Easy.
-    let moved = dir.path().join("moved.xlsx");
-    rewrite(
-        &first,
-        &moved,
-        |name, b| {
-            if name != "xl/workbook.xml" {
-                return Some(b);
-            }
-            let wb = String::from_utf8(b).unwrap();
-            let at = wb.find(r#"<sheet name="Solutions""#).unwrap();
-            let tag = &wb[at..at + wb[at..].find("/>").unwrap() + 2];
-            let wb = wb
-                .replacen(tag, "", 1)
-                .replacen("<sheets>", &format!("<sheets>{tag}"), 1)
-                .replacen(r#"localSheetId="3""#, r#"localSheetId="0""#, 1)
-                .replacen(
-                    "<workbookView ",
-                    r#"<workbookView firstSheet="1" activeTab="3" "#,
-                    1,
-                );
-            Some(wb.into_bytes())
-        },
-        &[],
-    );
-    assert_eq!(sheet_names(&moved), ["Solutions", "Easy", "Big", "Notes"]);
-    let out = dir.path().join("grid.xlsx");
-    assert_eq!(solve(&moved, &out, &["--answers", "grid"]).0, 0);
-    let names = sheet_names(&out);
-    assert_eq!(names, ["Easy", "Big", "Notes"]);
-    let wb = part_text(&out, "xl/workbook.xml");
-    let tab = |key: &str| -> String {
-        let i: usize = attr_values(&wb, "workbookView", key)[0].parse().unwrap();
-        names
-            .get(i)
-            .cloned()
-            .unwrap_or_else(|| format!("no sheet {i}"))
-    };
-    assert_eq!(tab("activeTab"), "Notes", "{wb}");
-    assert_eq!(tab("firstSheet"), "Easy", "{wb}");
-    assert!(!wb.contains("localSheetId"), "{wb}");
-}
-
-#[test]
-fn the_largest_sheet_id_in_use_gives_the_new_sheet_a_free_id_not_a_duplicate() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("big_id.xlsx");
-    rewrite(
-        &fixture("example.xlsx"),
-        &input,
-        |name, b| {
-            if name != "xl/workbook.xml" {
-                return Some(b);
-            }
-            let wb = String::from_utf8(b).unwrap();
-            Some(
-                wb.replacen(r#"sheetId="2""#, r#"sheetId="4294967295""#, 1)
-                    .into_bytes(),
-            )
-        },
-        &[],
-    );
-    let out = dir.path().join("out.xlsx");
-    assert_eq!(solve(&input, &out, &["--answers", "sheet"]).0, 0);
-    let ids = attr_values(&part_text(&out, "xl/workbook.xml"), "sheet", "sheetId");
-    assert_eq!(ids.len(), 4, "{ids:?}");
-    let unique: HashSet<&String> = ids.iter().collect();
-    assert_eq!(unique.len(), ids.len(), "duplicate sheetId: {ids:?}");
-}
-
-#[test]
-fn a_content_type_left_behind_for_a_missing_part_is_not_declared_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("stale.xlsx");
-    // An Override for a part the package no longer holds (a sheet deleted
-    // by a program that forgot its content type), and a relationship to
-    // another missing part.
-    rewrite(
-        &fixture("status_logic_easy.xlsx"),
-        &input,
-        |name, b| {
-            let t = String::from_utf8(b).unwrap();
-            Some(
-                match name {
-                    "[Content_Types].xml" => t.replacen(
-                        "</Types>",
-                        r#"<Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#,
-                        1,
-                    ),
-                    "xl/_rels/workbook.xml.rels" => t.replacen(
-                        "</Relationships>",
-                        r#"<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet3.xml"/></Relationships>"#,
-                        1,
-                    ),
-                    _ => t,
-                }
-                .into_bytes(),
-            )
-        },
-        &[],
-    );
-    let out = dir.path().join("out.xlsx");
-    assert_eq!(solve(&input, &out, &["--answers", "sheet"]).0, 0);
-    let rec = record_of(&out);
-    let overrides = attr_values(
-        &part_text(&out, "[Content_Types].xml"),
-        "Override",
-        "PartName",
-    );
-    let unique: HashSet<String> = overrides.iter().map(|p| p.to_lowercase()).collect();
-    assert_eq!(unique.len(), overrides.len(), "{overrides:?}");
-    let targets = attr_values(
-        &part_text(&out, "xl/_rels/workbook.xml.rels"),
-        "Relationship",
-        "Target",
-    );
-    let new = rec.part.trim_start_matches("xl/");
-    assert_eq!(
-        targets.iter().filter(|t| *t == new).count(),
-        1,
-        "{targets:?}"
-    );
-    assert_eq!(text(&values(&out, "Solutions"), range("B3").start), "5");
-}
-
-#[test]
-fn a_sheet_that_took_the_name_of_a_deleted_sheet_of_solutions_is_read_for_puzzles() {
-    let dir = tempfile::tempdir().unwrap();
-    let first = first_with_sheet(&fixture("status_logic_easy.xlsx"), dir.path());
-    let rec = record_of(&first);
-    // A program that keeps unknown parts deletes the sheet of solutions;
-    // the person then adds a sheet of their own named Solutions, holding
-    // a puzzle, in another part (here: the relationship and the content
-    // type moved to the new part, the old part gone).
-    let puzzle = part(
-        &fixture("status_logic_easy.xlsx"),
-        "xl/worksheets/sheet1.xml",
-    )
-    .unwrap();
-    let edited = dir.path().join("edited.xlsx");
-    let own_part = rec.part.clone();
-    rewrite(
-        &first,
-        &edited,
-        |name, b| {
-            if name == own_part {
-                return None;
-            }
-            let t = String::from_utf8(b).unwrap();
-            let own = own_part.trim_start_matches("xl/");
-            Some(
-                match name {
-                    "xl/_rels/workbook.xml.rels" => t.replacen(
-                        &format!(r#"Target="{own}""#),
-                        "Target=\"worksheets/mine.xml\"",
-                        1,
-                    ),
-                    "[Content_Types].xml" => t.replacen(
-                        &format!(r#"PartName="/{}""#, own_part),
-                        r#"PartName="/xl/worksheets/mine.xml""#,
-                        1,
-                    ),
-                    _ => t,
-                }
-                .into_bytes(),
-            )
-        },
-        &[("xl/worksheets/mine.xml", puzzle)],
-    );
-    assert_eq!(sheet_names(&edited), ["Easy", "Solutions"]);
-    assert!(read_solutions_record(std::fs::File::open(&edited).unwrap()).is_some());
-    let out = dir.path().join("out.xlsx");
-    let (code, recs) = solve(&edited, &out, &[]);
-    assert_eq!(code, 0, "{recs:?}");
-    let theirs: Vec<&SheetRecord> = recs
-        .iter()
-        .filter(|r| r.sheet.as_deref() == Some("Solutions"))
-        .collect();
-    assert_eq!(theirs.len(), 1, "the person's sheet is not read: {recs:?}");
-    assert_eq!(theirs[0].range.as_deref(), Some("C3:K11"));
-}
-
-/// A copy on the sheet of solutions: its title and its cells (value,
-/// style) in reading order.
-type CopyCells = (String, Vec<(String, Option<String>)>);
-
-/// The copies on the sheet of solutions of `path`, each under its title in
-/// column B.
-fn copies_on_sheet(path: &Path) -> Vec<CopyCells> {
-    let rec = record_of(path);
-    let v = values(path, &rec.sheet);
-    let styles = cell_styles(path, &rec.part);
-    let mut out = Vec::new();
-    for row in 0..v.end().map_or(0, |e| e.0 + 1) {
-        let title = text(&v, CellRef::new(row, 1));
-        let Some((_, r)) = title.rsplit_once('!') else {
-            continue;
-        };
-        let side = range(r).rows();
-        let copy = CellRange::square(CellRef::new(row + 1, 1), side);
-        let cells = cells(copy)
-            .into_iter()
-            .map(|c| (text(&v, c), styles.get(&c.to_string()).cloned().flatten()))
-            .collect();
-        out.push((title, cells));
-    }
-    out
-}
-
-#[test]
-fn a_run_on_some_sheets_keeps_the_other_sheets_copies_on_the_sheet_of_solutions() {
-    let dir = tempfile::tempdir().unwrap();
-    let first = first_with_sheet(&fixture("example.xlsx"), dir.path());
-    let all = copies_on_sheet(&first);
-    let titles: Vec<&str> = all.iter().map(|(t, _)| t.as_str()).collect();
-    assert_eq!(titles, ["Easy!C3:K11", "Big!C3:R18"]);
-    // A sheet without a grid: the sheet of solutions stays as it is.
-    let notes = dir.path().join("notes.xlsx");
-    assert_eq!(
-        solve(&first, &notes, &["--answers", "sheet", "--sheet", "Notes"]).0,
-        0
-    );
-    let rec = record_of(&first);
-    assert_eq!(part(&notes, &rec.part), part(&first, &rec.part));
-    // Easy only: Easy's copy is written anew, Big's stays, each in its
-    // sheet's place.
-    let easy = dir.path().join("easy.xlsx");
-    let (code, recs) = solve(&first, &easy, &["--answers", "sheet", "--sheet", "easy"]);
-    assert_eq!(code, 0);
-    assert_eq!(recs.len(), 1);
-    assert_eq!(recs[0].answer_range.as_deref(), Some("B3:J11"));
-    assert_eq!(copies_on_sheet(&easy), all);
-    // Another mode for Easy: its copy goes, Big's moves up and stays.
-    let grid = dir.path().join("grid.xlsx");
-    assert_eq!(
-        solve(&first, &grid, &["--answers", "grid", "--sheet", "Easy"]).0,
-        0
-    );
-    assert_eq!(copies_on_sheet(&grid), all[1..]);
-    // Every sheet: the sheet of solutions goes.
-    let none = dir.path().join("none.xlsx");
-    assert_eq!(solve(&grid, &none, &["--answers", "grid"]).0, 0);
-    assert_eq!(sheet_names(&none), ["Easy", "Big", "Notes"]);
-}
-
-#[test]
-fn taking_the_sheet_out_gives_back_an_openpyxl_workbook_part_byte_for_byte() {
-    // openpyxl writes `<calcPr … fullCalcOnLoad="1" />`: the flag the
-    // copy needs is there, so the tag is not rewritten (it lost its space).
-    let dir = tempfile::tempdir().unwrap();
-    let input = fixture("openpyxl_fidelity.xlsx");
-    let sheet = dir.path().join("sheet.xlsx");
-    assert_eq!(solve(&input, &sheet, &["--answers", "sheet"]).0, 0);
-    let grid = dir.path().join("grid.xlsx");
-    assert_eq!(solve(&sheet, &grid, &["--answers", "grid"]).0, 0);
-    for name in [
-        "xl/workbook.xml",
-        "xl/_rels/workbook.xml.rels",
-        "[Content_Types].xml",
-    ] {
-        assert_eq!(
-            part_text(&grid, name),
-            part_text(&input, name),
-            "{name} not given back"
-        );
-    }
-}
-
-#[test]
-fn a_forged_title_on_the_sheet_of_solutions_does_not_crash_a_run_on_some_sheets() {
-    let dir = tempfile::tempdir().unwrap();
-    let first = first_with_sheet(&fixture("example.xlsx"), dir.path());
-    // Big's title names the whole sheet, and the records carry the digest
-    // of the part so changed (a forged or damaged file).
-    let rec = record_of(&first);
-    let sheet = part_text(&first, &rec.part).replacen("Big!C3:R18", "Big!A1:XFD1048576", 1);
-    let digest = xlsudoku::annotate::solutions::digest(sheet.as_bytes());
-    let forged = dir.path().join("forged.xlsx");
-    rewrite(
-        &first,
-        &forged,
-        |name, b| {
-            if name == rec.part {
-                return Some(sheet.clone().into_bytes());
-            }
-            if name == RECORD_PART {
-                let t = String::from_utf8(b).unwrap();
-                return Some(t.replacen(&rec.digest, &digest, 1).into_bytes());
-            }
-            Some(b)
-        },
-        &[],
-    );
-    assert_eq!(record_of(&forged).digest, digest);
-    let out = dir.path().join("out.xlsx");
-    let (code, recs) = solve(&forged, &out, &["--answers", "sheet", "--sheet", "Easy"]);
-    assert_eq!(code, 0, "{recs:?}");
-    // What is no copy is not kept; Easy's copy is written.
-    let titles: Vec<String> = copies_on_sheet(&out).into_iter().map(|(t, _)| t).collect();
-    assert_eq!(titles, ["Easy!C3:K11"]);
-}
-
-#[test]
-fn taking_the_sheet_out_never_leaves_a_workbook_without_a_visible_sheet() {
-    let dir = tempfile::tempdir().unwrap();
-    let first = first_with_sheet(&fixture("status_logic_easy.xlsx"), dir.path());
-    // The puzzle's sheet hidden, the records kept: the sheet of solutions
-    // is the only one shown.
-    let hidden = dir.path().join("hidden.xlsx");
-    rewrite(
-        &first,
-        &hidden,
-        |name, b| {
-            if name != "xl/workbook.xml" {
-                return Some(b);
-            }
-            let t = String::from_utf8(b).unwrap();
-            Some(
-                t.replacen(
-                    r#"<sheet name="Easy""#,
-                    r#"<sheet state="hidden" name="Easy""#,
-                    1,
-                )
-                .into_bytes(),
-            )
-        },
-        &[],
-    );
-    let out = dir.path().join("grid.xlsx");
-    let (code, recs) = solve(&hidden, &out, &["--answers", "grid"]);
-    assert_eq!(code, 2, "{recs:?}");
-    let error = recs
-        .last()
-        .and_then(|r| r.error.clone())
-        .unwrap_or_default();
-    assert!(error.contains("would leave no visible sheet"), "{error}");
-    assert!(!out.exists(), "nothing written");
-    // The sheet mode keeps it: fine.
-    assert_eq!(solve(&hidden, &out, &["--answers", "sheet"]).0, 0);
-    assert_eq!(sheet_names(&out), ["Easy", "Solutions"]);
-}
-
-#[test]
-fn a_strict_workbook_gets_a_sheet_of_solutions_in_the_strict_namespaces() {
-    // A Strict Open XML workbook (Excel's "Strict Open XML Spreadsheet")
-    // uses no transitional namespace: the sheet, its relationship and its
-    // r:id must not bring one in.
-    let transitional = [
-        "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
-        "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
-    ];
-    let strict = [
-        "http://purl.oclc.org/ooxml/spreadsheetml/main",
-        "http://purl.oclc.org/ooxml/officeDocument/relationships",
-    ];
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("strict.xlsx");
-    rewrite(
-        &fixture("status_logic_easy.xlsx"),
-        &input,
-        |name, b| {
-            if !(name.ends_with(".xml") || name.ends_with(".rels")) {
-                return Some(b);
-            }
-            let mut t = String::from_utf8(b).unwrap();
-            for (from, to) in transitional.iter().zip(&strict) {
-                t = t.replace(from, to);
-            }
-            Some(t.into_bytes())
-        },
-        &[],
-    );
-    let out = dir.path().join("sheet.xlsx");
-    let (code, recs) = solve(&input, &out, &["--answers", "sheet"]);
-    assert_eq!(code, 0, "{recs:?}");
-    assert_eq!(recs[0].answer_sheet.as_deref(), Some("Solutions"));
-    let rec = record_of(&out);
-    for name in ["xl/workbook.xml", "xl/_rels/workbook.xml.rels", &rec.part] {
-        let t = part_text(&out, name);
-        for ns in transitional {
-            assert!(!t.contains(ns), "{name} uses {ns}: {t}");
-        }
-    }
-    assert!(part_text(&out, &rec.part).contains(strict[0]));
-    // Taken out again: the package as it was.
-    let grid = dir.path().join("grid.xlsx");
-    assert_eq!(solve(&out, &grid, &["--answers", "grid"]).0, 0);
-    for name in ["xl/workbook.xml", "xl/_rels/workbook.xml.rels"] {
-        assert_eq!(part_text(&grid, name), part_text(&input, name), "{name}");
     }
 }

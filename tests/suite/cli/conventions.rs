@@ -3,12 +3,9 @@
 //! parser, and a `--version` that names the instruction set the 9x9
 //! engine picked.
 
+use crate::util::stdout;
 use crate::util::xlsudoku;
 use std::process::Output;
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 #[test]
 fn completions_for_each_shell_name_the_commands() {
@@ -229,6 +226,6 @@ fn the_guides_technique_table_is_the_sources() {
     let table = xlsudoku::logic::markdown_table();
     assert_eq!(
         between, table,
-        "docs/guide.md's technique table differs from src/logic/techniques.rs; put this between the markers:\n{table}"
+        "docs/guide.md's technique table differs from src/logic/techniques/table.rs; put this between the markers:\n{table}"
     );
 }

@@ -184,7 +184,7 @@ fn old_binary_ole_file_is_not_a_workbook() {
     bytes.resize(4096, 0);
     std::fs::write(&path, bytes).unwrap();
     let err = read_workbook(&path, &ReadOptions::default()).unwrap_err();
-    // Read as an .xls (tests/legacy_formats.rs): a damaged one.
+    // Read as an .xls (tests/suite/detect/legacy.rs): a damaged one.
     assert!(matches!(err, ReadError::Legacy(_)), "{err:?}");
     assert!(err.to_string().contains("old.xls.xlsx"), "{err}");
 }

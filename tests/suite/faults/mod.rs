@@ -2,6 +2,7 @@
 //! land on inputs, copies edited by hand, reports that cannot be written,
 //! links, reruns, signals, leftovers, odd names and odd arguments.
 
+use crate::util::stderr;
 use crate::util::{spawn, xlsudoku};
 mod outputs;
 
@@ -21,10 +22,6 @@ const PUZZLES: [&str; 3] = [
     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
     "......41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9....",
 ];
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn book(path: &Path, sheets: &[(&str, usize)]) {
     let sheets: Vec<(String, Grid)> = sheets
@@ -635,41 +632,6 @@ fn the_techniques_option_is_part_of_the_stamp() {
     let (all, summary) = run(&[]);
     assert_eq!(summary["skipped"], 0, "another ladder redoes the copy");
     assert_ne!(seed[0]["history"], all[0]["history"]);
-}
-
-#[test]
-fn a_panic_in_one_file_is_that_files_error_and_the_run_goes_on() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (inp, out) = (tmp.path().join("in"), tmp.path().join("out"));
-    book(&inp.join("a.xlsx"), &[("P0", 0)]);
-    book(&inp.join("b.xlsx"), &[("P0", 0)]);
-    book(&inp.join("c.xlsx"), &[("P0", 0)]);
-    let o = crate::util::command()
-        .args([inp.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"])
-        .env("XLSUDOKU_TEST_PANIC_ON", "b.xlsx")
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let (recs, summary) = json_lines(&o);
-    assert_eq!(summary["files"], 3);
-    assert_eq!(summary["failed_files"], 1);
-    let b = recs
-        .iter()
-        .find(|r| r["file"].as_str().unwrap().ends_with("b.xlsx"))
-        .unwrap();
-    assert_eq!(b["status"], "error");
-    assert!(
-        b["error"].as_str().unwrap().contains("internal error"),
-        "{b}"
-    );
-    assert!(out.join("a.xlsx").is_file() && out.join("c.xlsx").is_file());
-    assert!(!out.join("b.xlsx").exists());
-    assert_eq!(
-        names(&out).len(),
-        2,
-        "no temporary file left: {:?}",
-        names(&out)
-    );
 }
 
 /// Runs xlsudoku with stdout a pipe whose read end is closed after `keep`

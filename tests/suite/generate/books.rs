@@ -10,6 +10,7 @@
 //! Without LibreOffice or poppler the test says so (`SKIPPED:`) and
 //! passes; `.ci/run` installs both.
 
+use crate::util::stderr;
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
@@ -308,10 +309,6 @@ fn part_text(book: &Path, name: &str) -> String {
 fn made(args: &[&str]) {
     let o = xlsudoku(args);
     assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
 }
 
 #[test]

@@ -205,7 +205,7 @@ fn damaged_ole_files_are_errors_not_crashes() {
 }
 
 /// The encrypted fixture is still told from an old `.xls` without calamine's
-/// compound file reader (an `.xls` is read: tests/legacy_formats.rs).
+/// compound file reader (an `.xls` is read: tests/suite/detect/legacy.rs).
 #[test]
 fn encrypted_and_old_binary_workbooks_are_still_told_apart() {
     let read = |name: &str| {

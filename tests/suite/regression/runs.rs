@@ -1,6 +1,7 @@
 //! Bugs of runs (outputs, reruns, flags, stdout, notes, ranges, links),
 //! each pinned by the test named after what it pins.
 
+use crate::util::stderr;
 use crate::util::{fixture, EASY};
 
 use std::path::Path;
@@ -17,10 +18,6 @@ fn xlsudoku_in(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run xlsudoku")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]

@@ -27,6 +27,21 @@ pub fn spawn(args: &[&str]) -> Child {
         .unwrap()
 }
 
+/// A run's exit code (it ended by itself, not by a signal).
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("exit code")
+}
+
+/// A run's standard output, as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A run's standard error, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// A run's standard output and error together.
 pub fn output_text(o: &std::process::Output) -> String {
     format!(

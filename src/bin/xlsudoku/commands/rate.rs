@@ -40,7 +40,7 @@ pub struct Args {
 /// `xlsudoku rate FILE...`: a line per puzzle on stdout as soon as it and
 /// every puzzle before it are rated, the summary last.
 pub fn run(a: Args) -> u8 {
-    use xlsudoku::rate::{rate_files, RateOptions, RateSummary};
+    use xlsudoku::rate_lists::{rate_files, RateOptions, RateSummary};
     if let Some(j) = a.jobs {
         if j == 0 || j > MAX_JOBS {
             return usage_error(format!("--jobs {j}: must be 1 to {MAX_JOBS}"));

@@ -37,7 +37,7 @@ pub struct Args {
     /// they are; a grid whose copy would cover anything is refused (status
     /// `refused`).
     #[arg(long, value_name = "grid|beside|sheet|at:CELL", default_value = "grid")]
-    answers: xlsudoku::answers::Answers,
+    answers: xlsudoku::answer_place::Answers,
 }
 
 pub fn run(a: Args) -> u8 {

@@ -28,6 +28,21 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
                 on: true,
                 ..first.clone()
             };
+            if first.digit == last.digit && first.cells == last.cells {
+                // A loop back to its start: were the start false, the chain
+                // would make it true, so it is true.
+                let start_false = ChainNode {
+                    on: false,
+                    ..first.clone()
+                };
+                return Some(format!(
+                    "{name}{on_digit}: {}: if {}, then {}; so {}: {removes}",
+                    w.chain_text(chain),
+                    w.node_is(&start_false),
+                    w.node_is(&first_true),
+                    w.node_is(&first_true)
+                ));
+            }
             format!(
                 "{name}{on_digit}: {}: {} or {}: {removes}",
                 w.chain_text(chain),

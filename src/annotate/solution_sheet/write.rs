@@ -11,11 +11,11 @@ use crate::address::CellRef;
 
 use crate::annotate::book::Book;
 use crate::annotate::copy::{read_bytes, read_part, Changes};
-use crate::annotate::package::insert_before_root_end;
-use crate::annotate::package::{parse_rels, remove_elements};
+use crate::annotate::part_edit::insert_before_root_end;
+use crate::annotate::part_edit::{parse_rels, remove_elements};
 use crate::annotate::styles::StylePool;
 use crate::annotate::AnnotateError;
-use crate::annotate::{package, sheet, solutions, SolutionCopy, MAX_PART_SIZE};
+use crate::annotate::{part_edit, sheet, solution_sheet, SolutionCopy, MAX_PART_SIZE};
 use crate::records::{record_text, SolutionsRecord};
 
 /// The worksheet XML of the sheet of solutions named `name` holding
@@ -70,11 +70,11 @@ pub(in crate::annotate) fn solutions_sheet<R: Read + Seek>(
         }
         styles.push(list);
     }
-    let places = solutions::layout(copies.iter().map(|c| c.grid.rows()));
-    let xml = solutions::sheet_xml(copies, &places, 0, book.strict, |k, i| {
+    let places = solution_sheet::layout(copies.iter().map(|c| c.grid.rows()));
+    let xml = solution_sheet::sheet_xml(copies, &places, 0, book.strict, |k, i| {
         styles.get(k).and_then(|l| l.get(i)).copied().unwrap_or(0)
     });
-    Ok((xml, solutions::print_area(name, &places)))
+    Ok((xml, solution_sheet::print_area(name, &places)))
 }
 
 /// The parts the package names, whether it holds them or not: those its
@@ -90,7 +90,7 @@ pub(in crate::annotate) fn claimed_parts<R: Read + Seek>(
     let mut out = Vec::new();
     if let Some(ct) = &book.content_types {
         let src = read_part(archive, ct, limit)?;
-        let names = package::attr_values(ct, &src.text, "Override", "PartName")?;
+        let names = part_edit::attr_values(ct, &src.text, "Override", "PartName")?;
         out.extend(
             names
                 .into_iter()
@@ -122,7 +122,7 @@ pub(in crate::annotate) fn put_solutions_sheet<R: Read + Seek>(
     if existing {
         changes.set(part, bytes.to_vec());
         let src = changes.current(archive, &book.workbook, limit)?;
-        let text = solutions::set_print_area(&book.workbook, &src.text, name, area)?;
+        let text = solution_sheet::set_print_area(&book.workbook, &src.text, name, area)?;
         changes.set(&book.workbook, src.bytes_of(text));
         return Ok(());
     }
@@ -144,7 +144,7 @@ pub(in crate::annotate) fn put_solutions_sheet<R: Read + Seek>(
         &src.text,
         &format!(
             r#"<Override PartName="/{part}" ContentType="{}"/>"#,
-            solutions::WORKSHEET_CONTENT_TYPE
+            solution_sheet::WORKSHEET_CONTENT_TYPE
         ),
     )?;
     changes.set(ct, src.bytes_of(text));
@@ -154,13 +154,13 @@ pub(in crate::annotate) fn put_solutions_sheet<R: Read + Seek>(
     // The worksheet relationship type the package uses already (strict
     // or transitional), else the one its namespace calls for.
     let strict = match existing.iter().find(|r| r.kind.ends_with("/worksheet")) {
-        Some(r) => r.kind == solutions::STRICT_WORKSHEET_TYPE,
+        Some(r) => r.kind == solution_sheet::STRICT_WORKSHEET_TYPE,
         None => book.strict,
     };
     let kind = if strict {
-        solutions::STRICT_WORKSHEET_TYPE
+        solution_sheet::STRICT_WORKSHEET_TYPE
     } else {
-        solutions::WORKSHEET_TYPE
+        solution_sheet::WORKSHEET_TYPE
     };
     let id = (1..)
         .map(|n| format!("rId{n}"))
@@ -182,9 +182,9 @@ pub(in crate::annotate) fn put_solutions_sheet<R: Read + Seek>(
         &format!(r#"<Relationship Id="{id}" Type="{kind}" Target="{target}"/>"#),
     )?;
     changes.set(rels, src.bytes_of(text));
-    let sheet_id = solutions::free_sheet_id(book.sheets.iter().filter_map(|s| s.sheet_id));
+    let sheet_id = solution_sheet::free_sheet_id(book.sheets.iter().filter_map(|s| s.sheet_id));
     let src = changes.current(archive, &book.workbook, limit)?;
-    let text = solutions::add_sheet(&book.workbook, &src.text, name, sheet_id, &id, area)?;
+    let text = solution_sheet::add_sheet(&book.workbook, &src.text, name, sheet_id, &id, area)?;
     changes.set(&book.workbook, src.bytes_of(text));
     changes.added.push((part.to_string(), bytes.to_vec()));
     Ok(())
@@ -221,7 +221,7 @@ pub(in crate::annotate) fn remove_solutions_sheet<R: Read + Seek>(
         changes.set(rels, src.bytes_of(text));
     }
     let src = changes.current(archive, &book.workbook, limit)?;
-    let text = solutions::remove_sheet(&book.workbook, &src.text, &own.sheet)?;
+    let text = solution_sheet::remove_sheet(&book.workbook, &src.text, &own.sheet)?;
     changes.set(&book.workbook, src.bytes_of(text));
     Ok(())
 }
@@ -230,7 +230,7 @@ pub(in crate::annotate) fn remove_solutions_sheet<R: Read + Seek>(
 /// (`--sheet`, compared without regard to case) keeps on the sheet of
 /// solutions an earlier run wrote into the workbook `input`: those of the
 /// other sheets still in the workbook, as they stand there
-/// ([`solutions::read_copies`]), in their order. None when there is no
+/// ([`solution_sheet::read_copies`]), in their order. None when there is no
 /// such sheet, or when it was changed since (the copy then refuses it,
 /// or replaces it when forced).
 pub fn kept_solution_copies<R: Read + Seek>(
@@ -246,7 +246,7 @@ pub fn kept_solution_copies<R: Read + Seek>(
         return Ok(Vec::new());
     };
     let bytes = read_bytes(&mut archive, &own.part, MAX_PART_SIZE)?;
-    if solutions::digest(&bytes) != own.digest {
+    if solution_sheet::digest(&bytes) != own.digest {
         return Ok(Vec::new());
     }
     let text = std::str::from_utf8(&bytes).map_err(|_| AnnotateError::Malformed {
@@ -254,7 +254,7 @@ pub fn kept_solution_copies<R: Read + Seek>(
         reason: "not UTF-8".to_string(),
     })?;
     let asked: Vec<String> = asked.iter().map(|s| s.to_lowercase()).collect();
-    Ok(solutions::read_copies(&own.part, text)?
+    Ok(solution_sheet::read_copies(&own.part, text)?
         .into_iter()
         .filter(|c| {
             !asked.contains(&c.sheet.to_lowercase())
@@ -267,14 +267,14 @@ pub fn kept_solution_copies<R: Read + Seek>(
 /// The name the sheet of solutions takes in a copy of the workbook
 /// `input` (`--answers sheet`): the name of the one an earlier run wrote
 /// (rewritten in place), else `Solutions`, else `Solutions 2` … (see
-/// [`solutions::free_name`]).
+/// [`solution_sheet::free_name`]).
 pub fn solutions_sheet_name<R: Read + Seek>(input: R) -> Result<String, AnnotateError> {
     let mut archive = ZipArchive::new(input)
         .map_err(|e| AnnotateError::NotAWorkbook(format!("not a readable zip archive ({e})")))?;
     let book = Book::read(&mut archive, MAX_PART_SIZE)?;
     let own = crate::records::parse_solutions_record(&record_text(&mut archive))
         .filter(|r| book.worksheet_part(&r.sheet) == Some(r.part.as_str()));
-    Ok(solutions::free_name(
+    Ok(solution_sheet::free_name(
         book.sheets.iter().map(|s| s.name.as_str()),
         own.as_ref().map(|o| o.sheet.as_str()),
     ))

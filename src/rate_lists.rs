@@ -17,7 +17,7 @@
 //! reaches the time limit, is reported with its status and no rating.
 //!
 //! ```
-//! use xlsudoku::rate::{rate_files, RateOptions, RateSummary};
+//! use xlsudoku::rate_lists::{rate_files, RateOptions, RateSummary};
 //! use xlsudoku::solve::Status;
 //!
 //! let dir = tempfile::tempdir()?;
@@ -119,7 +119,7 @@ impl RateRecord {
     /// PUZZLE STATUS` for a puzzle not rated.
     ///
     /// ```
-    /// use xlsudoku::rate::RateRecord;
+    /// use xlsudoku::rate_lists::RateRecord;
     /// use xlsudoku::solve::Status;
     ///
     /// let r = RateRecord {
@@ -309,7 +309,7 @@ fn rate_line(
 /// when it has one solution, rates it.
 ///
 /// ```
-/// use xlsudoku::rate::rate_puzzle;
+/// use xlsudoku::rate_lists::rate_puzzle;
 /// use xlsudoku::solve::Status;
 ///
 /// let puzzle = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."

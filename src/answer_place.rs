@@ -3,14 +3,14 @@
 //! on a new sheet of solutions, so that the puzzle stays as it was printed.
 //!
 //! ```
-//! use xlsudoku::answers::Answers;
+//! use xlsudoku::answer_place::Answers;
 //!
 //! assert_eq!("beside".parse::<Answers>()?, Answers::Beside);
 //! assert_eq!("sheet".parse::<Answers>()?, Answers::Sheet);
 //! let at: Answers = "at:M3".parse()?;
 //! assert_eq!(at.to_string(), "at:M3");
 //! assert!("at:nowhere".parse::<Answers>().is_err());
-//! # Ok::<(), xlsudoku::answers::AnswersError>(())
+//! # Ok::<(), xlsudoku::answer_place::AnswersError>(())
 //! ```
 
 use std::fmt;

@@ -7,7 +7,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use super::*;
-use crate::annotate::package::{comes_after, pos, xml_err};
+use crate::annotate::part_edit::{comes_after, pos, xml_err};
 use crate::annotate::xml::{attr, escape_text, prefix_of, write_start_tag};
 use crate::annotate::AnnotateError;
 

@@ -1,5 +1,8 @@
-//! The package around the sheets: relationships, the workbook part's list of
-//! sheets, and the recalculation flag in `xl/workbook.xml`.
+//! The patcher's edits of the parts around the sheets, as text: their
+//! relationships and the workbook part's list of sheets (read through
+//! [`crate::package`], with the patcher's errors), elements removed or added
+//! before a root's end, content type overrides, and the recalculation flag
+//! in `xl/workbook.xml`.
 
 use quick_xml::events::Event;
 use quick_xml::Reader;
@@ -7,7 +10,7 @@ use quick_xml::Reader;
 use super::xml::{attr, prefix_of, write_start_tag};
 use super::AnnotateError;
 
-pub(crate) use crate::opc::{rels_part_of, Relationship, SheetEntry};
+pub(crate) use crate::package::{rels_part_of, Relationship, SheetEntry};
 
 pub(crate) fn xml_err(part: &str) -> impl Fn(quick_xml::Error) -> AnnotateError + '_ {
     move |source| AnnotateError::Xml {
@@ -22,12 +25,12 @@ pub(crate) fn parse_rels(
     xml: &str,
     source: &str,
 ) -> Result<Vec<Relationship>, AnnotateError> {
-    crate::opc::parse_rels(xml, source).map_err(xml_err(part))
+    crate::package::parse_rels(xml, source).map_err(xml_err(part))
 }
 
 /// The sheets listed in the workbook part, in order.
 pub(crate) fn parse_sheets(part: &str, xml: &str) -> Result<Vec<SheetEntry>, AnnotateError> {
-    crate::opc::parse_sheets(xml).map_err(xml_err(part))
+    crate::package::parse_sheets(xml).map_err(xml_err(part))
 }
 
 /// The part without the elements named `local` whose attribute `key`

@@ -1,4 +1,4 @@
-//! The package side of an OOXML workbook: the zip and its size limits
+//! The parts of an OOXML workbook: the zip and its size limits
 //! (zip bombs), reading a part, the XML attribute helpers every part's
 //! reader uses, and where the workbook's sheets, shared strings, styles
 //! and theme are (`workbook.xml` and its relationships).
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use quick_xml::events::{BytesStart, Event};
 
 use super::styles::parse_xf_borders;
-use crate::opc;
+use crate::package;
 use crate::workbook::detect::Edges;
 use crate::workbook::ReadError;
 
@@ -144,7 +144,7 @@ impl Package {
         };
         // The main part: from the package relationships, else the default.
         let workbook_part = read_part(zip, "_rels/.rels")
-            .and_then(|rels| opc::parse_rels(&rels, "").ok())
+            .and_then(|rels| package::parse_rels(&rels, "").ok())
             .and_then(|rels| {
                 rels.into_iter()
                     .find(|r| r.kind.ends_with("/officeDocument") && !r.target.is_empty())
@@ -157,15 +157,15 @@ impl Package {
             .unwrap_or_default();
         let workbook = read_part(zip, &workbook_part)
             .ok_or_else(|| bad(format!("no workbook part {workbook_part}")))?;
-        let rels = read_part(zip, &opc::rels_part_of(&workbook_part)).unwrap_or_default();
-        let rels = opc::parse_rels(&rels, &workbook_part)
-            .map_err(|e| bad(format!("{}: {e}", opc::rels_part_of(&workbook_part))))?;
+        let rels = read_part(zip, &package::rels_part_of(&workbook_part)).unwrap_or_default();
+        let rels = package::parse_rels(&rels, &workbook_part)
+            .map_err(|e| bad(format!("{}: {e}", package::rels_part_of(&workbook_part))))?;
         let targets: HashMap<&str, (&str, &str)> = rels
             .iter()
             .map(|r| (r.id.as_str(), (r.kind.as_str(), r.target.as_str())))
             .collect();
         let entries =
-            opc::parse_sheets(&workbook).map_err(|e| bad(format!("workbook part: {e}")))?;
+            package::parse_sheets(&workbook).map_err(|e| bad(format!("workbook part: {e}")))?;
         let mut sheets = Vec::new();
         for sheet in entries {
             match targets.get(sheet.rel_id.as_str()) {

@@ -18,7 +18,7 @@
 //! longer has the digest written (edited since), unless forced.
 //!
 //! ```
-//! use xlsudoku::annotate::solutions::layout;
+//! use xlsudoku::annotate::solution_sheet::layout;
 //!
 //! // A 9x9 and a 6x6 grid: titles in B2 and B14, the grids below them.
 //! let places = layout([9, 6]);
@@ -39,12 +39,12 @@ use std::fmt::Write as _;
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::package::{pos, xml_err};
+use super::part_edit::{pos, xml_err};
 use super::sheet::format_number;
 use super::xml::{attr, escape_text};
 use super::{AnnotateError, CellValue};
 use crate::address::{CellRange, CellRef};
-pub use crate::records::solutions::{
+pub use crate::records::solution_sheet::{
     digest, parse_solutions_record, read_solutions_record, SolutionsRecord, SOLUTIONS_PREFIX,
 };
 
@@ -180,7 +180,7 @@ fn parse_title(text: &str) -> Option<(String, CellRange)> {
 /// that writes only some sheets' copies (`--sheet`) keeps of the others.
 ///
 /// ```
-/// use xlsudoku::annotate::solutions::read_copies;
+/// use xlsudoku::annotate::solution_sheet::read_copies;
 ///
 /// let xml = r#"<worksheet><sheetData><row r="2"><c r="B2" s="0" t="inlineStr"><is><t>'It''s'!C3:D4</t></is></c></row><row r="3"><c r="B3" s="4"><v>1</v></c><c r="C3" s="5"><v>2</v></c></row><row r="4"><c r="B4" s="4"><v>2</v></c><c r="C4" s="5" t="inlineStr"><is><t>a</t></is></c></row></sheetData></worksheet>"#;
 /// let copies = read_copies("s", xml)?;
