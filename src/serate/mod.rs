@@ -8,7 +8,7 @@
 //! that places a digit. A puzzle SE's rules cannot finish rates 20.0.
 //!
 //! Files by SE's rule families: [`singles`] (with SE's "direct" hints),
-//! [`subsets`] (naked and hidden sets, fish), [`wings`], [`aligned`]
+//! [`subsets`] (naked and hidden sets, fish), [`wings`], [`uniqueness`], [`aligned`]
 //! (aligned pair and triple exclusion), [`chaining`]; [`rules`] holds the
 //! table of rules and their base difficulties.
 
@@ -22,6 +22,7 @@ pub mod grid;
 pub mod rules;
 pub mod singles;
 pub mod subsets;
+pub mod uniqueness;
 pub mod wings;
 
 use chaining::Chainer;
@@ -63,9 +64,11 @@ pub fn next_hint(g: &Grid) -> Option<Hint> {
         .or_else(|| subsets::hidden_set(g, 3, false))
         .or_else(|| wings::wing(g, false))
         .or_else(|| wings::wing(g, true))
+        .or_else(|| uniqueness::unique_loop(g))
         .or_else(|| subsets::naked_set(g, 4))
         .or_else(|| subsets::fish(g, 4))
         .or_else(|| subsets::hidden_set(g, 4, false))
+        .or_else(|| uniqueness::bug(g))
         .or_else(|| aligned::aligned_exclusion(g, 2))
         .or_else(|| chaining::cycles_and_forcing_chains(g))
         .or_else(|| aligned::aligned_exclusion(g, 3))
