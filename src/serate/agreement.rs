@@ -107,3 +107,29 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod find {
+    /// Prints, per rule, the first reference puzzle whose hardest step is
+    /// that rule (to pick the puzzles the rule tests pin).
+    #[test]
+    #[ignore]
+    fn puzzles_per_rule() {
+        let files = std::env::var("SERATE_REF").unwrap_or_default();
+        let mut seen = Vec::new();
+        for file in files.split(':').filter(|f| !f.is_empty()) {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            for line in text.lines() {
+                let Some(p) = super::super::grid::parse(line) else {
+                    continue;
+                };
+                let r = super::super::rate(&p);
+                let key = format!("{:?}", r.hardest);
+                if !seen.contains(&key) {
+                    println!("{key} {line}");
+                    seen.push(key);
+                }
+            }
+        }
+    }
+}

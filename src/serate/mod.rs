@@ -25,6 +25,9 @@ pub mod subsets;
 pub mod uniqueness;
 pub mod wings;
 
+#[cfg(test)]
+mod tests;
+
 use chaining::Chainer;
 use grid::Grid;
 use rules::Hint;
@@ -38,6 +41,8 @@ pub struct SeRating {
     pub ep: f64,
     /// ED: the first step's difficulty.
     pub ed: f64,
+    /// The rule of the hardest step (the first of that difficulty).
+    pub hardest: Option<rules::Rule>,
 }
 
 impl SeRating {
@@ -84,6 +89,7 @@ pub fn rate(puzzle: &[u8; 81]) -> SeRating {
     let mut g = Grid::new(puzzle);
     let mut er = f64::NEG_INFINITY;
     let (mut ep, mut ed) = (0.0, 0.0);
+    let mut hardest = None;
     while !g.is_solved() {
         let Some(hint) = next_hint(&g) else {
             er = 20.0;
@@ -91,6 +97,7 @@ pub fn rate(puzzle: &[u8; 81]) -> SeRating {
         };
         if hint.difficulty > er {
             er = hint.difficulty;
+            hardest = Some(hint.rule);
         }
         hint.apply(&mut g);
         if ep == 0.0 {
@@ -102,5 +109,10 @@ pub fn rate(puzzle: &[u8; 81]) -> SeRating {
             }
         }
     }
-    SeRating { er, ep, ed }
+    SeRating {
+        er,
+        ep,
+        ed,
+        hardest,
+    }
 }
