@@ -80,6 +80,7 @@ pub fn next_hint(g: &Grid) -> Option<Hint> {
         .or_else(|| chaining::forcing_chains(g, Chainer::NISHIO))
         .or_else(|| chaining::forcing_chains(g, Chainer::MULTIPLE))
         .or_else(|| chaining::forcing_chains(g, Chainer::DYNAMIC))
+        .or_else(|| chaining::forcing_chains(g, Chainer::DYNAMIC_PLUS))
 }
 
 /// Rates a puzzle (81 digits, 0 for a blank) as SE's `serate` does.

@@ -9,7 +9,20 @@ fn pin(puzzle: &str, se: (u32, u32, u32), rule: Rule) {
     let p = parse(puzzle).expect("81 cells");
     let r = rate(&p);
     assert_eq!(r.tenths(), se, "{puzzle}");
-    assert_eq!(r.hardest, Some(rule), "{puzzle}");
+    let found = match (r.hardest, rule) {
+        (Some(Rule::Nested(_)), Rule::Nested(_)) => true,
+        (h, want) => h == Some(want),
+    };
+    assert!(found, "{puzzle}: {:?}", r.hardest);
+}
+
+macro_rules! rule {
+    (Nested) => {
+        Rule::Nested(1)
+    };
+    ($r:ident) => {
+        Rule::$r
+    };
 }
 
 macro_rules! pins {
@@ -17,7 +30,7 @@ macro_rules! pins {
         $(
             #[test]
             fn $name() {
-                pin($p, ($er, $ep, $ed), Rule::$rule);
+                pin($p, ($er, $ep, $ed), rule!($rule));
             }
         )*
     };
@@ -49,5 +62,6 @@ pins! {
     aligned_triple: AlignedTriple, "7.......4...29....6...8..5....7..8...8...1.9...4.3.2...2.3....6176....2.4........", 75, 12, 12;
     nishio: Nishio, ".6.2.......4839...5.9.........5...1.32..1.........672...6..5.4.....4..69....7...8", 78, 12, 12;
     multiple: Multiple, ".......4...49.3..6.78....5..2...7.....356...7.4......9...3....1...642.8......52..", 83, 15, 15;
+    dynamic_long_with_plus_steps: Dynamic, "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........", 95, 12, 12;
     dynamic: Dynamic, "..8...6...9..41......3..4..87..9......5..4..2..17.5.9.6....7..87...5.1..3.9......", 90, 12, 12;
 }

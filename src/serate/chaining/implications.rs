@@ -117,6 +117,8 @@ pub struct Mode {
     pub y: bool,
     /// Whether "offs" are struck from the working grid as they come.
     pub dynamic: bool,
+    /// Nesting level: 1 asks the simple rules when the links run out.
+    pub level: u8,
 }
 
 /// Reusable buffers of a run.
@@ -127,6 +129,7 @@ pub struct Scratch {
     parents: Vec<u32>,
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
+    advanced: Vec<(u16, Vec<u32>)>,
 }
 
 /// SE's `doChaining`: from the assumptions already in `arena`, adds
@@ -184,7 +187,21 @@ pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(
                 cur.cands[cell_of(pk)] &= !(1 << digit_of(pk));
             }
         } else {
-            return None;
+            if mode.level == 0 {
+                return None;
+            }
+            super::advanced::potentials(g, &cur, arena, &mut s.advanced);
+            let before = s.pending_off.len();
+            for (k, parents) in std::mem::take(&mut s.advanced) {
+                if !arena.contains(k) {
+                    let n = arena.make(k, &parents);
+                    arena.insert(n);
+                    s.pending_off.push(n);
+                }
+            }
+            if s.pending_off.len() == before {
+                return None;
+            }
         }
     }
 }

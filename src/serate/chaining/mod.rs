@@ -1,11 +1,13 @@
 //! SE's chainer (`Chaining`): cycles and forcing X-, Y- and XY-chains,
-//! Nishio, multiple (cell and region) and dynamic forcing chains, with
+//! Nishio, multiple (cell and region), dynamic and dynamic plus forcing
+//! chains (the simple rules inside the chains, module `advanced`), with
 //! SE's difficulty: the kind's base plus an addition for the chain's
 //! length (its count of distinct potentials, hidden parents included).
 //!
 //! Every hint of a kind is found, then the easiest is taken: by
 //! difficulty, then complexity, then SE's sort key, ties in order found.
 
+mod advanced;
 mod graph;
 mod implications;
 mod multiple;
@@ -49,6 +51,15 @@ impl Chainer {
         dynamic: true,
         nishio: false,
         level: 0,
+    };
+
+    /// Dynamic forcing chains plus (9.0): dynamic chains that also use
+    /// locking, hidden and naked pairs and X-wings.
+    pub const DYNAMIC_PLUS: Chainer = Chainer {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 1,
     };
 
     /// The rule (and base difficulty) of this chainer's hints.

@@ -73,6 +73,7 @@ pub fn hints(g: &Grid, chainer: Chainer) -> Vec<ChainHint> {
         mode: Mode {
             y: !chainer.nishio,
             dynamic: chainer.dynamic,
+            level: chainer.level,
         },
         scratch: Scratch::default(),
         out: Vec::new(),
