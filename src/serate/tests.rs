@@ -65,3 +65,16 @@ pins! {
     dynamic_long_with_plus_steps: Dynamic, "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........", 95, 12, 12;
     dynamic: Dynamic, "..8...6...9..41......3..4..87..9......5..4..2..17.5.9.6....7..87...5.1..3.9......", 90, 12, 12;
 }
+
+#[test]
+fn odd_grids_rate_without_panic() {
+    // A solved grid, a grid with a digit twice in a row, a grid with a
+    // cell left without candidates: no panic, and 20.0 when stuck.
+    let solved =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    assert_eq!(rate(&parse(solved).unwrap()).tenths().0, 0);
+    let twice = format!("11{}", ".".repeat(79));
+    let _ = rate(&parse(&twice).unwrap());
+    let stuck = format!("12345678.........9{}", ".".repeat(63));
+    assert_eq!(rate(&parse(&stuck).unwrap()).tenths().0, 200);
+}
