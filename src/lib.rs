@@ -54,6 +54,7 @@ mod rounding;
 #[cfg(test)]
 mod samples;
 pub mod search;
+pub mod serate;
 pub mod solve;
 pub mod suggest;
 pub mod workbook;

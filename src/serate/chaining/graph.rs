@@ -1,0 +1,165 @@
+//! The implication graph of one chaining run: SE's `Potential`s (a
+//! candidate assumed on or off) with their parents, in an arena. A
+//! potential is known by its key; the first node made for a key is the
+//! one the run's sets hold (SE's `LinkedSet` keeps the first).
+
+/// `(cell * 9 + digit - 1) * 2 + on`: 1458 keys.
+pub const KEYS: usize = 81 * 9 * 2;
+
+const NONE: u32 = u32::MAX;
+
+/// The key of a potential.
+#[inline]
+pub fn key(cell: usize, d: u8, on: bool) -> u16 {
+    ((cell * 9 + d as usize - 1) * 2 + on as usize) as u16
+}
+
+/// The cell of a key.
+#[inline]
+pub fn cell_of(k: u16) -> usize {
+    k as usize / 18
+}
+
+/// The digit of a key.
+#[inline]
+pub fn digit_of(k: u16) -> u8 {
+    (k as usize / 2 % 9) as u8 + 1
+}
+
+/// Whether a key is an "on" potential.
+#[inline]
+pub fn is_on(k: u16) -> bool {
+    k & 1 == 1
+}
+
+/// The same candidate in the other state.
+#[inline]
+pub fn conjugate(k: u16) -> u16 {
+    k ^ 1
+}
+
+/// One potential: its key and its parents (the first is the main one).
+#[derive(Debug, Clone, Copy)]
+pub struct Node {
+    /// The potential's key.
+    pub key: u16,
+    start: u32,
+    len: u32,
+}
+
+/// The nodes of one run, the parents lists and the sets of potentials
+/// reached (first node per key), with their order of arrival.
+#[derive(Debug, Clone)]
+pub struct Arena {
+    nodes: Vec<Node>,
+    parents: Vec<u32>,
+    index: Vec<u32>,
+    /// Nodes in the "on" and "off" sets, in order of arrival.
+    pub order: Vec<u32>,
+}
+
+impl Default for Arena {
+    fn default() -> Self {
+        Arena {
+            nodes: Vec::new(),
+            parents: Vec::new(),
+            index: vec![NONE; KEYS],
+            order: Vec::new(),
+        }
+    }
+}
+
+impl Arena {
+    /// Empties the arena for a new run, keeping its memory.
+    pub fn clear(&mut self) {
+        for n in &self.nodes {
+            self.index[n.key as usize] = NONE;
+        }
+        self.nodes.clear();
+        self.parents.clear();
+        self.order.clear();
+    }
+
+    /// Makes a node (not yet in the sets).
+    pub fn make(&mut self, key: u16, parents: &[u32]) -> u32 {
+        let start = self.parents.len() as u32;
+        self.parents.extend_from_slice(parents);
+        self.nodes.push(Node {
+            key,
+            start,
+            len: parents.len() as u32,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Adds a node to the sets (if its key is not there yet).
+    pub fn insert(&mut self, node: u32) -> bool {
+        let k = self.nodes[node as usize].key as usize;
+        if self.index[k] != NONE {
+            return false;
+        }
+        self.index[k] = node;
+        self.order.push(node);
+        true
+    }
+
+    /// The node the sets hold for a key.
+    #[inline]
+    pub fn get(&self, key: u16) -> Option<u32> {
+        let i = self.index[key as usize];
+        (i != NONE).then_some(i)
+    }
+
+    /// Whether the sets hold a key.
+    #[inline]
+    pub fn contains(&self, key: u16) -> bool {
+        self.index[key as usize] != NONE
+    }
+
+    /// A node's key.
+    #[inline]
+    pub fn key(&self, node: u32) -> u16 {
+        self.nodes[node as usize].key
+    }
+
+    /// A node's parents.
+    #[inline]
+    pub fn parents(&self, node: u32) -> &[u32] {
+        let n = &self.nodes[node as usize];
+        &self.parents[n.start as usize..(n.start + n.len) as usize]
+    }
+
+    /// Whether `key` is a strict ancestor of `node` along first parents
+    /// (SE's `isParent`).
+    pub fn has_first_ancestor(&self, node: u32, key: u16) -> bool {
+        let mut p = node;
+        while let Some(&q) = self.parents(p).first() {
+            p = q;
+            if self.key(p) == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The number of distinct potentials among a node and all its
+    /// ancestors (SE's `getAncestorCount`).
+    pub fn ancestor_count(&self, node: u32) -> usize {
+        let mut seen = [0u64; KEYS.div_ceil(64)];
+        let mut queue = vec![node];
+        let mut head = 0;
+        let mut count = 0;
+        while head < queue.len() {
+            let n = queue[head];
+            head += 1;
+            let k = self.key(n) as usize;
+            if seen[k / 64] >> (k % 64) & 1 == 1 {
+                continue;
+            }
+            seen[k / 64] |= 1 << (k % 64);
+            count += 1;
+            queue.extend_from_slice(self.parents(n));
+        }
+        count
+    }
+}

@@ -1,0 +1,207 @@
+//! The implications SE's chainer follows, and its run from a set of
+//! assumptions to everything they force (`doChaining`).
+//!
+//! From an "on" potential: the cell's other candidates go off (a "Y"
+//! link, not in Nishio mode), and the digit goes off in the other cells of
+//! its block, row and column. From an "off" potential: a cell left with
+//! one other candidate turns it on (Y), a region left with one other
+//! place for the digit turns it on (X). In dynamic mode every "off" is
+//! struck from the working grid once processed, so later links see the
+//! position the assumptions leave; what was struck before becomes the
+//! link's "hidden parents", and counts in the chain's length.
+
+use super::super::grid::{bits, Grid, CELL_REGIONS, REGION_CELLS};
+use super::graph::{cell_of, conjugate, digit_of, key, Arena};
+
+/// Where an "on" came from: the cell (naked single) or a region.
+#[derive(Debug, Clone, Copy)]
+pub enum Source {
+    /// The cell had two candidates left.
+    Cell,
+    /// The region (index) had two places left.
+    Region(u8),
+}
+
+/// The "off" potentials an "on" potential forces, in SE's order.
+pub fn on_to_off(g: &Grid, k: u16, y: bool, out: &mut Vec<u16>) {
+    out.clear();
+    let (cell, d) = (cell_of(k), digit_of(k));
+    if y {
+        for v in 1..=9u8 {
+            if v != d && g.has(cell, v) {
+                out.push(key(cell, v, false));
+            }
+        }
+    }
+    let mut seen = 0u128;
+    for r in CELL_REGIONS[cell] {
+        for &c in &REGION_CELLS[r as usize] {
+            let c = c as usize;
+            if c != cell && g.has(c, d) && seen >> c & 1 == 0 {
+                seen |= 1 << c;
+                out.push(key(c, d, false));
+            }
+        }
+    }
+}
+
+/// The "on" potentials an "off" potential forces, in SE's order, each
+/// with where it came from (for its hidden parents).
+pub fn off_to_on(g: &Grid, k: u16, y: bool, x: bool, out: &mut Vec<(u16, Source)>) {
+    out.clear();
+    let (cell, d) = (cell_of(k), digit_of(k));
+    if y {
+        let m = g.cands[cell];
+        if m.count_ones() == 2 {
+            let other = (m & !(1 << d)).trailing_zeros() as u8;
+            out.push((key(cell, other, true), Source::Cell));
+        }
+    }
+    if x {
+        for r in CELL_REGIONS[cell] {
+            let pos = g.positions(r as usize, d);
+            if pos.count_ones() == 2 {
+                let mut it = bits(pos).map(|i| REGION_CELLS[r as usize][i] as usize);
+                let (a, b) = (it.next().unwrap_or(cell), it.next().unwrap_or(cell));
+                let other = if a == cell { b } else { a };
+                let k2 = key(other, d, true);
+                if !out.iter().any(|&(q, _)| q == k2) {
+                    out.push((k2, Source::Region(r)));
+                }
+            }
+        }
+    }
+}
+
+/// The parents of an "on" reached from `p`: `p`, then the candidates
+/// the working grid lost since the run began (SE's hidden parents).
+pub fn parents_of(
+    arena: &Arena,
+    p: u32,
+    on: u16,
+    src: Source,
+    start: &Grid,
+    cur: &Grid,
+    out: &mut Vec<u32>,
+) {
+    out.clear();
+    out.push(p);
+    let (cell, d) = (cell_of(on), digit_of(on));
+    match src {
+        Source::Cell => {
+            let lost = start.cands[cell] & !cur.cands[cell];
+            for v in 1..=9u8 {
+                if lost & (1 << v) != 0 {
+                    if let Some(n) = arena.get(key(cell, v, false)) {
+                        out.push(n);
+                    }
+                }
+            }
+        }
+        Source::Region(r) => {
+            let r = r as usize;
+            let lost = start.positions(r, d) & !cur.positions(r, d);
+            for i in bits(lost) {
+                if let Some(n) = arena.get(key(REGION_CELLS[r][i] as usize, d, false)) {
+                    out.push(n);
+                }
+            }
+        }
+    }
+}
+
+/// How a run follows the links.
+#[derive(Debug, Clone, Copy)]
+pub struct Mode {
+    /// Whether cell ("Y") links are used (not in Nishio mode).
+    pub y: bool,
+    /// Whether "offs" are struck from the working grid as they come.
+    pub dynamic: bool,
+    /// Nesting level: 1 asks the simple rules when the links run out.
+    pub level: u8,
+}
+
+/// Reusable buffers of a run.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    offs: Vec<u16>,
+    ons: Vec<(u16, Source)>,
+    parents: Vec<u32>,
+    pending_on: Vec<u32>,
+    pending_off: Vec<u32>,
+    advanced: Vec<(u16, Vec<u32>)>,
+}
+
+/// SE's `doChaining`: from the assumptions already in `arena`, adds
+/// everything they force. Returns the first contradiction met (the "on"
+/// and the "off" node of one candidate), the sets left as they were then.
+pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(u32, u32)> {
+    let mut cur = g.clone();
+    s.pending_on.clear();
+    s.pending_off.clear();
+    for &n in &arena.order {
+        if super::graph::is_on(arena.key(n)) {
+            s.pending_on.push(n);
+        } else {
+            s.pending_off.push(n);
+        }
+    }
+    let (mut ho, mut hf) = (0, 0);
+    loop {
+        if ho < s.pending_on.len() {
+            let p = s.pending_on[ho];
+            ho += 1;
+            on_to_off(&cur, arena.key(p), mode.y, &mut s.offs);
+            for i in 0..s.offs.len() {
+                let k = s.offs[i];
+                if let Some(on) = arena.get(conjugate(k)) {
+                    let off = arena.make(k, &[p]);
+                    return Some((on, off));
+                }
+                if !arena.contains(k) {
+                    let n = arena.make(k, &[p]);
+                    arena.insert(n);
+                    s.pending_off.push(n);
+                }
+            }
+        } else if hf < s.pending_off.len() {
+            let p = s.pending_off[hf];
+            hf += 1;
+            let pk = arena.key(p);
+            off_to_on(&cur, pk, mode.y, true, &mut s.ons);
+            for i in 0..s.ons.len() {
+                let (k, src) = s.ons[i];
+                if let Some(off) = arena.get(conjugate(k)) {
+                    parents_of(arena, p, k, src, g, &cur, &mut s.parents);
+                    let on = arena.make(k, &s.parents);
+                    return Some((on, off));
+                }
+                if !arena.contains(k) {
+                    parents_of(arena, p, k, src, g, &cur, &mut s.parents);
+                    let n = arena.make(k, &s.parents);
+                    arena.insert(n);
+                    s.pending_on.push(n);
+                }
+            }
+            if mode.dynamic {
+                cur.cands[cell_of(pk)] &= !(1 << digit_of(pk));
+            }
+        } else {
+            if mode.level == 0 {
+                return None;
+            }
+            super::advanced::potentials(g, &cur, arena, &mut s.advanced);
+            let before = s.pending_off.len();
+            for (k, parents) in std::mem::take(&mut s.advanced) {
+                if !arena.contains(k) {
+                    let n = arena.make(k, &parents);
+                    arena.insert(n);
+                    s.pending_off.push(n);
+                }
+            }
+            if s.pending_off.len() == before {
+                return None;
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! SE's chainer (`Chaining`): cycles and forcing X-, Y- and XY-chains,
+//! Nishio, multiple (cell and region), dynamic and dynamic plus forcing
+//! chains (the simple rules inside the chains, module `advanced`), with
+//! SE's difficulty: the kind's base plus an addition for the chain's
+//! length (its count of distinct potentials, hidden parents included).
+//!
+//! Every hint of a kind is found, then the easiest is taken: by
+//! difficulty, then complexity, then SE's sort key, ties in order found.
+
+mod advanced;
+mod graph;
+mod implications;
+mod multiple;
+mod unary;
+
+use super::grid::Grid;
+use super::rules::{Hint, Rule};
+
+/// Which chainer: SE's `Chaining(multiple, dynamic, nishio, level)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chainer {
+    /// Cell and region forcing chains over cells of three candidates or
+    /// more (and regions of three places or more).
+    pub multiple: bool,
+    /// Offs are struck from the working grid as they come.
+    pub dynamic: bool,
+    /// Nishio: contradictions from one assumption, X links only.
+    pub nishio: bool,
+    /// Nesting level (0: none).
+    pub level: u8,
+}
+
+impl Chainer {
+    /// Nishio forcing chains (7.5).
+    pub const NISHIO: Chainer = Chainer {
+        multiple: false,
+        dynamic: true,
+        nishio: true,
+        level: 0,
+    };
+    /// Multiple forcing chains (8.0).
+    pub const MULTIPLE: Chainer = Chainer {
+        multiple: true,
+        dynamic: false,
+        nishio: false,
+        level: 0,
+    };
+    /// Dynamic forcing chains (8.5).
+    pub const DYNAMIC: Chainer = Chainer {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 0,
+    };
+
+    /// Dynamic forcing chains plus (9.0): dynamic chains that also use
+    /// locking, hidden and naked pairs and X-wings.
+    pub const DYNAMIC_PLUS: Chainer = Chainer {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 1,
+    };
+
+    /// The rule (and base difficulty) of this chainer's hints.
+    pub fn rule(self) -> Rule {
+        if self.level > 0 {
+            Rule::Nested(self.level)
+        } else if self.nishio {
+            Rule::Nishio
+        } else if self.dynamic {
+            Rule::Dynamic
+        } else {
+            Rule::Multiple
+        }
+    }
+}
+
+/// A chaining hint with what SE sorts it by.
+#[derive(Debug, Clone)]
+pub struct ChainHint {
+    /// The hint (its difficulty includes the length addition).
+    pub hint: Hint,
+    /// SE's complexity: the chains' counts of potentials, summed.
+    pub complexity: usize,
+    /// SE's tie-break between kinds of chaining hints.
+    pub sort_key: u8,
+}
+
+/// SE's addition for a chain of `complexity`: 0.1 for each step of the
+/// ceilings 4, 6, 8, 12, 16, 24, … that `complexity - 2` passes.
+pub fn length_addition(complexity: usize) -> f64 {
+    let mut added = 0.0;
+    let mut ceil: i64 = 4;
+    let length = complexity as i64 - 2;
+    let mut odd = false;
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+/// Makes a hint of `rule` with base `base`, the length added.
+fn chain_hint(
+    rule: Rule,
+    base: f64,
+    complexity: usize,
+    sort_key: u8,
+    removals: Vec<(u8, u16)>,
+    place: Option<(u8, u8)>,
+) -> ChainHint {
+    ChainHint {
+        hint: Hint {
+            rule,
+            difficulty: base + length_addition(complexity),
+            removals,
+            place,
+        },
+        complexity,
+        sort_key,
+    }
+}
+
+/// The easiest of a list of hints, as SE sorts them (stable).
+fn easiest(mut list: Vec<ChainHint>) -> Option<Hint> {
+    list.sort_by(|a, b| {
+        a.hint
+            .difficulty
+            .partial_cmp(&b.hint.difficulty)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.complexity.cmp(&b.complexity))
+            .then(a.sort_key.cmp(&b.sort_key))
+    });
+    list.into_iter().next().map(|c| c.hint)
+}
+
+/// SE's "Forcing Chains & Cycles": the easiest cycle or forcing X-, Y-
+/// or XY-chain.
+pub fn cycles_and_forcing_chains(g: &Grid) -> Option<Hint> {
+    easiest(unary::hints(g))
+}
+
+/// The easiest hint of a multiple, dynamic or Nishio chainer.
+pub fn forcing_chains(g: &Grid, chainer: Chainer) -> Option<Hint> {
+    easiest(multiple::hints(g, chainer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::length_addition;
+
+    #[test]
+    fn length_addition_follows_se_ceilings() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(length_addition(6), 0.0));
+        assert!(close(length_addition(7), 0.1));
+        assert!(close(length_addition(8), 0.1));
+        assert!(close(length_addition(9), 0.2));
+        assert!(close(length_addition(10), 0.2));
+        assert!(close(length_addition(11), 0.3));
+        assert!(close(length_addition(15), 0.4));
+        assert!(close(length_addition(19), 0.5));
+    }
+}

@@ -1,0 +1,241 @@
+//! SE's static chains from one candidate: bidirectional cycles (X, Y and
+//! XY) and forcing chains (X and XY) that reach the candidate's own
+//! negation. No grid changes while chaining, so no hidden parents.
+
+use super::super::grid::{digits, Grid};
+use super::super::rules::{add_removal, Rule};
+use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena};
+use super::implications::{off_to_on, on_to_off};
+use super::{chain_hint, ChainHint};
+
+/// Every cycle and forcing chain hint, in SE's order: X, then Y, then XY.
+pub fn hints(g: &Grid) -> Vec<ChainHint> {
+    let mut out = Vec::new();
+    let mut arena = Arena::default();
+    for (y, x) in [(false, true), (true, false), (true, true)] {
+        for cell in 0..81 {
+            if g.values[cell] != 0 || g.cands[cell].count_ones() < 2 {
+                continue;
+            }
+            if g.cands[cell].count_ones() > 2 && !x {
+                continue;
+            }
+            for v in digits(g.cands[cell]) {
+                unary(g, cell, v, y, x, &mut arena, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn sort_key(y: bool, x: bool) -> u8 {
+    if y && x {
+        4
+    } else if y {
+        3
+    } else {
+        2
+    }
+}
+
+fn unary(
+    g: &Grid,
+    cell: usize,
+    v: u8,
+    y: bool,
+    x: bool,
+    arena: &mut Arena,
+    out: &mut Vec<ChainHint>,
+) {
+    let source = key(cell, v, true);
+    arena.clear();
+    let root = arena.make(source, &[]);
+    arena.insert(root);
+    let cycles = do_cycles(g, arena, y, x, source);
+    for dst in cycles {
+        if let Some(h) = cycle_hint(g, arena, dst, y, x) {
+            out.push(h);
+        }
+    }
+    if !x {
+        return;
+    }
+    for start in [source, conjugate(source)] {
+        arena.clear();
+        let root = arena.make(start, &[]);
+        arena.insert(root);
+        for t in do_forcing(g, arena, y, start) {
+            let k = arena.key(t);
+            let (c, d) = (cell_of(k), digit_of(k));
+            let base = if y { 7.0 } else { 6.6 };
+            let rule = if y {
+                Rule::XyForcingChain
+            } else {
+                Rule::ForcingChain
+            };
+            let cx = arena.ancestor_count(t);
+            if is_on(k) {
+                let rest = g.cands[c] & !(1 << d);
+                if rest != 0 {
+                    out.push(chain_hint(
+                        rule,
+                        base,
+                        cx,
+                        sort_key(y, x),
+                        vec![(c as u8, rest)],
+                        Some((c as u8, d)),
+                    ));
+                }
+            } else {
+                out.push(chain_hint(
+                    rule,
+                    base,
+                    cx,
+                    sort_key(y, x),
+                    vec![(c as u8, 1 << d)],
+                    None,
+                ));
+            }
+        }
+    }
+}
+
+/// SE's `doCycles`: a breadth-first walk that may revisit "offs"; the
+/// "ons" equal to the source reached after four links or more.
+fn do_cycles(g: &Grid, arena: &mut Arena, y: bool, x: bool, source: u16) -> Vec<u32> {
+    let mut cycles = Vec::new();
+    let mut pending_on = vec![arena.order[0]];
+    let mut pending_off: Vec<u32> = Vec::new();
+    let mut offs = Vec::new();
+    let mut ons = Vec::new();
+    let mut length = 0;
+    while !pending_on.is_empty() || !pending_off.is_empty() {
+        length += 1;
+        for p in std::mem::take(&mut pending_on) {
+            on_to_off(g, arena.key(p), y, &mut offs);
+            for &k in &offs {
+                if !arena.has_first_ancestor(p, k) {
+                    let n = arena.make(k, &[p]);
+                    pending_off.push(n);
+                    arena.insert(n);
+                }
+            }
+        }
+        length += 1;
+        for p in std::mem::take(&mut pending_off) {
+            off_to_on(g, arena.key(p), y, x, &mut ons);
+            for &(k, _) in &ons {
+                let n = arena.make(k, &[p]);
+                if length >= 4 && k == source {
+                    cycles.push(n);
+                }
+                if !arena.contains(k) {
+                    pending_on.push(n);
+                    arena.insert(n);
+                }
+            }
+        }
+    }
+    cycles
+}
+
+/// SE's `doForcingChains`: the first "on" or "off" reached that
+/// contradicts the start.
+fn do_forcing(g: &Grid, arena: &mut Arena, y: bool, source: u16) -> Vec<u32> {
+    let mut targets: Vec<u32> = Vec::new();
+    let mut pending_on: Vec<u32> = Vec::new();
+    let mut pending_off: Vec<u32> = Vec::new();
+    let root = arena.order[0];
+    if is_on(source) {
+        pending_on.push(root);
+    } else {
+        pending_off.push(root);
+    }
+    let mut offs = Vec::new();
+    let mut ons = Vec::new();
+    while !pending_on.is_empty() || !pending_off.is_empty() {
+        let mut i = 0;
+        while i < pending_on.len() {
+            let p = pending_on[i];
+            i += 1;
+            on_to_off(g, arena.key(p), y, &mut offs);
+            for &k in &offs {
+                if conjugate(k) == source && !targets.iter().any(|&t| arena.key(t) == k) {
+                    let n = arena.make(k, &[p]);
+                    targets.push(n);
+                }
+                if !arena.has_first_ancestor(p, k) && !arena.contains(k) {
+                    let n = arena.make(k, &[p]);
+                    arena.insert(n);
+                    pending_off.push(n);
+                }
+            }
+        }
+        pending_on.clear();
+        let mut i = 0;
+        while i < pending_off.len() {
+            let p = pending_off[i];
+            i += 1;
+            off_to_on(g, arena.key(p), y, true, &mut ons);
+            for &(k, _) in &ons {
+                if conjugate(k) == source && !targets.iter().any(|&t| arena.key(t) == k) {
+                    let n = arena.make(k, &[p]);
+                    targets.push(n);
+                }
+                if !arena.contains(k) {
+                    let n = arena.make(k, &[p]);
+                    arena.insert(n);
+                    pending_on.push(n);
+                }
+            }
+        }
+        pending_off.clear();
+    }
+    targets
+}
+
+/// SE's `createCycleHint`: what both colours of the cycle see.
+fn cycle_hint(g: &Grid, arena: &Arena, dst: u32, y: bool, x: bool) -> Option<ChainHint> {
+    let mut chain = Vec::new();
+    let mut cells = 0u128;
+    let mut p = dst;
+    while let Some(&q) = arena.parents(p).first() {
+        chain.push(p);
+        cells |= 1 << cell_of(arena.key(p));
+        p = q;
+    }
+    let mut forw: Vec<(u8, u8)> = Vec::new();
+    let mut back: Vec<(u8, u8)> = Vec::new();
+    for &n in &chain {
+        let k = arena.key(n);
+        let (c, d) = (cell_of(k), digit_of(k));
+        for h in Grid::house_cells(c) {
+            if cells >> h & 1 == 0 && g.has(h, d) {
+                let list = if is_on(k) { &mut forw } else { &mut back };
+                if !list.contains(&(h as u8, d)) {
+                    list.push((h as u8, d));
+                }
+            }
+        }
+    }
+    let mut removals = Vec::new();
+    for e in forw.iter().filter(|e| back.contains(e)) {
+        add_removal(&mut removals, e.0 as usize, 1 << e.1);
+    }
+    if removals.is_empty() {
+        return None;
+    }
+    let (rule, base) = if y && x {
+        (Rule::XyCycle, 7.0)
+    } else {
+        (Rule::Cycle, 6.5)
+    };
+    Some(chain_hint(
+        rule,
+        base,
+        arena.ancestor_count(dst),
+        sort_key(y, x),
+        removals,
+        None,
+    ))
+}

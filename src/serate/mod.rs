@@ -1,0 +1,119 @@
+//! Sudoku Explainer's ratings (ER, EP, ED) computed as SE 1.2.1 computes
+//! them, for 9×9 puzzles: SE's rules in SE's order, each the first hint SE
+//! would take, SE's difficulties (chain lengths included), SE's run.
+//!
+//! The run (SE's `Solver.getDifficulty`): ask the rules in order, apply
+//! the first hint found, until the grid is full. ER is the hardest hint's
+//! difficulty; ED the first hint's; EP the hardest up to the first hint
+//! that places a digit. A puzzle SE's rules cannot finish rates 20.0.
+//!
+//! Files by SE's rule families: [`singles`] (with SE's "direct" hints),
+//! [`subsets`] (naked and hidden sets, fish), [`wings`], [`uniqueness`], [`aligned`]
+//! (aligned pair and triple exclusion), [`chaining`]; [`rules`] holds the
+//! table of rules and their base difficulties.
+
+// Index loops over cells and regions read as SE's own loops here.
+#![allow(clippy::needless_range_loop)]
+
+pub mod agreement;
+pub mod aligned;
+pub mod chaining;
+pub mod grid;
+pub mod rules;
+pub mod singles;
+pub mod subsets;
+pub mod uniqueness;
+pub mod wings;
+
+#[cfg(test)]
+mod tests;
+
+use chaining::Chainer;
+use grid::Grid;
+use rules::Hint;
+
+/// SE's three ratings of a puzzle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeRating {
+    /// ER: the hardest step's difficulty.
+    pub er: f64,
+    /// EP: the hardest step up to the first placement.
+    pub ep: f64,
+    /// ED: the first step's difficulty.
+    pub ed: f64,
+    /// The rule of the hardest step (the first of that difficulty).
+    pub hardest: Option<rules::Rule>,
+}
+
+impl SeRating {
+    /// The ratings in tenths, rounded as SE's `serate` prints them.
+    pub fn tenths(&self) -> (u32, u32, u32) {
+        let t = |x: f64| ((x + 0.05) * 10.0) as u32;
+        (t(self.er), t(self.ep), t(self.ed))
+    }
+}
+
+/// The first hint SE's rules give on `g`, in SE's order of rules.
+pub fn next_hint(g: &Grid) -> Option<Hint> {
+    singles::hidden_single(g)
+        .or_else(|| singles::locking(g, true))
+        .or_else(|| subsets::hidden_set(g, 2, true))
+        .or_else(|| singles::naked_single(g))
+        .or_else(|| subsets::hidden_set(g, 3, true))
+        .or_else(|| singles::locking(g, false))
+        .or_else(|| subsets::naked_set(g, 2))
+        .or_else(|| subsets::fish(g, 2))
+        .or_else(|| subsets::hidden_set(g, 2, false))
+        .or_else(|| subsets::naked_set(g, 3))
+        .or_else(|| subsets::fish(g, 3))
+        .or_else(|| subsets::hidden_set(g, 3, false))
+        .or_else(|| wings::wing(g, false))
+        .or_else(|| wings::wing(g, true))
+        .or_else(|| uniqueness::unique_loop(g))
+        .or_else(|| subsets::naked_set(g, 4))
+        .or_else(|| subsets::fish(g, 4))
+        .or_else(|| subsets::hidden_set(g, 4, false))
+        .or_else(|| uniqueness::bug(g))
+        .or_else(|| aligned::aligned_exclusion(g, 2))
+        .or_else(|| chaining::cycles_and_forcing_chains(g))
+        .or_else(|| aligned::aligned_exclusion(g, 3))
+        .or_else(|| chaining::forcing_chains(g, Chainer::NISHIO))
+        .or_else(|| chaining::forcing_chains(g, Chainer::MULTIPLE))
+        .or_else(|| chaining::forcing_chains(g, Chainer::DYNAMIC))
+        .or_else(|| chaining::forcing_chains(g, Chainer::DYNAMIC_PLUS))
+}
+
+/// Rates a puzzle (81 digits, 0 for a blank) as SE's `serate` does.
+/// The puzzle should have one solution; SE's answer for others is
+/// whatever its run gives.
+pub fn rate(puzzle: &[u8; 81]) -> SeRating {
+    let mut g = Grid::new(puzzle);
+    let mut er = f64::NEG_INFINITY;
+    let (mut ep, mut ed) = (0.0, 0.0);
+    let mut hardest = None;
+    while !g.is_solved() {
+        let Some(hint) = next_hint(&g) else {
+            er = 20.0;
+            break;
+        };
+        if hint.difficulty > er {
+            er = hint.difficulty;
+            hardest = Some(hint.rule);
+        }
+        hint.apply(&mut g);
+        if ep == 0.0 {
+            if ed == 0.0 {
+                ed = er;
+            }
+            if hint.place.is_some() {
+                ep = er;
+            }
+        }
+    }
+    SeRating {
+        er,
+        ep,
+        ed,
+        hardest,
+    }
+}

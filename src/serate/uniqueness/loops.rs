@@ -1,0 +1,328 @@
+//! Unique loops as SE finds them: from each bivalue cell, loops of cells
+//! holding both its digits, through regions of alternating kinds, with at
+//! most two cells holding more; every hint found, then the easiest (by
+//! difficulty, then type). Difficulty 4.5, +0.1 for six cells, +0.2 for
+//! eight, +0.5 for ten or more (SE adds 0.3 and 0.2 there), and for type 3
+//! +0.1 per digit of the set beyond the first.
+
+use super::super::grid::{bits, index_in, Grid, CELL_REGIONS, REGION_CELLS};
+use super::super::rules::{add_removal, Hint, Rule};
+
+struct Found {
+    hint: Hint,
+    /// SE's type (1 to 4), the tie-break after difficulty.
+    kind: u8,
+    /// SE's hint class (type 3 naked and hidden differ): hints of one
+    /// class on one loop count once.
+    class: u8,
+    cells: u128,
+}
+
+fn loop_base(len: usize) -> f64 {
+    let mut d = 4.5;
+    if len >= 10 {
+        d += 0.3;
+    }
+    if len >= 8 {
+        d += 0.2;
+    } else if len >= 6 {
+        d += 0.1;
+    }
+    d
+}
+
+/// The easiest unique loop hint.
+pub fn unique_loop(g: &Grid) -> Option<Hint> {
+    let mut found: Vec<Found> = Vec::new();
+    for cell in 0..81 {
+        let m = g.cands[cell];
+        if m.count_ones() != 2 {
+            continue;
+        }
+        let v1 = m.trailing_zeros() as u8;
+        let v2 = (m & !(1 << v1)).trailing_zeros() as u8;
+        let mut loops = Vec::new();
+        let mut path = Vec::new();
+        check_for_loops(g, cell, v1, v2, &mut path, 2, 0, None, &mut loops);
+        for lp in loops {
+            if !is_valid(&lp) {
+                continue;
+            }
+            classify(g, &lp, v1, v2, &mut found);
+        }
+    }
+    found.sort_by(|a, b| {
+        a.hint
+            .difficulty
+            .partial_cmp(&b.hint.difficulty)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.kind.cmp(&b.kind))
+    });
+    found.into_iter().next().map(|f| f.hint)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_for_loops(
+    g: &Grid,
+    cell: usize,
+    v1: u8,
+    v2: u8,
+    path: &mut Vec<usize>,
+    allowed_ex: i32,
+    ex_values: u16,
+    last_kind: Option<usize>,
+    out: &mut Vec<Vec<usize>>,
+) {
+    path.push(cell);
+    let mut ex = ex_values;
+    for kind in 0..3 {
+        if Some(kind) == last_kind {
+            continue;
+        }
+        let r = CELL_REGIONS[cell][kind] as usize;
+        for &next in &REGION_CELLS[r] {
+            let next = next as usize;
+            if path[0] == next && path.len() >= 4 {
+                out.push(path.clone());
+            } else if !path.contains(&next) {
+                let p = g.cands[next];
+                if p & (1 << v1) != 0 && p & (1 << v2) != 0 {
+                    ex |= p;
+                    ex &= !(1 << v1 | 1 << v2);
+                    let card = p.count_ones();
+                    if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
+                        let next_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
+                        check_for_loops(g, next, v1, v2, path, next_allowed, ex, Some(kind), out);
+                    }
+                }
+            }
+        }
+    }
+    path.pop();
+}
+
+/// SE's `isValidLoop`: each region met once on even and once on odd
+/// steps.
+fn is_valid(lp: &[usize]) -> bool {
+    let (mut odd, mut even) = (0u32, 0u32);
+    let mut is_odd = false;
+    for &c in lp {
+        for r in CELL_REGIONS[c] {
+            let set = if is_odd { &mut odd } else { &mut even };
+            if *set >> r & 1 == 1 {
+                return false;
+            }
+            *set |= 1 << r;
+        }
+        is_odd = !is_odd;
+    }
+    odd == even
+}
+
+fn push(
+    found: &mut Vec<Found>,
+    lp: &[usize],
+    class: u8,
+    difficulty: f64,
+    removals: Vec<(u8, u16)>,
+) {
+    let cells = lp.iter().fold(0u128, |m, &c| m | 1 << c);
+    let kind = class.min(4);
+    let class = if class == 5 { 5 } else { kind };
+    if removals.is_empty() || found.iter().any(|f| f.class == class && f.cells == cells) {
+        return;
+    }
+    let hint = Hint {
+        rule: Rule::UniqueLoop,
+        difficulty,
+        removals,
+        place: None,
+    };
+    found.push(Found {
+        hint,
+        kind: if class == 5 { 3 } else { kind },
+        class,
+        cells,
+    });
+}
+
+fn classify(g: &Grid, lp: &[usize], v1: u8, v2: u8, found: &mut Vec<Found>) {
+    let base = loop_base(lp.len());
+    let pair = 1u16 << v1 | 1 << v2;
+    let extra: Vec<usize> = lp
+        .iter()
+        .copied()
+        .filter(|&c| g.cands[c].count_ones() > 2)
+        .collect();
+    match extra.len() {
+        1 => push(found, lp, 1, base, vec![(extra[0] as u8, pair)]),
+        n if n > 2 => push(found, lp, 2, base, type2(g, &extra, pair)),
+        2 => {
+            let (c1, c2) = (extra[0], extra[1]);
+            let rest = (g.cands[c1] | g.cands[c2]) & !pair;
+            if rest.count_ones() == 1 {
+                push(found, lp, 2, base, type2(g, &extra, pair));
+            } else if rest.count_ones() >= 2 {
+                type3(g, lp, c1, c2, v1, v2, base, found);
+            }
+            type4(g, lp, c1, c2, v1, v2, base, found);
+        }
+        _ => {}
+    }
+}
+
+fn type2(g: &Grid, extra: &[usize], pair: u16) -> Vec<(u8, u16)> {
+    let value = (g.cands[extra[0]] & !pair).trailing_zeros() as u8;
+    let mut common = !0u128;
+    for &c in extra {
+        common &= super::super::grid::PEERS[c];
+    }
+    (0..81)
+        .filter(|&c| common >> c & 1 == 1 && !extra.contains(&c) && g.has(c, value))
+        .map(|c| (c as u8, 1u16 << value))
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn type3(
+    g: &Grid,
+    lp: &[usize],
+    c1: usize,
+    c2: usize,
+    v1: u8,
+    v2: u8,
+    base: f64,
+    found: &mut Vec<Found>,
+) {
+    let pair = 1u16 << v1 | 1 << v2;
+    let extra = (g.cands[c1] | g.cands[c2]) & !pair;
+    for degree in extra.count_ones()..=7 {
+        for kind in 0..3 {
+            let r = CELL_REGIONS[c1][kind] as usize;
+            if r != CELL_REGIONS[c2][kind] as usize {
+                continue;
+            }
+            let empty = g.empty_count(r);
+            let (i1, i2) = (index_in(r, c1), index_in(r, c2));
+            if degree * 2 <= empty {
+                for t in (0u16..512).filter(|m| m.count_ones() == degree) {
+                    if t >> i1 & 1 == 0 || t >> i2 & 1 == 1 {
+                        continue;
+                    }
+                    let mut naked = extra & g.cands[c1] & g.cands[c2];
+                    let mut union = 0u16;
+                    let mut ok = true;
+                    for i in bits(t) {
+                        let p = if i == i1 {
+                            extra
+                        } else {
+                            g.cands[REGION_CELLS[r][i] as usize]
+                        };
+                        if i != i1 {
+                            naked |= p;
+                        }
+                        if p.count_ones() <= 1 {
+                            ok = false;
+                        }
+                        union |= p;
+                    }
+                    if naked.count_ones() != degree || !ok || union.count_ones() != degree {
+                        continue;
+                    }
+                    let mut rem = Vec::new();
+                    for i in 0..9 {
+                        let c = REGION_CELLS[r][i] as usize;
+                        if t >> i & 1 == 0 && c != c1 && c != c2 {
+                            add_removal(&mut rem, c, g.cands[c] & union);
+                        }
+                    }
+                    let d = base + f64::from(union.count_ones() - 1) * 0.1;
+                    push(found, lp, 3, d, rem);
+                }
+            }
+            if degree * 2 < empty {
+                let rem_values: Vec<u8> = (1..=9u8)
+                    .filter(|&v| v != v1 && v != v2 && extra & (1 << v) == 0)
+                    .collect();
+                if (degree as usize) < 2 || degree as usize - 2 > rem_values.len() {
+                    continue;
+                }
+                let k = degree - 2;
+                let n = rem_values.len();
+                for t in (0u32..(1 << n)).filter(|m| m.count_ones() == k) {
+                    let mut hidden = pair;
+                    for i in 0..n {
+                        if t >> i & 1 == 1 {
+                            hidden |= 1 << rem_values[i];
+                        }
+                    }
+                    let mut union = 0u16;
+                    let mut ok = true;
+                    for v in super::super::grid::digits(hidden) {
+                        let p = g.positions(r, v) & !(1 << i2);
+                        if p == 0 {
+                            ok = false;
+                        }
+                        union |= p;
+                    }
+                    if !ok || union.count_ones() != degree {
+                        continue;
+                    }
+                    let idx = union & !(1 << i1) & !(1 << i2);
+                    let mut rem = Vec::new();
+                    for i in bits(idx) {
+                        let c = REGION_CELLS[r][i] as usize;
+                        add_removal(&mut rem, c, g.cands[c] & !hidden);
+                    }
+                    let d = base + f64::from(idx.count_ones().saturating_sub(1)) * 0.1;
+                    push(found, lp, 5, d, rem);
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn type4(
+    g: &Grid,
+    lp: &[usize],
+    c1: usize,
+    c2: usize,
+    v1: u8,
+    v2: u8,
+    base: f64,
+    found: &mut Vec<Found>,
+) {
+    let (mut r1, mut r2) = (false, false);
+    for kind in 0..3 {
+        let r = CELL_REGIONS[c1][kind] as usize;
+        if r != CELL_REGIONS[c2][kind] as usize {
+            continue;
+        }
+        let others = REGION_CELLS[r]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| c != c1 && c != c2);
+        let (mut has1, mut has2) = (false, false);
+        for c in others {
+            has1 |= g.has(c, v1);
+            has2 |= g.has(c, v2);
+        }
+        r1 |= !has1;
+        r2 |= !has2;
+    }
+    let rem = if r1 {
+        v2
+    } else if r2 {
+        v1
+    } else {
+        return;
+    };
+    push(
+        found,
+        lp,
+        4,
+        base,
+        vec![(c1 as u8, 1 << rem), (c2 as u8, 1 << rem)],
+    );
+}
