@@ -37,6 +37,7 @@ pub mod explain;
 pub mod export;
 pub mod generate;
 pub mod grid;
+pub mod hint;
 pub mod invalid;
 pub mod logic;
 mod opc;

@@ -46,6 +46,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use names::AddressMap;
+pub(crate) use steps::explained_step;
 pub use steps::{explain_steps, CellDigit, ExplainedNode, ExplainedStep};
 
 use crate::grid::Grid;
@@ -220,7 +221,7 @@ fn failure(outcome: &Outcome, map: &AddressMap, opts: &SolveOptions) -> Option<S
 }
 
 /// `5 twice in row 3 (C3, I3)`, with the map's names.
-fn conflicts(outcome: &Outcome, map: &AddressMap) -> String {
+pub(crate) fn conflicts(outcome: &Outcome, map: &AddressMap) -> String {
     outcome
         .conflicts
         .iter()
