@@ -38,6 +38,7 @@
 //! ```
 
 mod names;
+mod pictures;
 mod steps;
 
 use std::path::{Path, PathBuf};
@@ -46,6 +47,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use names::AddressMap;
+pub use pictures::{steps_workbook, Pictured, GAP};
 pub(crate) use steps::explained_step;
 pub use steps::{explain_steps, CellDigit, ExplainedNode, ExplainedStep};
 
@@ -124,6 +126,10 @@ pub struct GridExplanation {
     pub error: Option<String>,
     /// The steps, in order.
     pub steps: Vec<ExplainedStep>,
+    /// What the step pictures are drawn from (`explain --xlsx`): a solved
+    /// grid's givens, steps and names.
+    #[serde(skip)]
+    pub pictured: Option<Pictured>,
 }
 
 impl GridExplanation {
@@ -272,6 +278,11 @@ fn explanation(
         } else {
             Vec::new()
         },
+        pictured: solved.then(|| Pictured {
+            puzzle: puzzle.clone(),
+            steps: outcome.steps.clone(),
+            map: *map,
+        }),
     }
 }
 
@@ -359,6 +370,7 @@ fn no_grid(file: &str, sheet: &Sheet) -> GridExplanation {
         elapsed_ms: 0.0,
         error: (!reasons.is_empty()).then(|| reasons.join("; ")),
         steps: Vec::new(),
+        pictured: None,
     }
 }
 

@@ -2,9 +2,11 @@
 //! step `explain` gives from the same position (on every fixture and on
 //! 200 benchmark puzzles), the copy differs from the input only in the
 //! hinted cells' styles and the note, and wrong entries and marks are
-//! named without their answers.
+//! named without their answers; and the steps as pictures (`explain
+//! --xlsx`), each the position before its step.
 
 mod copy;
+mod pictures;
 mod steps;
 
 use std::path::Path;

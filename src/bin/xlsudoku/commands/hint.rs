@@ -159,7 +159,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Writes the copy into a temporary file beside `path`, renamed over it
 /// once complete: never a half-written file.
-fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let shown = path.display();
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
