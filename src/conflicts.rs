@@ -20,7 +20,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::explain::AddressMap;
+use crate::cell_names::AddressMap;
 use crate::grid::Grid;
 use crate::search::{search, SearchOptions};
 

@@ -144,6 +144,10 @@ pub enum CellValue {
     /// No value: an existing value (and formula) is removed, the cell's
     /// style kept. Clearing a cell that is not in the sheet does nothing.
     Clear,
+    /// The value (or its absence) kept; the cell's style gains a solid
+    /// fill of this ARGB colour (`FF3FDA65`), its font, borders and number
+    /// format kept: a hint's colours.
+    Tint(String),
 }
 
 /// One cell to change.

@@ -40,13 +40,18 @@ pub(crate) struct StylePool<'a> {
     src: &'a str,
     fonts: Container,
     xfs: Container,
+    /// The `<fills>` list, when the style sheet has one (only tints need it).
+    fills: Option<Container>,
     new_fonts: Vec<String>,
     new_xfs: Vec<String>,
+    new_fills: Vec<String>,
     /// Existing fonts and xfs in the form new ones are written in, to reuse
     /// an identical one instead of adding it again (filled lazily).
     norm_fonts: Option<Vec<String>>,
     norm_xfs: Option<Vec<String>>,
     memo: HashMap<u32, u32>,
+    /// Tinted formats made: (format, colour) → format.
+    tints: HashMap<(u32, String), u32>,
 }
 
 /// Font children in the order Excel writes them.
@@ -76,8 +81,9 @@ impl<'a> StylePool<'a> {
         let mut depth = 0usize;
         let mut fonts: Option<Container> = None;
         let mut xfs: Option<Container> = None;
-        // Which container we are in (0 fonts, 1 cellXfs) and where the
-        // current child started.
+        let mut fills: Option<Container> = None;
+        // Which container we are in (0 fonts, 1 cellXfs, 2 fills) and where
+        // the current child started.
         let mut inside: Option<u8> = None;
         let mut child_start = 0usize;
         loop {
@@ -96,11 +102,15 @@ impl<'a> StylePool<'a> {
                         items: Vec::new(),
                         prefix: prefix_of(&e),
                     };
-                    let which = u8::from(e.local_name().as_ref() == "cellXfs");
-                    if which == 0 {
-                        fonts = Some(c);
-                    } else {
-                        xfs = Some(c);
+                    let which = match e.local_name().as_ref() {
+                        "fonts" => 0,
+                        "cellXfs" => 1,
+                        _ => 2,
+                    };
+                    match which {
+                        0 => fonts = Some(c),
+                        1 => xfs = Some(c),
+                        _ => fills = Some(c),
                     }
                     if !empty {
                         inside = Some(which);
@@ -116,7 +126,8 @@ impl<'a> StylePool<'a> {
                 Event::Empty(_) if depth == 2 => {
                     let target = match inside {
                         Some(0) => fonts.as_mut(),
-                        Some(_) => xfs.as_mut(),
+                        Some(1) => xfs.as_mut(),
+                        Some(_) => fills.as_mut(),
                         None => None,
                     };
                     if let Some(c) = target {
@@ -127,7 +138,8 @@ impl<'a> StylePool<'a> {
                     depth = depth.saturating_sub(1);
                     let target = match inside {
                         Some(0) => fonts.as_mut(),
-                        Some(_) => xfs.as_mut(),
+                        Some(1) => xfs.as_mut(),
+                        Some(_) => fills.as_mut(),
                         None => None,
                     };
                     if let Some(c) = target {
@@ -160,11 +172,14 @@ impl<'a> StylePool<'a> {
             src,
             fonts,
             xfs,
+            fills,
             new_fonts: Vec::new(),
             new_xfs: Vec::new(),
+            new_fills: Vec::new(),
             norm_fonts: None,
             norm_xfs: None,
             memo: HashMap::new(),
+            tints: HashMap::new(),
         })
     }
 
@@ -217,6 +232,56 @@ impl<'a> StylePool<'a> {
         Ok(xf_idx)
     }
 
+    /// Cell format `xf` with a solid fill of colour `argb` (`FF3FDA65`):
+    /// the same `<xf>` (font, borders, number format, alignment) with a
+    /// fill of that colour, added once and reused (also from an earlier
+    /// run's output). A style sheet without a `<fills>` list is refused.
+    pub(crate) fn tinted(&mut self, xf: u32, argb: &str) -> Result<u32, AnnotateError> {
+        if let Some(&v) = self.tints.get(&(xf, argb.to_string())) {
+            return Ok(v);
+        }
+        let Some(fills) = &self.fills else {
+            return Err(AnnotateError::Malformed {
+                part: self.part.clone(),
+                reason: "the style sheet has no <fills> list".to_string(),
+            });
+        };
+        let p = &fills.prefix;
+        let fill = format!(
+            "<{p}fill><{p}patternFill patternType=\"solid\"><{p}fgColor rgb=\"{argb}\"/><{p}bgColor indexed=\"64\"/></{p}patternFill></{p}fill>"
+        );
+        let existing = fills.items.iter().position(|r| self.src[r.clone()] == fill);
+        let fill_idx = match (existing, self.new_fills.iter().position(|f| *f == fill)) {
+            (Some(i), _) => i,
+            (None, Some(i)) => fills.items.len() + i,
+            (None, None) => {
+                self.new_fills.push(fill);
+                fills.items.len() + self.new_fills.len() - 1
+            }
+        };
+        let idx = xf as usize;
+        let base = if idx < self.xfs.items.len() { idx } else { 0 };
+        let (xf_tag, xf_body) = split_element(&self.part, &self.src[self.xfs.items[base].clone()])?;
+        let mut new_xf = String::new();
+        let fill_val = fill_idx.to_string();
+        write_start_tag(
+            &mut new_xf,
+            &xf_tag,
+            &[("fillId", &fill_val), ("applyFill", "1")],
+            &[],
+            xf_body.is_none(),
+        )
+        .map_err(xml_err(&self.part))?;
+        close_element(&mut new_xf, &xf_tag, xf_body);
+        let xf_idx = self.find_or_add_xf(new_xf)?;
+        let xf_idx = u32::try_from(xf_idx).map_err(|_| AnnotateError::Malformed {
+            part: self.part.clone(),
+            reason: "too many cell formats".to_string(),
+        })?;
+        self.tints.insert((xf, argb.to_string()), xf_idx);
+        Ok(xf_idx)
+    }
+
     fn find_or_add_font(&mut self, font: String) -> Result<usize, AnnotateError> {
         if self.norm_fonts.is_none() {
             let mut v = Vec::with_capacity(self.fonts.items.len());
@@ -260,15 +325,19 @@ impl<'a> StylePool<'a> {
     /// The style sheet with the added fonts and formats, or `None` when
     /// nothing had to be added (the part is then copied as it is).
     pub(crate) fn render(&self) -> Result<Option<String>, AnnotateError> {
-        if self.new_fonts.is_empty() && self.new_xfs.is_empty() {
+        if self.new_fonts.is_empty() && self.new_xfs.is_empty() && self.new_fills.is_empty() {
             return Ok(None);
         }
         // (position, length replaced, text), applied in order.
         let mut edits: Vec<(usize, usize, String)> = Vec::new();
-        for (c, new, name) in [
+        let mut lists = vec![
             (&self.fonts, &self.new_fonts, "fonts"),
             (&self.xfs, &self.new_xfs, "cellXfs"),
-        ] {
+        ];
+        if let Some(fills) = &self.fills {
+            lists.push((fills, &self.new_fills, "fills"));
+        }
+        for (c, new, name) in lists {
             if new.is_empty() {
                 continue;
             }
@@ -300,7 +369,7 @@ impl<'a> StylePool<'a> {
 }
 
 fn is_container(name: &str) -> bool {
-    name == "fonts" || name == "cellXfs"
+    name == "fonts" || name == "cellXfs" || name == "fills"
 }
 
 /// The first start tag of `src`.

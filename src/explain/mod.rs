@@ -37,6 +37,7 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
+mod pictures;
 mod steps;
 
 use std::path::{Path, PathBuf};
@@ -45,6 +46,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use crate::cell_names::AddressMap;
+pub use pictures::{steps_workbook, Pictured, GAP};
+pub(crate) use steps::explained_step;
 pub use steps::{explain_steps, CellDigit, ExplainedNode, ExplainedStep};
 
 use crate::grid::Grid;
@@ -122,6 +125,10 @@ pub struct GridExplanation {
     pub error: Option<String>,
     /// The steps, in order.
     pub steps: Vec<ExplainedStep>,
+    /// What the step pictures are drawn from (`explain --xlsx`): a solved
+    /// grid's givens, steps and names.
+    #[serde(skip)]
+    pub pictured: Option<Pictured>,
 }
 
 impl GridExplanation {
@@ -220,7 +227,7 @@ fn failure(outcome: &Outcome, map: &AddressMap, opts: &SolveOptions) -> Option<S
 }
 
 /// `5 twice in row 3 (C3, I3)`, with the map's names.
-fn conflicts(outcome: &Outcome, map: &AddressMap) -> String {
+pub(crate) fn conflicts(outcome: &Outcome, map: &AddressMap) -> String {
     outcome
         .conflicts
         .iter()
@@ -271,6 +278,11 @@ fn explanation(
         } else {
             Vec::new()
         },
+        pictured: solved.then(|| Pictured {
+            puzzle: puzzle.clone(),
+            steps: outcome.steps.clone(),
+            map: *map,
+        }),
     }
 }
 
@@ -358,6 +370,7 @@ fn no_grid(file: &str, sheet: &Sheet) -> GridExplanation {
         elapsed_ms: 0.0,
         error: (!reasons.is_empty()).then(|| reasons.join("; ")),
         steps: Vec::new(),
+        pictured: None,
     }
 }
 

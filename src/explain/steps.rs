@@ -98,39 +98,50 @@ pub fn explain_steps(puzzle: &Grid, steps: &[Step], map: &AddressMap) -> Vec<Exp
                     *m &= !bit(d);
                 }
             }
-            let pair = |(c, d): (usize, u8)| CellDigit {
-                cell: map.cell(c),
-                digit: d,
-            };
-            let info = step.technique.info();
-            ExplainedStep {
-                n: k + 1,
-                technique: info.key,
-                name: info.name,
-                letter: info.letter,
-                unit: step.unit.map(|u| map.unit(u)),
-                cells: step.cells.iter().map(|&c| map.cell(c)).collect(),
-                digits: step.digits.clone(),
-                placed: step.placed.map(pair),
-                eliminated: step.eliminated.iter().copied().map(pair).collect(),
-                chains: step
-                    .chains
-                    .iter()
-                    .map(|chain| {
-                        chain
-                            .iter()
-                            .map(|node| ExplainedNode {
-                                cells: node.cells.iter().map(|&c| map.cell(c)).collect(),
-                                digit: node.digit,
-                                on: node.on,
-                            })
-                            .collect()
-                    })
-                    .collect(),
-                text,
-            }
+            explained_step(k + 1, step, map, text)
         })
         .collect()
+}
+
+/// One step, numbered `n`, structured with the map's names, with its
+/// sentence `text` (the hint's step is explained by this too).
+pub(crate) fn explained_step(
+    n: usize,
+    step: &Step,
+    map: &AddressMap,
+    text: String,
+) -> ExplainedStep {
+    let pair = |(c, d): (usize, u8)| CellDigit {
+        cell: map.cell(c),
+        digit: d,
+    };
+    let info = step.technique.info();
+    ExplainedStep {
+        n,
+        technique: info.key,
+        name: info.name,
+        letter: info.letter,
+        unit: step.unit.map(|u| map.unit(u)),
+        cells: step.cells.iter().map(|&c| map.cell(c)).collect(),
+        digits: step.digits.clone(),
+        placed: step.placed.map(pair),
+        eliminated: step.eliminated.iter().copied().map(pair).collect(),
+        chains: step
+            .chains
+            .iter()
+            .map(|chain| {
+                chain
+                    .iter()
+                    .map(|node| ExplainedNode {
+                        cells: node.cells.iter().map(|&c| map.cell(c)).collect(),
+                        digit: node.digit,
+                        on: node.on,
+                    })
+                    .collect()
+            })
+            .collect(),
+        text,
+    }
 }
 
 fn bit(d: u8) -> u64 {

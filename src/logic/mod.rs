@@ -62,6 +62,7 @@
 
 mod bits;
 mod geometry;
+mod marks;
 mod memo;
 pub mod rating;
 mod se_run;

@@ -399,5 +399,11 @@ fn found_grid(
         note_apart,
         answer,
         earlier_answer,
+        bold: (0..shape.side() * shape.side())
+            .map(|i| {
+                let at = range.cell((i / shape.side()) as u32, (i % shape.side()) as u32);
+                sheet.bold.contains(&(at.row, at.col))
+            })
+            .collect(),
     }
 }

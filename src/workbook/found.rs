@@ -46,6 +46,11 @@ pub struct FoundGrid {
     /// its record names one and every cell still holds what was written
     /// (to be replaced or cleared).
     pub earlier_answer: Option<CellRange>,
+    /// Whether each cell's own font is bold, row-major (all false when the
+    /// file says nothing of fonts): printed puzzles set their givens in
+    /// bold, which tells them from the digits a person typed
+    /// ([`crate::hint`]).
+    pub bold: Vec<bool>,
 }
 
 /// Where a grid's solution goes.

@@ -90,6 +90,8 @@ pub(crate) struct RawSheet {
     pub unread: HashMap<(u32, u32), Unread>,
     /// Cells (row, col) whose own format is blue italic.
     pub blue_italic: HashSet<(u32, u32)>,
+    /// Cells (row, col) whose own font is bold.
+    pub bold: HashSet<(u32, u32)>,
     /// Cells (row, col) that hold a formula (an `<f>` element).
     pub formulas: HashSet<(u32, u32)>,
     /// Merged ranges (`<mergeCell ref>`), as stored.

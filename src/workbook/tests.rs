@@ -242,6 +242,7 @@ fn found(cells: Vec<Cell>) -> FoundGrid {
         note_apart: false,
         answer: AnswerPlace::InGrid,
         earlier_answer: None,
+        bold: Vec::new(),
     }
 }
 

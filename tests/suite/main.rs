@@ -12,6 +12,7 @@ mod faults;
 mod fidelity;
 mod folders;
 mod generate;
+mod hint;
 mod props;
 mod rate;
 mod regression;

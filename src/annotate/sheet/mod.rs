@@ -425,6 +425,8 @@ impl Patcher<'_, '_, '_> {
         let (style, blue) = self.forced.get(&at).copied().unwrap_or((style, true));
         let (s, t, body) = match v {
             CellValue::Clear => (restored.unwrap_or(style), None, None),
+            // A cell absent from the XML: its inherited style, tinted.
+            CellValue::Tint(argb) => (self.styles.tinted(style, argb)?, None, None),
             CellValue::Number(n) => {
                 let text = format_number(*n).ok_or_else(|| AnnotateError::InvalidValue {
                     cell: at,

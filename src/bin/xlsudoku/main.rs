@@ -78,6 +78,25 @@ enum Command {
     /// Exit status: 0 every grid explained, 1 some grid failed (or none was
     /// found), 2 usage or file error.
     Explain(commands::explain::Args),
+    /// The next step only, from where a person has got to: its cells
+    /// coloured in a copy and its sentence in the note.
+    ///
+    /// For every grid, the position the person has reached (their digits
+    /// and their pencil marks, `1 2 5`) is taken as it is and only the next
+    /// step of the ladder is given: the cells to place in green, the
+    /// candidates to strike in red, the pattern in yellow, fins in blue and
+    /// chain ends in violet (HoDoKu's hint colours), the sentence in the
+    /// note cell below the grid. No digit is written. When some of the
+    /// grid's digits are bold and others not, the bold ones are the
+    /// givens; an entry that disagrees with their solution, or marks that
+    /// leave out a cell's answer, are named (`D5: 3 is wrong`) and nothing
+    /// more; --reveal shows the right digits. `--puzzle LINE` hints a text
+    /// puzzle on the terminal.
+    ///
+    /// Exit status: 0 every grid has a next step or is solved, 1 some grid
+    /// has wrong entries or no hint (or no grid was found), 2 usage or file
+    /// error.
+    Hint(commands::hint::Args),
     /// Rate text puzzle files (one puzzle per line) like Sudoku Explainer's
     /// serate: SE rating, HoDoKu level and score, history.
     Rate(commands::rate::Args),
@@ -231,6 +250,7 @@ fn main() -> ExitCode {
         Command::Check(a) => commands::check::run(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Explain(a) => commands::explain::run(a),
+        Command::Hint(a) => commands::hint::run(a),
         Command::Rate(a) => commands::rate::run(a),
         Command::Generate(a) => commands::generate::run(a),
         Command::Completions(a) => commands::completions::run(a),

@@ -91,6 +91,10 @@ pub(super) fn read_sheets(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, Re
         .map(|(i, &edges)| XfInfo {
             edges,
             blue_italic: palette.get(i).is_some_and(is_blue_italic),
+            bold: palette
+                .get(i)
+                .and_then(|s| s.font.as_ref())
+                .is_some_and(|f| f.is_bold()),
         })
         .collect();
     let strings = match &parts.shared_strings {
@@ -122,7 +126,7 @@ pub(super) fn read_sheets(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, Re
         let mut scan = scan_sheet(&xml, &strings).map_err(|e| sheet_err(format!("{part}: {e}")))?;
         calculated |= scan.calculated;
         zero_cached.push(std::mem::take(&mut scan.zero_cached));
-        let (borders, blue_italic) = scan.styles.resolve(&xfs);
+        let (borders, [blue_italic, bold]) = scan.styles.resolve(&xfs);
         out.push(RawSheet {
             name: name.clone(),
             part: part.clone(),
@@ -130,6 +134,7 @@ pub(super) fn read_sheets(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, Re
             values: Values(scan.values),
             unread: scan.unread,
             blue_italic,
+            bold,
             formulas: scan.formulas.iter().copied().collect(),
             merges: scan.merges,
             hidden_rows: scan.hidden_rows,

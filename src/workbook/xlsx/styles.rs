@@ -29,6 +29,8 @@ const COL_STYLE_CAP: u32 = 1024;
 pub(super) struct XfInfo {
     pub(super) edges: Edges,
     pub(super) blue_italic: bool,
+    /// The font is bold.
+    pub(super) bold: bool,
 }
 
 pub(super) fn is_blue_italic(style: &calamine::Style) -> bool {
@@ -163,15 +165,19 @@ pub(super) struct SheetStyles {
 }
 
 impl SheetStyles {
-    /// The sheet's bordered regions and its blue-italic cells.
-    pub(super) fn resolve(mut self, xfs: &[XfInfo]) -> (Vec<Region>, HashSet<(u32, u32)>) {
+    /// The sheet's bordered regions, its blue-italic cells and its bold
+    /// cells.
+    pub(super) fn resolve(mut self, xfs: &[XfInfo]) -> (Vec<Region>, [HashSet<(u32, u32)>; 2]) {
         let info = |xf: usize| xfs.get(xf).copied().unwrap_or_default();
-        let blue_italic = self
-            .cells
-            .iter()
-            .filter(|&&(_, _, xf)| info(xf).blue_italic)
-            .map(|&(r, c, _)| (r, c))
-            .collect();
+        let having = |is: fn(&XfInfo) -> bool| {
+            self.cells
+                .iter()
+                .filter(|&&(_, _, xf)| is(&info(xf)))
+                .map(|&(r, c, _)| (r, c))
+                .collect::<HashSet<_>>()
+        };
+        let blue_italic = having(|x| x.blue_italic);
+        let bold = having(|x| x.bold);
         // A cell given twice keeps its last element, as a map would.
         self.cells.sort_by_key(|&(r, c, _)| (r, c));
 
@@ -218,7 +224,7 @@ impl SheetStyles {
             budget = budget.saturating_sub(rows as usize * cols as usize);
             regions.push(self.region(area.r0, area.c0, rows, cols, &info));
         }
-        (regions, blue_italic)
+        (regions, [blue_italic, bold])
     }
 
     /// The border map of `rows` x `cols` cells from (`r0`, `c0`).

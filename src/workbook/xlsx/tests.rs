@@ -26,7 +26,7 @@ fn xfs() -> Vec<XfInfo> {
         .into_iter()
         .map(|edges| XfInfo {
             edges,
-            blue_italic: false,
+            ..XfInfo::default()
         })
         .collect()
 }
@@ -423,4 +423,16 @@ fn regions_split_on_empty_rows_and_columns_only() {
         r(2, 1),
     ]);
     assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn bold_cells_are_told_by_their_format() {
+    let mut infos = xfs();
+    infos[1].bold = true;
+    let xml = sheet(r#"<row r="1"><c r="A1" s="1"><v>5</v></c><c r="B1" s="2"><v>3</v></c></row>"#);
+    let scan = scan_sheet(&xml, &[]).unwrap();
+    let (_, [blue_italic, bold]) = scan.styles.resolve(&infos);
+    assert!(bold.contains(&(0, 0)));
+    assert!(!bold.contains(&(0, 1)));
+    assert!(blue_italic.is_empty());
 }

@@ -229,3 +229,19 @@ fn the_guides_technique_table_is_the_sources() {
         "docs/guide.md's technique table differs from src/logic/techniques/table.rs; put this between the markers:\n{table}"
     );
 }
+
+#[test]
+fn the_guides_hint_colour_table_is_the_sources() {
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide.md")).unwrap();
+    let between = guide
+        .split("<!-- hint-colours:begin -->\n")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- hint-colours:end -->").next())
+        .expect("docs/guide.md has the hint colour table's markers");
+    let table = xlsudoku::hint::markdown_table();
+    assert_eq!(
+        between, table,
+        "docs/guide.md's hint colours differ from src/paint.rs; put this between the markers:\n{table}"
+    );
+}

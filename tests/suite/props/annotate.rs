@@ -33,6 +33,7 @@ fn value() -> impl Strategy<Value = CellValue> {
         4 => (1..10u8).prop_map(|d| CellValue::Number(f64::from(d))),
         2 => "[a-i!^*&<> ]{0,8}".prop_map(CellValue::Text),
         1 => Just(CellValue::Clear),
+        1 => "FF(3FDA65|FF7684)".prop_map(CellValue::Tint),
     ]
 }
 
@@ -114,6 +115,9 @@ proptest! {
                 CellValue::Number(n) => Data::Float(*n),
                 CellValue::Text(t) => Data::String(t.clone()),
                 CellValue::Clear => Data::Empty,
+                // The value kept: the cell's own (the plan keeps only the
+                // last edit of a cell).
+                CellValue::Tint(_) => expected(cells.get(at)),
             });
         }
         let mut book: Xlsx<_> = open_workbook_from_rs(Cursor::new(out.clone())).unwrap();

@@ -49,6 +49,11 @@ pub struct Args {
     /// summary object.
     #[arg(long)]
     json: bool,
+    /// Also write the steps as pictures into this new workbook (.xlsx): a
+    /// sheet per grid, each step's sentence over the grid's candidates
+    /// just before it, the step's cells coloured as `hint` colours them.
+    #[arg(long, value_name = "FILE")]
+    xlsx: Option<PathBuf>,
 }
 
 /// `xlsudoku explain`: the steps of every grid (or of one --puzzle line),
@@ -84,6 +89,14 @@ pub fn run(a: Args) -> u8 {
         }
         (None, None) => return usage_error("give a workbook or --puzzle LINE"),
     };
+    if let Some(path) = &a.xlsx {
+        let written = xlsudoku::explain::steps_workbook(&explained)
+            .map_err(|e| format!("{}: cannot make the workbook: {e}", path.display()))
+            .and_then(|bytes| crate::commands::hint::write_whole(path, &bytes));
+        if let Err(message) = written {
+            return usage_error(message);
+        }
+    }
     let mut summary = Summary {
         files: usize::from(a.input.is_some()),
         ..Summary::default()

@@ -7,6 +7,7 @@ pub mod check;
 pub mod completions;
 pub mod explain;
 pub mod generate;
+pub mod hint;
 pub mod man;
 pub mod rate;
 pub mod solve;
