@@ -12,8 +12,8 @@ use rust_xlsxwriter::{Color, Format, FormatAlign, FormatBorder, Workbook, Worksh
 
 use super::{describe, AddressMap};
 use crate::grid::Grid;
-use crate::paint::{paint, Role};
 use crate::logic::Step;
+use crate::paint::{paint, Role};
 
 /// One grid to draw: its givens, its steps, and how its cells are named.
 #[derive(Debug, Clone, PartialEq)]

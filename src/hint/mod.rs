@@ -42,7 +42,6 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
-
 mod workbook;
 
 use std::time::Instant;
