@@ -29,6 +29,10 @@ use crate::solve::{format_elapsed, Status};
 /// Where the note sends a reader for the meaning of the history's letters.
 pub const LETTERS_KEY: &str = "(letters: xlsudoku techniques)";
 
+/// The word a hint's note starts with (`hint: …`): `xlsudoku hint` writes
+/// it, and a later run reads such a note as the tool's own.
+pub const HINT_WORD: &str = "hint";
+
 /// The most characters of history a note holds: a spreadsheet cell holds
 /// at most 32,767, and the note's other parts need room too. Longer
 /// histories are cut and the note says how many steps it left out.

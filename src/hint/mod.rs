@@ -60,7 +60,7 @@ use crate::workbook::{Cell, FoundGrid};
 
 /// The word a hint's note starts with (`hint: naked single: G7 = 5`), by
 /// which a later run knows the note it wrote.
-pub const NOTE_WORD: &str = "hint";
+pub const NOTE_WORD: &str = crate::note::HINT_WORD;
 
 /// The position a person has reached: the puzzle's givens, the grid as
 /// they filled it (givens and entries), and their pencil marks.

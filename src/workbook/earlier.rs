@@ -114,10 +114,10 @@ pub(super) fn is_earlier_note(sheet: &reader::RawSheet, recorded: &Recorded, at:
 /// Whether `text` starts as every note does: a status word, then `:`, a
 /// space (as notes of earlier versions did: `solved iiii 0.41 ms`) or
 /// nothing more.
-/// A hint's note (`hint: …`, [`crate::hint::NOTE_WORD`]) reads as one too.
+/// A hint's note (`hint: …`, [`crate::note::HINT_WORD`]) reads as one too.
 pub(super) fn reads_as_note(text: &str) -> bool {
     let words = crate::solve::Status::ALL.iter().map(|s| s.note_word());
-    words.chain([crate::hint::NOTE_WORD]).any(|w| {
+    words.chain([crate::note::HINT_WORD]).any(|w| {
         text.strip_prefix(w)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with([':', ' ']))
     })

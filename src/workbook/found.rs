@@ -49,7 +49,7 @@ pub struct FoundGrid {
     /// Whether each cell's own font is bold, row-major (all false when the
     /// file says nothing of fonts): printed puzzles set their givens in
     /// bold, which tells them from the digits a person typed
-    /// ([`crate::hint`]).
+    /// (`xlsudoku hint`).
     pub bold: Vec<bool>,
 }
 
