@@ -212,22 +212,12 @@ impl<'a> StylePool<'a> {
             None => blue_font(&self.part, &format!("<{}font/>", self.fonts.prefix))?,
         };
         let font_idx = self.find_or_add_font(new_font)?;
-        let mut new_xf = String::new();
         let font_val = font_idx.to_string();
-        write_start_tag(
-            &mut new_xf,
+        let xf_idx = self.xf_like(
             &xf_tag,
+            xf_body,
             &[("fontId", &font_val), ("applyFont", "1")],
-            &[],
-            xf_body.is_none(),
-        )
-        .map_err(xml_err(&self.part))?;
-        close_element(&mut new_xf, &xf_tag, xf_body);
-        let xf_idx = self.find_or_add_xf(new_xf)?;
-        let xf_idx = u32::try_from(xf_idx).map_err(|_| AnnotateError::Malformed {
-            part: self.part.clone(),
-            reason: "too many cell formats".to_string(),
-        })?;
+        )?;
         self.memo.insert(xf, xf_idx);
         Ok(xf_idx)
     }
@@ -262,24 +252,32 @@ impl<'a> StylePool<'a> {
         let idx = xf as usize;
         let base = if idx < self.xfs.items.len() { idx } else { 0 };
         let (xf_tag, xf_body) = split_element(&self.part, &self.src[self.xfs.items[base].clone()])?;
-        let mut new_xf = String::new();
         let fill_val = fill_idx.to_string();
-        write_start_tag(
-            &mut new_xf,
+        let xf_idx = self.xf_like(
             &xf_tag,
+            xf_body,
             &[("fillId", &fill_val), ("applyFill", "1")],
-            &[],
-            xf_body.is_none(),
-        )
-        .map_err(xml_err(&self.part))?;
-        close_element(&mut new_xf, &xf_tag, xf_body);
-        let xf_idx = self.find_or_add_xf(new_xf)?;
-        let xf_idx = u32::try_from(xf_idx).map_err(|_| AnnotateError::Malformed {
-            part: self.part.clone(),
-            reason: "too many cell formats".to_string(),
-        })?;
+        )?;
         self.tints.insert((xf, argb.to_string()), xf_idx);
         Ok(xf_idx)
+    }
+
+    /// The cell format `<xf>` written as `tag` and `body` are, with the
+    /// attributes `set` changed, added once and reused: its index.
+    fn xf_like(
+        &mut self,
+        tag: &BytesStart<'_>,
+        body: Option<&str>,
+        set: &[(&str, &str)],
+    ) -> Result<u32, AnnotateError> {
+        let mut new_xf = String::new();
+        write_start_tag(&mut new_xf, tag, set, &[], body.is_none()).map_err(xml_err(&self.part))?;
+        close_element(&mut new_xf, tag, body);
+        let xf_idx = self.find_or_add_xf(new_xf)?;
+        u32::try_from(xf_idx).map_err(|_| AnnotateError::Malformed {
+            part: self.part.clone(),
+            reason: "too many cell formats".to_string(),
+        })
     }
 
     fn find_or_add_font(&mut self, font: String) -> Result<usize, AnnotateError> {
