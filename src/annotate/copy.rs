@@ -2,7 +2,7 @@
 //! ([`Changes`]), every other entry copied as stored; reading a part with
 //! its size limit; and the grid record lines the copy gets.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek, Write};
 
 use zip::write::SimpleFileOptions;
@@ -11,7 +11,7 @@ use zip::{CompressionMethod, ZipArchive, ZipWriter};
 use crate::address::CellRef;
 
 use super::book::{Book, SheetPart};
-use super::part_edit::remove_elements;
+use super::part_edit::{insert_before_root_end, parse_rels, remove_elements, Relationship};
 use super::{AnnotateError, CellValue, SheetEdits};
 use crate::records::{AnswerRecord, GridMark, GridRecord};
 
@@ -174,6 +174,81 @@ impl Changes {
             _ => read_part(archive, name, limit),
         }
     }
+}
+
+/// A part to add to the package: its name, content type, relationship
+/// type (chosen from the workbook's relationships as they stand), bytes,
+/// and what it is, for the error when the package cannot take it.
+pub(super) struct NewPart<'a> {
+    /// The part's name in the zip (`xl/styles.xml`).
+    pub(super) name: &'a str,
+    /// Its `[Content_Types].xml` override.
+    pub(super) content_type: &'a str,
+    /// The type of the workbook's relationship to it.
+    pub(super) kind: &'a dyn Fn(&[Relationship]) -> &'a str,
+    /// Its bytes.
+    pub(super) bytes: Vec<u8>,
+    /// What it is, for an error: "a style sheet".
+    pub(super) what: &'a str,
+}
+
+/// Adds a part to the copy with its content type override and the
+/// workbook's relationship to it (the first free `rIdN`, the target
+/// relative to the workbook part); returns that relationship's id.
+pub(super) fn add_part<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    book: &Book,
+    new: NewPart<'_>,
+    limit: u64,
+    changes: &mut Changes,
+) -> Result<String, AnnotateError> {
+    let missing = |holder: &str| AnnotateError::Unsupported {
+        part: book.workbook.clone(),
+        reason: format!("the workbook has no {holder} to add {} to", new.what),
+    };
+    let ct = book
+        .content_types
+        .as_ref()
+        .ok_or_else(|| missing("[Content_Types].xml"))?;
+    let rels = book
+        .workbook_rels
+        .as_ref()
+        .ok_or_else(|| missing("relationships part"))?;
+    let part = new.name;
+    let src = changes.current(archive, ct, limit)?;
+    let text = insert_before_root_end(
+        ct,
+        &src.text,
+        &format!(
+            r#"<Override PartName="/{part}" ContentType="{}"/>"#,
+            new.content_type
+        ),
+    )?;
+    changes.set(ct, src.bytes_of(text));
+    let src = changes.current(archive, rels, limit)?;
+    let existing = parse_rels(rels, &src.text, &book.workbook)?;
+    let ids: HashSet<&str> = existing.iter().map(|r| r.id.as_str()).collect();
+    let kind = (new.kind)(&existing);
+    let id = (1..)
+        .map(|n| format!("rId{n}"))
+        .find(|id| !ids.contains(id.as_str()))
+        .unwrap_or_default();
+    let dir = book
+        .workbook
+        .rfind('/')
+        .map_or("", |i| &book.workbook[..=i]);
+    let target = match part.strip_prefix(dir) {
+        Some(inside) => inside.to_string(),
+        None => format!("/{part}"),
+    };
+    let text = insert_before_root_end(
+        rels,
+        &src.text,
+        &format!(r#"<Relationship Id="{id}" Type="{kind}" Target="{target}"/>"#),
+    )?;
+    changes.set(rels, src.bytes_of(text));
+    changes.added.push((part.to_string(), new.bytes));
+    Ok(id)
 }
 
 /// Drops the calculation chain part: its entry, its content type override

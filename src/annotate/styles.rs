@@ -10,13 +10,10 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use super::book::{Book, SheetPart};
-use super::copy::{read_part, Changes};
-use super::part_edit::insert_before_root_end;
-use super::part_edit::parse_rels;
+use super::copy::{add_part, read_part, Changes, NewPart};
 use super::part_edit::{pos, xml_err};
 use super::xml::{attr, prefix_of, write_start_tag};
 use super::{AnnotateError, FILL_COLOR};
-use std::collections::HashSet;
 use std::io::{Read, Seek};
 use zip::ZipArchive;
 
@@ -611,43 +608,14 @@ pub(super) fn add_styles_part<R: Read + Seek>(
     limit: u64,
     changes: &mut Changes,
 ) -> Result<(), AnnotateError> {
-    let missing = |what: &str| AnnotateError::Unsupported {
-        part: book.workbook.clone(),
-        reason: format!("the workbook has no style sheet and no {what} to add one to"),
+    let new = NewPart {
+        name: part,
+        content_type: STYLES_CONTENT_TYPE,
+        kind: &|_| STYLES_TYPE,
+        bytes,
+        what: "a style sheet",
     };
-    let ct = book
-        .content_types
-        .as_ref()
-        .ok_or_else(|| missing("[Content_Types].xml"))?;
-    let rels = book
-        .workbook_rels
-        .as_ref()
-        .ok_or_else(|| missing("relationships part"))?;
-    let src = changes.current(archive, ct, limit)?;
-    let text = insert_before_root_end(
-        ct,
-        &src.text,
-        &format!(r#"<Override PartName="/{part}" ContentType="{STYLES_CONTENT_TYPE}"/>"#),
-    )?;
-    changes.set(ct, src.bytes_of(text));
-    let src = changes.current(archive, rels, limit)?;
-    let ids: HashSet<String> = parse_rels(rels, &src.text, &book.workbook)?
-        .into_iter()
-        .map(|r| r.id)
-        .collect();
-    let id = (1..)
-        .map(|n| format!("rId{n}"))
-        .find(|id| !ids.contains(id))
-        .unwrap_or_default();
-    let target = part.rsplit('/').next().unwrap_or(part);
-    let text = insert_before_root_end(
-        rels,
-        &src.text,
-        &format!(r#"<Relationship Id="{id}" Type="{STYLES_TYPE}" Target="{target}"/>"#),
-    )?;
-    changes.set(rels, src.bytes_of(text));
-    changes.added.push((part.to_string(), bytes));
-    Ok(())
+    add_part(archive, book, new, limit, changes).map(|_| ())
 }
 
 #[cfg(test)]

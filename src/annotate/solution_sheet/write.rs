@@ -10,9 +10,8 @@ use zip::ZipArchive;
 use crate::address::CellRef;
 
 use crate::annotate::book::Book;
-use crate::annotate::copy::{read_bytes, read_part, Changes};
-use crate::annotate::part_edit::insert_before_root_end;
-use crate::annotate::part_edit::{parse_rels, remove_elements};
+use crate::annotate::copy::{add_part, read_bytes, read_part, Changes, NewPart};
+use crate::annotate::part_edit::{parse_rels, remove_elements, Relationship};
 use crate::annotate::styles::StylePool;
 use crate::annotate::AnnotateError;
 use crate::annotate::{part_edit, sheet, solution_sheet, SolutionCopy, MAX_PART_SIZE};
@@ -126,67 +125,31 @@ pub(in crate::annotate) fn put_solutions_sheet<R: Read + Seek>(
         changes.set(&book.workbook, src.bytes_of(text));
         return Ok(());
     }
-    let missing = |what: &str| AnnotateError::Unsupported {
-        part: book.workbook.clone(),
-        reason: format!("the workbook has no {what} to add the sheet of solutions to"),
-    };
-    let ct = book
-        .content_types
-        .as_ref()
-        .ok_or_else(|| missing("[Content_Types].xml"))?;
-    let rels = book
-        .workbook_rels
-        .as_ref()
-        .ok_or_else(|| missing("relationships part"))?;
-    let src = changes.current(archive, ct, limit)?;
-    let text = insert_before_root_end(
-        ct,
-        &src.text,
-        &format!(
-            r#"<Override PartName="/{part}" ContentType="{}"/>"#,
-            solution_sheet::WORKSHEET_CONTENT_TYPE
-        ),
-    )?;
-    changes.set(ct, src.bytes_of(text));
-    let src = changes.current(archive, rels, limit)?;
-    let existing = parse_rels(rels, &src.text, &book.workbook)?;
-    let ids: HashSet<&str> = existing.iter().map(|r| r.id.as_str()).collect();
     // The worksheet relationship type the package uses already (strict
     // or transitional), else the one its namespace calls for.
-    let strict = match existing.iter().find(|r| r.kind.ends_with("/worksheet")) {
-        Some(r) => r.kind == solution_sheet::STRICT_WORKSHEET_TYPE,
-        None => book.strict,
+    let kind = |existing: &[Relationship]| {
+        let strict = match existing.iter().find(|r| r.kind.ends_with("/worksheet")) {
+            Some(r) => r.kind == solution_sheet::STRICT_WORKSHEET_TYPE,
+            None => book.strict,
+        };
+        if strict {
+            solution_sheet::STRICT_WORKSHEET_TYPE
+        } else {
+            solution_sheet::WORKSHEET_TYPE
+        }
     };
-    let kind = if strict {
-        solution_sheet::STRICT_WORKSHEET_TYPE
-    } else {
-        solution_sheet::WORKSHEET_TYPE
+    let new = NewPart {
+        name: part,
+        content_type: solution_sheet::WORKSHEET_CONTENT_TYPE,
+        kind: &kind,
+        bytes: bytes.to_vec(),
+        what: "the sheet of solutions",
     };
-    let id = (1..)
-        .map(|n| format!("rId{n}"))
-        .find(|id| !ids.contains(id.as_str()))
-        .unwrap_or_default();
-    let dir = book
-        .workbook
-        .rfind('/')
-        .map_or("", |i| &book.workbook[..=i]);
-    let target = part.strip_prefix(dir).unwrap_or(part);
-    let target = if dir.is_empty() || part.starts_with(dir) {
-        target.to_string()
-    } else {
-        format!("/{part}")
-    };
-    let text = insert_before_root_end(
-        rels,
-        &src.text,
-        &format!(r#"<Relationship Id="{id}" Type="{kind}" Target="{target}"/>"#),
-    )?;
-    changes.set(rels, src.bytes_of(text));
+    let id = add_part(archive, book, new, limit, changes)?;
     let sheet_id = solution_sheet::free_sheet_id(book.sheets.iter().filter_map(|s| s.sheet_id));
     let src = changes.current(archive, &book.workbook, limit)?;
     let text = solution_sheet::add_sheet(&book.workbook, &src.text, name, sheet_id, &id, area)?;
     changes.set(&book.workbook, src.bytes_of(text));
-    changes.added.push((part.to_string(), bytes.to_vec()));
     Ok(())
 }
 
