@@ -323,7 +323,9 @@ pub fn explain_grid(
     } else {
         Outcome::invalid(&puzzle)
     };
-    let error = if clean {
+    let error = if clean && outcome.status == Status::Unsolvable {
+        crate::position::wrong_entries_reason(grid, &map).or_else(|| failure(&outcome, &map, &opts))
+    } else if clean {
         failure(&outcome, &map, &opts)
     } else {
         // The cells' own faults in `check`'s words, then the clashes named

@@ -115,8 +115,8 @@ pub fn grid_hint(
         }
         Hint::Wrong(wrong) => {
             out.status = "wrong";
-            let words: Vec<String> = wrong.iter().map(|w| w.words(map, reveal)).collect();
-            out.note = format!("{}: {}", super::NOTE_WORD, words.join("; "));
+            let words = crate::position::wrong_words(&wrong, map, reveal);
+            out.note = format!("{}: {words}", super::NOTE_WORD);
             out.colours = wrong.iter().map(|w| colour(w.cell, Role::Wrong)).collect();
             out.wrong = wrong
                 .iter()
