@@ -611,10 +611,16 @@ enum Written {
     Marks(&'static str),
 }
 
-/// A 9x9 at C3:K11 on sheet `sheet`: EASY's givens (bold when `bold`),
-/// and the person's writing at the cells (row-major) of `written`.
-fn put_position(wb: &mut Workbook, sheet: &str, bold: bool, written: &[(usize, Written)]) -> Res {
-    let easy = parse(EASY, 3, 3)?;
+/// A 9x9 at C3:K11 on sheet `sheet`: the givens of `puzzle` (bold when
+/// `bold`), and the person's writing at the cells (row-major) of `written`.
+fn put_position(
+    wb: &mut Workbook,
+    sheet: &str,
+    puzzle: &str,
+    bold: bool,
+    written: &[(usize, Written)],
+) -> Res {
+    let easy = parse(puzzle, 3, 3)?;
     let lay = Layout::GridLinesThickBoxes;
     let ws = wb.add_worksheet().set_name(sheet)?;
     put_grid(ws, 2, 2, &easy, lay, Givens::Numbers)?;
@@ -636,7 +642,7 @@ fn put_position(wb: &mut Workbook, sheet: &str, bold: bool, written: &[(usize, W
     Ok(())
 }
 
-/// Positions a person reached on EASY: wrong entries, and pencil marks.
+/// Positions a person reached: wrong entries on EASY, pencil marks on HARD.
 fn positions(out: &Path) -> Res {
     // Right: F3 = 6, J4 = 4; wrong: E3 = 1 (its answer is 4), D6 = 2 (5).
     let entries = [
@@ -646,20 +652,20 @@ fn positions(out: &Path) -> Res {
         (28, Written::Entry(2)),
     ];
     let mut wb = new_workbook()?;
-    put_position(&mut wb, "Entries", true, &entries)?;
-    put_position(&mut wb, "Plain", false, &entries)?;
+    put_position(&mut wb, "Entries", EASY, true, &entries)?;
+    put_position(&mut wb, "Plain", EASY, false, &entries)?;
     wb.save(out.join("status_wrong_entries.xlsx"))?;
-    // Marks that hold each answer; E3's `4 5` leaves it one candidate (5
-    // is in its row), so the first step is there, not at G7.
+    // Marks that hold each answer; D3's `2 8` leaves it one candidate (8
+    // is in its row), so the first step is a naked single there, not the
+    // hidden single in column K the givens alone give first.
     let marks = [
-        (2, Written::Marks("4 5")),
-        (3, Written::Marks("26")),
-        (5, Written::Marks("4,8")),
-        (6, Written::Marks("1 9")),
-        (16, Written::Entry(4)),
+        (1, Written::Marks("2 8")),
+        (20, Written::Marks("14")),
+        (44, Written::Entry(9)),
+        (73, Written::Marks("2,7")),
     ];
     let mut wb = new_workbook()?;
-    put_position(&mut wb, "Marks", true, &marks)?;
+    put_position(&mut wb, "Marks", HARD, true, &marks)?;
     wb.save(out.join("position_marks.xlsx"))?;
     Ok(())
 }

@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use crate::cell_names::AddressMap;
 use crate::grid::Grid;
+use crate::logic::{Board, Ladder};
 use crate::search::{search, SearchOptions};
 use crate::workbook::{Cell, FoundGrid};
 
@@ -227,6 +228,27 @@ pub fn wrong_entries(grid: &FoundGrid, budget: Duration) -> Option<Vec<Wrong>> {
     };
     let wrong = wrong_cells(&position, solution);
     (!wrong.is_empty()).then_some(wrong)
+}
+
+/// The ladder's board at `position`: its givens and entries placed, each
+/// blank's candidates narrowed by its pencil marks, told the puzzle has
+/// one solution (the caller has proven it) and to stop at `deadline`.
+/// `None` when the digits clash. `hint` takes one step from it, `explain`
+/// runs it to the end.
+pub fn marked_board(
+    position: &Position,
+    ladder: Ladder,
+    deadline: Option<Instant>,
+) -> Option<Board> {
+    let mut board = Board::with_ladder(&position.reached, ladder)?;
+    board.assume_unique();
+    board.set_deadline(deadline);
+    for (i, &m) in position.marks.iter().enumerate() {
+        if m != 0 && position.reached.cells().get(i) == Some(&0) {
+            board.keep_marks(i, m);
+        }
+    }
+    Some(board)
 }
 
 /// Why a grid read from a sheet has no solution when its entries are to

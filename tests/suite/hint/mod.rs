@@ -6,6 +6,7 @@
 //! --xlsx`), each the position before its step.
 
 mod copy;
+mod marks;
 mod pictures;
 mod steps;
 
