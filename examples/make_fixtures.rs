@@ -507,6 +507,7 @@ fn rerun(out: &Path) -> Res {
                 .filter(|&at| at != note)
                 .collect(),
             note: Some(note),
+            tinted: Vec::new(),
             answer: None,
             keep: false,
         });

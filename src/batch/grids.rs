@@ -39,6 +39,7 @@ pub(super) fn grid_mark(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> Gr
             .filter(|e| grid.range.contains(e.at) && e.value != CellValue::Clear)
             .map(|e| e.at)
             .collect(),
+        tinted: Vec::new(),
         note: edits
             .iter()
             .any(|e| e.at == grid.note_at)

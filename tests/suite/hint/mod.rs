@@ -5,6 +5,7 @@
 //! named without their answers; and the steps as pictures (`explain
 //! --xlsx`), each the position before its step.
 
+mod again;
 mod copy;
 mod marks;
 mod pictures;
