@@ -5,6 +5,7 @@ mod conflicts;
 mod conventions;
 mod ladder;
 mod runs;
+mod shared_flags;
 mod wrong_entries;
 
 use std::path::{Path, PathBuf};
