@@ -507,6 +507,7 @@ fn rerun(out: &Path) -> Res {
                 .filter(|&at| at != note)
                 .collect(),
             note: Some(note),
+            tinted: Vec::new(),
             answer: None,
             keep: false,
         });
@@ -603,6 +604,73 @@ fn macro_workbook(out: &Path, fixtures: &Path) -> Res {
     Ok(())
 }
 
+/// What a cell of a person's position holds, beside the puzzle's givens.
+enum Written {
+    /// A digit the person typed (plain, the givens being bold).
+    Entry(u8),
+    /// Pencil marks, as text.
+    Marks(&'static str),
+}
+
+/// A 9x9 at C3:K11 on sheet `sheet`: the givens of `puzzle` (bold when
+/// `bold`), and the person's writing at the cells (row-major) of `written`.
+fn put_position(
+    wb: &mut Workbook,
+    sheet: &str,
+    puzzle: &str,
+    bold: bool,
+    written: &[(usize, Written)],
+) -> Res {
+    let easy = parse(puzzle, 3, 3)?;
+    let lay = Layout::GridLinesThickBoxes;
+    let ws = wb.add_worksheet().set_name(sheet)?;
+    put_grid(ws, 2, 2, &easy, lay, Givens::Numbers)?;
+    for i in (0..81).filter(|&i| easy.cells()[i] != 0 && bold) {
+        let (r, c) = (i / 9, i % 9);
+        let fmt = cell_format(lay, &easy, r, c).set_bold();
+        let d = easy.cells()[i];
+        ws.write_number_with_format(2 + r as u32, 2 + c as u16, f64::from(d), &fmt)?;
+    }
+    for (i, w) in written {
+        let (r, c) = (i / 9, i % 9);
+        let fmt = cell_format(lay, &easy, r, c);
+        let (rr, cc) = (2 + r as u32, 2 + c as u16);
+        match w {
+            Written::Entry(d) => ws.write_number_with_format(rr, cc, f64::from(*d), &fmt)?,
+            Written::Marks(t) => ws.write_string_with_format(rr, cc, *t, &fmt)?,
+        };
+    }
+    Ok(())
+}
+
+/// Positions a person reached: wrong entries on EASY, pencil marks on HARD.
+fn positions(out: &Path) -> Res {
+    // Right: F3 = 6, J4 = 4; wrong: E3 = 1 (its answer is 4), D6 = 2 (5).
+    let entries = [
+        (2, Written::Entry(1)),
+        (3, Written::Entry(6)),
+        (16, Written::Entry(4)),
+        (28, Written::Entry(2)),
+    ];
+    let mut wb = new_workbook()?;
+    put_position(&mut wb, "Entries", EASY, true, &entries)?;
+    put_position(&mut wb, "Plain", EASY, false, &entries)?;
+    wb.save(out.join("status_wrong_entries.xlsx"))?;
+    // Marks that hold each answer; D3's `2 8` leaves it one candidate (8
+    // is in its row), so the first step is a naked single there, not the
+    // hidden single in column K the givens alone give first.
+    let marks = [
+        (1, Written::Marks("2 8")),
+        (20, Written::Marks("14")),
+        (44, Written::Entry(9)),
+        (73, Written::Marks("2,7")),
+    ];
+    let mut wb = new_workbook()?;
+    put_position(&mut wb, "Marks", HARD, true, &marks)?;
+    wb.save(out.join("position_marks.xlsx"))?;
+    Ok(())
+}
+
 fn main() -> Res {
     let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let out = std::env::args_os()
@@ -613,6 +681,7 @@ fn main() -> Res {
     example(&out)?;
     layouts(&out)?;
     statuses(&out)?;
+    positions(&out)?;
     rerun(&out)?;
     macro_workbook(&out, &fixtures)?;
     println!("fixtures written to {}", out.display());

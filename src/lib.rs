@@ -26,7 +26,9 @@
 //! carries (what it was made from, what each run wrote);
 //! [`invalid`](mod@invalid) says why a grid is invalid, in words, with
 //! [`cell_names`]' names of its cells; [`quote`] quotes user text in messages;
-//! [`answer_place`] says where a solution goes;
+//! [`answer_place`] says where a solution goes; [`position`] tells a
+//! person's entries and pencil marks from the givens and names the wrong
+//! ones;
 //! [`puzzle_text`] reads text puzzle files (one puzzle a line) for `bench`
 //! and `rate`.
 
@@ -47,6 +49,7 @@ pub mod logic;
 pub mod note;
 mod package;
 pub mod paint;
+pub mod position;
 pub mod puzzle_text;
 pub mod quote;
 pub mod rate_lists;

@@ -106,6 +106,20 @@ pub(super) fn grid_records(
                 .flatten()
                 .map(|s| (at, s))
         });
+        // A hint's colours: each cell's style before the first hint that
+        // coloured it.
+        let old_tint = |at: CellRef| {
+            earlier
+                .iter()
+                .filter(|r| r.sheet == mark.sheet)
+                .find_map(|r| r.tints.iter().find(|t| t.0 == at).map(|t| t.1))
+        };
+        let tints: Vec<(CellRef, u32)> = mark
+            .tinted
+            .iter()
+            .filter(|&&at| written.is_some_and(|w| w.contains_key(&at)))
+            .filter_map(|&at| before(at, old_tint(at)).map(|s| (at, s)))
+            .collect();
         let answer = mark.answer.map(|range| {
             let cells =
                 (0..range.rows()).flat_map(|r| (0..range.cols()).map(move |c| range.cell(r, c)));
@@ -132,6 +146,7 @@ pub(super) fn grid_records(
                 fills,
                 digits: Some(digits),
                 note,
+                tints,
                 answer,
             }
             .to_line(),

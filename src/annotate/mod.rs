@@ -148,6 +148,10 @@ pub enum CellValue {
     /// fill of this ARGB colour (`FF3FDA65`), its font, borders and number
     /// format kept: a hint's colours.
     Tint(String),
+    /// The value (or its absence) kept; the cell takes this style index
+    /// (`cellXfs` position) again: the style an earlier run's record says
+    /// it had before, so that a hint's colours are taken off.
+    Restyle(u32),
 }
 
 /// One cell to change.

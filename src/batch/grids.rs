@@ -39,6 +39,7 @@ pub(super) fn grid_mark(sheet: &str, grid: &FoundGrid, edits: &[CellEdit]) -> Gr
             .filter(|e| grid.range.contains(e.at) && e.value != CellValue::Clear)
             .map(|e| e.at)
             .collect(),
+        tinted: Vec::new(),
         note: edits
             .iter()
             .any(|e| e.at == grid.note_at)
@@ -114,12 +115,16 @@ fn error_and_note(
     let error = match outcome.status {
         Status::Solved | Status::GaveUp => None,
         Status::Invalid => Some(invalid_reason(grid, outcome)),
-        // The givens to blame, by the sheet's names (the outcome's grid is
-        // the puzzle).
-        Status::Unsolvable => Some(crate::conflicts::unsolvable_reason(
-            &outcome.grid,
-            &crate::explain::AddressMap::for_grid(grid),
-        )),
+        // The person's wrong entries when bold givens are told from plain
+        // entries, else the givens to blame, by the sheet's names (the
+        // outcome's grid is the puzzle).
+        Status::Unsolvable => {
+            let map = crate::explain::AddressMap::for_grid(grid);
+            Some(
+                crate::position::wrong_entries_reason(grid, &map)
+                    .unwrap_or_else(|| crate::conflicts::unsolvable_reason(&outcome.grid, &map)),
+            )
+        }
         Status::Multiple => Some(crate::conflicts::multiple_reason(
             &outcome.grid,
             &crate::explain::AddressMap::for_grid(grid),

@@ -37,6 +37,7 @@
 //! # Ok::<(), xlsudoku::grid::GridError>(())
 //! ```
 
+mod marked;
 mod pictures;
 mod steps;
 
@@ -48,7 +49,7 @@ use serde::Serialize;
 pub use crate::cell_names::AddressMap;
 pub use pictures::{steps_workbook, Pictured, GAP};
 pub(crate) use steps::explained_step;
-pub use steps::{explain_steps, CellDigit, ExplainedNode, ExplainedStep};
+pub use steps::{explain_steps, explain_steps_from, CellDigit, ExplainedNode, ExplainedStep};
 
 use crate::grid::Grid;
 use crate::logic::{Level, Step};
@@ -115,6 +116,10 @@ pub struct GridExplanation {
     pub level: Option<Level>,
     /// HoDoKu's score of a solved grid.
     pub score: Option<u32>,
+    /// False when the rating is a lower bound (the techniques stopped
+    /// short of the end: `SE 4.5+`).
+    #[serde(skip)]
+    pub rating_complete: bool,
     /// The history string (naked singles silent).
     pub history: String,
     /// Time spent solving.
@@ -154,11 +159,7 @@ impl GridExplanation {
         if let (Some(r), Some(l)) = (self.rating, self.level) {
             line.push_str(&format!(
                 " · SE {} · {l}",
-                // Only a ladder that stopped short leaves the rating a bound.
-                crate::logic::rating::se_text(
-                    r,
-                    l != Level::Extreme || !self.history.contains('#')
-                )
+                crate::logic::rating::se_text(r, self.rating_complete)
             ));
         }
         if let Some(e) = &self.error {
@@ -248,8 +249,11 @@ pub(crate) fn conflicts(outcome: &Outcome, map: &AddressMap) -> String {
         .join("; ")
 }
 
+/// The explanation of `puzzle`'s outcome; its steps start from the pencil
+/// marks `marks` (empty: none).
 fn explanation(
     puzzle: &Grid,
+    marks: &[u64],
     outcome: &Outcome,
     map: &AddressMap,
     error: Option<String>,
@@ -270,16 +274,18 @@ fn explanation(
         rating: rating.map(|r| r.se),
         level: rating.map(|r| r.level),
         score: rating.map(|r| r.score),
+        rating_complete: rating.is_some_and(|r| r.complete),
         history: outcome.history.clone(),
         elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
         error,
         steps: if solved {
-            explain_steps(puzzle, &outcome.steps, map)
+            explain_steps_from(puzzle, marks, &outcome.steps, map)
         } else {
             Vec::new()
         },
         pictured: solved.then(|| Pictured {
             puzzle: puzzle.clone(),
+            marks: marks.to_vec(),
             steps: outcome.steps.clone(),
             map: *map,
         }),
@@ -297,7 +303,7 @@ pub fn explain_puzzle(puzzle: &Grid, opts: &SolveOptions) -> GridExplanation {
     let error = failure(&outcome, &map, &opts);
     GridExplanation {
         puzzle: Some(puzzle.to_line()),
-        ..explanation(puzzle, &outcome, &map, error)
+        ..explanation(puzzle, &[], &outcome, &map, error)
     }
 }
 
@@ -318,12 +324,24 @@ pub fn explain_grid(
     let puzzle = grid.puzzle();
     let clean =
         grid.bad_cells().is_empty() && grid.formula_cells().is_empty() && grid.merged.is_empty();
-    let outcome = if clean {
+    let mut outcome = if clean {
         solve(&puzzle, &opts)
     } else {
         Outcome::invalid(&puzzle)
     };
-    let error = if clean {
+    // The steps start from the person's pencil marks, as the hint's do.
+    let marks = crate::position::Position::of_grid(grid).marks;
+    let marked = clean && outcome.status == Status::Solved && marks.iter().any(|&m| m != 0);
+    let from_marks = if marked {
+        marked::from_marks(&puzzle, &mut outcome, &marks, &map, &opts)
+    } else {
+        None
+    };
+    let error = if from_marks.is_some() {
+        from_marks
+    } else if clean && outcome.status == Status::Unsolvable {
+        crate::position::wrong_entries_reason(grid, &map).or_else(|| failure(&outcome, &map, &opts))
+    } else if clean {
         failure(&outcome, &map, &opts)
     } else {
         // The cells' own faults in `check`'s words, then the clashes named
@@ -345,7 +363,7 @@ pub fn explain_grid(
         file: Some(file.to_string()),
         sheet: Some(sheet.to_string()),
         range: Some(grid.range.to_string()),
-        ..explanation(&puzzle, &outcome, &map, error)
+        ..explanation(&puzzle, &marks, &outcome, &map, error)
     }
 }
 
@@ -366,6 +384,7 @@ fn no_grid(file: &str, sheet: &Sheet) -> GridExplanation {
         rating: None,
         level: None,
         score: None,
+        rating_complete: false,
         history: String::new(),
         elapsed_ms: 0.0,
         error: (!reasons.is_empty()).then(|| reasons.join("; ")),

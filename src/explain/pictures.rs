@@ -20,6 +20,10 @@ use crate::paint::{paint, Role};
 pub struct Pictured {
     /// The givens.
     pub puzzle: Grid,
+    /// The pencil marks the steps start from (bit `d - 1` for digit `d`,
+    /// per cell, 0 where there are none; empty for a grid without marks):
+    /// the first picture's candidates are the marks.
+    pub marks: Vec<u64>,
     /// The steps, in order.
     pub steps: Vec<Step>,
     /// The names of the grid's cells, lines and digits.
@@ -29,8 +33,9 @@ pub struct Pictured {
 /// The space a missing candidate takes: a figure space, as wide as a digit.
 pub const GAP: char = '\u{2007}';
 
-/// The candidates of every cell from the givens, kept up to date step by
-/// step (bit `d - 1` for digit `d`; 0 for a filled cell).
+/// The candidates of every cell from the givens (narrowed by the pencil
+/// marks, if any), kept up to date step by step (bit `d - 1` for digit
+/// `d`; 0 for a filled cell).
 pub(crate) struct Replay<'a> {
     map: &'a AddressMap,
     /// The digits placed (givens and steps').
@@ -40,8 +45,9 @@ pub(crate) struct Replay<'a> {
 }
 
 impl<'a> Replay<'a> {
-    /// The position of the givens.
-    pub fn new(puzzle: &Grid, map: &'a AddressMap) -> Self {
+    /// The position of the givens, each blank's candidates kept to its
+    /// `marks` where it has some (`marks` may be empty: none).
+    pub fn new(puzzle: &Grid, marks: &[u64], map: &'a AddressMap) -> Self {
         let n = puzzle.side();
         let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
         let values = puzzle.cells().to_vec();
@@ -54,7 +60,10 @@ impl<'a> Replay<'a> {
                     .peers(i)
                     .filter_map(|j| values.get(j))
                     .fold(0u64, |m, &v| m | bit(v));
-                all & !used
+                match marks.get(i) {
+                    Some(&m) if m != 0 => all & !used & m,
+                    _ => all & !used,
+                }
             })
             .collect();
         Replay { map, values, cands }
@@ -217,7 +226,7 @@ fn draw(
     }
     sheet.merge_range(0, 1, 0, side as u16, heading, &f.heading)?;
     sheet.set_row_height(0, 32.0)?;
-    let mut replay = Replay::new(&g.puzzle, &g.map);
+    let mut replay = Replay::new(&g.puzzle, &g.marks, &g.map);
     let band = side as u32 + 2;
     let line_height = 10.0;
     for (k, step) in g.steps.iter().enumerate() {

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::pictures::Replay;
 use super::{describe, AddressMap};
 use crate::grid::Grid;
 use crate::logic::Step;
@@ -63,41 +64,26 @@ pub struct ExplainedNode {
 /// replayed from the givens so each sentence can name what the cells hold
 /// just before its step.
 pub fn explain_steps(puzzle: &Grid, steps: &[Step], map: &AddressMap) -> Vec<ExplainedStep> {
-    let n = puzzle.side();
-    let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let values = puzzle.cells();
-    let mut cands: Vec<u64> = (0..values.len())
-        .map(|i| {
-            if values[i] != 0 {
-                return 0;
-            }
-            let used = map
-                .peers(i)
-                .filter_map(|j| values.get(j))
-                .fold(0u64, |m, &v| m | bit(v));
-            all & !used
-        })
-        .collect();
+    explain_steps_from(puzzle, &[], steps, map)
+}
+
+/// [`explain_steps`] from a person's pencil marks: the candidates start
+/// from the givens narrowed by `marks` (bit `d - 1` for digit `d`, per
+/// cell; 0 or an empty slice for none), as a path run from those marks
+/// found them.
+pub fn explain_steps_from(
+    puzzle: &Grid,
+    marks: &[u64],
+    steps: &[Step],
+    map: &AddressMap,
+) -> Vec<ExplainedStep> {
+    let mut replay = Replay::new(puzzle, marks, map);
     steps
         .iter()
         .enumerate()
         .map(|(k, step)| {
-            let text = describe(step, map, &cands);
-            if let Some((c, d)) = step.placed {
-                for j in map.peers(c) {
-                    if let Some(m) = cands.get_mut(j) {
-                        *m &= !bit(d);
-                    }
-                }
-                if let Some(m) = cands.get_mut(c) {
-                    *m = 0;
-                }
-            }
-            for &(c, d) in &step.eliminated {
-                if let Some(m) = cands.get_mut(c) {
-                    *m &= !bit(d);
-                }
-            }
+            let text = describe(step, map, &replay.cands);
+            replay.apply(step);
             explained_step(k + 1, step, map, text)
         })
         .collect()
@@ -141,13 +127,5 @@ pub(crate) fn explained_step(
             })
             .collect(),
         text,
-    }
-}
-
-fn bit(d: u8) -> u64 {
-    if (1..=64).contains(&d) {
-        1u64 << (d - 1)
-    } else {
-        0
     }
 }

@@ -350,3 +350,50 @@ fn sheet_names_are_quoted_when_a_formula_would() {
     assert_eq!(sheet_ref("My puzzles"), "'My puzzles'");
     assert_eq!(sheet_ref("it's"), "'it''s'");
 }
+
+#[test]
+fn from_pencil_marks_the_steps_start_where_the_hint_does() {
+    use crate::hint::{hint, Hint, Position};
+    let puzzle: Grid = HARD.parse().unwrap();
+    let opts = SolveOptions::default();
+    let mut outcome = solve(&puzzle, &opts);
+    let solution = outcome.grid.clone();
+    let map = AddressMap::puzzle(puzzle.shape());
+    // Marks in the first blank: its answer and a digit its row holds, so
+    // it has one candidate left.
+    let cell = (0..81).find(|&i| puzzle.cells()[i] == 0).unwrap();
+    let row_digit = (0..9)
+        .map(|c| puzzle.cells()[cell / 9 * 9 + c])
+        .find(|&d| d != 0)
+        .unwrap();
+    let mut marks = vec![0u64; 81];
+    marks[cell] = 1 << (solution.cells()[cell] - 1) | 1 << (row_digit - 1);
+    let first_before = outcome.steps[0].clone();
+    assert_eq!(
+        marked::from_marks(&puzzle, &mut outcome, &marks, &map, &opts),
+        None
+    );
+    let position = Position {
+        marks: marks.clone(),
+        ..Position::of_puzzle(&puzzle)
+    };
+    let Hint::Step(step) = hint(&position, &map, &opts) else {
+        panic!("no step");
+    };
+    assert_eq!(outcome.steps[0], step.step);
+    assert_ne!(
+        outcome.steps[0], first_before,
+        "the marks change the first step"
+    );
+    assert_eq!(
+        outcome.steps[0].placed,
+        Some((cell, solution.cells()[cell]))
+    );
+    // Marks without the answer: named, nothing explained.
+    let mut outcome = solve(&puzzle, &opts);
+    marks[cell] = 1 << (row_digit - 1) | 1 << (solution.cells()[cell] % 9);
+    let why = marked::from_marks(&puzzle, &mut outcome, &marks, &map, &opts).unwrap();
+    assert!(why.contains("leave out the answer"), "{why}");
+    assert_eq!(outcome.status, Status::Unsolvable);
+    assert!(outcome.steps.is_empty());
+}

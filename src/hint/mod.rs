@@ -4,12 +4,8 @@
 //! colour; or, when an entry or a set of marks disagrees with the
 //! solution of the givens, which cells are wrong, and nothing more.
 //!
-//! On a sheet, the givens are told from the person's digits by the font:
-//! when some of a grid's digits are bold and others are not, the bold ones
-//! are the givens (as printed puzzles and HoDoKu set them) and the others
-//! the person's; otherwise every digit is a given, and the digits an
-//! earlier xlsudoku run filled in (still blue italic, as its record says)
-//! are entries. Pencil marks (`1 2 5`, `125`) narrow their cell's
+//! The position is [`crate::position`]'s: on a sheet, bold givens are
+//! told from plain entries, and pencil marks narrow their cell's
 //! candidates; a cell whose marks leave out its answer is wrong like a
 //! wrong digit.
 //!
@@ -47,132 +43,19 @@ mod workbook;
 use std::time::Instant;
 
 pub use crate::paint::{markdown_table, paint, Paint, Role};
+pub use crate::position::{Position, Written, Wrong};
 pub use workbook::{
     grid_hint, hint_workbook, GridHint, HintError, HintedBook, PaintedCell, WrongCell,
 };
 
 use crate::explain::AddressMap;
-use crate::grid::Grid;
-use crate::logic::{Board, Step, Stop};
+use crate::logic::{Step, Stop};
 use crate::search::{search, SearchOptions};
 use crate::solve::{Outcome, SolveOptions};
-use crate::workbook::{Cell, FoundGrid};
 
 /// The word a hint's note starts with (`hint: naked single: G7 = 5`), by
 /// which a later run knows the note it wrote.
 pub const NOTE_WORD: &str = crate::note::HINT_WORD;
-
-/// The position a person has reached: the puzzle's givens, the grid as
-/// they filled it (givens and entries), and their pencil marks.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Position {
-    /// The givens: the puzzle whose solution the entries are held to.
-    pub givens: Grid,
-    /// The givens and the person's entries.
-    pub reached: Grid,
-    /// Each cell's pencil marks as a bit set (bit `d - 1` for digit `d`),
-    /// 0 where there are none.
-    pub marks: Vec<u64>,
-}
-
-impl Position {
-    /// A text puzzle: its digits are the givens, nothing entered, no marks.
-    pub fn of_puzzle(puzzle: &Grid) -> Position {
-        Position {
-            givens: puzzle.clone(),
-            reached: puzzle.clone(),
-            marks: vec![0; puzzle.cells().len()],
-        }
-    }
-
-    /// A grid read from a sheet (see the [module documentation](self) for
-    /// how givens are told from entries).
-    pub fn of_grid(grid: &FoundGrid) -> Position {
-        let digit = |c: &Cell| match c {
-            Cell::Given(d) | Cell::Filled(d) => *d,
-            _ => 0,
-        };
-        let bold = |i: usize| grid.bold.get(i).copied().unwrap_or(false);
-        let digits: Vec<usize> = (0..grid.cells.len())
-            .filter(|&i| matches!(grid.cells[i], Cell::Given(_)))
-            .collect();
-        let by_font = digits.iter().any(|&i| bold(i)) && digits.iter().any(|&i| !bold(i));
-        let given = |i: usize| match &grid.cells[i] {
-            Cell::Given(d) if !by_font || bold(i) => *d,
-            _ => 0,
-        };
-        let shape = grid.shape;
-        let of = |f: &dyn Fn(usize) -> u8| {
-            Grid::from_cells(shape, (0..grid.cells.len()).map(f).collect())
-                .unwrap_or_else(|_| Grid::empty(shape))
-        };
-        Position {
-            givens: of(&given),
-            reached: of(&|i| digit(&grid.cells[i])),
-            marks: grid
-                .cells
-                .iter()
-                .map(|c| match c {
-                    Cell::Marked(text) => marks_of(text, shape.side()),
-                    _ => 0,
-                })
-                .collect(),
-        }
-    }
-}
-
-/// The digits of pencil marks written as text (`1 2 5`, `125`, `4,6`) as a
-/// bit set; 0 for a blank written `0` or `.`.
-fn marks_of(text: &str, side: usize) -> u64 {
-    text.chars()
-        .filter_map(|c| c.to_digit(10))
-        .filter(|&d| d >= 1 && d as usize <= side)
-        .fold(0, |m, d| m | 1 << (d - 1))
-}
-
-/// What the person wrote in a wrong cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Written {
-    /// A digit that is not the cell's answer.
-    Digit(u8),
-    /// Pencil marks that leave out the cell's answer.
-    Marks(u64),
-}
-
-/// A cell the person got wrong, with its answer (shown only when asked).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Wrong {
-    /// The cell (row-major index).
-    pub cell: usize,
-    /// What is written there.
-    pub written: Written,
-    /// The solution's digit.
-    pub answer: u8,
-}
-
-impl Wrong {
-    /// `D5: 3 is wrong`, `D5: the marks 1 2 leave out the answer`; with
-    /// `reveal`, the answer follows: `D5: 3 is wrong (7)`.
-    pub fn words(&self, map: &AddressMap, reveal: bool) -> String {
-        let what = match self.written {
-            Written::Digit(d) => format!("{} is wrong", map.digit(d)),
-            Written::Marks(m) => format!(
-                "the marks {} leave out the answer",
-                (1..=64u8)
-                    .filter(|&d| m >> (d - 1) & 1 == 1)
-                    .map(|d| map.digit(d))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-        };
-        let answer = if reveal {
-            format!(" ({})", map.digit(self.answer))
-        } else {
-            String::new()
-        };
-        format!("{}: {what}{answer}", map.cell(self.cell))
-    }
-}
 
 /// The next step, with the candidates every cell had just before it and
 /// its sentence.
@@ -231,39 +114,16 @@ pub fn hint(position: &Position, map: &AddressMap, opts: &SolveOptions) -> Hint 
         }
     };
     let answers = solution.cells();
-    let wrong: Vec<Wrong> = (0..answers.len())
-        .filter_map(|i| {
-            let answer = answers[i];
-            let d = position.reached.cells()[i];
-            let m = position.marks.get(i).copied().unwrap_or(0);
-            let written = if d != 0 && d != answer {
-                Written::Digit(d)
-            } else if d == 0 && m != 0 && m >> (answer - 1) & 1 == 0 {
-                Written::Marks(m)
-            } else {
-                return None;
-            };
-            Some(Wrong {
-                cell: i,
-                written,
-                answer,
-            })
-        })
-        .collect();
+    let wrong = crate::position::wrong_cells(position, solution);
     if !wrong.is_empty() {
         return Hint::Wrong(wrong);
     }
-    let Some(mut board) = Board::with_ladder(&position.reached, opts.techniques.clone()) else {
+    let Some(mut board) =
+        crate::position::marked_board(position, opts.techniques.clone(), deadline)
+    else {
         // Entries that agree with the solution never clash.
         return Hint::Failed(Status::Invalid, "the entries clash".to_string());
     };
-    board.assume_unique();
-    board.set_deadline(deadline);
-    for (i, &m) in position.marks.iter().enumerate() {
-        if m != 0 && position.reached.cells()[i] == 0 {
-            board.keep_marks(i, m);
-        }
-    }
     let candidates: Vec<u64> = (0..answers.len()).map(|i| board.candidates(i)).collect();
     match board.next_step(Some(solution)) {
         Ok(step) => {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::grid::BoxShape;
+use crate::grid::{BoxShape, Grid};
 use crate::logic::Technique;
 use crate::samples::{EASY, PAIRS};
 
@@ -114,14 +114,6 @@ fn a_solved_position_and_bad_givens_say_so() {
         hint(&empty, &map, &opts()),
         Hint::Failed(crate::solve::Status::Multiple, _)
     ));
-}
-
-#[test]
-fn marks_are_read_from_text() {
-    assert_eq!(marks_of("1 2 5", 9), 0b1_0011);
-    assert_eq!(marks_of("4,6", 9), 0b10_1000);
-    assert_eq!(marks_of("0", 9), 0);
-    assert_eq!(marks_of(".", 9), 0);
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{hint, paint, Hint, Position, Role, Written};
+use crate::address::CellRef;
 use crate::annotate::{annotate_with, AnnotateOptions, CellEdit, CellValue, GridMark, SheetEdits};
 use crate::explain::{explained_step, AddressMap, ExplainedStep};
 use crate::solve::SolveOptions;
@@ -115,8 +116,8 @@ pub fn grid_hint(
         }
         Hint::Wrong(wrong) => {
             out.status = "wrong";
-            let words: Vec<String> = wrong.iter().map(|w| w.words(map, reveal)).collect();
-            out.note = format!("{}: {}", super::NOTE_WORD, words.join("; "));
+            let words = crate::position::wrong_words(&wrong, map, reveal);
+            out.note = format!("{}: {words}", super::NOTE_WORD);
             out.colours = wrong.iter().map(|w| colour(w.cell, Role::Wrong)).collect();
             out.wrong = wrong
                 .iter()
@@ -177,7 +178,9 @@ pub enum HintError {
 /// Reads the workbook `bytes` (`path` names it), hints every grid and
 /// makes the copy: per grid, its step's cells filled in HoDoKu's colours
 /// ([`Role::argb`]) and the note, in blue italics, in the grid's note
-/// cell (below it; an earlier hint's note is replaced). An `.xls` or
+/// cell (below it). On a copy an earlier hint made, that hint's note is
+/// replaced and its colours taken off (the cells take back the styles the
+/// copy's records say they had), so only the new step is coloured. An `.xls` or
 /// `.ods` is hinted into a new `.xlsx`.
 pub fn hint_workbook(
     path: &Path,
@@ -188,6 +191,8 @@ pub fn hint_workbook(
 ) -> Result<HintedBook, HintError> {
     let (bytes, _) = crate::workbook::as_xlsx(path, bytes)?;
     let sheets = read_workbook_bytes(path, &bytes, read)?;
+    // What an earlier hint coloured, as the copy's records say.
+    let earlier = crate::records::read_grid_records(Cursor::new(&bytes));
     let file = path.display().to_string();
     let mut grids = Vec::new();
     let mut edits = Vec::new();
@@ -201,13 +206,28 @@ pub fn hint_workbook(
                 range: Some(grid.range.to_string()),
                 ..sheet_hint(grid, opts, reveal)
             };
+            let mut tinted: Vec<CellRef> = Vec::new();
             for c in &h.colours {
                 if let Ok(at) = c.cell.parse() {
+                    tinted.push(at);
                     cells.push(CellEdit {
                         at,
                         value: CellValue::Tint(c.fill.to_string()),
                     });
                 }
+            }
+            // An earlier hint's colours come off, unless this step colours
+            // the cell again: the cell takes back the style it had.
+            let untinted = earlier
+                .iter()
+                .filter(|r| r.sheet == sheet.name && r.range == grid.range)
+                .flat_map(|r| &r.tints)
+                .filter(|(at, _)| !tinted.contains(at));
+            for &(at, style) in untinted {
+                cells.push(CellEdit {
+                    at,
+                    value: CellValue::Restyle(style),
+                });
             }
             cells.push(CellEdit {
                 at: grid.note_at,
@@ -218,6 +238,7 @@ pub fn hint_workbook(
                 range: grid.range,
                 filled: Vec::new(),
                 note: Some(grid.note_at),
+                tinted,
                 answer: None,
                 keep: false,
             });

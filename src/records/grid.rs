@@ -20,6 +20,8 @@
 //!   character each: the digit in [`DIGITS`] (`1`–`9`, then `a`… for 10…),
 //!   `0` for candidate letters;
 //! - `note`: the note's cell and the style index it had before;
+//! - `tints` (a hint's copy): each cell the hint coloured and the style
+//!   index it had before, `C3:5,D4:7`;
 //! - `answer`, `astyles`, `adigits` (`--answers beside` or `at:CELL`): the
 //!   square the grid's answer copy was written into, the style index each of
 //!   its cells had before (reading order, runs as in `styles`) and what each
@@ -51,6 +53,8 @@ pub struct GridMark {
     pub filled: Vec<CellRef>,
     /// The cell the note is written into, if any.
     pub note: Option<CellRef>,
+    /// The cells the edits colour, their values kept (a hint's fills).
+    pub tinted: Vec<CellRef>,
     /// The square the grid's answer copy is written into (`--answers
     /// beside` or `at:CELL`), if any.
     pub answer: Option<CellRange>,
@@ -106,6 +110,8 @@ pub struct GridRecord {
     pub digits: Option<Vec<u8>>,
     /// The note's cell and the style index it had before.
     pub note: Option<(CellRef, u32)>,
+    /// Each cell a hint coloured, with the style index it had before.
+    pub tints: Vec<(CellRef, u32)>,
     /// The grid's answer copy, when the run wrote one.
     pub answer: Option<AnswerRecord>,
 }
@@ -119,11 +125,13 @@ impl GridRecord {
         Some(self.digits.as_ref().and_then(|d| d.get(k).copied()))
     }
 
-    /// The style index `at` had before xlsudoku filled it, when the record
-    /// lists it as a fill.
+    /// The style index `at` had before xlsudoku filled or coloured it,
+    /// when the record lists it as a fill, a hint's colour or a cell of
+    /// the answer copy.
     pub fn original_style(&self, at: CellRef) -> Option<u32> {
         self.fills
             .iter()
+            .chain(&self.tints)
             .find(|(c, _)| *c == at)
             .map(|(_, s)| *s)
             .or_else(|| self.answer.as_ref().and_then(|a| a.style(at)))
@@ -177,6 +185,14 @@ impl GridRecord {
         if let Some((at, s)) = self.note {
             let _ = write!(line, " note={at}:{s}");
         }
+        if !self.tints.is_empty() {
+            let tints: Vec<String> = self
+                .tints
+                .iter()
+                .map(|(at, s)| format!("{at}:{s}"))
+                .collect();
+            let _ = write!(line, " tints={}", tints.join(","));
+        }
         if let Some(a) = &self.answer {
             let digits: Option<String> = a
                 .digits
@@ -201,6 +217,7 @@ impl GridRecord {
         let (mut sheet, mut range, mut fills, mut styles, mut note) =
             (None, None, None, None, None);
         let mut digits: Option<Vec<u8>> = None;
+        let mut tints = Vec::new();
         let (mut answer, mut astyles, mut adigits) = (None, None, None);
         for field in rest.split(' ').filter(|f| !f.is_empty()) {
             let (key, value) = field.split_once('=')?;
@@ -213,6 +230,12 @@ impl GridRecord {
                 "note" => {
                     let (at, s) = value.split_once(':')?;
                     note = Some((at.parse::<CellRef>().ok()?, s.parse::<u32>().ok()?));
+                }
+                "tints" => {
+                    for pair in value.split(',').filter(|p| !p.is_empty()) {
+                        let (at, s) = pair.split_once(':')?;
+                        tints.push((at.parse::<CellRef>().ok()?, s.parse::<u32>().ok()?));
+                    }
                 }
                 "answer" => answer = Some(value.parse::<CellRange>().ok()?),
                 "astyles" => astyles = Some(value),
@@ -266,6 +289,7 @@ impl GridRecord {
             fills: out.into_iter().zip(styles_list).collect(),
             digits,
             note,
+            tints,
             answer,
         })
     }
@@ -382,6 +406,7 @@ mod tests {
             ],
             digits: Some(vec![4, 0, 25]),
             note: Some((CellRef::new(11, 2), 0)),
+            tints: vec![(CellRef::new(4, 6), 3), (CellRef::new(5, 6), 0)],
             answer: None,
         };
         let line = rec.to_line();
@@ -389,7 +414,7 @@ mod tests {
             line.starts_with("xlsudoku-grid sheet=My%20sheet%20%251%20%C3%A9 range=C3:K11 fills=6")
         );
         assert!(
-            line.contains(" styles=5*2,7 digits=40p note=C12:0"),
+            line.contains(" styles=5*2,7 digits=40p note=C12:0 tints=G5:3,G6:0"),
             "{line}"
         );
         assert!(!line.contains('\n'));
@@ -408,6 +433,7 @@ mod tests {
             fills: Vec::new(),
             digits: Some(Vec::new()),
             note: Some((CellRef::new(4, 0), 0)),
+            tints: Vec::new(),
             answer: Some(AnswerRecord {
                 range: block,
                 styles: [vec![3; 15], vec![0]].concat(),

@@ -427,6 +427,7 @@ impl Patcher<'_, '_, '_> {
             CellValue::Clear => (restored.unwrap_or(style), None, None),
             // A cell absent from the XML: its inherited style, tinted.
             CellValue::Tint(argb) => (self.styles.tinted(style, argb)?, None, None),
+            CellValue::Restyle(s) => (*s, None, None),
             CellValue::Number(n) => {
                 let text = format_number(*n).ok_or_else(|| AnnotateError::InvalidValue {
                     cell: at,

@@ -359,14 +359,20 @@ impl<'s> Pass<'s, '_, '_> {
         let at = CellRef::new(ctx.row, col);
         let mut consumed = false;
         match edit {
-            Some(CellValue::Tint(argb)) => {
+            Some(v @ (CellValue::Tint(_) | CellValue::Restyle(_))) => {
                 // Only the style changes: the tag is rewritten, the content
                 // copied as it is.
                 let old: u32 = attr(e, "s")
                     .map_err(&err)?
                     .and_then(|s| s.trim().parse().ok())
                     .unwrap_or(0);
-                let s = self.p.styles.tinted(old, &argb)?.to_string();
+                self.p.bases.push((at, old));
+                let s = match v {
+                    CellValue::Tint(argb) => self.p.styles.tinted(old, &argb)?,
+                    CellValue::Restyle(s) => s,
+                    _ => old,
+                }
+                .to_string();
                 let r = at.to_string();
                 write_start_tag(&mut self.p.out, e, &[("r", &r), ("s", &s)], &[], empty)
                     .map_err(&err)?;

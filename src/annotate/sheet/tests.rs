@@ -493,3 +493,23 @@ fn numbers_are_written_as_excel_reads_them() {
     assert_eq!(format_number(-0.25).as_deref(), Some("-0.25"));
     assert_eq!(format_number(f64::NAN), None);
 }
+
+#[test]
+fn a_restyle_sets_the_style_and_keeps_the_value() {
+    let src = format!(
+        r#"{}<sheetData><row r="1"><c r="A1" s="2" t="s"><v>3</v></c><c r="B1" s="2"/></row></sheetData>{TAIL}"#,
+        head("A1:B1")
+    );
+    let (out, styles) = run(
+        &src,
+        &[("A1", CellValue::Restyle(1)), ("B1", CellValue::Restyle(0))],
+    );
+    assert_eq!(
+        out,
+        format!(
+            r#"{}<sheetData><row r="1"><c r="A1" s="1" t="s"><v>3</v></c><c r="B1" s="0"/></row></sheetData>{TAIL}"#,
+            head("A1:B1")
+        )
+    );
+    assert_eq!(styles, None, "no style is made");
+}

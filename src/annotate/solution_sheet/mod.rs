@@ -394,7 +394,7 @@ pub(crate) fn sheet_xml(
                             escape_text(text)
                         );
                     }
-                    Some(CellValue::Clear | CellValue::Tint(_)) | None => {
+                    Some(CellValue::Clear | CellValue::Tint(_) | CellValue::Restyle(_)) | None => {
                         let _ = write!(out, r#"<c r="{at}" s="{s}"/>"#);
                     }
                 }

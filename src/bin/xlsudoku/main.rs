@@ -23,6 +23,7 @@ mod commands;
 mod common;
 mod failures;
 mod jobs;
+mod ladder_args;
 
 /// Solve the Sudoku puzzles kept in Excel workbooks.
 ///

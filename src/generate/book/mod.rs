@@ -5,7 +5,8 @@
 //! puzzles a page ([`PerPage`]), each under its title ([`Title`]), on
 //! A4, Letter or either ([`Paper`]). A sheet is a printed page (`Puzzle 1`
 //! with one a page, `Puzzles 1-4` with more): its print area is exactly its
-//! grids and titles, printed at 100 % and centred on the paper, with cells
+//! grids, titles and the row under each grid, where a solved copy's note
+//! goes in a font of normal size ([`NOTE_POINTS`]), printed at 100 % and centred on the paper, with cells
 //! square whatever fonts the printing computer has (widths and heights set
 //! in pixels, against the default font [`FONT`], whose metric twin
 //! Liberation Sans comes with LibreOffice). Box lines and the frame are thick, cell
@@ -129,6 +130,10 @@ fn page_setup(sheet: &mut Worksheet, paper: Paper) {
 /// Carlito is installed).
 pub const FONT: &str = "Arial";
 
+/// The size of the font of the cell under each grid, where `solve`
+/// writes its note: a note's ordinary size, not the book's 17.5.
+pub const NOTE_POINTS: f64 = 10.0;
+
 /// The workbook's default font, Arial 17.5. Column widths are counted in
 /// the default font's digit width, which Excel rounds to whole pixels and
 /// LibreOffice does not: for Arial 17.5 Excel's is 13 pixels and
@@ -218,7 +223,13 @@ fn puzzle_page(
         .set_font_size(if geo.title >= 40 { 16 } else { 12 })
         .set_align(FormatAlign::Center)
         .set_align(FormatAlign::Bottom);
-    let band = 1 + side as u32 + 1; // title, grid, gap
+    // The cell under each grid, where a solved copy's note goes: a font
+    // of normal size, the note at the top of the gap.
+    let note_format = Format::new()
+        .set_font_name(FONT)
+        .set_font_size(NOTE_POINTS)
+        .set_align(FormatAlign::Top);
+    let band = 1 + side as u32 + 1; // title, grid, the note's row and gap
     let slot = side as u16 + 1; // grid, gap
     for (k, g) in page.iter().enumerate() {
         let (across, down) = (k % geo.across, k / geo.across);
@@ -238,6 +249,7 @@ fn puzzle_page(
             col: u32::from(left),
         };
         write_grid_styled(sheet, &g.puzzle, at, &style)?;
+        sheet.write_blank(top + 1 + side as u32, left, &note_format)?;
     }
     // Sizes: every band and slot as the geometry says, for a full page.
     sheet.set_column_width_pixels(0, 8)?;
@@ -257,15 +269,14 @@ fn puzzle_page(
         for r in 0..side as u32 {
             sheet.set_row_height_pixels(top + 1 + r, geo.cell)?;
         }
-        if d + 1 < bands {
-            sheet.set_row_height_pixels(top + 1 + side as u32, geo.gap_y)?;
-        }
+        sheet.set_row_height_pixels(top + 1 + side as u32, geo.gap_y)?;
     }
     page_setup(sheet, layout.paper);
     sheet.set_print_center_vertically(true);
     let cols = geo.across.min(page.len()) as u16;
     let last_col = FIRST_COL + cols * slot - 2;
-    let last_row = FIRST_ROW + bands as u32 * band - 2;
+    // The last grid's note row included.
+    let last_row = FIRST_ROW + bands as u32 * band - 1;
     sheet.set_print_area(FIRST_ROW, FIRST_COL, last_row, last_col)?;
     Ok(())
 }

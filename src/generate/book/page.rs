@@ -159,7 +159,9 @@ pub struct PuzzlePage {
     pub title: u32,
     /// The width of the column between two grids side by side.
     pub gap_x: u32,
-    /// The height of the row between a grid and the title under it.
+    /// The height of the row under each grid (the last one's too): the
+    /// row a solved copy's note goes into, and the gap before the title
+    /// under it.
     pub gap_y: u32,
     /// The digits' font size, in points.
     pub font_points: u32,
@@ -179,7 +181,7 @@ impl PuzzlePage {
         let side = side.max(1) as u32;
         let (a, d) = (across as u32, down as u32);
         let by_width = (w - (a - 1) * gap_x) / (a * side);
-        let by_height = (h - d * title - (d - 1) * gap_y) / (d * side);
+        let by_height = (h - d * (title + gap_y)) / (d * side);
         // Even, so that a line drawn on the cell's middle falls on a pixel.
         let cell = (by_width.min(by_height).min(MAX_CELL) & !1).max(4);
         PuzzlePage {
@@ -199,7 +201,7 @@ impl PuzzlePage {
         let (a, d) = (self.across as u32, self.down as u32);
         (
             a * grid + (a - 1) * self.gap_x,
-            d * (self.title + grid) + (d - 1) * self.gap_y,
+            d * (self.title + grid + self.gap_y),
         )
     }
 }

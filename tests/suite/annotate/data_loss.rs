@@ -261,6 +261,7 @@ fn grid_records_that_do_not_fit_the_zip_comment_are_left_out() {
             range,
             filled,
             note: Some(note),
+            tinted: Vec::new(),
             answer: None,
             keep: false,
         }],

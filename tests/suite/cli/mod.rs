@@ -5,6 +5,8 @@ mod conflicts;
 mod conventions;
 mod ladder;
 mod runs;
+mod shared_flags;
+mod wrong_entries;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -5,6 +5,7 @@
 //! cannot be reached is a clear error, not an endless loop.
 
 mod books;
+mod notes;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -513,10 +514,10 @@ for ws in wb.worksheets:
         );
         assert_eq!(f[2], p.to_line(), "{out}");
         // At 100 % (the default scale, left out), centred both ways, the
-        // print area the title and the grid.
+        // print area the title, the grid and the row of its note.
         assert_eq!(
             f[3],
-            format!("None True True 'Puzzle {}'!$B$1:$J$10", k + 1),
+            format!("None True True 'Puzzle {}'!$B$1:$J$11", k + 1),
             "{out}"
         );
     }

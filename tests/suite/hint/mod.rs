@@ -5,7 +5,9 @@
 //! named without their answers; and the steps as pictures (`explain
 //! --xlsx`), each the position before its step.
 
+mod again;
 mod copy;
+mod marks;
 mod pictures;
 mod steps;
 

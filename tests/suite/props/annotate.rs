@@ -117,7 +117,7 @@ proptest! {
                 CellValue::Clear => Data::Empty,
                 // The value kept: the cell's own (the plan keeps only the
                 // last edit of a cell).
-                CellValue::Tint(_) => expected(cells.get(at)),
+                CellValue::Tint(_) | CellValue::Restyle(_) => expected(cells.get(at)),
             });
         }
         let mut book: Xlsx<_> = open_workbook_from_rs(Cursor::new(out.clone())).unwrap();

@@ -2,16 +2,12 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use xlsudoku::address::CellRange;
-use xlsudoku::grid::BoxShape;
-use xlsudoku::logic::Ladder;
 use xlsudoku::report::Summary;
-use xlsudoku::solve::SolveOptions;
-use xlsudoku::workbook::ReadOptions;
 
-use crate::common::{on_stdout, parse_timeout, say, usage_error};
+use crate::common::{on_stdout, say, usage_error};
+use crate::ladder_args::LadderArgs;
 
 /// `explain`: a workbook's grids, or one text puzzle.
 #[derive(clap::Args, Debug)]
@@ -32,19 +28,9 @@ pub struct Args {
     /// matter). A name the workbook lacks is a usage error.
     #[arg(long, value_name = "NAME", conflicts_with = "puzzle")]
     sheet: Vec<String>,
-    /// Use exactly this square as the grid (no detection), e.g. C3:K11.
-    #[arg(long, value_name = "RANGE", conflicts_with = "puzzle")]
-    range: Option<CellRange>,
-    /// Box shape, WIDTHxHEIGHT, e.g. 3x2 for 6x6 grids.
-    #[arg(long = "box", value_name = "WxH")]
-    box_shape: Option<BoxShape>,
-    /// Techniques the ladder may use: `seed`, `all`, or letters/names such
-    /// as `i,!,2,x` (where they stop, the steps guess).
-    #[arg(long, value_name = "seed|all|LIST", default_value = "all")]
-    techniques: Ladder,
-    /// Give up on a grid after this many seconds (status `timeout`).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
-    timeout: Option<Duration>,
+    /// `--range`, `--box`, `--techniques`, `--timeout`.
+    #[command(flatten)]
+    ladder: LadderArgs,
     /// JSON Lines on stdout: one object per grid with its steps, then a
     /// summary object.
     #[arg(long)]
@@ -61,27 +47,21 @@ pub struct Args {
 pub fn run(a: Args) -> u8 {
     use xlsudoku::explain::{explain_puzzle, explain_workbook, GridExplanation};
     let start = Instant::now();
-    let opts = SolveOptions {
-        logic_only: false,
-        timeout: a.timeout,
-        techniques: a.techniques.clone(),
-    };
+    let opts = a.ladder.solve_options();
     let explained: Vec<GridExplanation> = match (&a.puzzle, &a.input) {
         // The first word, as `bench` reads a line: a note after it is left
         // out (a leading BOM too; cells separated by tabs are joined).
         (Some(line), _) => {
-            match xlsudoku::grid::Grid::parse_line(&xlsudoku::grid::puzzle_text(line), a.box_shape)
-            {
+            match xlsudoku::grid::Grid::parse_line(
+                &xlsudoku::grid::puzzle_text(line),
+                a.ladder.box_shape,
+            ) {
                 Ok(p) => vec![explain_puzzle(&p, &opts)],
                 Err(e) => return usage_error(format!("--puzzle: {e}")),
             }
         }
         (None, Some(input)) => {
-            let read = ReadOptions {
-                range: a.range,
-                shape: a.box_shape,
-                ..ReadOptions::default()
-            };
+            let read = a.ladder.read_options();
             match explain_workbook(input, &read, &opts, &a.sheet) {
                 Ok(e) => e,
                 Err(e) => return usage_error(e),

@@ -3,16 +3,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use xlsudoku::address::CellRange;
-use xlsudoku::grid::BoxShape;
 use xlsudoku::hint::{grid_hint, hint_workbook, GridHint, Position};
-use xlsudoku::logic::Ladder;
 use xlsudoku::solve::SolveOptions;
-use xlsudoku::workbook::ReadOptions;
 
-use crate::common::{on_stdout, parse_timeout, say, usage_error};
+use crate::common::{on_stdout, say, usage_error};
+use crate::ladder_args::LadderArgs;
 
 /// `hint`: a workbook's grids, or one text puzzle.
 #[derive(clap::Args, Debug)]
@@ -32,19 +28,9 @@ pub struct Args {
     /// characters, `.` or `0` blank (cells named r5c7).
     #[arg(long, value_name = "LINE")]
     puzzle: Option<String>,
-    /// Use exactly this square as the grid (no detection), e.g. C3:K11.
-    #[arg(long, value_name = "RANGE", conflicts_with = "puzzle")]
-    range: Option<CellRange>,
-    /// Box shape, WIDTHxHEIGHT, e.g. 3x2 for 6x6 grids.
-    #[arg(long = "box", value_name = "WxH")]
-    box_shape: Option<BoxShape>,
-    /// Techniques the ladder may use: `seed`, `all`, or letters/names such
-    /// as `i,!,2,x` (where they stop, the hint is a guess).
-    #[arg(long, value_name = "seed|all|LIST", default_value = "all")]
-    techniques: Ladder,
-    /// Give up on a grid after this many seconds (status `timeout`).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
-    timeout: Option<Duration>,
+    /// `--range`, `--box`, `--techniques`, `--timeout`.
+    #[command(flatten)]
+    ladder: LadderArgs,
     /// With wrong entries, show each wrong cell's right digit too.
     #[arg(long)]
     reveal: bool,
@@ -62,15 +48,11 @@ pub struct Args {
 /// solved, 1 when some grid has wrong entries or no hint (or none was
 /// found), 2 on a usage or file error.
 pub fn run(a: Args) -> u8 {
-    let opts = SolveOptions {
-        logic_only: false,
-        timeout: a.timeout,
-        techniques: a.techniques.clone(),
-    };
+    let opts = a.ladder.solve_options();
     let hints = match (&a.puzzle, &a.input) {
         (Some(line), _) => {
             let text = xlsudoku::grid::puzzle_text(line);
-            match xlsudoku::grid::Grid::parse_line(&text, a.box_shape) {
+            match xlsudoku::grid::Grid::parse_line(&text, a.ladder.box_shape) {
                 Ok(p) => {
                     let map = xlsudoku::explain::AddressMap::puzzle(p.shape());
                     vec![grid_hint(
@@ -131,11 +113,7 @@ fn hint_file(a: &Args, input: &Path, opts: &SolveOptions) -> Result<Vec<GridHint
         ));
     }
     let bytes = xlsudoku::workbook::read_file(input).map_err(|e| e.to_string())?;
-    let read = ReadOptions {
-        range: a.range,
-        shape: a.box_shape,
-        ..ReadOptions::default()
-    };
+    let read = a.ladder.read_options();
     let book = hint_workbook(input, bytes, &read, opts, a.reveal).map_err(|e| e.to_string())?;
     if !book.grids.is_empty() {
         write_whole(&output, &book.copy)?;
