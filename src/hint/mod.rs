@@ -53,7 +53,7 @@ pub use workbook::{
 
 use crate::explain::AddressMap;
 use crate::grid::Grid;
-use crate::logic::{Board, Step, Stop};
+use crate::logic::{Solver, Step, Stop};
 use crate::search::{search, SearchOptions};
 use crate::solve::{Outcome, SolveOptions};
 use crate::workbook::{Cell, FoundGrid};
@@ -253,19 +253,21 @@ pub fn hint(position: &Position, map: &AddressMap, opts: &SolveOptions) -> Hint 
     if !wrong.is_empty() {
         return Hint::Wrong(wrong);
     }
-    let Some(mut board) = Board::with_ladder(&position.reached, opts.techniques.clone()) else {
+    let Some(mut solver) = Solver::with_ladder(&position.reached, opts.techniques.clone()) else {
         // Entries that agree with the solution never clash.
         return Hint::Failed(Status::Invalid, "the entries clash".to_string());
     };
-    board.assume_unique();
-    board.set_deadline(deadline);
+    solver.assume_unique();
+    solver.set_deadline(deadline);
     for (i, &m) in position.marks.iter().enumerate() {
         if m != 0 && position.reached.cells()[i] == 0 {
-            board.keep_marks(i, m);
+            solver.keep_marks(i, m);
         }
     }
-    let candidates: Vec<u64> = (0..answers.len()).map(|i| board.candidates(i)).collect();
-    match board.next_step(Some(solution)) {
+    let candidates: Vec<u64> = (0..answers.len())
+        .map(|i| solver.board().candidates(i))
+        .collect();
+    match solver.next_step(Some(solution)) {
         Ok(step) => {
             let text = crate::explain::describe(step, map, &candidates);
             Hint::Step(Box::new(NextStep {

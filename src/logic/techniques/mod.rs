@@ -23,3 +23,24 @@ pub(in crate::logic) mod uniqueness;
 pub(in crate::logic) mod wings;
 
 pub use table::*;
+
+/// The families that keep something between calls (their memos), one
+/// value each, owned by the [`Solver`](crate::logic::Solver). The
+/// families that keep nothing are unit types, called as they are.
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct Families {
+    /// The link graph and the XY-chains' last search in vain.
+    pub(in crate::logic) chains: chains::Chains,
+    /// The last position's almost locked sets.
+    pub(in crate::logic) als: als::AlmostLockedSets,
+    /// The sashimi fish met, the searches in vain by digit.
+    pub(in crate::logic) finned_fish: finned_fish::FinnedFish,
+    /// The rectangles.
+    pub(in crate::logic) uniqueness: uniqueness::Uniqueness,
+    /// The colour clusters.
+    pub(in crate::logic) colouring: colouring::Colouring,
+    /// The premises that concluded.
+    pub(in crate::logic) forcing: forcing::Forcing,
+    /// Each unit's subsets.
+    pub(in crate::logic) subsets: subsets::Subsets,
+}
