@@ -241,7 +241,7 @@ fn logic_only(puzzle: &Grid, mut board: Solver, started: Instant) -> Outcome {
     let mut out = Outcome::new(status, puzzle.clone(), started);
     if status == Status::GaveUp {
         out.candidates = (0..puzzle.cells().len())
-            .map(|i| board.board().candidates(i))
+            .map(|i| board.board().candidates(i).bits())
             .collect();
     }
     let out = match status {

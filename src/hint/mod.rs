@@ -265,7 +265,7 @@ pub fn hint(position: &Position, map: &AddressMap, opts: &SolveOptions) -> Hint 
         }
     }
     let candidates: Vec<u64> = (0..answers.len())
-        .map(|i| solver.board().candidates(i))
+        .map(|i| solver.board().candidates(i).bits())
         .collect();
     match solver.next_step(Some(solution)) {
         Ok(step) => {

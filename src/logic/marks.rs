@@ -2,12 +2,12 @@
 //! candidates, and the ladder taken one step at a time from there (the
 //! hint, and the step pictures, start from such a position).
 
-use super::bits::digits_of;
-use super::{Solver, Step, Stop};
+use super::{Digits, Solver, Step, Stop};
 use crate::grid::Grid;
 
 impl Solver {
-    /// Keeps only the candidates of `marks` (bit `d - 1` for digit `d`) in
+    /// Keeps only the candidates of `marks` ([`Digits`], or their bits:
+    /// bit `d - 1` for digit `d`) in
     /// a blank cell: the pencil marks a person wrote there. Candidates the
     /// placed digits already struck stay struck; a filled cell is left as
     /// it is. Leaving a cell no candidate makes the position a
@@ -21,17 +21,19 @@ impl Solver {
     ///     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
     ///         .parse()?;
     /// let mut solver = Solver::new(&p).unwrap();
-    /// assert_eq!(solver.board().candidates(0), 0b1_1000); // 4 5
+    /// let digits = |s: &Solver| s.board().candidates(0).iter().collect::<Vec<u8>>();
+    /// assert_eq!(digits(&solver), [4, 5]);
     /// solver.keep_marks(0, 0b1_0000_1000); // the person wrote "4 9"
-    /// assert_eq!(solver.board().candidates(0), 0b1000); // 9 was struck already
+    /// assert_eq!(digits(&solver), [4]); // 9 was struck already
     /// # Ok::<(), xlsudoku::grid::GridError>(())
     /// ```
-    pub fn keep_marks(&mut self, cell: usize, marks: u64) {
+    pub fn keep_marks(&mut self, cell: usize, marks: impl Into<Digits>) {
+        let marks = marks.into();
         let b = &mut self.board;
         let Some(&now) = b.cands.get(cell) else {
             return;
         };
-        for d in digits_of(now & !marks) {
+        for d in (Digits::from_bits(now) & !marks).iter() {
             b.strike_queued(cell, d);
         }
         b.contradiction = b.find_contradiction();
@@ -90,11 +92,10 @@ mod tests {
     fn marks_narrow_candidates_and_a_mark_set_without_room_is_a_contradiction() {
         let p: Grid = HARD.parse().unwrap();
         let mut b = Solver::new(&p).unwrap();
-        let blank = (0..81)
-            .find(|&i| b.candidates(i).count_ones() >= 3)
-            .unwrap();
-        let keep = b.candidates(blank) & (b.candidates(blank) - 1); // drop the lowest
-        b.keep_marks(blank, keep | 1 << 63);
+        let blank = (0..81).find(|&i| b.candidates(i).len() >= 3).unwrap();
+        let mut keep = b.candidates(blank);
+        keep.remove(keep.iter().next().unwrap()); // drop the lowest
+        b.keep_marks(blank, keep | Digits::of(64));
         assert_eq!(b.candidates(blank), keep);
         b.keep_marks(blank, 0);
         assert_eq!(b.next_step(None), Err(Stop::Contradiction));

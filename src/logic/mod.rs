@@ -85,6 +85,7 @@ pub use techniques::{
     UnknownTechnique, TABLE,
 };
 
+pub use bits::Digits;
 pub use solver::Solver;
 
 use bits::{all_digits, at_most, bit, digits_of, first_cover, positions, two_bits, Cells};
@@ -238,10 +239,22 @@ impl Board {
         &self.grid
     }
 
-    /// The candidates of a cell as a bit set (bit `d - 1` for digit `d`);
-    /// 0 for a filled cell.
-    pub fn candidates(&self, cell: usize) -> u64 {
-        self.cands[cell]
+    /// The candidates of a cell; none for a filled cell.
+    ///
+    /// ```
+    /// use xlsudoku::grid::Grid;
+    /// use xlsudoku::logic::Solver;
+    ///
+    /// let p: Grid =
+    ///     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    ///         .parse()?;
+    /// let solver = Solver::new(&p).unwrap();
+    /// assert_eq!(solver.board().candidates(0).iter().collect::<Vec<u8>>(), [4, 5]);
+    /// assert!(solver.board().candidates(2).is_empty()); // a given
+    /// # Ok::<(), xlsudoku::grid::GridError>(())
+    /// ```
+    pub fn candidates(&self, cell: usize) -> Digits {
+        Digits::from_bits(self.cands[cell])
     }
 
     /// The steps taken so far, in order.
@@ -441,7 +454,7 @@ mod tests {
         let stuck_history = b.history();
         assert!(!b.grid().is_full());
         let blank = (0..81).find(|&i| b.grid().cells()[i] == 0).unwrap();
-        assert!(b.candidates(blank).count_ones() >= 2);
+        assert!(b.candidates(blank).len() >= 2);
         let sol = brute_force(&p).unwrap();
         assert_eq!(b.run(Some(&sol)), Stop::Solved);
         assert_eq!(b.grid(), &sol);

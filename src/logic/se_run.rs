@@ -17,7 +17,7 @@
 use super::memo::Run;
 use super::techniques::intersections::Intersections;
 use super::techniques::singles::Singles;
-use super::{bit, Board, Solver, Step, Technique};
+use super::{Board, Digits, Solver, Step, Technique};
 use crate::grid::Unit;
 use crate::logic::Cells;
 
@@ -150,7 +150,7 @@ fn direct_locking(board: &mut Board, run: &mut Run, pointing: bool) -> bool {
     let units = if pointing { 2 * n..3 * n } else { 0..2 * n };
     let fact = super::memo::facts::SEARCHES[usize::from(!pointing)];
     let skip = run.digits_to_skip_by(board, fact);
-    let all = super::all_digits(n);
+    let all = Digits::all(n);
     if skip == all {
         return false;
     }
@@ -158,10 +158,7 @@ fn direct_locking(board: &mut Board, run: &mut Run, pointing: bool) -> bool {
     let places_of = |k: usize, d: u8| table.places[k * n + d as usize - 1];
     for k in units {
         let kind = k / n;
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        for d in (all & !skip).iter() {
             let places = places_of(k, d);
             if places & places.wrapping_sub(1) == 0 {
                 continue;
@@ -446,7 +443,7 @@ mod tests {
             loop {
                 for pointing in [true, false] {
                     let fact = super::super::memo::facts::SEARCHES[usize::from(!pointing)];
-                    skipped += board.run.digits_to_skip_by(&board.board, fact).count_ones();
+                    skipped += board.run.digits_to_skip_by(&board.board, fact).len();
                     let (mut with, mut without) = (board.clone(), board.clone());
                     without.run.facts.off = true;
                     let found = direct_locking(&mut with.board, &mut with.run, pointing);

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::Run;
-use crate::logic::{Board, Cells, Technique};
+use crate::logic::{Board, Cells, Digits, Technique};
 
 /// Facts about digits: for a digit's places, the techniques
 /// ([`Technique::bit`]) that find nothing there.
@@ -194,38 +194,40 @@ impl Run {
         }
     }
 
-    /// The digits (bit `d - 1`) on which `t` is known to find nothing in
-    /// the current position.
-    pub(in crate::logic) fn digits_to_skip(&mut self, board: &Board, t: Technique) -> u64 {
+    /// The digits on which `t` is known to find nothing in the current
+    /// position.
+    pub(in crate::logic) fn digits_to_skip(&mut self, board: &Board, t: Technique) -> Digits {
         self.digits_to_skip_by(board, t.bit())
     }
 
     /// [`Run::digits_to_skip`] for a search named by its fact bit
     /// ([`Technique::bit`], or one of [`SEARCHES`]).
-    pub(in crate::logic) fn digits_to_skip_by(&mut self, board: &Board, b: u64) -> u64 {
-        #[cfg(test)]
-        if self.facts.off {
-            return 0;
+    pub(in crate::logic) fn digits_to_skip_by(&mut self, board: &Board, b: u64) -> Digits {
+        if self.notes_off() {
+            return Digits::EMPTY;
         }
-        self.digit_facts_here(board)
-            .0
-            .iter()
-            .enumerate()
-            .filter(|(_, facts)| *facts & b != 0)
-            .fold(0, |acc, (i, _)| acc | 1 << i)
+        Digits::from_bits(
+            self.digit_facts_here(board)
+                .0
+                .iter()
+                .enumerate()
+                .filter(|(_, facts)| *facts & b != 0)
+                .fold(0, |acc, (i, _)| acc | 1 << i),
+        )
     }
 
-    /// Notes that `t` searched the digits of `digits` (bit `d - 1`) in the
-    /// current position to the end and found nothing.
-    pub(in crate::logic) fn digits_failed(&mut self, board: &Board, t: Technique, digits: u64) {
+    /// Notes that `t` searched the digits of `digits` in the current
+    /// position to the end and found nothing.
+    pub(in crate::logic) fn digits_failed(&mut self, board: &Board, t: Technique, digits: Digits) {
         self.digits_failed_by(board, t.bit(), digits);
     }
 
     /// [`Run::digits_failed`] for a search named by its fact bit.
-    pub(in crate::logic) fn digits_failed_by(&mut self, board: &Board, b: u64, digits: u64) {
-        if digits == 0 || self.past_deadline() {
+    pub(in crate::logic) fn digits_failed_by(&mut self, board: &Board, b: u64, digits: Digits) {
+        if digits.is_empty() || self.past_deadline() {
             return;
         }
+        let digits = digits.bits();
         let (here, grew) = self.digit_facts_here(board);
         for (i, facts) in here.iter_mut().enumerate() {
             if digits & (1 << i) != 0 && *facts & b == 0 {
@@ -233,6 +235,33 @@ impl Run {
                 *grew |= 1 << i;
             }
         }
+    }
+}
+
+/// A search digit by digit, with its facts.
+impl Run {
+    /// The first step `search` finds, digit by digit, lowest first, on
+    /// the digits of the grid but those on which `t` is known to find
+    /// nothing here; the digits searched to the end before it (all of
+    /// them when none is found) are noted as searched in vain. For the
+    /// techniques that read and strike one digit's places alone.
+    pub(in crate::logic) fn first_by_digit<T>(
+        &mut self,
+        board: &Board,
+        t: Technique,
+        mut search: impl FnMut(u8) -> Option<T>,
+    ) -> Option<T> {
+        let skip = self.digits_to_skip(board, t);
+        let mut failed = Digits::EMPTY;
+        for d in (Digits::all(board.side) & !skip).iter() {
+            if let Some(found) = search(d) {
+                self.digits_failed(board, t, failed);
+                return Some(found);
+            }
+            failed.insert(d);
+        }
+        self.digits_failed(board, t, failed);
+        None
     }
 }
 
@@ -247,8 +276,7 @@ impl Run {
         board: &Board,
         t: Technique,
     ) -> Option<Arc<Vec<bool>>> {
-        #[cfg(test)]
-        if self.facts.off {
+        if self.notes_off() {
             return None;
         }
         let (_, then) = self.facts.vain.get(t as usize)?.as_ref()?;
@@ -272,8 +300,7 @@ impl Run {
         board: &Board,
         t: Technique,
     ) -> Option<usize> {
-        #[cfg(test)]
-        if self.facts.off {
+        if self.notes_off() {
             return None;
         }
         let (at, then) = self.facts.vain.get(t as usize)?.as_ref()?;
@@ -336,7 +363,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use crate::grid::Grid;
-    use crate::logic::{Board, Ladder, Solver, Technique};
+    use crate::logic::{Board, Digits, Ladder, Solver, Technique};
 
     const HARD: &str =
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
@@ -345,10 +372,17 @@ mod tests {
     fn a_fact_holds_while_the_digit_places_stay_and_only_then() {
         let p: Grid = HARD.parse().unwrap();
         let mut b = Solver::with_ladder(&p, Ladder::all()).unwrap();
-        assert_eq!(b.run.digits_to_skip(&b.board, Technique::XWing), 0);
-        b.run.digits_failed(&b.board, Technique::XWing, 0b101);
-        assert_eq!(b.run.digits_to_skip(&b.board, Technique::XWing), 0b101);
-        assert_eq!(b.run.digits_to_skip(&b.board, Technique::Swordfish), 0);
+        assert!(b.run.digits_to_skip(&b.board, Technique::XWing).is_empty());
+        b.run
+            .digits_failed(&b.board, Technique::XWing, 0b101.into());
+        assert_eq!(
+            b.run.digits_to_skip(&b.board, Technique::XWing).bits(),
+            0b101
+        );
+        assert!(b
+            .run
+            .digits_to_skip(&b.board, Technique::Swordfish)
+            .is_empty());
         // Strike a 1: the fact on 1 no longer applies, the one on 3 does.
         let c1 = (0..81).find(|&c| b.cands[c] & 1 != 0).unwrap();
         b.apply(crate::logic::Step {
@@ -360,7 +394,10 @@ mod tests {
             eliminated: vec![(c1, 1)],
             chains: vec![],
         });
-        assert_eq!(b.run.digits_to_skip(&b.board, Technique::XWing), 0b100);
+        assert_eq!(
+            b.run.digits_to_skip(&b.board, Technique::XWing).bits(),
+            0b100
+        );
         // Back where the digit's places were: the fact holds again.
         let mut again = Solver::with_ladder(&p, Ladder::all()).unwrap();
         again.note_findings(None);
@@ -369,7 +406,7 @@ mod tests {
         again.note_findings(facts);
         assert_eq!(
             again.run.digits_to_skip(&again.board, Technique::XWing),
-            0b101
+            Digits::from_bits(0b101)
         );
     }
 
@@ -393,15 +430,10 @@ mod tests {
                     .chains
                     .xy_chains_in_vain(&board.board, &board.run),
             );
-            skipped += (0..board.side as u8)
-                .filter(|&d| {
-                    board
-                        .run
-                        .digits_to_skip(&board.board, Technique::FinnedSwordfish)
-                        & (1 << d)
-                        != 0
-                })
-                .count();
+            skipped += board
+                .run
+                .digits_to_skip(&board.board, Technique::FinnedSwordfish)
+                .len();
             for (i, t) in [
                 Technique::LockedPair,
                 Technique::LockedCandidates,
@@ -484,12 +516,12 @@ mod tests {
         let mut a = Solver::with_ladder(&p, Ladder::all()).unwrap();
         a.note_findings(None);
         a.run
-            .digits_failed(&a.board, Technique::Skyscraper, 0b1_0000_0000);
+            .digits_failed(&a.board, Technique::Skyscraper, Digits::of(9));
         let mut b = Solver::with_ladder(&p, Ladder::all()).unwrap();
         b.note_findings(a.take_findings());
         assert_eq!(
             b.run.digits_to_skip(&b.board, Technique::Skyscraper),
-            0b1_0000_0000
+            Digits::of(9)
         );
     }
 }

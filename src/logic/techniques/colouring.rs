@@ -163,7 +163,7 @@ impl Colouring {
     /// The two-coloured clusters of digit `d`'s strong links, kept while
     /// the position stays the same: simple and multi-colouring run one
     /// after the other on a position.
-    fn digit_clusters(&mut self, board: &mut Board, d: u8) -> Arc<Vec<Cluster>> {
+    fn digit_clusters(&mut self, board: &Board, d: u8) -> Arc<Vec<Cluster>> {
         let fresh = matches!(&self.clusters, Some((cands, _)) if *cands == board.cands);
         if !fresh {
             self.clusters = Some((board.cands.clone(), vec![None; board.side]));
@@ -276,12 +276,7 @@ impl Colouring {
     /// One simple colouring (wrap, then trap, cluster by cluster) that
     /// strikes something.
     pub(in crate::logic) fn simple_colouring(&mut self, board: &mut Board, run: &mut Run) -> bool {
-        let skip = run.digits_to_skip(board, Technique::SimpleColouring);
-        let mut failed = 0u64;
-        for d in 1..=board.side as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        let found = run.first_by_digit(board, Technique::SimpleColouring, |d| {
             let found = self.digit_clusters(board, d);
             let sets = board.colour_sets(&found);
             for (i, cluster) in found.iter().enumerate() {
@@ -313,30 +308,26 @@ impl Colouring {
                     continue;
                 }
                 let cells: Vec<usize> = cluster.iter().map(|&(c, _)| c).collect();
-                if let Some(step) =
-                    Self::colour_step(Technique::SimpleColouring, vec![d], cells, eliminated)
-                {
-                    run.digits_failed(board, Technique::SimpleColouring, failed);
-                    board.apply(step);
-                    return true;
+                let step =
+                    Self::colour_step(Technique::SimpleColouring, vec![d], cells, eliminated);
+                if step.is_some() {
+                    return step;
                 }
             }
-            failed |= bit(d);
-        }
-        run.digits_failed(board, Technique::SimpleColouring, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 
     /// One multi-colouring (type 2, then type 1, pair of clusters by pair)
     /// that strikes something.
     pub(in crate::logic) fn multi_colouring(&mut self, board: &mut Board, run: &mut Run) -> bool {
-        let skip = run.digits_to_skip(board, Technique::MultiColouring);
-        let mut failed = 0u64;
-        for d in 1..=board.side as u8 {
+        let found = run.first_by_digit(board, Technique::MultiColouring, |d| {
             let b = bit(d);
-            if skip & b != 0 {
-                continue;
-            }
             let all = self.digit_clusters(board, d);
             let sets = board.colour_sets(&all);
             for (i, c1) in all.iter().enumerate() {
@@ -386,19 +377,20 @@ impl Colouring {
                         continue;
                     }
                     let cells: Vec<usize> = c1.iter().chain(c2).map(|&(c, _)| c).collect();
-                    if let Some(step) =
-                        Self::colour_step(Technique::MultiColouring, vec![d], cells, eliminated)
-                    {
-                        run.digits_failed(board, Technique::MultiColouring, failed);
-                        board.apply(step);
-                        return true;
+                    let step =
+                        Self::colour_step(Technique::MultiColouring, vec![d], cells, eliminated);
+                    if step.is_some() {
+                        return step;
                     }
                 }
             }
-            failed |= b;
-        }
-        run.digits_failed(board, Technique::MultiColouring, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 }
 

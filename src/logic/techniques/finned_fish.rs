@@ -15,7 +15,7 @@
 use crate::grid::Unit;
 use crate::logic::memo::Run;
 use crate::logic::words::{and_list, Words};
-use crate::logic::{at_most, bit, digits_of, Board, Step, Technique};
+use crate::logic::{at_most, bit, digits_of, Board, Digits, Step, Technique};
 
 /// The most fins a fish may have.
 const MAX_FINS: u32 = 5;
@@ -151,7 +151,7 @@ impl FinnedFish {
         // sought.
         let (finned, t) = techniques(size, sashimi);
         let skip = run.digits_to_skip(board, finned) | run.digits_to_skip(board, t);
-        let mut failed = 0u64;
+        let mut failed = Digits::EMPTY;
         // Where this search last went through a digit and found no fish
         // (a finned search: of either kind), only the choices of base
         // lines with a line changed since are tried: the others, and what
@@ -166,10 +166,7 @@ impl FinnedFish {
         let mut pick = Vec::with_capacity(size);
         let outside = [0u64; MAX_BOXES];
         let mut levels = [[0u64; MAX_BOXES]; 4];
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        for d in (Digits::all(n) & !skip).iter() {
             let mut now = [0u64; 64];
             for (r, row) in now[..n].iter_mut().enumerate() {
                 *row = places[r * n + d as usize - 1];
@@ -247,7 +244,7 @@ impl FinnedFish {
                 }
             }
             if sashimi || !other_kind {
-                failed |= bit(d);
+                failed.insert(d);
                 self.in_vain[kind * n + d as usize - 1] = now.into();
             }
         }

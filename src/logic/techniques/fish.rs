@@ -29,13 +29,8 @@ impl Fish {
             3 => Technique::Swordfish,
             _ => Technique::Jellyfish,
         };
-        let skip = run.digits_to_skip(board, t);
-        let mut failed = 0u64;
         let mut pick = Vec::with_capacity(size);
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        let found = run.first_by_digit(board, t, |d| {
             // Base rows (units 0..n) then base columns (units n..2n): the
             // cover units are the other kind, at the same positions.
             for (base, cover) in [(0, n), (n, 0)] {
@@ -53,16 +48,17 @@ impl Fish {
                 let step = first_cover(&lines[..len], size, &mut pick, &mut |pick, union| {
                     self.fish_step(board, d, cover, pick, union)
                 });
-                if let Some(step) = step {
-                    run.digits_failed(board, t, failed);
-                    board.apply(step);
-                    return true;
+                if step.is_some() {
+                    return step;
                 }
             }
-            failed |= bit(d);
-        }
-        run.digits_failed(board, t, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 
     /// The step for digit `d` confined in the base lines `pick` to the

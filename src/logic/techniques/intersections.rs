@@ -270,8 +270,8 @@ mod tests {
                 }
             }
             // A new position (a candidate struck) gets a new table.
-            let c = (0..81).find(|&c| b.candidates(c).count_ones() > 2).unwrap();
-            let d = b.candidates(c).trailing_zeros() as u8 + 1;
+            let c = (0..81).find(|&c| b.candidates(c).len() > 2).unwrap();
+            let d = b.candidates(c).iter().next().unwrap();
             b.cands[c] &= b.cands[c] - 1;
             let row = c / 9;
             assert_ne!(

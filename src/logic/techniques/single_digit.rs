@@ -101,12 +101,7 @@ impl SingleDigit {
             Pattern::Kite => Technique::TwoStringKite,
             Pattern::Turbot => Technique::TurbotFish,
         };
-        let skip = run.digits_to_skip(board, t);
-        let mut failed = 0u64;
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        let found = run.first_by_digit(board, t, |d| {
             let links = board.strong_links(d);
             for (i, &(k1, a1, b1)) in links.iter().enumerate() {
                 for &(k2, a2, b2) in &links[i + 1..] {
@@ -139,33 +134,29 @@ impl SingleDigit {
                             if shape != kind {
                                 continue;
                             }
-                            if let Some(step) = self.turbot_step(board, kind, d, [a, b, c, e], k1) {
-                                run.digits_failed(board, t, failed);
-                                board.apply(step);
-                                return true;
+                            let step = self.turbot_step(board, kind, d, [a, b, c, e], k1);
+                            if step.is_some() {
+                                return step;
                             }
                         }
                     }
                 }
             }
-            failed |= bit(d);
-        }
-        run.digits_failed(board, t, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 
     /// One empty rectangle that strikes something.
     pub(in crate::logic) fn empty_rectangle(&mut self, board: &mut Board, run: &mut Run) -> bool {
         let n = board.side;
         let lines = board.box_lines.clone();
-        let skip = run.digits_to_skip(board, Technique::EmptyRectangle);
         let table = board.table();
-        let mut failed = 0u64;
-        for d in 1..=n as u8 {
-            let b = bit(d);
-            if skip & b != 0 {
-                continue;
-            }
+        let found = run.first_by_digit(board, Technique::EmptyRectangle, |d| {
             for bx in 2 * n..3 * n {
                 // The box's places of d (positions in the box).
                 let inbox = table.places[bx * n + d as usize - 1];
@@ -187,20 +178,20 @@ impl SingleDigit {
                         {
                             continue;
                         }
-                        if let Some(step) =
-                            self.empty_rectangle_at(board, d, bx, (r, c), inbox, &table)
-                        {
-                            run.digits_failed(board, Technique::EmptyRectangle, failed);
-                            board.apply(step);
-                            return true;
+                        let step = self.empty_rectangle_at(board, d, bx, (r, c), inbox, &table);
+                        if step.is_some() {
+                            return step;
                         }
                     }
                 }
             }
-            failed |= b;
-        }
-        run.digits_failed(board, Technique::EmptyRectangle, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 
     /// The empty rectangle of digit `d` in box `bx` on row unit `r` and

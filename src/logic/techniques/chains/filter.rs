@@ -6,7 +6,7 @@
 use super::Chains;
 use super::{Graph, Kind, IN_CELL};
 use crate::logic::memo::Run;
-use crate::logic::{bit, Board, Cells};
+use crate::logic::{Board, Cells, Digits};
 
 /// What each vertex of a graph leads to, as a bit set of marks: the
 /// strongly connected parts of the graph (Tarjan's algorithm), each
@@ -282,15 +282,15 @@ fn mark_useful_any(
 }
 
 impl Chains {
-    /// The digits (bit `d - 1`, of those not in `skip`) on which an
+    /// The digits (of those not in `skip`) on which an
     /// X-chain may strike something, read from bit sets on grids of up to
     /// 128 cells (every digit not skipped on larger ones): from each place
     /// `x` with a strong link, the places a chain from "`x` false" makes
     /// true, of any length; a chain strikes only a place seeing `x` and
     /// one of them. A search on any other digit finds nothing.
-    pub(super) fn x_chain_digits(&self, board: &Board, skip: u64) -> u64 {
+    pub(super) fn x_chain_digits(&self, board: &Board, skip: Digits) -> Digits {
         let n = board.side;
-        let all = crate::logic::all_digits(n);
+        let all = Digits::all(n);
         let cells = n * n;
         if cells > 128 || skip == all {
             return all & !skip;
@@ -298,11 +298,8 @@ impl Chains {
         let peer = |c: usize| board.peer_bits(c);
         let table = board.table();
         let mut conj = [0u128; 128];
-        let mut out = 0;
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        let mut out = Digits::EMPTY;
+        for d in (all & !skip).iter() {
             let di = d as usize - 1;
             // The digit's places (rows come first, their cells in order),
             // and its strong links: for the digits searched alone, where
@@ -350,7 +347,7 @@ impl Chains {
                     // chain (two nodes are too few, and the search does
                     // not reach them again).
                     if seen & seeing_x != 0 && off != 1 << x {
-                        out |= bit(d);
+                        out.insert(d);
                         break 'starts;
                     }
                     frontier = seen & places & !off;

@@ -6,7 +6,7 @@ use super::{
     better, path_to, useful_starts, Fold, Found, Graph, Kind, IN_CELL, MAX_NODES, MAX_WORK,
 };
 use crate::logic::memo::Run;
-use crate::logic::{bit, Board, Cells, ChainNode, Step, Technique};
+use crate::logic::{bit, Board, Cells, ChainNode, Digits, Step, Technique};
 
 impl Chains {
     /// The breadth-first search of [`Chains::chain`] over the chains `kind`
@@ -250,7 +250,7 @@ impl Chains {
     /// stay.
     pub(in crate::logic) fn chain(&mut self, board: &mut Board, run: &mut Run, kind: Kind) -> bool {
         let n = board.side;
-        let all = crate::logic::all_digits(n);
+        let all = Digits::all(n);
         let skip = match kind {
             Kind::X => {
                 let skip = run.digits_to_skip(board, Technique::XChain);
@@ -260,7 +260,7 @@ impl Chains {
                 run.digits_failed(board, Technique::XChain, none);
                 skip | none
             }
-            _ => 0,
+            _ => Digits::EMPTY,
         };
         if skip == all || (kind == Kind::Xy && self.xy_chains_in_vain(board, run)) {
             return false;
@@ -272,7 +272,7 @@ impl Chains {
             Some(found) => found,
             None => {
                 let g = self.graph(board, run, kind == Kind::Grouped);
-                self.search(board, run, &g, kind, skip, &mut cut)
+                self.search(board, run, &g, kind, skip.bits(), &mut cut)
                     .map(|(path, struck)| {
                         let chain = path
                             .iter()
