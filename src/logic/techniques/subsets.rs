@@ -138,7 +138,7 @@ impl Subsets {
 
     /// Finds unit `k`'s subsets ([`UnitSubsets`], kept in the board's
     /// cache) anew if its candidates changed since they were.
-    fn find_unit_subsets(&mut self, board: &mut Board, k: usize) {
+    fn find_unit_subsets(&mut self, board: &Board, k: usize) {
         let n = board.side;
         if self.units.len() != board.units.len() {
             self.units = vec![UnitSubsets::default(); board.units.len()];
@@ -405,7 +405,7 @@ mod tests {
             let mut b = b.clone();
             let n = b.side;
             for k in 0..3 * n {
-                b.families.subsets.find_unit_subsets(&mut b.board, k);
+                b.families.subsets.find_unit_subsets(&b.board, k);
                 let kept = b.families.subsets.units[k].clone();
                 let cells: Vec<(usize, u64)> =
                     b.units[k].iter().map(|&c| (c, b.cands[c])).collect();

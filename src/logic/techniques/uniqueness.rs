@@ -50,7 +50,7 @@ impl Uniqueness {
     /// A later position's are the last ones that still share two
     /// candidates (candidates only go, so no rectangle is new), in the
     /// same order.
-    fn rectangles_memo(&mut self, board: &mut Board) -> Vec<(Rect, u64)> {
+    fn rectangles_memo(&mut self, board: &Board) -> Vec<(Rect, u64)> {
         let rects = match self.rects.take() {
             Some((cands, rects)) if cands == board.cands => {
                 self.rects = Some((cands, rects.clone()));

@@ -201,7 +201,7 @@ mod tests {
                     let (mut with, mut without) = (board.clone(), board.clone());
                     without.families = Default::default();
                     without.run.facts.off = true;
-                    let data = with.families.als.als_data(&mut with.board);
+                    let data = with.families.als.als_data(&with.board);
                     let old = with.families.als.als_tried(&with.board, &with.run, t);
                     skipped += data
                         .rcc

@@ -12,7 +12,7 @@ impl AlmostLockedSets {
     /// from the last position's, where a unit's cells, or a set's own
     /// cells, have not changed (the same sets, the same restricted commons
     /// between two of them).
-    pub(super) fn als_data(&mut self, board: &mut Board) -> Arc<AlsData> {
+    pub(super) fn als_data(&mut self, board: &Board) -> Arc<AlsData> {
         let at = board.steps.len();
         let prev = match self.last.take() {
             Some((s, cands, data)) if s == at => {

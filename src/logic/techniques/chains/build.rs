@@ -417,7 +417,7 @@ impl Chains {
     /// chain keeps to its own ([`Kind::allows`]).
     pub(in crate::logic) fn graph(
         &mut self,
-        board: &mut Board,
+        board: &Board,
         run: &mut Run,
         grouped: bool,
     ) -> Arc<Graph> {
