@@ -3,8 +3,13 @@
 //! each) and one file per family of techniques, which finds the family's
 //! steps and says them in words.
 //!
-//! Adding a technique means its row in `table.rs` and its finder in its
-//! family's file.
+//! Each family is one type: its finders are the type's methods, given
+//! the position ([`Board`](crate::logic::Board)) and the run (whose
+//! choice, the deadline, the notes), and what it keeps between calls is
+//! the type's fields (`Families` gathers the families that keep
+//! something; the others are unit types). Adding a technique means its
+//! finder in its family's file (or a new family's file) and its row in
+//! `table.rs`, whose `find` column calls the finder.
 
 mod table;
 

@@ -414,7 +414,7 @@ impl Chains {
     /// node and link, grouped ones too when `grouped` (only grouped AICs
     /// use them: the others, and forcing chains, keep to single nodes,
     /// which come first and are numbered alike either way); each kind of
-    /// chain keeps to its own ([`Kind::allows`]).
+    /// chain keeps to its own ([`Kind::allows`](super::Kind::allows)).
     pub(in crate::logic) fn graph(
         &mut self,
         board: &Board,
