@@ -251,18 +251,46 @@ impl Run {
         t: Technique,
         mut search: impl FnMut(u8) -> Option<T>,
     ) -> Option<T> {
-        let skip = self.digits_to_skip(board, t);
+        self.first_on_digits(board, t, Digits::EMPTY, |d| {
+            search(d).map_or(OnDigit::InVain, OnDigit::Found)
+        })
+    }
+
+    /// [`Run::first_by_digit`] for a search that also skips the digits
+    /// of `also`, and that may end on a digit without a step and without
+    /// proving there is none ([`OnDigit::Unproven`], not noted).
+    pub(in crate::logic) fn first_on_digits<T>(
+        &mut self,
+        board: &Board,
+        t: Technique,
+        also: Digits,
+        mut search: impl FnMut(u8) -> OnDigit<T>,
+    ) -> Option<T> {
+        let skip = self.digits_to_skip(board, t) | also;
         let mut failed = Digits::EMPTY;
         for d in (Digits::all(board.side) & !skip).iter() {
-            if let Some(found) = search(d) {
-                self.digits_failed(board, t, failed);
-                return Some(found);
+            match search(d) {
+                OnDigit::Found(found) => {
+                    self.digits_failed(board, t, failed);
+                    return Some(found);
+                }
+                OnDigit::InVain => failed.insert(d),
+                OnDigit::Unproven => {}
             }
-            failed.insert(d);
         }
         self.digits_failed(board, t, failed);
         None
     }
+}
+
+/// How a search on one digit ended ([`Run::first_on_digits`]).
+pub(in crate::logic) enum OnDigit<T> {
+    /// With a step.
+    Found(T),
+    /// Without one, searched to the end: noted as searched in vain.
+    InVain,
+    /// Without one, but not searched to the end (not noted).
+    Unproven,
 }
 
 /// The searches in vain of one run (`V` in the table).
@@ -491,6 +519,28 @@ mod tests {
         assert!(
             skipped > 0 && unchanged.iter().all(|&u| u > 0) && xy > 0,
             "{skipped} {unchanged:?} {xy}"
+        );
+    }
+
+    #[test]
+    fn a_search_by_digit_notes_the_digits_searched_in_vain_and_only_those() {
+        let p: Grid = HARD.parse().unwrap();
+        let mut s = Solver::with_ladder(&p, Ladder::all()).unwrap();
+        let (board, run) = (&s.board, &mut s.run);
+        // 3 skipped, 1 in vain, 2 not proven, found on 4: 1 alone noted.
+        let found = run.first_on_digits(board, Technique::XWing, Digits::of(3), |d| match d {
+            2 => super::OnDigit::Unproven,
+            4 => super::OnDigit::Found(d),
+            _ => super::OnDigit::InVain,
+        });
+        assert_eq!(found, Some(4));
+        assert_eq!(run.digits_to_skip(board, Technique::XWing), Digits::of(1));
+        // Nothing found: every digit is noted.
+        let none: Option<u8> = run.first_by_digit(board, Technique::Swordfish, |_| None);
+        assert_eq!(none, None);
+        assert_eq!(
+            run.digits_to_skip(board, Technique::Swordfish),
+            Digits::all(9)
         );
     }
 

@@ -13,6 +13,8 @@
 
 pub(super) mod facts;
 
+pub(in crate::logic) use facts::OnDigit;
+
 use std::sync::Arc;
 
 use std::time::Instant;

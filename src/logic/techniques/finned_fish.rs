@@ -13,9 +13,9 @@
 //! and the combinations grow fast on 16x16 and 25x25 grids.
 
 use crate::grid::Unit;
-use crate::logic::memo::Run;
+use crate::logic::memo::{OnDigit, Run};
 use crate::logic::words::{and_list, Words};
-use crate::logic::{at_most, bit, digits_of, Board, Digits, Step, Technique};
+use crate::logic::{at_most, bit, digits_of, Board, Step, Technique};
 
 /// The most fins a fish may have.
 const MAX_FINS: u32 = 5;
@@ -150,8 +150,7 @@ impl FinnedFish {
         // no sashimi one on the way shows), `t` one without the kind
         // sought.
         let (finned, t) = techniques(size, sashimi);
-        let skip = run.digits_to_skip(board, finned) | run.digits_to_skip(board, t);
-        let mut failed = Digits::EMPTY;
+        let also = run.digits_to_skip(board, finned);
         // Where this search last went through a digit and found no fish
         // (a finned search: of either kind), only the choices of base
         // lines with a line changed since are tried: the others, and what
@@ -166,7 +165,7 @@ impl FinnedFish {
         let mut pick = Vec::with_capacity(size);
         let outside = [0u64; MAX_BOXES];
         let mut levels = [[0u64; MAX_BOXES]; 4];
-        for d in (Digits::all(n) & !skip).iter() {
+        let found = run.first_on_digits(board, t, also, |d| {
             let mut now = [0u64; 64];
             for (r, row) in now[..n].iter_mut().enumerate() {
                 *row = places[r * n + d as usize - 1];
@@ -238,17 +237,20 @@ impl FinnedFish {
                     first_sashimi = other;
                 }
                 if let Some(step) = found {
-                    run.digits_failed(board, t, failed);
-                    board.apply(step);
-                    return true;
+                    return OnDigit::Found(step);
                 }
             }
             if sashimi || !other_kind {
-                failed.insert(d);
                 self.in_vain[kind * n + d as usize - 1] = now.into();
+                OnDigit::InVain
+            } else {
+                OnDigit::Unproven
             }
+        });
+        if let Some(step) = found {
+            board.apply(step);
+            return true;
         }
-        run.digits_failed(board, t, failed);
         if !sashimi {
             // Nothing finned: the whole search ran, and met the first
             // sashimi fish (if any) the next call would find.
