@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use crate::cell_names::AddressMap;
 use crate::grid::Grid;
-use crate::logic::{Board, Ladder};
+use crate::logic::{Ladder, Solver};
 use crate::search::{search, SearchOptions};
 use crate::workbook::{Cell, FoundGrid};
 
@@ -230,25 +230,25 @@ pub fn wrong_entries(grid: &FoundGrid, budget: Duration) -> Option<Vec<Wrong>> {
     (!wrong.is_empty()).then_some(wrong)
 }
 
-/// The ladder's board at `position`: its givens and entries placed, each
+/// A solver at `position`: its givens and entries placed, each
 /// blank's candidates narrowed by its pencil marks, told the puzzle has
 /// one solution (the caller has proven it) and to stop at `deadline`.
 /// `None` when the digits clash. `hint` takes one step from it, `explain`
 /// runs it to the end.
-pub fn marked_board(
+pub fn marked_solver(
     position: &Position,
     ladder: Ladder,
     deadline: Option<Instant>,
-) -> Option<Board> {
-    let mut board = Board::with_ladder(&position.reached, ladder)?;
-    board.assume_unique();
-    board.set_deadline(deadline);
+) -> Option<Solver> {
+    let mut solver = Solver::with_ladder(&position.reached, ladder)?;
+    solver.assume_unique();
+    solver.set_deadline(deadline);
     for (i, &m) in position.marks.iter().enumerate() {
         if m != 0 && position.reached.cells().get(i) == Some(&0) {
-            board.keep_marks(i, m);
+            solver.keep_marks(i, m);
         }
     }
-    Some(board)
+    Some(solver)
 }
 
 /// Why a grid read from a sheet has no solution when its entries are to

@@ -20,7 +20,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{rate_after_noted, rate_unique_until, Board, Ladder, Rating, Step, Stop};
+use crate::logic::{rate_after_noted, rate_unique_until, Ladder, Rating, Solver, Step, Stop};
 use crate::search::{search, SearchError, SearchOptions};
 
 /// How to solve.
@@ -153,10 +153,10 @@ impl Outcome {
         out
     }
 
-    fn with_board(mut self, board: Board) -> Self {
-        self.history = board.history();
-        self.grid = board.grid().clone();
-        self.steps = board.into_steps();
+    fn with_board(mut self, solver: Solver) -> Self {
+        self.history = solver.board().history();
+        self.grid = solver.board().grid().clone();
+        self.steps = solver.into_steps();
         self
     }
 }
@@ -167,7 +167,7 @@ impl Outcome {
 /// [`SolveOptions::logic_only`], the ladder alone.
 pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     let started = Instant::now();
-    let Some(mut board) = Board::with_ladder(puzzle, opts.techniques.clone()) else {
+    let Some(mut board) = Solver::with_ladder(puzzle, opts.techniques.clone()) else {
         return Outcome::invalid(puzzle);
     };
     // A timeout too large to add is no limit at all.
@@ -231,7 +231,7 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     out
 }
 
-fn logic_only(puzzle: &Grid, mut board: Board, started: Instant) -> Outcome {
+fn logic_only(puzzle: &Grid, mut board: Solver, started: Instant) -> Outcome {
     let status = match board.run(None) {
         Stop::Solved => Status::Solved,
         Stop::Stuck => Status::GaveUp,
@@ -241,7 +241,7 @@ fn logic_only(puzzle: &Grid, mut board: Board, started: Instant) -> Outcome {
     let mut out = Outcome::new(status, puzzle.clone(), started);
     if status == Status::GaveUp {
         out.candidates = (0..puzzle.cells().len())
-            .map(|i| board.candidates(i))
+            .map(|i| board.board().candidates(i).bits())
             .collect();
     }
     let out = match status {

@@ -4,7 +4,7 @@
 
 use super::AddressMap;
 use crate::grid::Grid;
-use crate::position::{marked_board, wrong_cells, wrong_words, Position};
+use crate::position::{marked_solver, wrong_cells, wrong_words, Position};
 use crate::solve::{Outcome, SolveOptions, Status};
 
 /// Replaces the steps and history of a solved `outcome` (of `puzzle`,
@@ -43,13 +43,13 @@ pub(super) fn from_marks(
     }
     let started = std::time::Instant::now();
     let deadline = opts.timeout.and_then(|t| started.checked_add(t));
-    let mut board = marked_board(&position, opts.techniques.clone(), deadline)?;
-    if board.run(Some(&solution)) == crate::logic::Stop::Timeout {
+    let mut solver = marked_solver(&position, opts.techniques.clone(), deadline)?;
+    if solver.run(Some(&solution)) == crate::logic::Stop::Timeout {
         fail(outcome, Status::Timeout);
         return Some("no steps from the pencil marks in time".to_string());
     }
-    outcome.history = board.history();
-    outcome.steps = board.into_steps();
+    outcome.history = solver.board().history();
+    outcome.steps = solver.into_steps();
     outcome.elapsed += started.elapsed();
     None
 }

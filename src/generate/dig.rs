@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use super::Rng;
 use crate::grid::Grid;
-use crate::logic::{Board, Ladder, Stop, Technique};
+use crate::logic::{Ladder, Solver, Stop, Technique};
 use crate::search::{search_into, SearchError, SearchOptions};
 
 /// Which cells are given or blank together: the pattern of givens is
@@ -173,8 +173,8 @@ fn by_ladder(puzzle: &Grid, ladder: &Ladder, out: &mut Vec<u8>, deadline: Option
         }
     }
     let start = Instant::now();
-    let solved =
-        Board::with_ladder(puzzle, ladder.clone()).is_some_and(|mut b| b.run(None) == Stop::Solved);
+    let solved = Solver::with_ladder(puzzle, ladder.clone())
+        .is_some_and(|mut b| b.run(None) == Stop::Solved);
     let spent = start.elapsed();
     with_costs(side, ladder, |c| c.laddered(spent));
     solved
@@ -543,7 +543,7 @@ mod tests {
         )
         .expect("dug");
         assert!(unique(&p));
-        let mut board = Board::with_ladder(&p, Ladder::seed()).expect("no clash");
+        let mut board = Solver::with_ladder(&p, Ladder::seed()).expect("no clash");
         assert_eq!(board.run(None), Stop::Solved);
         assert!(p.givens() < 256 / 2, "{} givens", p.givens());
     }
@@ -589,7 +589,7 @@ mod tests {
         let (mut kept, mut refused) = (0, 0);
         for &c in order.iter().take(200) {
             p.set(c / 16, c % 16, 0);
-            let plain = Board::with_ladder(&p, ladder.clone())
+            let plain = Solver::with_ladder(&p, ladder.clone())
                 .is_some_and(|mut b| b.run(None) == Stop::Solved);
             assert_eq!(by_ladder(&p, &ladder, &mut out, None), plain, "cell {c}");
             if plain {

@@ -25,7 +25,7 @@ use std::str::FromStr;
 use super::Needs;
 use super::{GenerateError, Symmetry};
 use crate::grid::{BoxShape, Grid};
-use crate::logic::{rate, Board, Ladder, Level, Limits, Rating, Stop, Technique};
+use crate::logic::{rate, Ladder, Level, Limits, Rating, Solver, Stop, Technique};
 
 /// An inclusive range with either end open: `MIN..MAX`, `MIN..`, `..MAX`,
 /// or one value `N` for `N..N`.
@@ -167,7 +167,7 @@ impl Target {
         // puzzles miss a technique asked for.
         if let Some(needs) = &self.needs {
             let ladder = self.ladder.clone().unwrap_or_else(Ladder::all);
-            let Some(mut path) = Board::with_ladder(puzzle, ladder) else {
+            let Some(mut path) = Solver::with_ladder(puzzle, ladder) else {
                 return Verdict::Out;
             };
             path.assume_unique();
@@ -190,7 +190,7 @@ impl Target {
             let finished = if *ladder == Ladder::all() {
                 rating.complete
             } else {
-                Board::with_ladder(puzzle, ladder.clone())
+                Solver::with_ladder(puzzle, ladder.clone())
                     .is_some_and(|mut b| b.run(None) == Stop::Solved)
             };
             if !finished {

@@ -118,14 +118,16 @@ pub fn hint(position: &Position, map: &AddressMap, opts: &SolveOptions) -> Hint 
     if !wrong.is_empty() {
         return Hint::Wrong(wrong);
     }
-    let Some(mut board) =
-        crate::position::marked_board(position, opts.techniques.clone(), deadline)
+    let Some(mut solver) =
+        crate::position::marked_solver(position, opts.techniques.clone(), deadline)
     else {
         // Entries that agree with the solution never clash.
         return Hint::Failed(Status::Invalid, "the entries clash".to_string());
     };
-    let candidates: Vec<u64> = (0..answers.len()).map(|i| board.candidates(i)).collect();
-    match board.next_step(Some(solution)) {
+    let candidates: Vec<u64> = (0..answers.len())
+        .map(|i| solver.board().candidates(i).bits())
+        .collect();
+    match solver.next_step(Some(solution)) {
         Ok(step) => {
             let text = crate::explain::describe(step, map, &candidates);
             Hint::Step(Box::new(NextStep {

@@ -1,6 +1,6 @@
-//! Bit sets of digits (bit `d - 1` for digit `d`), of positions in a unit
-//! and of cells ([`Cells`]), and the search over them that subsets and
-//! fish share.
+//! Bit sets of digits ([`Digits`], and raw masks, bit `d - 1` for digit
+//! `d`, on the hot paths), of positions in a unit and of cells
+//! ([`Cells`]), and the search over them that subsets and fish share.
 
 use super::Step;
 
@@ -15,6 +15,138 @@ pub(super) fn all_digits(side: usize) -> u64 {
         u64::MAX
     } else {
         (1u64 << side) - 1
+    }
+}
+
+/// A set of digits, bit `d - 1` for digit `d` (up to 64): a cell's
+/// candidates, the digits a search skips or searched in vain.
+///
+/// ```
+/// use xlsudoku::logic::Digits;
+///
+/// let mut d = Digits::from_bits(0b1011); // 1 2 4
+/// assert!(d.contains(2) && !d.contains(3));
+/// d.remove(1);
+/// d.insert(9);
+/// assert_eq!(d.iter().collect::<Vec<u8>>(), [2, 4, 9]);
+/// assert_eq!(d.len(), 3);
+/// assert_eq!(d & Digits::of(4), Digits::of(4));
+/// assert_eq!((d | Digits::of(1)).bits(), 0b1_0000_1011);
+/// assert!((Digits::all(9) & !d).contains(1));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Digits(u64);
+
+impl Digits {
+    /// No digit.
+    pub const EMPTY: Digits = Digits(0);
+
+    /// The set of bits `bits` (bit `d - 1` for digit `d`).
+    #[inline]
+    pub const fn from_bits(bits: u64) -> Digits {
+        Digits(bits)
+    }
+
+    /// The set as bits (bit `d - 1` for digit `d`).
+    #[inline]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// Digit `d` alone (1 to 64).
+    #[inline]
+    pub fn of(d: u8) -> Digits {
+        Digits(bit(d))
+    }
+
+    /// Every digit of a grid of this side (1 to `side`).
+    #[inline]
+    pub fn all(side: usize) -> Digits {
+        Digits(all_digits(side))
+    }
+
+    /// Whether digit `d` is in the set.
+    #[inline]
+    pub fn contains(self, d: u8) -> bool {
+        self.0 & bit(d) != 0
+    }
+
+    /// Adds digit `d`.
+    #[inline]
+    pub fn insert(&mut self, d: u8) {
+        self.0 |= bit(d);
+    }
+
+    /// Takes digit `d` out.
+    #[inline]
+    pub fn remove(&mut self, d: u8) {
+        self.0 &= !bit(d);
+    }
+
+    /// How many digits the set holds.
+    #[inline]
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The digits, lowest first.
+    #[inline]
+    pub fn iter(self) -> impl Iterator<Item = u8> {
+        digits_of(self.0)
+    }
+}
+
+impl From<u64> for Digits {
+    /// The set of bits (bit `d - 1` for digit `d`).
+    #[inline]
+    fn from(bits: u64) -> Digits {
+        Digits(bits)
+    }
+}
+
+impl std::ops::BitOr for Digits {
+    type Output = Digits;
+    #[inline]
+    fn bitor(self, other: Digits) -> Digits {
+        Digits(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitAnd for Digits {
+    type Output = Digits;
+    #[inline]
+    fn bitand(self, other: Digits) -> Digits {
+        Digits(self.0 & other.0)
+    }
+}
+
+impl std::ops::Not for Digits {
+    type Output = Digits;
+    /// Every digit (of 64) not in the set: meant to be intersected.
+    #[inline]
+    fn not(self) -> Digits {
+        Digits(!self.0)
+    }
+}
+
+impl std::ops::BitOrAssign for Digits {
+    #[inline]
+    fn bitor_assign(&mut self, other: Digits) {
+        self.0 |= other.0;
+    }
+}
+
+impl std::ops::BitAndAssign for Digits {
+    #[inline]
+    fn bitand_assign(&mut self, other: Digits) {
+        self.0 &= other.0;
     }
 }
 
@@ -175,7 +307,31 @@ pub(super) fn digits_of(mask: u64) -> impl Iterator<Item = u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::Cells;
+    use super::{Cells, Digits};
+
+    #[test]
+    fn digits_insert_remove_and_read_every_digit_up_to_64() {
+        // Digits 1, 9, 25, 63 and 64 (the highest bit) of a 64x64 grid.
+        let members = [1u8, 9, 25, 63, 64];
+        let mut d = Digits::EMPTY;
+        for &m in &members {
+            d.insert(m);
+        }
+        assert_eq!(d.len(), members.len());
+        assert_eq!(d.iter().collect::<Vec<u8>>(), members);
+        for x in 1..=64u8 {
+            assert_eq!(d.contains(x), members.contains(&x), "digit {x}");
+        }
+        assert_eq!(d & !Digits::of(64), {
+            let mut e = d;
+            e.remove(64);
+            e
+        });
+        assert_eq!(Digits::all(64).len(), 64);
+        assert_eq!((Digits::all(9) & !d).len(), 7);
+        assert!((d & Digits::of(2)).is_empty());
+        assert_eq!(Digits::from(d.bits()), d);
+    }
 
     /// A set of `words` words holding `members`.
     fn set(words: usize, members: &[usize]) -> Vec<u64> {

@@ -2,41 +2,44 @@
 //! candidates, and the ladder taken one step at a time from there (the
 //! hint, and the step pictures, start from such a position).
 
-use super::bits::{bit, digits_of};
-use super::{Board, Step, Stop, Technique};
+use super::{Digits, Solver, Step, Stop};
 use crate::grid::Grid;
 
-impl Board {
-    /// Keeps only the candidates of `marks` (bit `d - 1` for digit `d`) in
+impl Solver {
+    /// Keeps only the candidates of `marks` ([`Digits`], or their bits:
+    /// bit `d - 1` for digit `d`) in
     /// a blank cell: the pencil marks a person wrote there. Candidates the
     /// placed digits already struck stay struck; a filled cell is left as
     /// it is. Leaving a cell no candidate makes the position a
-    /// contradiction ([`Board::run`] and [`Board::next_step`] say so).
+    /// contradiction ([`Solver::run`] and [`Solver::next_step`] say so).
     ///
     /// ```
     /// use xlsudoku::grid::Grid;
-    /// use xlsudoku::logic::Board;
+    /// use xlsudoku::logic::Solver;
     ///
     /// let p: Grid =
     ///     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
     ///         .parse()?;
-    /// let mut board = Board::new(&p).unwrap();
-    /// assert_eq!(board.candidates(0), 0b1_1000); // 4 5
-    /// board.keep_marks(0, 0b1_0000_1000); // the person wrote "4 9"
-    /// assert_eq!(board.candidates(0), 0b1000); // 9 was struck already
+    /// let mut solver = Solver::new(&p).unwrap();
+    /// let digits = |s: &Solver| s.board().candidates(0).iter().collect::<Vec<u8>>();
+    /// assert_eq!(digits(&solver), [4, 5]);
+    /// solver.keep_marks(0, 0b1_0000_1000); // the person wrote "4 9"
+    /// assert_eq!(digits(&solver), [4]); // 9 was struck already
     /// # Ok::<(), xlsudoku::grid::GridError>(())
     /// ```
-    pub fn keep_marks(&mut self, cell: usize, marks: u64) {
-        let Some(&now) = self.cands.get(cell) else {
+    pub fn keep_marks(&mut self, cell: usize, marks: impl Into<Digits>) {
+        let marks = marks.into();
+        let b = &mut self.board;
+        let Some(&now) = b.cands.get(cell) else {
             return;
         };
-        for d in digits_of(now & !marks) {
-            self.strike_queued(cell, d);
+        for d in (Digits::from_bits(now) & !marks).iter() {
+            b.strike_queued(cell, d);
         }
-        self.contradiction = self.find_contradiction();
+        b.contradiction = b.find_contradiction();
     }
 
-    /// Takes the ladder's next step from this position, as [`Board::run`]
+    /// Takes the ladder's next step from this position, as [`Solver::run`]
     /// takes it (with `solution`, a guess where the techniques stop), and
     /// returns it; `Err` with why there is none: the grid is full
     /// ([`Stop::Solved`]), broken ([`Stop::Contradiction`]), the
@@ -45,62 +48,37 @@ impl Board {
     ///
     /// ```
     /// use xlsudoku::grid::Grid;
-    /// use xlsudoku::logic::Board;
+    /// use xlsudoku::logic::Solver;
     ///
     /// let p: Grid =
     ///     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
     ///         .parse()?;
-    /// let mut whole = Board::new(&p).unwrap();
+    /// let mut whole = Solver::new(&p).unwrap();
     /// whole.run(None);
-    /// let mut one = Board::new(&p).unwrap();
+    /// let mut one = Solver::new(&p).unwrap();
     /// assert_eq!(one.next_step(None).ok(), whole.steps().first());
     /// # Ok::<(), xlsudoku::grid::GridError>(())
     /// ```
     pub fn next_step(&mut self, solution: Option<&Grid>) -> Result<&Step, Stop> {
-        if self.contradiction {
-            return Err(Stop::Contradiction);
-        }
-        if self.grid.is_full() {
-            return Err(Stop::Solved);
-        }
-        if self.past_deadline() {
-            return Err(Stop::Timeout);
-        }
-        if self.step() {
-            self.contradiction = self.find_contradiction();
-            return self.steps.last().ok_or(Stop::Stuck);
-        }
-        let sol = solution.ok_or(Stop::Stuck)?;
-        // The guess [`Board::run`] makes: the blank with the fewest
-        // candidates, first in reading order, takes the solution's digit.
-        let cell = (0..self.cands.len())
-            .filter(|&i| self.cands[i] != 0)
-            .min_by_key(|&i| self.cands[i].count_ones())
-            .ok_or(Stop::Contradiction)?;
-        let d = sol.cells()[cell];
-        if d == 0 || self.cands[cell] & bit(d) == 0 {
-            return Err(Stop::Contradiction);
-        }
-        self.place(Technique::Guess, None, cell, d);
-        self.contradiction = self.find_contradiction();
-        self.steps.last().ok_or(Stop::Stuck)
+        self.advance(solution)?;
+        self.board.steps.last().ok_or(Stop::Stuck)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::Ladder;
+    use crate::logic::{Ladder, Solver};
     use crate::samples::HARD;
 
     #[test]
     fn steps_one_at_a_time_are_the_runs_steps() {
         let p: Grid = HARD.parse().unwrap();
         let sol = crate::logic::tests::brute_force(&p).unwrap();
-        let mut whole = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut whole = Solver::with_ladder(&p, Ladder::all()).unwrap();
         whole.assume_unique();
         whole.run(Some(&sol));
-        let mut one = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut one = Solver::with_ladder(&p, Ladder::all()).unwrap();
         one.assume_unique();
         let mut taken = Vec::new();
         while let Ok(step) = one.next_step(Some(&sol)) {
@@ -113,12 +91,11 @@ mod tests {
     #[test]
     fn marks_narrow_candidates_and_a_mark_set_without_room_is_a_contradiction() {
         let p: Grid = HARD.parse().unwrap();
-        let mut b = Board::new(&p).unwrap();
-        let blank = (0..81)
-            .find(|&i| b.candidates(i).count_ones() >= 3)
-            .unwrap();
-        let keep = b.candidates(blank) & (b.candidates(blank) - 1); // drop the lowest
-        b.keep_marks(blank, keep | 1 << 63);
+        let mut b = Solver::new(&p).unwrap();
+        let blank = (0..81).find(|&i| b.candidates(i).len() >= 3).unwrap();
+        let mut keep = b.candidates(blank);
+        keep.remove(keep.iter().next().unwrap()); // drop the lowest
+        b.keep_marks(blank, keep | Digits::of(64));
         assert_eq!(b.candidates(blank), keep);
         b.keep_marks(blank, 0);
         assert_eq!(b.next_step(None), Err(Stop::Contradiction));

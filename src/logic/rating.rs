@@ -35,7 +35,7 @@
 
 pub use super::se_run::{length_difficulty, se_rating};
 use super::se_run::{run_easiest_first, se_run_ratings};
-use super::{Board, Findings, Ladder, Level, Step, Stop, Technique};
+use super::{Findings, Ladder, Level, Solver, Step, Stop, Technique};
 use std::time::Instant;
 
 use crate::grid::Grid;
@@ -197,7 +197,7 @@ pub fn rate_unique(puzzle: &Grid) -> Option<Rating> {
 }
 
 fn rate_with(puzzle: &Grid, unique: bool, deadline: Option<Instant>) -> Option<Rating> {
-    let mut hodoku = Board::with_ladder(puzzle, Ladder::all())?;
+    let mut hodoku = Solver::with_ladder(puzzle, Ladder::all())?;
     if unique {
         hodoku.assume_unique();
     }
@@ -219,23 +219,23 @@ fn rate_with(puzzle: &Grid, unique: bool, deadline: Option<Instant>) -> Option<R
 }
 
 /// [`rate`] for a puzzle proven to have one solution whose whole ladder
-/// ([`Ladder::all`], on a board told so by [`Board::assume_unique`]) has
+/// ([`Ladder::all`], on a solver told so by [`Solver::assume_unique`]) has
 /// already run with guesses from its solution: HoDoKu's run is that run up
 /// to its first guess, so only Sudoku Explainer's order is run again.
 ///
 /// ```
 /// use xlsudoku::grid::Grid;
-/// use xlsudoku::logic::{rate, rate_after, Board};
+/// use xlsudoku::logic::{rate, rate_after, Solver};
 /// use xlsudoku::search::{search, SearchOptions};
 ///
 /// let p: Grid =
 ///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 ///         .parse()?;
 /// let solution = search(&p, &SearchOptions::default()).unwrap().solutions[0].clone();
-/// let mut board = Board::new(&p).unwrap();
-/// board.assume_unique();
-/// board.run(Some(&solution));
-/// assert_eq!(rate_after(&p, board.steps()), rate(&p));
+/// let mut solver = Solver::new(&p).unwrap();
+/// solver.assume_unique();
+/// solver.run(Some(&solution));
+/// assert_eq!(rate_after(&p, solver.steps()), rate(&p));
 /// # Ok::<(), xlsudoku::grid::GridError>(())
 /// ```
 pub fn rate_after(puzzle: &Grid, steps: &[Step]) -> Option<Rating> {
@@ -252,7 +252,7 @@ pub fn rate_after_until(
     rate_after_noted(puzzle, steps, None, deadline)
 }
 
-/// [`rate_after_until`] with what the run noted ([`Board::note_findings`]):
+/// [`rate_after_until`] with what the run noted ([`Solver::note_findings`]):
 /// Sudoku Explainer's run skips the searches it found nothing with.
 pub(crate) fn rate_after_noted(
     puzzle: &Grid,
@@ -298,7 +298,7 @@ fn rate_from(
     } else {
         level = Level::Extreme;
     }
-    let mut se = Board::with_ladder(puzzle, Ladder::all())?;
+    let mut se = Solver::with_ladder(puzzle, Ladder::all())?;
     if unique {
         se.assume_unique();
     }
@@ -307,10 +307,10 @@ fn rate_from(
         se.note_findings(findings);
     }
     let steps = run_easiest_first(&mut se);
-    if se.past_deadline() && !se.grid.is_full() {
+    if se.run.past_deadline() && !se.board.grid.is_full() {
         return None;
     }
-    let (mut er, ep, ed) = se_run_ratings(&steps, se.grid.is_full(), BEYOND_LADDER);
+    let (mut er, ep, ed) = se_run_ratings(&steps, se.board.grid.is_full(), BEYOND_LADDER);
     if !complete {
         // SE has nothing under 4.5 that the ladder lacks.
         er = er.max(BEYOND_LADDER);
@@ -415,8 +415,8 @@ mod tests {
     #[test]
     fn box_hidden_singles_rate_1_2_as_in_sudoku_explainer() {
         let p: Grid = BOX_SINGLES.parse().unwrap();
-        let mut b = Board::new(&p).unwrap();
-        while b.hidden_singles_in(18..27) {}
+        let mut b = Solver::new(&p).unwrap();
+        while crate::logic::techniques::singles::Singles.hidden_singles_in(&mut b.board, 18..27) {}
         assert!(b.grid().is_full(), "box singles alone solve it");
         let r = rate(&p).unwrap();
         assert_eq!((r.se, r.ep, r.ed), (1.2, 1.2, 1.2), "{r:?}");

@@ -14,7 +14,10 @@
 //! would strike stay), one step rated as the intersection or subset.
 //! Without the direct variants, a puzzle SE rates 1.7 would rate 2.6 here.
 
-use super::{bit, Board, Step, Technique};
+use super::memo::Run;
+use super::techniques::intersections::Intersections;
+use super::techniques::singles::Singles;
+use super::{Board, Digits, Solver, Step, Technique};
 use crate::grid::Unit;
 use crate::logic::Cells;
 
@@ -33,18 +36,18 @@ const DIRECT_HIDDEN_TRIPLE: f32 = 2.5;
 
 /// Runs the ladder as Sudoku Explainer does (see the module doc) and
 /// returns its steps' ratings. The board's own steps are recorded too.
-pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
-    let n = board.side;
+pub(super) fn run_easiest_first(solver: &mut Solver) -> Vec<SeStep> {
+    let n = solver.board.side;
     // SE's singles come in its own order, below: HoDoKu's queues of them
     // are not kept, only the places they count down (for the table of
     // places and the test for a contradiction).
-    if let Some(q) = &mut board.queues {
+    if let Some(q) = &mut solver.board.queues {
         q.places_only();
     }
-    board.pick = super::Pick::Easiest;
+    solver.run.pick = super::Pick::Easiest;
     // Techniques Sudoku Explainer lacks: it finds what they find with
     // chains, rated higher, so its run goes without them.
-    let mut order: Vec<Technique> = board
+    let mut order: Vec<Technique> = solver
         .order
         .iter()
         .copied()
@@ -64,35 +67,37 @@ pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
         .position(|t| t.info().se_rating >= 2.6)
         .unwrap_or(order.len());
     let mut high = order.split_off(split);
-    let step_with = |board: &mut Board, order: &mut Vec<Technique>| {
-        std::mem::swap(&mut board.order, order);
-        let found = board.step();
-        std::mem::swap(&mut board.order, order);
+    let step_with = |solver: &mut Solver, order: &mut Vec<Technique>| {
+        std::mem::swap(&mut solver.order, order);
+        let found = solver.step();
+        std::mem::swap(&mut solver.order, order);
         found
     };
     let mut out = Vec::new();
     // Where the direct hidden pairs and triples last found nothing.
     let mut vain: [Option<Vec<u64>>; 2] = [None, None];
-    while !board.contradiction && !board.grid.is_full() && !board.past_deadline() {
+    while !solver.board.contradiction && !solver.board.grid.is_full() && !solver.run.past_deadline()
+    {
+        let Solver { board, run, .. } = &mut *solver;
         let from = board.steps.len();
         let direct = if singles
-            && (board.hidden_singles_in(2 * n..3 * n)
-                || board.hidden_singles_in(n..2 * n)
-                || board.hidden_singles_in(0..n))
+            && (Singles.hidden_singles_in(board, 2 * n..3 * n)
+                || Singles.hidden_singles_in(board, n..2 * n)
+                || Singles.hidden_singles_in(board, 0..n))
         {
             None
-        } else if locking && direct_locking(board, true) {
+        } else if locking && direct_locking(board, run, true) {
             Some(DIRECT_POINTING)
-        } else if locking && direct_locking(board, false) {
+        } else if locking && direct_locking(board, run, false) {
             Some(DIRECT_CLAIMING)
         } else if pairs && direct_hidden_set(board, 2, &mut vain[0]) {
             Some(DIRECT_HIDDEN_PAIR)
-        } else if naked && board.naked_singles() {
+        } else if naked && Singles.naked_singles(board) {
             None
         } else if triples && direct_hidden_set(board, 3, &mut vain[1]) {
             Some(DIRECT_HIDDEN_TRIPLE)
-        } else if (locking && board.locked_candidates_in(2 * n..3 * n))
-            || step_with(board, &mut high)
+        } else if (locking && Intersections.locked_candidates_in(board, run, 2 * n..3 * n))
+            || step_with(solver, &mut high)
         {
             None
         } else {
@@ -103,12 +108,12 @@ pub(super) fn run_easiest_first(board: &mut Board) -> Vec<SeStep> {
                 rating,
                 places: true,
             }),
-            None => out.extend(board.steps[from..].iter().map(|s| SeStep {
+            None => out.extend(solver.board.steps[from..].iter().map(|s| SeStep {
                 rating: se_rating(s),
                 places: s.placed.is_some(),
             })),
         }
-        board.contradiction = board.find_contradiction();
+        solver.board.contradiction = solver.board.find_contradiction();
     }
     out
 }
@@ -140,12 +145,12 @@ pub(super) fn se_run_ratings(steps: &[SeStep], finished: bool, beyond: f32) -> (
 /// found. It reads and strikes one digit's places: the digits where it
 /// found nothing are noted and skipped while their places stay
 /// (`facts.rs`).
-fn direct_locking(board: &mut Board, pointing: bool) -> bool {
+fn direct_locking(board: &mut Board, run: &mut Run, pointing: bool) -> bool {
     let n = board.side;
     let units = if pointing { 2 * n..3 * n } else { 0..2 * n };
     let fact = super::memo::facts::SEARCHES[usize::from(!pointing)];
-    let skip = board.digits_to_skip_by(fact);
-    let all = super::all_digits(n);
+    let skip = run.digits_to_skip_by(board, fact);
+    let all = Digits::all(n);
     if skip == all {
         return false;
     }
@@ -153,10 +158,7 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
     let places_of = |k: usize, d: u8| table.places[k * n + d as usize - 1];
     for k in units {
         let kind = k / n;
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        for d in (all & !skip).iter() {
             let places = places_of(k, d);
             if places & places.wrapping_sub(1) == 0 {
                 continue;
@@ -204,7 +206,7 @@ fn direct_locking(board: &mut Board, pointing: bool) -> bool {
             }
         }
     }
-    board.digits_failed_by(fact, all & !skip);
+    run.digits_failed_by(board, fact, all & !skip);
     false
 }
 
@@ -388,7 +390,7 @@ mod tests {
     fn direct_pointing_rates_as_sudoku_explainer_does() {
         for (p, se) in &SE_RATED {
             let grid: Grid = p.parse().unwrap();
-            let mut board = Board::new(&grid).unwrap();
+            let mut board = Solver::new(&grid).unwrap();
             let steps = run_easiest_first(&mut board);
             assert!(board.grid().is_full());
             let (er, _, _) = se_run_ratings(&steps, true, 0.0);
@@ -403,7 +405,7 @@ mod tests {
         // without it.
         let mut skipped = 0;
         for (line, grid) in crate::logic::tests::hard_puzzles(30) {
-            let mut board = Board::new(&grid).unwrap();
+            let mut board = Solver::new(&grid).unwrap();
             let mut vain: [Option<Vec<u64>>; 2] = [None, None];
             loop {
                 for (size, memo) in [2, 3].into_iter().zip(vain.iter_mut()) {
@@ -415,8 +417,11 @@ mod tests {
                             .count();
                     }
                     let (mut with, mut without) = (board.clone(), board.clone());
-                    let found = direct_hidden_set(&mut with, size, memo);
-                    assert_eq!(found, direct_hidden_set(&mut without, size, &mut None));
+                    let found = direct_hidden_set(&mut with.board, size, memo);
+                    assert_eq!(
+                        found,
+                        direct_hidden_set(&mut without.board, size, &mut None)
+                    );
                     assert_eq!(with.steps, without.steps, "{line}");
                 }
                 if board.grid().is_full() || !board.step() {
@@ -434,18 +439,21 @@ mod tests {
         // their places stay) find what they find without them.
         let mut skipped = 0;
         for (line, grid) in crate::logic::tests::hard_puzzles(30) {
-            let mut board = Board::new(&grid).unwrap();
+            let mut board = Solver::new(&grid).unwrap();
             loop {
                 for pointing in [true, false] {
                     let fact = super::super::memo::facts::SEARCHES[usize::from(!pointing)];
-                    skipped += board.digits_to_skip_by(fact).count_ones();
+                    skipped += board.run.digits_to_skip_by(&board.board, fact).len();
                     let (mut with, mut without) = (board.clone(), board.clone());
-                    without.memo.facts.off = true;
-                    let found = direct_locking(&mut with, pointing);
-                    assert_eq!(found, direct_locking(&mut without, pointing));
+                    without.run.facts.off = true;
+                    let found = direct_locking(&mut with.board, &mut with.run, pointing);
+                    assert_eq!(
+                        found,
+                        direct_locking(&mut without.board, &mut without.run, pointing)
+                    );
                     assert_eq!(with.steps, without.steps, "{line}");
                     if !found {
-                        board.memo.facts = with.memo.facts;
+                        board.run.facts = with.run.facts;
                     }
                 }
                 if board.grid().is_full() || !board.step() {
@@ -460,14 +468,15 @@ mod tests {
     fn a_direct_hint_places_what_the_solution_has() {
         let grid: Grid = SE_RATED[0].0.parse().unwrap();
         let solution = crate::logic::tests::brute_force(&grid).unwrap();
-        let mut board = Board::new(&grid).unwrap();
+        let mut solver = Solver::new(&grid).unwrap();
         let mut found = 0;
         loop {
-            let before = board.steps.len();
-            let hit = direct_locking(&mut board, true)
-                || direct_locking(&mut board, false)
-                || direct_hidden_set(&mut board, 2, &mut None)
-                || direct_hidden_set(&mut board, 3, &mut None);
+            let before = solver.steps.len();
+            let Solver { board, run, .. } = &mut solver;
+            let hit = direct_locking(board, run, true)
+                || direct_locking(board, run, false)
+                || direct_hidden_set(board, 2, &mut None)
+                || direct_hidden_set(board, 3, &mut None);
             if hit {
                 found += 1;
                 let placed = board.steps.last().and_then(|s| s.placed).unwrap();
@@ -477,9 +486,9 @@ mod tests {
                         assert_ne!(solution.get(c / 9, c % 9), d, "{s:?}");
                     }
                 }
-            } else if !(board.hidden_singles()
-                || board.naked_singles()
-                || board.locked_candidates())
+            } else if !(Singles.hidden_singles(board)
+                || Singles.naked_singles(board)
+                || Intersections.locked_candidates(board, run))
             {
                 break;
             }

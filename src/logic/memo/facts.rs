@@ -11,8 +11,8 @@
 //! across the two runs of a rating ([`Findings`](crate::logic::Findings)
 //! carries them).
 //!
-//! Each technique asks [`Board::digits_to_skip`] before its loop and
-//! tells [`Board::digits_failed`] what it searched to the end in vain:
+//! Each technique asks [`Run::digits_to_skip`] before its loop and
+//! tells [`Run::digits_failed`] what it searched to the end in vain:
 //! the step it finds, and which one it finds first, are the same as
 //! without the facts. (There are no such facts about units: a naked
 //! subset strikes in every unit its cells share, so "nothing in this
@@ -25,16 +25,17 @@
 //! candidates, Sue de Coq), the last position where each searched in vain. The run
 //! only loses candidates, so a unit whose cells hold what they held there
 //! gives the same patterns, with fewer candidates to strike: nothing. Such
-//! units are skipped ([`Board::units_unchanged`]),
+//! units are skipped ([`Run::units_unchanged`]),
 //! whatever the other units did. ALS-XZ and the ALS-XY-wing keep theirs
-//! too ([`Board::searched_in_vain_at`]): a pattern of sets carried over
+//! too ([`Run::searched_in_vain_at`]): a pattern of sets carried over
 //! since then strikes nothing either (`als/finders.rs`).
 
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::logic::{Board, Cells, Technique};
+use super::Run;
+use crate::logic::{Board, Cells, Digits, Technique};
 
 /// Facts about digits: for a digit's places, the techniques
 /// ([`Technique::bit`]) that find nothing there.
@@ -176,56 +177,58 @@ fn flush(known: &mut FxHashMap<Box<[u64]>, u64>, here: &mut Option<Here>) {
     }
 }
 
-impl Board {
+impl Run {
     /// Each digit's facts in the current position, and which grew.
-    fn digit_facts_here(&mut self) -> (&mut Vec<u64>, &mut u64) {
-        let at = self.steps.len();
-        if self.memo.facts.here.as_ref().is_none_or(|h| h.at != at) {
-            let n = self.side;
-            let table = self.table();
-            let Facts { known, here, .. } = &mut self.memo.facts;
+    fn digit_facts_here(&mut self, board: &Board) -> (&mut Vec<u64>, &mut u64) {
+        let at = board.steps.len();
+        if self.facts.here.as_ref().is_none_or(|h| h.at != at) {
+            let n = board.side;
+            let table = board.table();
+            let Facts { known, here, .. } = &mut self.facts;
             here.get_or_insert_with(Here::default)
                 .refresh(known, at, n, &table.places);
         }
-        match &mut self.memo.facts.here {
+        match &mut self.facts.here {
             Some(h) => (&mut h.facts, &mut h.grew),
             None => unreachable!("made above when missing"),
         }
     }
 
-    /// The digits (bit `d - 1`) on which `t` is known to find nothing in
-    /// the current position.
-    pub(in crate::logic) fn digits_to_skip(&mut self, t: Technique) -> u64 {
-        self.digits_to_skip_by(t.bit())
+    /// The digits on which `t` is known to find nothing in the current
+    /// position.
+    pub(in crate::logic) fn digits_to_skip(&mut self, board: &Board, t: Technique) -> Digits {
+        self.digits_to_skip_by(board, t.bit())
     }
 
-    /// [`Board::digits_to_skip`] for a search named by its fact bit
+    /// [`Run::digits_to_skip`] for a search named by its fact bit
     /// ([`Technique::bit`], or one of [`SEARCHES`]).
-    pub(in crate::logic) fn digits_to_skip_by(&mut self, b: u64) -> u64 {
-        #[cfg(test)]
-        if self.memo.facts.off {
-            return 0;
+    pub(in crate::logic) fn digits_to_skip_by(&mut self, board: &Board, b: u64) -> Digits {
+        if self.notes_off() {
+            return Digits::EMPTY;
         }
-        self.digit_facts_here()
-            .0
-            .iter()
-            .enumerate()
-            .filter(|(_, facts)| *facts & b != 0)
-            .fold(0, |acc, (i, _)| acc | 1 << i)
+        Digits::from_bits(
+            self.digit_facts_here(board)
+                .0
+                .iter()
+                .enumerate()
+                .filter(|(_, facts)| *facts & b != 0)
+                .fold(0, |acc, (i, _)| acc | 1 << i),
+        )
     }
 
-    /// Notes that `t` searched the digits of `digits` (bit `d - 1`) in the
-    /// current position to the end and found nothing.
-    pub(in crate::logic) fn digits_failed(&mut self, t: Technique, digits: u64) {
-        self.digits_failed_by(t.bit(), digits);
+    /// Notes that `t` searched the digits of `digits` in the current
+    /// position to the end and found nothing.
+    pub(in crate::logic) fn digits_failed(&mut self, board: &Board, t: Technique, digits: Digits) {
+        self.digits_failed_by(board, t.bit(), digits);
     }
 
-    /// [`Board::digits_failed`] for a search named by its fact bit.
-    pub(in crate::logic) fn digits_failed_by(&mut self, b: u64, digits: u64) {
-        if digits == 0 || self.past_deadline() {
+    /// [`Run::digits_failed`] for a search named by its fact bit.
+    pub(in crate::logic) fn digits_failed_by(&mut self, board: &Board, b: u64, digits: Digits) {
+        if digits.is_empty() || self.past_deadline() {
             return;
         }
-        let (here, grew) = self.digit_facts_here();
+        let digits = digits.bits();
+        let (here, grew) = self.digit_facts_here(board);
         for (i, facts) in here.iter_mut().enumerate() {
             if digits & (1 << i) != 0 && *facts & b == 0 {
                 *facts |= b;
@@ -235,42 +238,128 @@ impl Board {
     }
 }
 
+/// A search digit by digit, with its facts.
+impl Run {
+    /// The first step `search` finds, digit by digit, lowest first, on
+    /// the digits of the grid but those on which `t` is known to find
+    /// nothing here; the digits searched to the end before it (all of
+    /// them when none is found) are noted as searched in vain. For the
+    /// techniques that read and strike one digit's places alone.
+    pub(in crate::logic) fn first_by_digit<T>(
+        &mut self,
+        board: &Board,
+        t: Technique,
+        mut search: impl FnMut(u8) -> Option<T>,
+    ) -> Option<T> {
+        self.first_on_digits(board, t, Digits::EMPTY, |d| {
+            search(d).map_or(OnDigit::InVain, OnDigit::Found)
+        })
+    }
+
+    /// [`Run::first_by_digit`] for a search that also skips the digits
+    /// of `also`, and that may end on a digit without a step and without
+    /// proving there is none ([`OnDigit::Unproven`], not noted).
+    pub(in crate::logic) fn first_on_digits<T>(
+        &mut self,
+        board: &Board,
+        t: Technique,
+        also: Digits,
+        mut search: impl FnMut(u8) -> OnDigit<T>,
+    ) -> Option<T> {
+        let skip = self.digits_to_skip(board, t) | also;
+        let mut failed = Digits::EMPTY;
+        for d in (Digits::all(board.side) & !skip).iter() {
+            match search(d) {
+                OnDigit::Found(found) => {
+                    self.digits_failed(board, t, failed);
+                    return Some(found);
+                }
+                OnDigit::InVain => failed.insert(d),
+                OnDigit::Unproven => {}
+            }
+        }
+        self.digits_failed(board, t, failed);
+        None
+    }
+}
+
+/// How a search on one digit ended ([`Run::first_on_digits`]).
+pub(in crate::logic) enum OnDigit<T> {
+    /// With a step.
+    Found(T),
+    /// Without one, searched to the end: noted as searched in vain.
+    InVain,
+    /// Without one, but not searched to the end (not noted).
+    Unproven,
+}
+
 /// The searches in vain of one run (`V` in the table).
-impl Board {
+impl Run {
     /// For each unit, whether its cells hold what they held where `t`
     /// (`V` in the table) last searched in vain on this board (so it finds
     /// nothing there now); `None` when it has not, or candidates came
     /// back since.
-    pub(in crate::logic) fn units_unchanged(&mut self, t: Technique) -> Option<Arc<Vec<bool>>> {
-        #[cfg(test)]
-        if self.memo.facts.off {
+    pub(in crate::logic) fn units_unchanged(
+        &mut self,
+        board: &Board,
+        t: Technique,
+    ) -> Option<Arc<Vec<bool>>> {
+        if self.notes_off() {
             return None;
         }
-        let (_, then) = self.memo.facts.vain.get(t as usize)?.as_ref()?;
+        let (_, then) = self.facts.vain.get(t as usize)?.as_ref()?;
         let then = Arc::clone(then);
-        let at = self.steps.len();
-        if let Some((s, copy, units)) = &self.memo.facts.unchanged {
+        let at = board.steps.len();
+        if let Some((s, copy, units)) = &self.facts.unchanged {
             if *s == at && Arc::ptr_eq(copy, &then) {
                 return Some(Arc::clone(units));
             }
         }
-        let changed = self.units_changed_since(&then)?;
-        let units = Arc::new((0..self.units.len()).map(|k| !changed.has(k)).collect());
-        self.memo.facts.unchanged = Some((at, then, Arc::clone(&units)));
+        let changed = board.units_changed_since(&then)?;
+        let units = Arc::new((0..board.units.len()).map(|k| !changed.has(k)).collect());
+        self.facts.unchanged = Some((at, then, Arc::clone(&units)));
         Some(units)
     }
 
     /// The position (steps taken) where `t` (`V` in the table) last searched in
     /// vain on this board, if no candidate came back since.
-    pub(in crate::logic) fn searched_in_vain_at(&self, t: Technique) -> Option<usize> {
-        #[cfg(test)]
-        if self.memo.facts.off {
+    pub(in crate::logic) fn searched_in_vain_at(
+        &self,
+        board: &Board,
+        t: Technique,
+    ) -> Option<usize> {
+        if self.notes_off() {
             return None;
         }
-        let (at, then) = self.memo.facts.vain.get(t as usize)?.as_ref()?;
-        self.within(then).then_some(*at)
+        let (at, then) = self.facts.vain.get(t as usize)?.as_ref()?;
+        board.within(then).then_some(*at)
     }
 
+    /// Notes that `t` searched the whole position in vain (kept for the
+    /// techniques of `V` in the table).
+    pub(in crate::logic) fn searched_in_vain(&mut self, board: &Board, t: Technique) {
+        if !t.info().in_vain_kept() || self.past_deadline() {
+            return;
+        }
+        let at = board.steps.len();
+        let copy = match &self.facts.vain_here {
+            Some((s, copy)) if *s == at => Arc::clone(copy),
+            _ => {
+                let copy = Arc::new(board.cands.clone());
+                self.facts.vain_here = Some((at, Arc::clone(&copy)));
+                copy
+            }
+        };
+        let i = t as usize;
+        if self.facts.vain.len() <= i {
+            self.facts.vain.resize(i + 1, None);
+        }
+        self.facts.vain[i] = Some((at, copy));
+    }
+}
+
+/// What the searches in vain compare a position with.
+impl Board {
     /// The units (bit `k % 64` of word `k / 64`; at most 3 * 64 units)
     /// with a cell whose candidates are not those of `then`, found in one
     /// pass over the cells; `None` when a cell holds a candidate it did
@@ -297,34 +386,12 @@ impl Board {
     fn within(&self, then: &[u64]) -> bool {
         self.cands.len() == then.len() && self.cands.iter().zip(then).all(|(c, p)| c & !p == 0)
     }
-
-    /// Notes that `t` searched the whole position in vain (kept for the
-    /// techniques of `V` in the table).
-    pub(in crate::logic) fn searched_in_vain(&mut self, t: Technique) {
-        if !t.info().in_vain_kept() || self.past_deadline() {
-            return;
-        }
-        let at = self.steps.len();
-        let copy = match &self.memo.facts.vain_here {
-            Some((s, copy)) if *s == at => Arc::clone(copy),
-            _ => {
-                let copy = Arc::new(self.cands.clone());
-                self.memo.facts.vain_here = Some((at, Arc::clone(&copy)));
-                copy
-            }
-        };
-        let i = t as usize;
-        if self.memo.facts.vain.len() <= i {
-            self.memo.facts.vain.resize(i + 1, None);
-        }
-        self.memo.facts.vain[i] = Some((at, copy));
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::grid::Grid;
-    use crate::logic::{Board, Ladder, Technique};
+    use crate::logic::{Board, Digits, Ladder, Solver, Technique};
 
     const HARD: &str =
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
@@ -332,11 +399,18 @@ mod tests {
     #[test]
     fn a_fact_holds_while_the_digit_places_stay_and_only_then() {
         let p: Grid = HARD.parse().unwrap();
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
-        assert_eq!(b.digits_to_skip(Technique::XWing), 0);
-        b.digits_failed(Technique::XWing, 0b101);
-        assert_eq!(b.digits_to_skip(Technique::XWing), 0b101);
-        assert_eq!(b.digits_to_skip(Technique::Swordfish), 0);
+        let mut b = Solver::with_ladder(&p, Ladder::all()).unwrap();
+        assert!(b.run.digits_to_skip(&b.board, Technique::XWing).is_empty());
+        b.run
+            .digits_failed(&b.board, Technique::XWing, 0b101.into());
+        assert_eq!(
+            b.run.digits_to_skip(&b.board, Technique::XWing).bits(),
+            0b101
+        );
+        assert!(b
+            .run
+            .digits_to_skip(&b.board, Technique::Swordfish)
+            .is_empty());
         // Strike a 1: the fact on 1 no longer applies, the one on 3 does.
         let c1 = (0..81).find(|&c| b.cands[c] & 1 != 0).unwrap();
         b.apply(crate::logic::Step {
@@ -348,14 +422,20 @@ mod tests {
             eliminated: vec![(c1, 1)],
             chains: vec![],
         });
-        assert_eq!(b.digits_to_skip(Technique::XWing), 0b100);
+        assert_eq!(
+            b.run.digits_to_skip(&b.board, Technique::XWing).bits(),
+            0b100
+        );
         // Back where the digit's places were: the fact holds again.
-        let mut again = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut again = Solver::with_ladder(&p, Ladder::all()).unwrap();
         again.note_findings(None);
         b.note_findings(None);
         let facts = b.take_findings();
         again.note_findings(facts);
-        assert_eq!(again.digits_to_skip(Technique::XWing), 0b101);
+        assert_eq!(
+            again.run.digits_to_skip(&again.board, Technique::XWing),
+            Digits::from_bits(0b101)
+        );
     }
 
     /// Every step of the whole ladder, position by position, equals the
@@ -365,17 +445,23 @@ mod tests {
     /// search was known to find nothing.
     fn same_steps_without_facts(p: &str) -> (usize, [usize; 3], usize) {
         let grid: Grid = p.parse().unwrap();
-        let mut board = Board::with_ladder(&grid, Ladder::all()).unwrap();
+        let mut board = Solver::with_ladder(&grid, Ladder::all()).unwrap();
         board.assume_unique();
         let (mut skipped, mut unchanged, mut xy) = (0, [0; 3], 0);
         loop {
             let mut twin = board.clone();
-            twin.memo.facts.off = true;
+            twin.run.facts.off = true;
             let at = board.steps.len();
-            xy += usize::from(board.xy_chains_in_vain());
-            skipped += (0..board.side as u8)
-                .filter(|&d| board.digits_to_skip(Technique::FinnedSwordfish) & (1 << d) != 0)
-                .count();
+            xy += usize::from(
+                board
+                    .families
+                    .chains
+                    .xy_chains_in_vain(&board.board, &board.run),
+            );
+            skipped += board
+                .run
+                .digits_to_skip(&board.board, Technique::FinnedSwordfish)
+                .len();
             for (i, t) in [
                 Technique::LockedPair,
                 Technique::LockedCandidates,
@@ -385,7 +471,8 @@ mod tests {
             .enumerate()
             {
                 unchanged[i] += board
-                    .units_unchanged(t)
+                    .run
+                    .units_unchanged(&board.board, t)
                     .map_or(0, |u| u.iter().filter(|&&s| s).count());
             }
             let (a, b) = (board.step(), twin.step());
@@ -436,6 +523,28 @@ mod tests {
     }
 
     #[test]
+    fn a_search_by_digit_notes_the_digits_searched_in_vain_and_only_those() {
+        let p: Grid = HARD.parse().unwrap();
+        let mut s = Solver::with_ladder(&p, Ladder::all()).unwrap();
+        let (board, run) = (&s.board, &mut s.run);
+        // 3 skipped, 1 in vain, 2 not proven, found on 4: 1 alone noted.
+        let found = run.first_on_digits(board, Technique::XWing, Digits::of(3), |d| match d {
+            2 => super::OnDigit::Unproven,
+            4 => super::OnDigit::Found(d),
+            _ => super::OnDigit::InVain,
+        });
+        assert_eq!(found, Some(4));
+        assert_eq!(run.digits_to_skip(board, Technique::XWing), Digits::of(1));
+        // Nothing found: every digit is noted.
+        let none: Option<u8> = run.first_by_digit(board, Technique::Swordfish, |_| None);
+        assert_eq!(none, None);
+        assert_eq!(
+            run.digits_to_skip(board, Technique::Swordfish),
+            Digits::all(9)
+        );
+    }
+
+    #[test]
     fn the_searches_fact_bits_are_no_techniques() {
         for info in crate::logic::TABLE {
             assert!(super::SEARCHES.iter().all(|&b| b != info.technique.bit()));
@@ -447,17 +556,22 @@ mod tests {
     fn boards_and_findings_may_go_to_another_thread() {
         fn send<T: Send>() {}
         send::<Board>();
+        send::<Solver>();
         send::<crate::logic::Findings>();
     }
 
     #[test]
     fn facts_travel_to_another_board_of_the_puzzle() {
         let p: Grid = HARD.parse().unwrap();
-        let mut a = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut a = Solver::with_ladder(&p, Ladder::all()).unwrap();
         a.note_findings(None);
-        a.digits_failed(Technique::Skyscraper, 0b1_0000_0000);
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        a.run
+            .digits_failed(&a.board, Technique::Skyscraper, Digits::of(9));
+        let mut b = Solver::with_ladder(&p, Ladder::all()).unwrap();
         b.note_findings(a.take_findings());
-        assert_eq!(b.digits_to_skip(Technique::Skyscraper), 0b1_0000_0000);
+        assert_eq!(
+            b.run.digits_to_skip(&b.board, Technique::Skyscraper),
+            Digits::of(9)
+        );
     }
 }

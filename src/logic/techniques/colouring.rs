@@ -17,6 +17,7 @@
 
 use std::sync::Arc;
 
+use crate::logic::memo::Run;
 use crate::logic::words::Words;
 use crate::logic::{bit, digits_of, Board, Cells, Step, Technique};
 use std::collections::BTreeMap;
@@ -133,11 +134,19 @@ impl Board {
         }
         ColourSets { words, sets }
     }
+}
 
+impl Colouring {
     /// The candidates of `digits` (a mask) of the cells in all of `sets`
     /// and in none of `not`, in order, as struck `(cell, digit)`.
-    fn struck_in(&self, digits: u64, sets: &[&[u64]], not: &[&[u64]]) -> Vec<(usize, u8)> {
-        let words = self.cands.len().div_ceil(64);
+    fn struck_in(
+        &self,
+        board: &Board,
+        digits: u64,
+        sets: &[&[u64]],
+        not: &[&[u64]],
+    ) -> Vec<(usize, u8)> {
+        let words = board.cands.len().div_ceil(64);
         let mut out = Vec::new();
         for w in 0..words {
             let mut m = sets.iter().fold(u64::MAX, |m, s| m & s[w]);
@@ -145,7 +154,7 @@ impl Board {
             while m != 0 {
                 let x = 64 * w + m.trailing_zeros() as usize;
                 m &= m - 1;
-                out.extend(digits_of(self.cands[x] & digits).map(|d| (x, d)));
+                out.extend(digits_of(board.cands[x] & digits).map(|d| (x, d)));
             }
         }
         out
@@ -154,20 +163,19 @@ impl Board {
     /// The two-coloured clusters of digit `d`'s strong links, kept while
     /// the position stays the same: simple and multi-colouring run one
     /// after the other on a position.
-    fn digit_clusters(&mut self, d: u8) -> Arc<Vec<Cluster>> {
-        let fresh =
-            matches!(&self.memo.colouring.clusters, Some((cands, _)) if *cands == self.cands);
+    fn digit_clusters(&mut self, board: &Board, d: u8) -> Arc<Vec<Cluster>> {
+        let fresh = matches!(&self.clusters, Some((cands, _)) if *cands == board.cands);
         if !fresh {
-            self.memo.colouring.clusters = Some((self.cands.clone(), vec![None; self.side]));
+            self.clusters = Some((board.cands.clone(), vec![None; board.side]));
         }
-        if let Some((_, all)) = &self.memo.colouring.clusters {
+        if let Some((_, all)) = &self.clusters {
             if let Some(found) = &all[d as usize - 1] {
                 return Arc::clone(found);
             }
         }
-        let (nodes, links) = self.strong_graph(d);
+        let (nodes, links) = self.strong_graph(board, d);
         let found = Arc::new(clusters(&nodes, &links));
-        if let Some((_, all)) = &mut self.memo.colouring.clusters {
+        if let Some((_, all)) = &mut self.clusters {
             all[d as usize - 1] = Some(Arc::clone(&found));
         }
         found
@@ -175,8 +183,8 @@ impl Board {
 
     /// The cells of a digit's strong-link graph: every cell that ends a
     /// strong link, and the links between them.
-    fn strong_graph(&self, d: u8) -> (Vec<usize>, Vec<(usize, usize)>) {
-        let links: Vec<(usize, usize)> = self
+    fn strong_graph(&self, board: &Board, d: u8) -> (Vec<usize>, Vec<(usize, usize)>) {
+        let links: Vec<(usize, usize)> = board
             .strong_links(d)
             .into_iter()
             .map(|(_, a, b)| (a, b))
@@ -188,7 +196,6 @@ impl Board {
     }
 
     fn colour_step(
-        &self,
         technique: Technique,
         digits: Vec<u8>,
         cells: Vec<usize>,
@@ -211,9 +218,9 @@ impl Board {
     }
 
     /// One remote pair that strikes something.
-    pub(in crate::logic) fn remote_pair(&mut self) -> bool {
+    pub(in crate::logic) fn remote_pair(&mut self, board: &mut Board) -> bool {
         // The pair cells by their candidates, then in order.
-        let mut pairs: Vec<(u64, usize)> = self
+        let mut pairs: Vec<(u64, usize)> = board
             .cands
             .iter()
             .enumerate()
@@ -230,19 +237,20 @@ impl Board {
             let mut edges = Vec::new();
             for (i, &a) in nodes.iter().enumerate() {
                 for &b in &nodes[i + 1..] {
-                    if self.sees(a, b) {
+                    if board.sees(a, b) {
                         edges.push((a, b));
                     }
                 }
             }
             let found = clusters(&nodes, &edges);
-            let sets = self.colour_sets(&found);
+            let sets = board.colour_sets(&found);
             for (i, cluster) in found.iter().enumerate() {
                 if cluster.len() < 4 {
                     continue;
                 }
                 // A cell outside seeing both colours holds neither digit.
                 let eliminated = self.struck_in(
+                    board,
                     m,
                     &[sets.seen(i, false), sets.seen(i, true)],
                     &[sets.cells(i, false), sets.cells(i, true)],
@@ -251,13 +259,13 @@ impl Board {
                     continue;
                 }
                 let cells = cluster.iter().map(|&(c, _)| c).collect();
-                if let Some(step) = self.colour_step(
+                if let Some(step) = Self::colour_step(
                     Technique::RemotePair,
                     digits_of(m).collect(),
                     cells,
                     eliminated,
                 ) {
-                    self.apply(step);
+                    board.apply(step);
                     return true;
                 }
             }
@@ -267,15 +275,10 @@ impl Board {
 
     /// One simple colouring (wrap, then trap, cluster by cluster) that
     /// strikes something.
-    pub(in crate::logic) fn simple_colouring(&mut self) -> bool {
-        let skip = self.digits_to_skip(Technique::SimpleColouring);
-        let mut failed = 0u64;
-        for d in 1..=self.side as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
-            let found = self.digit_clusters(d);
-            let sets = self.colour_sets(&found);
+    pub(in crate::logic) fn simple_colouring(&mut self, board: &mut Board, run: &mut Run) -> bool {
+        let found = run.first_by_digit(board, Technique::SimpleColouring, |d| {
+            let found = self.digit_clusters(board, d);
+            let sets = board.colour_sets(&found);
             for (i, cluster) in found.iter().enumerate() {
                 if cluster.len() < 3 {
                     continue;
@@ -295,6 +298,7 @@ impl Board {
                 if eliminated.is_empty() {
                     // Trap: a cell outside seeing both colours.
                     eliminated = self.struck_in(
+                        board,
                         bit(d),
                         &[sets.seen(i, false), sets.seen(i, true)],
                         &[sets.cells(i, false), sets.cells(i, true)],
@@ -304,32 +308,28 @@ impl Board {
                     continue;
                 }
                 let cells: Vec<usize> = cluster.iter().map(|&(c, _)| c).collect();
-                if let Some(step) =
-                    self.colour_step(Technique::SimpleColouring, vec![d], cells, eliminated)
-                {
-                    self.digits_failed(Technique::SimpleColouring, failed);
-                    self.apply(step);
-                    return true;
+                let step =
+                    Self::colour_step(Technique::SimpleColouring, vec![d], cells, eliminated);
+                if step.is_some() {
+                    return step;
                 }
             }
-            failed |= bit(d);
-        }
-        self.digits_failed(Technique::SimpleColouring, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 
     /// One multi-colouring (type 2, then type 1, pair of clusters by pair)
     /// that strikes something.
-    pub(in crate::logic) fn multi_colouring(&mut self) -> bool {
-        let skip = self.digits_to_skip(Technique::MultiColouring);
-        let mut failed = 0u64;
-        for d in 1..=self.side as u8 {
+    pub(in crate::logic) fn multi_colouring(&mut self, board: &mut Board, run: &mut Run) -> bool {
+        let found = run.first_by_digit(board, Technique::MultiColouring, |d| {
             let b = bit(d);
-            if skip & b != 0 {
-                continue;
-            }
-            let all = self.digit_clusters(d);
-            let sets = self.colour_sets(&all);
+            let all = self.digit_clusters(board, d);
+            let sets = board.colour_sets(&all);
             for (i, c1) in all.iter().enumerate() {
                 for (j, c2) in all.iter().enumerate() {
                     if i == j {
@@ -357,6 +357,7 @@ impl Board {
                                     continue;
                                 }
                                 eliminated = self.struck_in(
+                                    board,
                                     b,
                                     &[sets.seen(i, !ca), sets.seen(j, !cc)],
                                     &[
@@ -376,19 +377,20 @@ impl Board {
                         continue;
                     }
                     let cells: Vec<usize> = c1.iter().chain(c2).map(|&(c, _)| c).collect();
-                    if let Some(step) =
-                        self.colour_step(Technique::MultiColouring, vec![d], cells, eliminated)
-                    {
-                        self.digits_failed(Technique::MultiColouring, failed);
-                        self.apply(step);
-                        return true;
+                    let step =
+                        Self::colour_step(Technique::MultiColouring, vec![d], cells, eliminated);
+                    if step.is_some() {
+                        return step;
                     }
                 }
             }
-            failed |= b;
-        }
-        self.digits_failed(Technique::MultiColouring, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 }
 
@@ -488,11 +490,11 @@ fn two_colours(cells: &[usize], linked: impl Fn(usize, usize) -> bool) -> (Vec<u
 #[cfg(test)]
 mod tests {
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Solver, Technique};
 
-    fn board_with_only(d: u8, keep: &[usize]) -> Board {
+    fn board_with_only(d: u8, keep: &[usize]) -> Solver {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         for c in 0..81 {
             if !keep.contains(&c) {
                 b.cands[c] &= !(1 << (d - 1));
@@ -504,14 +506,14 @@ mod tests {
     #[test]
     fn remote_pair_strikes_both_digits() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         // {1,2} at r1c1, r1c5, r5c5, r5c9: r1c1 and r5c9 have opposite
         // colours; r5c1 sees r1c1 (column) and r5c5 (row) too, and r1c9
         // sees r1c1 and r5c9.
         for c in [0, 4, 40, 44] {
             b.cands[c] = 0b11;
         }
-        assert!(b.remote_pair());
+        assert!(b.find(Technique::RemotePair));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::RemotePair);
         assert_eq!(s.digits, vec![1, 2]);
@@ -527,7 +529,7 @@ mod tests {
         // place (r5c1), so r1c1 and r8c1 share a colour and see each other:
         // that colour is false.
         let mut b = board_with_only(1, &[0, 4, 23, 68, 63, 36]);
-        assert!(b.simple_colouring());
+        assert!(b.find(Technique::SimpleColouring));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::SimpleColouring);
         assert_eq!(s.eliminated, vec![(0, 1), (23, 1), (63, 1)]);
@@ -538,7 +540,7 @@ mod tests {
         // As above, but row 8 holds a third place (r8c9): the cluster ends
         // at r8c6, and r8c1 sees r1c1 and r8c6, of opposite colours.
         let mut b = board_with_only(1, &[0, 4, 23, 68, 63, 36, 71]);
-        assert!(b.simple_colouring());
+        assert!(b.find(Technique::SimpleColouring));
         let s = b.steps().last().unwrap();
         assert_eq!(s.eliminated, vec![(63, 1)]);
     }
@@ -551,8 +553,8 @@ mod tests {
         // boxes 1 and 2, rows 2 and 7 and column 1 from linking.
         let keep = [0, 4, 9, 10, 14, 21, 36, 54, 59, 62];
         let mut b = board_with_only(1, &keep);
-        assert!(!b.simple_colouring());
-        assert!(b.multi_colouring());
+        assert!(!b.find(Technique::SimpleColouring));
+        assert!(b.find(Technique::MultiColouring));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::MultiColouring);
         assert_eq!(s.eliminated, vec![(54, 1)]);

@@ -13,6 +13,7 @@
 //! and the combinations grow fast on 16x16 and 25x25 grids.
 
 use crate::grid::Unit;
+use crate::logic::memo::{OnDigit, Run};
 use crate::logic::words::{and_list, Words};
 use crate::logic::{at_most, bit, digits_of, Board, Step, Technique};
 
@@ -120,26 +121,28 @@ pub(in crate::logic) struct FinnedFish {
 /// The most boxes a grid has (its side, at most 64).
 const MAX_BOXES: usize = 64;
 
-impl Board {
+impl FinnedFish {
     /// One finned (`sashimi` false) or sashimi fish of `size` lines (2 to
     /// 4) that strikes something.
-    pub(in crate::logic) fn finned_fish(&mut self, size: usize, sashimi: bool) -> bool {
-        let kept = if sashimi {
-            self.memo.finned_fish.sashimi.take()
-        } else {
-            None
-        };
-        if let Some(answer) = kept.and_then(|m| m.answer(size, &self.cands)) {
+    pub(in crate::logic) fn finned_fish(
+        &mut self,
+        board: &mut Board,
+        run: &mut Run,
+        size: usize,
+        sashimi: bool,
+    ) -> bool {
+        let kept = if sashimi { self.sashimi.take() } else { None };
+        if let Some(answer) = kept.and_then(|m| m.answer(size, &board.cands)) {
             let found = answer.is_some();
             if let Some(step) = answer {
-                self.apply(step);
+                board.apply(step);
             }
             return found;
         }
-        let n = self.side;
+        let n = board.side;
         let mut first_sashimi: Option<Step> = None;
-        let line_boxes = self.line_boxes.clone();
-        let table = self.table();
+        let line_boxes = board.line_boxes.clone();
+        let table = board.table();
         let places = &table.places;
         let mut lines = Vec::with_capacity(n);
         // The digits' facts: `finned` marks a digit with neither finned
@@ -147,35 +150,29 @@ impl Board {
         // no sashimi one on the way shows), `t` one without the kind
         // sought.
         let (finned, t) = techniques(size, sashimi);
-        let skip = self.digits_to_skip(finned) | self.digits_to_skip(t);
-        let mut failed = 0u64;
+        let also = run.digits_to_skip(board, finned);
         // Where this search last went through a digit and found no fish
         // (a finned search: of either kind), only the choices of base
         // lines with a line changed since are tried: the others, and what
         // they strike, are as they were there (a run only loses
         // candidates), so they hold no fish either.
         let kind = (size - 2) * 2 + usize::from(sashimi);
-        if self.memo.finned_fish.in_vain.len() < 6 * n {
-            self.memo.finned_fish.in_vain.resize(6 * n, Box::default());
+        if self.in_vain.len() < 6 * n {
+            self.in_vain.resize(6 * n, Box::default());
         }
         // The choice of base lines, and each depth's `outside` (written
         // before it is read).
         let mut pick = Vec::with_capacity(size);
         let outside = [0u64; MAX_BOXES];
         let mut levels = [[0u64; MAX_BOXES]; 4];
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        let found = run.first_on_digits(board, t, also, |d| {
             let mut now = [0u64; 64];
             for (r, row) in now[..n].iter_mut().enumerate() {
                 *row = places[r * n + d as usize - 1];
             }
             let now = &now[..n];
-            let (dirty_rows, dirty_cols) = changed_lines(
-                now,
-                &self.memo.finned_fish.in_vain[kind * n + d as usize - 1],
-            );
+            let (dirty_rows, dirty_cols) =
+                changed_lines(now, &self.in_vain[kind * n + d as usize - 1]);
             // The boxes holding the digit: a fin box must hold a cell to
             // strike.
             let boxes = (0..n)
@@ -220,12 +217,13 @@ impl Board {
                 };
                 pick.clear();
                 let bases = match size {
-                    2 => Board::finned_bases::<2>,
-                    3 => Board::finned_bases::<3>,
-                    _ => Board::finned_bases::<4>,
+                    2 => Self::finned_bases::<2>,
+                    3 => Self::finned_bases::<3>,
+                    _ => Self::finned_bases::<4>,
                 };
                 let found = bases(
                     self,
+                    board,
                     &search,
                     0,
                     (0, false),
@@ -239,22 +237,25 @@ impl Board {
                     first_sashimi = other;
                 }
                 if let Some(step) = found {
-                    self.digits_failed(t, failed);
-                    self.apply(step);
-                    return true;
+                    return OnDigit::Found(step);
                 }
             }
             if sashimi || !other_kind {
-                failed |= bit(d);
-                self.memo.finned_fish.in_vain[kind * n + d as usize - 1] = now.into();
+                self.in_vain[kind * n + d as usize - 1] = now.into();
+                OnDigit::InVain
+            } else {
+                OnDigit::Unproven
             }
+        });
+        if let Some(step) = found {
+            board.apply(step);
+            return true;
         }
-        self.digits_failed(t, failed);
         if !sashimi {
             // Nothing finned: the whole search ran, and met the first
             // sashimi fish (if any) the next call would find.
-            self.memo.finned_fish.sashimi = Some(FishMemo {
-                cands: self.cands.clone(),
+            self.sashimi = Some(FishMemo {
+                cands: board.cands.clone(),
                 size,
                 sashimi: first_sashimi,
             });
@@ -269,8 +270,10 @@ impl Board {
     /// is kept for them alone. It only grows as lines are chosen, so a box
     /// that leaves more is dropped for the choices below, and a choice
     /// where no box is left is dropped at once.
+    #[allow(clippy::too_many_arguments)]
     fn finned_bases<const SIZE: usize>(
         &self,
+        board: &Board,
         s: &Search,
         from: usize,
         (union, changed): (u64, bool),
@@ -278,9 +281,10 @@ impl Board {
         levels: &mut [[u64; MAX_BOXES]],
         pick: &mut Vec<(usize, u64)>,
     ) -> Option<Step> {
-        let n = self.side;
+        let n = board.side;
         if pick.len() == SIZE {
-            return changed.then(|| self.finned_covers(s, pick, union, (outside, viable)))?;
+            return changed
+                .then(|| self.finned_covers(board, s, pick, union, (outside, viable)))?;
         }
         // The next level's `outside`, in a buffer of its own (no copy of
         // every box's entry per choice).
@@ -315,8 +319,15 @@ impl Board {
             }
             pick.push((k, p));
             let changed = changed || s.dirty & (1 << (k - s.base)) != 0;
-            let step =
-                self.finned_bases::<SIZE>(s, j + 1, (u, changed), (next, alive), deeper, pick);
+            let step = self.finned_bases::<SIZE>(
+                board,
+                s,
+                j + 1,
+                (u, changed),
+                (next, alive),
+                deeper,
+                pick,
+            );
             pick.pop();
             if step.is_some() {
                 return step;
@@ -334,12 +345,13 @@ impl Board {
     /// boxes leave more than `size` covers.)
     fn finned_covers(
         &self,
+        board: &Board,
         s: &Search,
         pick: &[(usize, u64)],
         union: u64,
         (outside, viable): (&[u64], u64),
     ) -> Option<Step> {
-        let n = self.side;
+        let n = board.side;
         let mut boxes = viable;
         while boxes != 0 {
             let b = boxes.trailing_zeros() as usize;
@@ -378,6 +390,7 @@ impl Board {
                 0,
                 &mut chosen,
                 &mut |more: u64| match self.finned_step(
+                    board,
                     s.d,
                     s.cover,
                     pick,
@@ -410,6 +423,7 @@ impl Board {
     /// it is sashimi.
     fn finned_step(
         &self,
+        board: &Board,
         d: u8,
         cover: usize,
         pick: &[(usize, u64)],
@@ -423,16 +437,16 @@ impl Board {
         let sashimi = pick.iter().any(|&(_, p)| (p & covers).count_ones() <= 1);
         let (base_slot, cover_slot) = if cover == 0 { (1, 0) } else { (0, 1) };
         let b = bit(d);
-        let mut eliminated: Vec<(usize, u8)> = self.units[fin_box]
+        let mut eliminated: Vec<(usize, u8)> = board.units[fin_box]
             .iter()
             .copied()
             .filter(|&c| {
-                let pos = self.cell_units[c][cover_slot] - cover;
-                self.cands[c] & b != 0
+                let pos = board.cell_units[c][cover_slot] - cover;
+                board.cands[c] & b != 0
                     && covers & (1u64 << pos) != 0
                     && !pick
                         .iter()
-                        .any(|&(k, _)| self.cell_units[c][base_slot] == k)
+                        .any(|&(k, _)| board.cell_units[c][base_slot] == k)
             })
             .map(|c| (c, d))
             .collect();
@@ -442,7 +456,7 @@ impl Board {
         eliminated.sort_unstable();
         let cells_of = |k: usize, mask: u64| -> Vec<usize> {
             digits_of(mask)
-                .map(|pos| self.units[k][pos as usize - 1])
+                .map(|pos| board.units[k][pos as usize - 1])
                 .collect()
         };
         // The body first, then the fins.
@@ -461,7 +475,7 @@ impl Board {
         };
         let step = Step {
             technique,
-            unit: Some(self.unit_of(pick[0].0)),
+            unit: Some(board.unit_of(pick[0].0)),
             digits: vec![d],
             cells,
             placed: None,
@@ -596,11 +610,11 @@ fn fish_covers(
 #[cfg(test)]
 mod tests {
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Solver, Technique};
 
-    fn board_with_only(shape: BoxShape, d: u8, keep: &[usize]) -> Board {
+    fn board_with_only(shape: BoxShape, d: u8, keep: &[usize]) -> Solver {
         let p = Grid::empty(shape);
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         let n = shape.side();
         for c in 0..n * n {
             if !keep.contains(&c) {
@@ -617,8 +631,8 @@ mod tests {
         // r8c8 does not (box 9).
         let keep = [1, 7, 37, 43, 44, 34, 52, 70];
         let mut b = board_with_only(BoxShape::new(3, 3).unwrap(), 1, &keep);
-        assert!(!b.basic_fish(2));
-        assert!(b.finned_fish(2, false));
+        assert!(!b.find(Technique::XWing));
+        assert!(b.find(Technique::FinnedXWing));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::FinnedXWing);
         assert_eq!(s.eliminated, vec![(34, 1), (52, 1)]);
@@ -632,15 +646,16 @@ mod tests {
         // search in vain are those found trying them all.
         let mut kept = 0;
         crate::logic::tests::each_hard_position(40, |b| {
-            kept += (b.memo.finned_fish.in_vain.iter())
+            kept += (b.families.finned_fish.in_vain.iter())
                 .filter(|v| !v.is_empty())
                 .count();
             for size in 2..=4 {
                 let (mut with, mut without) = (b.clone(), b.clone());
-                without.memo.finned_fish.in_vain.clear();
-                for board in [&mut with, &mut without] {
-                    if !board.finned_fish(size, false) {
-                        board.finned_fish(size, true);
+                without.families.finned_fish.in_vain.clear();
+                for s in [&mut with, &mut without] {
+                    let fish = &mut s.families.finned_fish;
+                    if !fish.finned_fish(&mut s.board, &mut s.run, size, false) {
+                        fish.finned_fish(&mut s.board, &mut s.run, size, true);
                     }
                 }
                 assert_eq!(with.steps, without.steps);
@@ -656,8 +671,8 @@ mod tests {
         // 4 and in the fin's box (rows 3-4, columns 4-6): it loses 2.
         let keep = [0, 3, 15, 16, 21, 33];
         let mut b = board_with_only(BoxShape::new(3, 2).unwrap(), 2, &keep);
-        assert!(!b.finned_fish(2, false));
-        assert!(b.finned_fish(2, true));
+        assert!(!b.find(Technique::FinnedXWing));
+        assert!(b.find(Technique::SashimiXWing));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::SashimiXWing);
         assert_eq!(s.eliminated, vec![(21, 2)]);

@@ -3,14 +3,25 @@
 //! the rest of those columns, and the same with rows and columns swapped.
 
 use crate::grid::Unit;
+use crate::logic::memo::Run;
 use crate::logic::words::{and_list, Words};
 use crate::logic::{bit, digits_of, first_cover, Board, Step, Technique};
 
-impl Board {
+/// The basic fish family (X-wing, swordfish, jellyfish): its finders,
+/// called as `Fish.finder(board, …)`; it keeps nothing between calls.
+#[derive(Debug, Clone, Copy, Default)]
+pub(in crate::logic) struct Fish;
+
+impl Fish {
     /// One basic fish of `size` lines (2 to 4) that strikes something.
-    pub(in crate::logic) fn basic_fish(&mut self, size: usize) -> bool {
-        let n = self.side;
-        let table = self.table();
+    pub(in crate::logic) fn basic_fish(
+        &mut self,
+        board: &mut Board,
+        run: &mut Run,
+        size: usize,
+    ) -> bool {
+        let n = board.side;
+        let table = board.table();
         let places = &table.places;
         let mut lines = [(0usize, 0u64); 64];
         let t = match size {
@@ -18,13 +29,8 @@ impl Board {
             3 => Technique::Swordfish,
             _ => Technique::Jellyfish,
         };
-        let skip = self.digits_to_skip(t);
-        let mut failed = 0u64;
         let mut pick = Vec::with_capacity(size);
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        let found = run.first_by_digit(board, t, |d| {
             // Base rows (units 0..n) then base columns (units n..2n): the
             // cover units are the other kind, at the same positions.
             for (base, cover) in [(0, n), (n, 0)] {
@@ -40,32 +46,40 @@ impl Board {
                     continue;
                 }
                 let step = first_cover(&lines[..len], size, &mut pick, &mut |pick, union| {
-                    self.fish_step(d, cover, pick, union)
+                    self.fish_step(board, d, cover, pick, union)
                 });
-                if let Some(step) = step {
-                    self.digits_failed(t, failed);
-                    self.apply(step);
-                    return true;
+                if step.is_some() {
+                    return step;
                 }
             }
-            failed |= bit(d);
-        }
-        self.digits_failed(t, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 
     /// The step for digit `d` confined in the base lines `pick` to the
     /// positions `union` (the cover lines, from unit `cover` on), if it
     /// strikes something.
-    fn fish_step(&self, d: u8, cover: usize, pick: &[usize], union: u64) -> Option<Step> {
+    fn fish_step(
+        &self,
+        board: &Board,
+        d: u8,
+        cover: usize,
+        pick: &[usize],
+        union: u64,
+    ) -> Option<Step> {
         let b = bit(d);
         // Base rows are struck from through their columns, and base columns
         // through their rows: a cell is in the pattern when its unit of the
         // base kind was picked.
         let base_slot = if cover == 0 { 1 } else { 0 };
         let mut eliminated: Vec<(usize, u8)> = digits_of(union)
-            .flat_map(|pos| self.units[cover + pos as usize - 1].iter().copied())
-            .filter(|&c| !pick.contains(&self.cell_units[c][base_slot]) && self.cands[c] & b != 0)
+            .flat_map(|pos| board.units[cover + pos as usize - 1].iter().copied())
+            .filter(|&c| !pick.contains(&board.cell_units[c][base_slot]) && board.cands[c] & b != 0)
             .map(|c| (c, d))
             .collect();
         if eliminated.is_empty() {
@@ -74,8 +88,8 @@ impl Board {
         eliminated.sort_unstable();
         let cells: Vec<usize> = pick
             .iter()
-            .flat_map(|&k| self.units[k].iter().copied())
-            .filter(|&c| self.cands[c] & b != 0)
+            .flat_map(|&k| board.units[k].iter().copied())
+            .filter(|&c| board.cands[c] & b != 0)
             .collect();
         let technique = match pick.len() {
             2 => Technique::XWing,
@@ -84,7 +98,7 @@ impl Board {
         };
         Some(Step {
             technique,
-            unit: Some(self.unit_of(pick[0])),
+            unit: Some(board.unit_of(pick[0])),
             digits: vec![d],
             cells,
             placed: None,
@@ -142,19 +156,19 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Solver, Technique};
 
     #[test]
     fn x_wing_in_rows_strikes_its_columns() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         // 1 in rows 1 and 6 only at columns A and E.
         for row in [0, 5] {
             for col in (0..9).filter(|&c| c != 0 && c != 4) {
                 b.cands[row * 9 + col] &= !1;
             }
         }
-        assert!(b.basic_fish(2));
+        assert!(b.find(Technique::XWing));
         let s = b.steps().last().unwrap().clone();
         assert_eq!(s.technique, Technique::XWing);
         assert_eq!(s.cells, vec![0, 4, 45, 49]);
@@ -169,7 +183,7 @@ mod tests {
     #[test]
     fn swordfish_in_columns_on_a_6x6() {
         let p = Grid::empty(BoxShape::new(3, 2).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         // 2 in columns 1, 3 and 5 only in rows 1, 3 and 5 (two each).
         let keep = [(0, 0), (2, 0), (2, 2), (4, 2), (0, 4), (4, 4)];
         for col in [0, 2, 4] {
@@ -179,8 +193,8 @@ mod tests {
                 }
             }
         }
-        assert!(!b.basic_fish(2));
-        assert!(b.basic_fish(3));
+        assert!(!b.find(Technique::XWing));
+        assert!(b.find(Technique::Swordfish));
         let s = b.steps().last().unwrap().clone();
         assert_eq!(s.technique, Technique::Swordfish);
         assert!(s

@@ -3,8 +3,13 @@
 //! each) and one file per family of techniques, which finds the family's
 //! steps and says them in words.
 //!
-//! Adding a technique means its row in `table.rs` and its finder in its
-//! family's file.
+//! Each family is one type: its finders are the type's methods, given
+//! the position ([`Board`](crate::logic::Board)) and the run (whose
+//! choice, the deadline, the notes), and what it keeps between calls is
+//! the type's fields (`Families` gathers the families that keep
+//! something; the others are unit types). Adding a technique means its
+//! finder in its family's file (or a new family's file) and its row in
+//! `table.rs`, whose `find` column calls the finder.
 
 mod table;
 
@@ -23,3 +28,24 @@ pub(in crate::logic) mod uniqueness;
 pub(in crate::logic) mod wings;
 
 pub use table::*;
+
+/// The families that keep something between calls (their memos), one
+/// value each, owned by the [`Solver`](crate::logic::Solver). The
+/// families that keep nothing are unit types, called as they are.
+#[derive(Debug, Clone, Default)]
+pub(in crate::logic) struct Families {
+    /// The link graph and the XY-chains' last search in vain.
+    pub(in crate::logic) chains: chains::Chains,
+    /// The last position's almost locked sets.
+    pub(in crate::logic) als: als::AlmostLockedSets,
+    /// The sashimi fish met, the searches in vain by digit.
+    pub(in crate::logic) finned_fish: finned_fish::FinnedFish,
+    /// The rectangles.
+    pub(in crate::logic) uniqueness: uniqueness::Uniqueness,
+    /// The colour clusters.
+    pub(in crate::logic) colouring: colouring::Colouring,
+    /// The premises that concluded.
+    pub(in crate::logic) forcing: forcing::Forcing,
+    /// Each unit's subsets.
+    pub(in crate::logic) subsets: subsets::Subsets,
+}

@@ -16,6 +16,7 @@
 //! same with rows and columns swapped). Any box shape.
 
 use crate::grid::Unit;
+use crate::logic::memo::Run;
 use crate::logic::words::Words;
 use crate::logic::{bit, Board, Step, Technique};
 
@@ -26,6 +27,12 @@ pub(in crate::logic) enum Pattern {
     Kite,
     Turbot,
 }
+
+/// The single-digit family (skyscraper, 2-string kite, turbot fish, empty
+/// rectangle): its finders, called as `SingleDigit.finder(board, …)`; it
+/// keeps nothing between calls.
+#[derive(Debug, Clone, Copy, Default)]
+pub(in crate::logic) struct SingleDigit;
 
 impl Board {
     /// True when two distinct cells share a row, column or box.
@@ -77,23 +84,25 @@ impl Board {
             })
             .collect()
     }
+}
 
+impl SingleDigit {
     /// One single-digit pattern of this kind that strikes something.
-    pub(in crate::logic) fn single_digit(&mut self, kind: Pattern) -> bool {
-        let n = self.side;
+    pub(in crate::logic) fn single_digit(
+        &mut self,
+        board: &mut Board,
+        run: &mut Run,
+        kind: Pattern,
+    ) -> bool {
+        let n = board.side;
         let kind_of = |k: usize| k / n; // 0 row, 1 column, 2 box
         let t = match kind {
             Pattern::Skyscraper => Technique::Skyscraper,
             Pattern::Kite => Technique::TwoStringKite,
             Pattern::Turbot => Technique::TurbotFish,
         };
-        let skip = self.digits_to_skip(t);
-        let mut failed = 0u64;
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
-            let links = self.strong_links(d);
+        let found = run.first_by_digit(board, t, |d| {
+            let links = board.strong_links(d);
             for (i, &(k1, a1, b1)) in links.iter().enumerate() {
                 for &(k2, a2, b2) in &links[i + 1..] {
                     let this = match (kind_of(k1), kind_of(k2)) {
@@ -106,14 +115,15 @@ impl Board {
                     }
                     for (a, b) in [(a1, b1), (b1, a1)] {
                         for (c, e) in [(a2, b2), (b2, a2)] {
-                            if [a, b].contains(&c) || [a, b].contains(&e) || !self.sees(b, c) {
+                            if [a, b].contains(&c) || [a, b].contains(&e) || !board.sees(b, c) {
                                 continue;
                             }
                             // A skyscraper's inner ends share the line
                             // across its links (a column for row links);
                             // a kite's share a box. Other joins are turbots.
-                            let joined_by =
-                                |slot: usize| self.cell_units[b][slot] == self.cell_units[c][slot];
+                            let joined_by = |slot: usize| {
+                                board.cell_units[b][slot] == board.cell_units[c][slot]
+                            };
                             let shape = match this {
                                 Pattern::Skyscraper if joined_by(1 - kind_of(k1)) => {
                                     Pattern::Skyscraper
@@ -124,33 +134,29 @@ impl Board {
                             if shape != kind {
                                 continue;
                             }
-                            if let Some(step) = self.turbot_step(kind, d, [a, b, c, e], k1) {
-                                self.digits_failed(t, failed);
-                                self.apply(step);
-                                return true;
+                            let step = self.turbot_step(board, kind, d, [a, b, c, e], k1);
+                            if step.is_some() {
+                                return step;
                             }
                         }
                     }
                 }
             }
-            failed |= bit(d);
-        }
-        self.digits_failed(t, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 
     /// One empty rectangle that strikes something.
-    pub(in crate::logic) fn empty_rectangle(&mut self) -> bool {
-        let n = self.side;
-        let lines = self.box_lines.clone();
-        let skip = self.digits_to_skip(Technique::EmptyRectangle);
-        let table = self.table();
-        let mut failed = 0u64;
-        for d in 1..=n as u8 {
-            let b = bit(d);
-            if skip & b != 0 {
-                continue;
-            }
+    pub(in crate::logic) fn empty_rectangle(&mut self, board: &mut Board, run: &mut Run) -> bool {
+        let n = board.side;
+        let lines = board.box_lines.clone();
+        let table = board.table();
+        let found = run.first_by_digit(board, Technique::EmptyRectangle, |d| {
             for bx in 2 * n..3 * n {
                 // The box's places of d (positions in the box).
                 let inbox = table.places[bx * n + d as usize - 1];
@@ -161,9 +167,9 @@ impl Board {
                     continue;
                 }
                 for &r in rows {
-                    let on_r = self.crossing(bx, r);
+                    let on_r = board.crossing(bx, r);
                     for &c in cols {
-                        let on_c = self.crossing(bx, c);
+                        let on_c = board.crossing(bx, c);
                         // Every place on the row or the column, one on
                         // the row off the column and one the other way.
                         if inbox & !(on_r | on_c) != 0
@@ -172,18 +178,20 @@ impl Board {
                         {
                             continue;
                         }
-                        if let Some(step) = self.empty_rectangle_at(d, bx, (r, c), inbox, &table) {
-                            self.digits_failed(Technique::EmptyRectangle, failed);
-                            self.apply(step);
-                            return true;
+                        let step = self.empty_rectangle_at(board, d, bx, (r, c), inbox, &table);
+                        if step.is_some() {
+                            return step;
                         }
                     }
                 }
             }
-            failed |= b;
-        }
-        self.digits_failed(Technique::EmptyRectangle, failed);
-        false
+            None
+        });
+        let Some(step) = found else {
+            return false;
+        };
+        board.apply(step);
+        true
     }
 
     /// The empty rectangle of digit `d` in box `bx` on row unit `r` and
@@ -191,43 +199,44 @@ impl Board {
     /// it), if it strikes something.
     fn empty_rectangle_at(
         &self,
+        board: &Board,
         d: u8,
         bx: usize,
         (r, c): (usize, usize),
         inbox: u64,
         table: &super::intersections::Table,
     ) -> Option<Step> {
-        let n = self.side;
+        let n = board.side;
         let b = bit(d);
         let places = |k: usize| table.places[k * n + d as usize - 1];
         // (the rectangle's line the strong link starts from, the other line,
         // the slot of the line's kind, the slot of the other kind)
         for (line, cross, slot_line, slot_cross) in [(r, c, 0, 1), (c, r, 1, 0)] {
-            let mut outside = places(line) & !self.crossing(line, bx);
+            let mut outside = places(line) & !board.crossing(line, bx);
             while outside != 0 {
-                let x = self.units[line][outside.trailing_zeros() as usize];
+                let x = board.units[line][outside.trailing_zeros() as usize];
                 outside &= outside - 1;
                 // A strong link from x across the line: its unit of the
                 // other kind holds d twice.
-                let perp = self.cell_units[x][slot_cross];
+                let perp = board.cell_units[x][slot_cross];
                 let ends = places(perp);
                 if !crate::logic::two_bits(ends) {
                     continue;
                 }
-                let other = ends & !(1u64 << self.cell_pos[x][slot_cross]);
-                let y = self.units[perp][other.trailing_zeros() as usize];
+                let other = ends & !(1u64 << board.cell_pos[x][slot_cross]);
+                let y = board.units[perp][other.trailing_zeros() as usize];
                 // Where y's line (of the first line's kind) crosses the
                 // other line.
-                let along = self.cell_units[y][slot_line];
-                let t = self.units[along][self.crossing(along, cross).trailing_zeros() as usize];
-                if self.cell_units[t][2] == bx || self.cands[t] & b == 0 || t == y {
+                let along = board.cell_units[y][slot_line];
+                let t = board.units[along][board.crossing(along, cross).trailing_zeros() as usize];
+                if board.cell_units[t][2] == bx || board.cands[t] & b == 0 || t == y {
                     continue;
                 }
                 let mut cells = vec![x, y];
-                cells.extend(crate::logic::positions(inbox).map(|i| self.units[bx][i]));
+                cells.extend(crate::logic::positions(inbox).map(|i| board.units[bx][i]));
                 return Some(Step {
                     technique: Technique::EmptyRectangle,
-                    unit: Some(self.unit_of(bx)),
+                    unit: Some(board.unit_of(bx)),
                     digits: vec![d],
                     cells,
                     placed: None,
@@ -240,12 +249,19 @@ impl Board {
     }
 
     /// The step for the chain `a=b-c=e` on `d`, if it strikes something.
-    fn turbot_step(&self, kind: Pattern, d: u8, chain: [usize; 4], unit: usize) -> Option<Step> {
+    fn turbot_step(
+        &self,
+        board: &Board,
+        kind: Pattern,
+        d: u8,
+        chain: [usize; 4],
+        unit: usize,
+    ) -> Option<Step> {
         let [a, _, _, e] = chain;
         let b = bit(d);
-        let eliminated: Vec<(usize, u8)> = self
+        let eliminated: Vec<(usize, u8)> = board
             .common_peers(&[a, e])
-            .filter(|&x| !chain.contains(&x) && self.cands[x] & b != 0)
+            .filter(|&x| !chain.contains(&x) && board.cands[x] & b != 0)
             .map(|x| (x, d))
             .collect();
         if eliminated.is_empty() {
@@ -257,7 +273,7 @@ impl Board {
                 Pattern::Kite => Technique::TwoStringKite,
                 Pattern::Turbot => Technique::TurbotFish,
             },
-            unit: Some(self.unit_of(unit)),
+            unit: Some(board.unit_of(unit)),
             digits: vec![d],
             cells: chain.to_vec(),
             placed: None,
@@ -334,7 +350,7 @@ mod tests {
         // 6x6, 9x9, 16x16 and 25x25 (625 cells: the last word is partial).
         for (w, h) in [(3, 2), (3, 3), (4, 4), (5, 5)] {
             let shape = crate::grid::BoxShape::new(w, h).unwrap();
-            let b = super::Board::new(&crate::grid::Grid::empty(shape)).unwrap();
+            let b = crate::logic::Solver::new(&crate::grid::Grid::empty(shape)).unwrap();
             let cells = b.cands.len();
             for (x, y) in [
                 (0, 1),
@@ -356,13 +372,12 @@ mod tests {
         }
     }
 
-    use super::Pattern;
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Solver, Technique};
 
-    fn board_with_only(d: u8, keep: &[usize]) -> Board {
+    fn board_with_only(d: u8, keep: &[usize]) -> Solver {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         for c in 0..81 {
             if !keep.contains(&c) {
                 b.cands[c] &= !(1 << (d - 1));
@@ -377,7 +392,7 @@ mod tests {
         // are strong links joined in column 1; their tops r1c4 and r7c5
         // both see r2c5 (its box, its column), which loses 1.
         let mut b = board_with_only(1, &[0, 3, 10, 13, 54, 58]);
-        assert!(b.single_digit(Pattern::Skyscraper));
+        assert!(b.find(Technique::Skyscraper));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::Skyscraper);
         assert_eq!(s.cells, vec![3, 0, 54, 58]);
@@ -393,7 +408,7 @@ mod tests {
         // Other places of 1 outside the pattern, off column 8 and box 5.
         keep.extend([0, 1, 2, 67, 68, 75, 76]);
         let mut b = board_with_only(1, &keep);
-        assert!(b.empty_rectangle());
+        assert!(b.find(Technique::EmptyRectangle));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::EmptyRectangle);
         assert_eq!(&s.cells[..2], &[43, 70]);
@@ -405,7 +420,7 @@ mod tests {
         // 1 in row 1 only at r1c2 and r1c7; in column 1 only at r2c1 and
         // r8c1: r1c2 and r2c1 share box 1, so r8c7 loses 1.
         let mut b = board_with_only(1, &[1, 6, 9, 63, 69]);
-        assert!(b.single_digit(Pattern::Kite));
+        assert!(b.find(Technique::TwoStringKite));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::TwoStringKite);
         assert_eq!(s.eliminated, vec![(69, 1)]);

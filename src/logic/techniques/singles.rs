@@ -95,6 +95,11 @@ impl Queues {
     }
 }
 
+/// The singles family (naked and hidden singles): its finders, called as
+/// `Singles.finder(board, …)`; it keeps nothing between calls.
+#[derive(Debug, Clone, Copy, Default)]
+pub(in crate::logic) struct Singles;
+
 impl Board {
     /// Strikes `d` from `cell` and fills the queues as HoDoKu's
     /// `delCandidate` does: a unit of the cell (row, column, box) left
@@ -163,58 +168,60 @@ impl Board {
             }
         }
     }
+}
 
+impl Singles {
     /// One naked single: HoDoKu's next one from the queues, or (the
     /// seed's ladder) every one a pass finds.
-    pub(in crate::logic) fn find_naked_single(&mut self) -> bool {
-        if self.queues.as_ref().is_some_and(|q| q.queuing()) {
-            self.queued_naked_single()
+    pub(in crate::logic) fn find_naked_single(&mut self, board: &mut Board) -> bool {
+        if board.queues.as_ref().is_some_and(|q| q.queuing()) {
+            self.queued_naked_single(board)
         } else {
-            self.naked_singles()
+            self.naked_singles(board)
         }
     }
 
     /// One hidden single: HoDoKu's next one from the queues, or (the
     /// seed's ladder) every one a pass finds.
-    pub(in crate::logic) fn find_hidden_single(&mut self) -> bool {
-        if self.queues.as_ref().is_some_and(|q| q.queuing()) {
-            self.queued_hidden_single()
+    pub(in crate::logic) fn find_hidden_single(&mut self, board: &mut Board) -> bool {
+        if board.queues.as_ref().is_some_and(|q| q.queuing()) {
+            self.queued_hidden_single(board)
         } else {
-            self.hidden_singles()
+            self.hidden_singles(board)
         }
     }
 
     /// HoDoKu's next naked single: the first queued cell that is the last
     /// blank of a unit (a full house), else the first queued cell still
     /// blank (taken off the queue). True if one was placed.
-    pub(in crate::logic) fn queued_naked_single(&mut self) -> bool {
-        let Some(mut q) = self.queues.take() else {
+    pub(in crate::logic) fn queued_naked_single(&mut self, board: &mut Board) -> bool {
+        let Some(mut q) = board.queues.take() else {
             return false;
         };
         let blank = |b: &Board, c: usize| b.grid.cells()[c] == 0;
         let full_house = q.naked.iter().copied().find(|&(c, _)| {
-            blank(self, c)
-                && self.cell_units[c]
+            blank(board, c)
+                && board.cell_units[c]
                     .iter()
-                    .any(|&k| self.units[k].iter().all(|&o| o == c || !blank(self, o)))
+                    .any(|&k| board.units[k].iter().all(|&o| o == c || !blank(board, o)))
         });
         let next = full_house.or_else(|| {
             while let Some((c, d)) = q.naked.pop_front() {
-                if blank(self, c) {
+                if blank(board, c) {
                     return Some((c, d));
                 }
             }
             None
         });
-        self.queues = Some(q);
+        board.queues = Some(q);
         let Some((cell, d)) = next else {
             return false;
         };
-        if self.cands[cell] != bit(d) {
+        if board.cands[cell] != bit(d) {
             // Not a single any more: the position is broken.
             return false;
         }
-        self.place(Technique::NakedSingle, None, cell, d);
+        board.place(Technique::NakedSingle, None, cell, d);
         true
     }
 
@@ -223,45 +230,45 @@ impl Board {
     /// digit still has that one place in a unit of the cell. True if one
     /// was placed; false, as in HoDoKu, when the first blank cell's entry
     /// no longer holds.
-    pub(in crate::logic) fn queued_hidden_single(&mut self) -> bool {
-        let Some(mut q) = self.queues.take() else {
+    pub(in crate::logic) fn queued_hidden_single(&mut self, board: &mut Board) -> bool {
+        let Some(mut q) = board.queues.take() else {
             return false;
         };
         let mut next = None;
         while let Some((c, d)) = q.hidden.pop_front() {
-            if self.grid.cells()[c] == 0 {
+            if board.grid.cells()[c] == 0 {
                 next = Some((c, d));
                 break;
             }
         }
-        self.queues = Some(q);
+        board.queues = Some(q);
         let Some((cell, d)) = next else {
             return false;
         };
-        let unit = self.cell_units[cell].iter().copied().find(|&k| {
-            self.cands[cell] & bit(d) != 0
-                && self.units[k]
+        let unit = board.cell_units[cell].iter().copied().find(|&k| {
+            board.cands[cell] & bit(d) != 0
+                && board.units[k]
                     .iter()
-                    .all(|&o| o == cell || self.cands[o] & bit(d) == 0)
+                    .all(|&o| o == cell || board.cands[o] & bit(d) == 0)
         });
         let Some(k) = unit else {
             return false;
         };
-        let unit = self.unit_of(k);
-        self.place(Technique::HiddenSingle, Some(unit), cell, d);
+        let unit = board.unit_of(k);
+        board.place(Technique::HiddenSingle, Some(unit), cell, d);
         true
     }
 
     /// Fills every cell left with one candidate; true if any.
-    pub(in crate::logic) fn naked_singles(&mut self) -> bool {
+    pub(in crate::logic) fn naked_singles(&mut self, board: &mut Board) -> bool {
         let mut any = false;
         loop {
             let mut found = false;
-            for i in 0..self.cands.len() {
-                let m = self.cands[i];
+            for i in 0..board.cands.len() {
+                let m = board.cands[i];
                 if m != 0 && m & (m - 1) == 0 {
                     let d = m.trailing_zeros() as u8 + 1;
-                    self.place(Technique::NakedSingle, None, i, d);
+                    board.place(Technique::NakedSingle, None, i, d);
                     found = true;
                 }
             }
@@ -275,22 +282,23 @@ impl Board {
     /// Places every digit found with one place in a unit, in one pass over
     /// the units (columns, rows, then boxes: the seed's group order); each
     /// placement is one `i`. True if any.
-    pub(in crate::logic) fn hidden_singles(&mut self) -> bool {
-        let n = self.side;
-        self.hidden_singles_in((n..2 * n).chain(0..n).chain(2 * n..3 * n))
+    pub(in crate::logic) fn hidden_singles(&mut self, board: &mut Board) -> bool {
+        let n = board.side;
+        self.hidden_singles_in(board, (n..2 * n).chain(0..n).chain(2 * n..3 * n))
     }
 
-    /// [`Board::hidden_singles`] in these units only, in this order.
+    /// [`Singles::hidden_singles`] in these units only, in this order.
     pub(in crate::logic) fn hidden_singles_in(
         &mut self,
+        board: &mut Board,
         units: impl Iterator<Item = usize>,
     ) -> bool {
         let mut any = false;
         for k in units {
             let mut once = 0u64;
             let mut twice = 0u64;
-            for &c in &self.units[k] {
-                let m = self.cands[c];
+            for &c in &board.units[k] {
+                let m = board.cands[c];
                 twice |= once & m;
                 once |= m;
             }
@@ -299,13 +307,13 @@ impl Board {
                 let d = single.trailing_zeros() as u8 + 1;
                 single &= single - 1;
                 // An earlier placement of this pass may have taken the place.
-                let place = self.units[k]
+                let place = board.units[k]
                     .iter()
                     .copied()
-                    .find(|&c| self.cands[c] & bit(d) != 0);
+                    .find(|&c| board.cands[c] & bit(d) != 0);
                 if let Some(cell) = place {
-                    let unit = self.unit_of(k);
-                    self.place(Technique::HiddenSingle, Some(unit), cell, d);
+                    let unit = board.unit_of(k);
+                    board.place(Technique::HiddenSingle, Some(unit), cell, d);
                     any = true;
                 }
             }
@@ -337,7 +345,7 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::grid::Grid;
-    use crate::logic::{Board, Ladder, Technique};
+    use crate::logic::{Ladder, Solver, Technique};
     use crate::samples::EASY;
 
     #[test]
@@ -346,7 +354,7 @@ mod tests {
         // cell a placement leaves with one candidate is a naked single (4
         // points), not a hidden one (14): its scores count on it.
         let p: Grid = EASY.parse().unwrap();
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Solver::with_ladder(&p, Ladder::all()).unwrap();
         while !b.grid.is_full() {
             let naked = b.cands.iter().any(|&m| m != 0 && m & (m - 1) == 0);
             let before = b.steps.len();
@@ -380,7 +388,7 @@ mod tests {
                 .map(|s| if s == "FULL_HOUSE" { "NAKED_SINGLE" } else { s })
                 .collect();
             let p: Grid = f[0].parse().unwrap();
-            let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+            let mut b = Solver::with_ladder(&p, Ladder::all()).unwrap();
             b.run(None);
             let ours: Vec<&str> = b
                 .steps
@@ -405,7 +413,7 @@ mod tests {
         let mut broken = 0;
         for (_, grid) in crate::logic::tests::hard_puzzles(30) {
             let solution = crate::logic::tests::brute_force(&grid).unwrap();
-            let mut b = Board::with_ladder(&grid, Ladder::all()).unwrap();
+            let mut b = Solver::with_ladder(&grid, Ladder::all()).unwrap();
             for wrong_at in 0..12 {
                 let mut w = b.clone();
                 let cell = (0..81).find(|&c| w.cands[c].count_ones() >= 2).unwrap();
@@ -435,7 +443,7 @@ mod tests {
     fn the_seed_ladder_fills_every_hidden_single_of_a_pass() {
         // The macro's history: one `i` per placement of a pass.
         let p: Grid = EASY.parse().unwrap();
-        let mut b = Board::with_ladder(&p, Ladder::seed()).unwrap();
+        let mut b = Solver::with_ladder(&p, Ladder::seed()).unwrap();
         assert!(b.step());
         assert!(b.steps.len() > 1, "{:?}", b.steps);
     }

@@ -4,6 +4,7 @@
 //! `^` `&`), searched as HoDoKu searches them: boxes, rows, then columns.
 
 use crate::grid::Unit;
+use crate::logic::memo::Run;
 use crate::logic::words::Words;
 use crate::logic::{at_most, bit, digits_of, Board, Step, Technique};
 
@@ -98,31 +99,37 @@ fn naked_technique(size: usize, locked: bool) -> Technique {
     }
 }
 
-impl Board {
+impl Subsets {
     /// One naked subset of `size` cells that strikes something, as HoDoKu
     /// finds them: in boxes, rows, then columns, each striking in every
     /// unit its cells share. With `locked`, only subsets (pairs and
     /// triples) of a box that share a line too and strike both in the box
     /// and on the line outside it (HoDoKu's locked pair and triple),
     /// searched in the boxes alone.
-    pub(in crate::logic) fn naked_subset(&mut self, size: usize, locked: bool) -> bool {
-        let n = self.side;
+    pub(in crate::logic) fn naked_subset(
+        &mut self,
+        board: &mut Board,
+        run: &mut Run,
+        size: usize,
+        locked: bool,
+    ) -> bool {
+        let n = board.side;
         let t = naked_technique(size, locked);
         // The units unchanged since its last search in vain (`facts.rs`).
-        let skip = self.units_unchanged(t);
+        let skip = run.units_unchanged(board, t);
         let units = if locked { 2 * n..3 * n } else { 2 * n..5 * n };
         for k in units.map(|k| k % (3 * n)) {
             if skip.as_ref().is_some_and(|u| u[k]) {
                 continue;
             }
-            self.find_unit_subsets(k);
-            let step = self.memo.subsets.units[k]
+            self.find_unit_subsets(board, k);
+            let step = self.units[k]
                 .naked
                 .iter()
                 .filter(|c| c.len == size)
-                .find_map(|c| self.naked_step(k, c.items(), c.union, locked));
+                .find_map(|c| self.naked_step(board, k, c.items(), c.union, locked));
             if let Some(step) = step {
-                self.apply(step);
+                board.apply(step);
                 return true;
             }
         }
@@ -131,29 +138,29 @@ impl Board {
 
     /// Finds unit `k`'s subsets ([`UnitSubsets`], kept in the board's
     /// cache) anew if its candidates changed since they were.
-    fn find_unit_subsets(&mut self, k: usize) {
-        let n = self.side;
-        if self.memo.subsets.units.len() != self.units.len() {
-            self.memo.subsets.units = vec![UnitSubsets::default(); self.units.len()];
+    fn find_unit_subsets(&mut self, board: &Board, k: usize) {
+        let n = board.side;
+        if self.units.len() != board.units.len() {
+            self.units = vec![UnitSubsets::default(); board.units.len()];
         }
-        let cells = &self.units[k];
-        let memo = &mut self.memo.subsets.units[k];
+        let cells = &board.units[k];
+        let memo = &mut self.units[k];
         let same = memo.made
             && memo.cands.len() == cells.len()
             && cells
                 .iter()
                 .zip(&memo.cands)
-                .all(|(&c, &m)| self.cands[c] == m);
+                .all(|(&c, &m)| board.cands[c] == m);
         if !same {
             memo.made = true;
             memo.cands.clear();
-            memo.cands.extend(cells.iter().map(|&c| self.cands[c]));
+            memo.cands.extend(cells.iter().map(|&c| board.cands[c]));
             // Cells of two to MAX_SIZE candidates, digits of two to
             // MAX_SIZE places.
             let mut items = [(0usize, 0u64); 64];
             let mut len = 0;
             for &c in cells.iter() {
-                let m = self.cands[c];
+                let m = board.cands[c];
                 if m & m.wrapping_sub(1) != 0 && at_most(m, MAX_SIZE) {
                     items[len] = (c, m);
                     len += 1;
@@ -166,7 +173,7 @@ impl Board {
                 let p = cells
                     .iter()
                     .enumerate()
-                    .filter(|&(_, &c)| self.cands[c] & bit(d) != 0)
+                    .filter(|&(_, &c)| board.cands[c] & bit(d) != 0)
                     .fold(0u64, |m, (i, _)| m | 1 << i);
                 if p & p.wrapping_sub(1) != 0 && at_most(p, MAX_SIZE) {
                     places[len] = (d, p);
@@ -182,22 +189,29 @@ impl Board {
     /// cells share (HoDoKu's `createSubsetStep`). With `locked`, only a
     /// locked subset: a pair or triple sharing a box and a line, striking
     /// in the box and on the line outside the box.
-    fn naked_step(&self, k: usize, pick: &[usize], union: u64, locked: bool) -> Option<Step> {
+    fn naked_step(
+        &self,
+        board: &Board,
+        k: usize,
+        pick: &[usize],
+        union: u64,
+        locked: bool,
+    ) -> Option<Step> {
         let size = pick.len();
-        let n = self.side;
+        let n = board.side;
         // The units the cells share (without an allocation: most subsets
         // met were used before and strike nothing).
         let mut shared = [0usize; 3];
         let mut len = 0;
         for slot in 0..3 {
-            let u = self.cell_units[pick[0]][slot];
-            if pick.iter().all(|&c| self.cell_units[c][slot] == u) {
+            let u = board.cell_units[pick[0]][slot];
+            if pick.iter().all(|&c| board.cell_units[c][slot] == u) {
                 shared[len] = u;
                 len += 1;
             }
         }
         let shared = &shared[..len];
-        let the_box = self.cell_units[pick[0]][2];
+        let the_box = board.cell_units[pick[0]][2];
         // In HoDoKu's order (its `createSubsetStep`): unit by unit (row,
         // column, box), cells in the unit's order; the order the strikes
         // fill its queues of singles in.
@@ -205,16 +219,16 @@ impl Board {
         // Strikes in the box, and on a line outside the box.
         let (mut in_box, mut on_line) = (false, false);
         for &u in shared {
-            for &c in &self.units[u] {
-                if pick.contains(&c) || self.cands[c] & union == 0 {
+            for &c in &board.units[u] {
+                if pick.contains(&c) || board.cands[c] & union == 0 {
                     continue;
                 }
                 if u >= 2 * n {
                     in_box = true;
-                } else if self.cell_units[c][2] != the_box {
+                } else if board.cell_units[c][2] != the_box {
                     on_line = true;
                 }
-                for d in digits_of(self.cands[c] & union) {
+                for d in digits_of(board.cands[c] & union) {
                     if !eliminated.contains(&(c, d)) {
                         eliminated.push((c, d));
                     }
@@ -231,7 +245,7 @@ impl Board {
         }
         Some(Step {
             technique: naked_technique(size, locked),
-            unit: Some(self.unit_of(k)),
+            unit: Some(board.unit_of(k)),
             digits: digits_of(union).collect(),
             cells: pick.to_vec(),
             placed: None,
@@ -241,28 +255,33 @@ impl Board {
     }
 
     /// One hidden subset of `size` digits (2 to 4) that strikes something.
-    pub(in crate::logic) fn hidden_subset(&mut self, size: usize) -> bool {
-        let n = self.side;
+    pub(in crate::logic) fn hidden_subset(
+        &mut self,
+        board: &mut Board,
+        run: &mut Run,
+        size: usize,
+    ) -> bool {
+        let n = board.side;
         // The units unchanged since its last search in vain (`facts.rs`).
         let t = match size {
             2 => Technique::HiddenPair,
             3 => Technique::HiddenTriple,
             _ => Technique::HiddenQuad,
         };
-        let skip = self.units_unchanged(t);
+        let skip = run.units_unchanged(board, t);
         // HoDoKu's order: boxes, rows, then columns.
         for k in (2 * n..3 * n).chain(0..2 * n) {
             if skip.as_ref().is_some_and(|u| u[k]) {
                 continue;
             }
-            self.find_unit_subsets(k);
-            let step = self.memo.subsets.units[k]
+            self.find_unit_subsets(board, k);
+            let step = self.units[k]
                 .hidden
                 .iter()
                 .filter(|c| c.len == size)
-                .find_map(|c| self.hidden_step(k, c.items(), c.union));
+                .find_map(|c| self.hidden_step(board, k, c.items(), c.union));
             if let Some(step) = step {
-                self.apply(step);
+                board.apply(step);
                 return true;
             }
         }
@@ -271,19 +290,19 @@ impl Board {
 
     /// The step for the digits `pick` confined to the positions `union`
     /// of unit `k`, if their cells hold other candidates to strike.
-    fn hidden_step(&self, k: usize, pick: &[u8], union: u64) -> Option<Step> {
+    fn hidden_step(&self, board: &Board, k: usize, pick: &[u8], union: u64) -> Option<Step> {
         let keep: u64 = pick.iter().map(|&d| bit(d)).fold(0, |a, b| a | b);
         // Most digit sets met strike nothing (one already used keeps its
         // pattern): tell so before building the step.
-        if digits_of(union).all(|i| self.cands[self.units[k][i as usize - 1]] & !keep == 0) {
+        if digits_of(union).all(|i| board.cands[board.units[k][i as usize - 1]] & !keep == 0) {
             return None;
         }
         let cells: Vec<usize> = digits_of(union)
-            .map(|i| self.units[k][i as usize - 1])
+            .map(|i| board.units[k][i as usize - 1])
             .collect();
         let eliminated: Vec<(usize, u8)> = cells
             .iter()
-            .flat_map(|&c| digits_of(self.cands[c] & !keep).map(move |d| (c, d)))
+            .flat_map(|&c| digits_of(board.cands[c] & !keep).map(move |d| (c, d)))
             .collect();
         if eliminated.is_empty() {
             return None;
@@ -295,7 +314,7 @@ impl Board {
         };
         Some(Step {
             technique,
-            unit: Some(self.unit_of(k)),
+            unit: Some(board.unit_of(k)),
             digits: pick.to_vec(),
             cells,
             placed: None,
@@ -348,7 +367,7 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Solver, Technique};
 
     /// The covers of `size` among `items` (masks of 2 to `size` bits) a
     /// search of that size alone meets, and those of `kept`, in order.
@@ -386,8 +405,8 @@ mod tests {
             let mut b = b.clone();
             let n = b.side;
             for k in 0..3 * n {
-                b.find_unit_subsets(k);
-                let kept = b.memo.subsets.units[k].clone();
+                b.families.subsets.find_unit_subsets(&b.board, k);
+                let kept = b.families.subsets.units[k].clone();
                 let cells: Vec<(usize, u64)> =
                     b.units[k].iter().map(|&c| (c, b.cands[c])).collect();
                 let places: Vec<(u8, u64)> = (1..=n as u8).map(|d| (d, b.places(k, d))).collect();
@@ -404,9 +423,9 @@ mod tests {
         assert!(naked > 1000 && hidden > 1000, "{naked} {hidden}");
     }
 
-    fn empty_board() -> Board {
+    fn empty_board() -> Solver {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        Board::edited_by_hand(&p)
+        Solver::edited_by_hand(&p)
     }
 
     #[test]
@@ -414,7 +433,7 @@ mod tests {
         let mut b = empty_board();
         b.cands[0] = 0b11;
         b.cands[1] = 0b11;
-        assert!(b.naked_subset(2, true));
+        assert!(b.find(Technique::LockedPair));
         let s = b.steps().last().unwrap().clone();
         assert_eq!(s.technique, Technique::LockedPair);
         assert_eq!(
@@ -427,9 +446,9 @@ mod tests {
             .collect();
         want.sort_unstable();
         assert_eq!(s.eliminated, want);
-        assert_eq!(b.candidates(5) & 0b11, 0);
+        assert_eq!(b.candidates(5).bits() & 0b11, 0);
         assert_eq!(
-            b.candidates(27) & 0b11,
+            b.candidates(27).bits() & 0b11,
             0b11,
             "column cells outside the box keep them"
         );
@@ -447,8 +466,8 @@ mod tests {
         for c in 3..9 {
             b.cands[c] &= !0b11;
         }
-        assert!(!b.naked_subset(2, true));
-        assert!(b.naked_subset(2, false));
+        assert!(!b.find(Technique::LockedPair));
+        assert!(b.find(Technique::NakedPair));
         let s = b.steps().last().unwrap().clone();
         assert_eq!(s.technique, Technique::NakedPair);
         assert_eq!(s.unit, Some(crate::grid::Unit::Box(0)));
@@ -472,8 +491,8 @@ mod tests {
         for c in [2, 9, 10, 11, 18, 19, 20] {
             b.cands[c] &= !0b1100;
         }
-        assert!(!b.naked_subset(2, true));
-        assert!(b.naked_subset(2, false));
+        assert!(!b.find(Technique::LockedPair));
+        assert!(b.find(Technique::NakedPair));
         let s = b.steps().last().unwrap().clone();
         assert_eq!(s.unit, Some(crate::grid::Unit::Box(0)));
         let want: Vec<(usize, u8)> = (3..9).flat_map(|c| [(c, 3), (c, 4)]).collect();
@@ -487,8 +506,8 @@ mod tests {
         b.cands[0] = 0b011;
         b.cands[27] = 0b110;
         b.cands[54] = 0b101;
-        assert!(!b.naked_subset(3, true), "not in one box");
-        assert!(b.naked_subset(3, false));
+        assert!(!b.find(Technique::LockedTriple), "not in one box");
+        assert!(b.find(Technique::NakedTriple));
         let s = b.steps().last().unwrap().clone();
         assert_eq!(s.technique, Technique::NakedTriple);
         assert!(s.eliminated.iter().all(|&(c, d)| c % 9 == 0 && d <= 3));
@@ -502,10 +521,10 @@ mod tests {
         for c in 4..9 {
             b.cands[c] &= !0b1111;
         }
-        assert!(b.hidden_subset(4));
+        assert!(b.find(Technique::HiddenQuad));
         let s = b.steps().last().unwrap().clone();
         assert_eq!(s.technique, Technique::HiddenQuad);
         assert_eq!(s.cells, vec![0, 1, 2, 3]);
-        assert!((0..4).all(|c| b.candidates(c) == 0b1111));
+        assert!((0..4).all(|c| b.candidates(c).bits() == 0b1111));
     }
 }

@@ -13,6 +13,7 @@
 //! keeps a failed search to a few thousand mask operations on a 9x9.
 
 use crate::grid::Unit;
+use crate::logic::memo::Run;
 use crate::logic::words::{digit_list, Words};
 use crate::logic::{digits_of, Board, Step, Technique};
 
@@ -49,25 +50,30 @@ struct Scratch {
     box_sets: Vec<(Few, u64)>,
 }
 
-impl Board {
+/// The Sue de Coq family: its finders, called as `SueDeCoq.finder(board,
+/// …)`; it keeps nothing between calls.
+#[derive(Debug, Clone, Copy, Default)]
+pub(in crate::logic) struct SueDeCoq;
+
+impl SueDeCoq {
     /// One Sue de Coq that strikes something.
-    pub(in crate::logic) fn sue_de_coq(&mut self) -> bool {
-        let n = self.side;
+    pub(in crate::logic) fn sue_de_coq(&mut self, board: &mut Board, run: &mut Run) -> bool {
+        let n = board.side;
         let mut inter: Vec<usize> = Vec::with_capacity(n);
         let mut scratch = Scratch::default();
         // A crossing whose line and box are unchanged since a search in
         // vain gives nothing.
-        let unchanged = self.units_unchanged(Technique::SueDeCoq);
+        let unchanged = run.units_unchanged(board, Technique::SueDeCoq);
         let unchanged = |u: usize| unchanged.as_ref().is_some_and(|un| un[u]);
         for line in 0..2 * n {
             // The line's cells come box by box, boxes in increasing order.
-            let cells = &self.units[line];
+            let cells = &board.units[line];
             let mut i = 0;
             while i < cells.len() {
-                let bx = self.cell_units[cells[i]][2];
+                let bx = board.cell_units[cells[i]][2];
                 inter.clear();
-                while i < cells.len() && self.cell_units[cells[i]][2] == bx {
-                    if self.cands[cells[i]] != 0 {
+                while i < cells.len() && board.cell_units[cells[i]][2] == bx {
+                    if board.cands[cells[i]] != 0 {
                         inter.push(cells[i]);
                     }
                     i += 1;
@@ -75,8 +81,8 @@ impl Board {
                 if inter.len() < 2 || unchanged(line) && unchanged(bx) {
                     continue;
                 }
-                if let Some(step) = self.sue_de_coq_at(line, bx, &inter, &mut scratch) {
-                    self.apply(step);
+                if let Some(step) = self.sue_de_coq_at(board, line, bx, &inter, &mut scratch) {
+                    board.apply(step);
                     return true;
                 }
             }
@@ -86,6 +92,7 @@ impl Board {
 
     fn sue_de_coq_at(
         &self,
+        board: &Board,
         line: usize,
         bx: usize,
         inter: &[usize],
@@ -103,7 +110,7 @@ impl Board {
                         .map(|&k| Few::of(&[pair[0], pair[1], k])),
                 );
                 for group in choices {
-                    let v = group.cells().iter().fold(0u64, |m, &c| m | self.cands[c]);
+                    let v = group.cells().iter().fold(0u64, |m, &c| m | board.cands[c]);
                     if v.count_ones() as usize >= group.len + 2 {
                         s.groups.push((group, v));
                     }
@@ -113,23 +120,23 @@ impl Board {
         if s.groups.is_empty() {
             return None;
         }
-        let line_slot = if line < self.side { 0 } else { 1 };
+        let line_slot = if line < board.side { 0 } else { 1 };
         s.line_rest.clear();
         s.line_rest.extend(
-            self.units[line]
+            board.units[line]
                 .iter()
                 .copied()
-                .filter(|&c| self.cell_units[c][2] != bx && self.cands[c] != 0),
+                .filter(|&c| board.cell_units[c][2] != bx && board.cands[c] != 0),
         );
         s.box_rest.clear();
         s.box_rest.extend(
-            self.units[bx]
+            board.units[bx]
                 .iter()
                 .copied()
-                .filter(|&c| self.cell_units[c][line_slot] != line && self.cands[c] != 0),
+                .filter(|&c| board.cell_units[c][line_slot] != line && board.cands[c] != 0),
         );
-        small_sets(&s.line_rest, &self.cands, &mut s.line_sets);
-        small_sets(&s.box_rest, &self.cands, &mut s.box_sets);
+        small_sets(&s.line_rest, &board.cands, &mut s.line_sets);
+        small_sets(&s.box_rest, &board.cands, &mut s.box_sets);
         if s.line_sets.is_empty() || s.box_sets.is_empty() {
             return None;
         }
@@ -154,14 +161,14 @@ impl Board {
                     let in_line = vd | (v & !ve);
                     let in_box = ve | (v & !vd);
                     let mut eliminated: Vec<(usize, u8)> = Vec::new();
-                    for &c in &self.units[line] {
+                    for &c in &board.units[line] {
                         if !group.contains(&c) && !dcells.contains(&c) {
-                            eliminated.extend(digits_of(self.cands[c] & in_line).map(|d| (c, d)));
+                            eliminated.extend(digits_of(board.cands[c] & in_line).map(|d| (c, d)));
                         }
                     }
-                    for &c in &self.units[bx] {
+                    for &c in &board.units[bx] {
                         if !group.contains(&c) && !ecells.contains(&c) {
-                            eliminated.extend(digits_of(self.cands[c] & in_box).map(|d| (c, d)));
+                            eliminated.extend(digits_of(board.cands[c] & in_box).map(|d| (c, d)));
                         }
                     }
                     if eliminated.is_empty() {
@@ -174,7 +181,7 @@ impl Board {
                     cells.extend(ecells);
                     return Some(Step {
                         technique: Technique::SueDeCoq,
-                        unit: Some(self.unit_of(line)),
+                        unit: Some(board.unit_of(line)),
                         digits: digits_of(all).collect(),
                         cells,
                         placed: None,
@@ -267,12 +274,12 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Solver, Technique};
 
     #[test]
     fn classic_sue_de_coq() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         // r1c1, r1c2 hold {1,2,3,4}; r1c3 is filled (no candidates).
         // In row 1, r1c7 holds {1,2}; in box 1, r2c1 holds {3,4}. The four
         // cells hold four digits: 1 and 2 leave the rest of row 1, 3 and 4
@@ -282,7 +289,7 @@ mod tests {
         b.cands[2] = 0;
         b.cands[6] = 0b0011;
         b.cands[9] = 0b1100;
-        assert!(b.sue_de_coq());
+        assert!(b.find(Technique::SueDeCoq));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::SueDeCoq);
         assert_eq!(s.cells, vec![0, 1, 6, 9]);

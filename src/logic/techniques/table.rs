@@ -21,11 +21,18 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::chains::Kind;
+use super::fish::Fish;
+use super::intersections::Intersections;
 use super::single_digit::Pattern;
+use super::single_digit::SingleDigit;
+use super::singles::Singles;
+use super::sue_de_coq::SueDeCoq;
+use super::wings::Wings;
 use super::{
     als, chains, colouring, finned_fish, fish, forcing, intersections, single_digit, singles,
-    subsets, sue_de_coq, uniqueness, wings,
+    subsets, sue_de_coq, uniqueness, wings, Families,
 };
+use crate::logic::memo::Run;
 use crate::logic::words::{self, Words};
 use crate::logic::{Board, Step};
 
@@ -233,14 +240,14 @@ pub struct TechniqueInfo {
     traits: u8,
     /// The search for one step of the technique on a board: true when it
     /// found one and took it.
-    pub(in crate::logic) find: fn(&mut Board) -> bool,
+    pub(in crate::logic) find: fn(&mut Families, &mut Board, &mut Run) -> bool,
     /// The step in words, beside the finder in the family's file
     /// (`None`: the generic words).
     pub(in crate::logic) say: fn(&Step, &Words) -> Option<String>,
 }
 
 /// Kept: a step found in a position is noted for a second run on the
-/// same puzzle ([`Board::note_findings`](crate::logic::Board)). Not for
+/// same puzzle ([`Solver::note_findings`](crate::logic::Solver)). Not for
 /// singles, which cost less than a copy, nor for steps that depend on the
 /// run: forcing chains and nets (which try first the premises that
 /// concluded before), X- and XY-chains (whose choice is HoDoKu's or
@@ -263,7 +270,7 @@ const V: u8 = 2;
 /// stands for them. SE has no Sue de Coq, ALS or hidden rectangle.
 const X: u8 = 4;
 /// Uniqueness: holds only for a puzzle with one solution, used only on a
-/// board told so ([`Board::assume_unique`](crate::logic::Board::assume_unique)).
+/// board told so ([`Solver::assume_unique`](crate::logic::Solver::assume_unique)(crate::logic::Board::assume_unique)).
 const U: u8 = 8;
 
 impl TechniqueInfo {
@@ -318,60 +325,60 @@ macro_rules! row {
 /// deduction (6.6 for a four-link chain, a tenth more per extra pair of
 /// links), and Sue de Coq that of SE's shortest forcing chain (7.0). The
 /// uniqueness rows (`u` `h` `b`) are used only on a board told that its
-/// puzzle has one solution ([`Board::assume_unique`](crate::logic::Board::assume_unique)).
+/// puzzle has one solution ([`Solver::assume_unique`](crate::logic::Solver::assume_unique)(crate::logic::Board::assume_unique)).
 /// SE rates a unique rectangle 4.5 whatever its type, plus a tenth per
 /// digit beyond two in a type 3's naked set (the pair's row says 4.6);
 /// SE has no hidden rectangle, whose deduction is its type 4's (4.5).
 #[rustfmt::skip]
 pub const TABLE: &[TechniqueInfo] = &[
     //   technique         letter     name                 key                  SE   level    score traits find say
-    row!(NakedSingle,      None,      "naked single",      "naked-single",      2.3, Easy,    4, 0, |b| b.find_naked_single(), singles::say),
-    row!(HiddenSingle,     Some('i'), "hidden single",     "hidden-single",     1.5, Easy,    14, 0, |b| b.find_hidden_single(), singles::say),
-    row!(LockedPair,       Some('2'), "locked pair",       "locked-pair",       3.0, Medium,  40, K | V, |b| b.naked_subset(2, true), subsets::say),
-    row!(LockedTriple,     Some('3'), "locked triple",     "locked-triple",     3.6, Medium,  60, K | V, |b| b.naked_subset(3, true), subsets::say),
-    row!(LockedCandidates, Some('!'), "locked candidates", "locked-candidates", 2.6, Medium,  50, K | V, |b| b.locked_candidates(), intersections::say),
-    row!(NakedPair,        Some('2'), "naked pair",        "naked-pair",        3.0, Medium,  60, K | V, |b| b.naked_subset(2, false), subsets::say),
-    row!(NakedTriple,      Some('3'), "naked triple",      "naked-triple",      3.6, Medium,  80, K | V, |b| b.naked_subset(3, false), subsets::say),
-    row!(HiddenPair,       Some('*'), "hidden pair",       "hidden-pair",       3.4, Medium,  70, K | V, |b| b.hidden_subset(2), subsets::say),
-    row!(HiddenTriple,     Some('^'), "hidden triple",     "hidden-triple",     4.0, Medium,  100, K | V, |b| b.hidden_subset(3), subsets::say),
-    row!(NakedQuad,        Some('4'), "naked quad",        "naked-quad",        5.0, Hard,    120, K | V, |b| b.naked_subset(4, false), subsets::say),
-    row!(HiddenQuad,       Some('&'), "hidden quad",       "hidden-quad",       5.4, Hard,    150, K | V, |b| b.hidden_subset(4), subsets::say),
-    row!(XWing,            Some('x'), "X-wing",            "x-wing",            3.2, Hard,    140, K, |b| b.basic_fish(2), fish::say),
-    row!(Swordfish,        Some('s'), "swordfish",         "swordfish",         3.8, Hard,    150, K, |b| b.basic_fish(3), fish::say),
-    row!(Jellyfish,        Some('j'), "jellyfish",         "jellyfish",         5.2, Hard,    160, K, |b| b.basic_fish(4), fish::say),
-    row!(RemotePair,       Some('r'), "remote pair",       "remote-pair",       7.0, Hard,    110, K | X, |b| b.remote_pair(), colouring::say),
-    row!(BugPlusOne,       Some('b'), "BUG+1",             "bug-plus-1",        5.6, Hard,    100, K | U, |b| b.bug_plus_one(), uniqueness::say),
-    row!(Skyscraper,       Some('k'), "skyscraper",        "skyscraper",        6.6, Hard,    130, K, |b| b.single_digit(Pattern::Skyscraper), single_digit::say),
-    row!(TwoStringKite,    Some('t'), "2-string kite",     "2-string-kite",     6.6, Hard,    150, K, |b| b.single_digit(Pattern::Kite), single_digit::say),
-    row!(TurbotFish,       Some('o'), "turbot fish",       "turbot-fish",       6.6, Hard,    120, K, |b| b.single_digit(Pattern::Turbot), single_digit::say),
-    row!(EmptyRectangle,   Some('e'), "empty rectangle",   "empty-rectangle",   6.6, Hard,    120, K, |b| b.empty_rectangle(), single_digit::say),
-    row!(WWing,            Some('w'), "W-wing",            "w-wing",            7.1, Hard,    150, K, |b| b.w_wing(), wings::say),
-    row!(XyWing,           Some('y'), "XY-wing",           "xy-wing",           4.2, Hard,    160, K, |b| b.xy_wing(false), wings::say),
-    row!(XyzWing,          Some('z'), "XYZ-wing",          "xyz-wing",          4.4, Hard,    180, K, |b| b.xy_wing(true), wings::say),
-    row!(UniqueRectangle1, Some('u'), "unique rectangle type 1", "unique-rectangle-1", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(1), uniqueness::say),
-    row!(UniqueRectangle2, Some('u'), "unique rectangle type 2", "unique-rectangle-2", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(2), uniqueness::say),
-    row!(UniqueRectangle3, Some('u'), "unique rectangle type 3", "unique-rectangle-3", 4.6, Hard, 100, K | U, |b| b.unique_rectangle(3), uniqueness::say),
-    row!(UniqueRectangle4, Some('u'), "unique rectangle type 4", "unique-rectangle-4", 4.5, Hard, 100, K | U, |b| b.unique_rectangle(4), uniqueness::say),
-    row!(HiddenRectangle,  Some('h'), "hidden rectangle",  "hidden-rectangle",  4.5, Hard,    100, K | U | X, |b| b.hidden_rectangle(), uniqueness::say),
-    row!(FinnedXWing,      Some('f'), "finned X-wing",     "finned-x-wing",     6.6, Hard,    130, K, |b| b.finned_fish(2, false), finned_fish::say),
-    row!(SashimiXWing,     Some('f'), "sashimi X-wing",    "sashimi-x-wing",    6.6, Hard,    150, K, |b| b.finned_fish(2, true), finned_fish::say),
-    row!(FinnedSwordfish,  Some('f'), "finned swordfish",  "finned-swordfish",  6.8, Unfair,  200, K, |b| b.finned_fish(3, false), finned_fish::say),
-    row!(SashimiSwordfish, Some('f'), "sashimi swordfish", "sashimi-swordfish", 6.8, Unfair,  240, K, |b| b.finned_fish(3, true), finned_fish::say),
-    row!(FinnedJellyfish,  Some('f'), "finned jellyfish",  "finned-jellyfish",  7.0, Unfair,  250, K, |b| b.finned_fish(4, false), finned_fish::say),
-    row!(SashimiJellyfish, Some('f'), "sashimi jellyfish", "sashimi-jellyfish", 7.0, Unfair,  260, K, |b| b.finned_fish(4, true), finned_fish::say),
-    row!(SueDeCoq,         Some('q'), "Sue de Coq",        "sue-de-coq",        7.0, Unfair,  250, K | V | X, |b| b.sue_de_coq(), sue_de_coq::say),
-    row!(SimpleColouring,  Some('c'), "simple colouring",  "simple-colouring",  6.7, Hard,    150, K, |b| b.simple_colouring(), colouring::say),
-    row!(MultiColouring,   Some('m'), "multi-colouring",   "multi-colouring",   6.8, Hard,    200, K, |b| b.multi_colouring(), colouring::say),
-    row!(XChain,           Some('X'), "X-chain",           "x-chain",           6.6, Unfair,  260, 0, |b| b.chain(Kind::X), chains::say),
-    row!(XyChain,          Some('Y'), "XY-chain",          "xy-chain",          7.0, Unfair,  260, X, |b| b.chain(Kind::Xy), chains::say),
-    row!(NiceLoop,         Some('A'), "AIC",               "aic",               7.0, Unfair,  280, K, |b| b.chain(Kind::Aic), chains::say),
-    row!(GroupedNiceLoop,  Some('A'), "grouped AIC",       "grouped-aic",       7.0, Unfair,  300, K | X, |b| b.chain(Kind::Grouped), chains::say),
-    row!(AlsXz,            Some('L'), "ALS-XZ",            "als-xz",            7.5, Unfair,  300, K | V | X, |b| b.als_xz(), als::say),
-    row!(AlsXyWing,        Some('M'), "ALS-XY-wing",       "als-xy-wing",       8.0, Unfair,  320, K | V | X, |b| b.als_xy_wing(), als::say),
-    row!(AlsChain,         Some('C'), "ALS chain",         "als-chain",         8.0, Unfair,  340, K | X, |b| b.als_chain(), als::say),
-    row!(ForcingChain,     Some('F'), "forcing chain",     "forcing-chain",     8.0, Extreme, 500, 0, |b| b.forcing(false), forcing::say),
-    row!(ForcingNet,       Some('N'), "forcing net",       "forcing-net",       8.5, Extreme, 700, 0, |b| b.forcing(true), forcing::say),
-    row!(Guess,            Some('#'), "guess",             "guess",             11.0, Extreme, 20000, K, |_| false, words::say_guess),
+    row!(NakedSingle,      None,      "naked single",      "naked-single",      2.3, Easy,    4, 0, |_, b, _| Singles.find_naked_single(b), singles::say),
+    row!(HiddenSingle,     Some('i'), "hidden single",     "hidden-single",     1.5, Easy,    14, 0, |_, b, _| Singles.find_hidden_single(b), singles::say),
+    row!(LockedPair,       Some('2'), "locked pair",       "locked-pair",       3.0, Medium,  40, K | V, |f, b, r| f.subsets.naked_subset(b, r, 2, true), subsets::say),
+    row!(LockedTriple,     Some('3'), "locked triple",     "locked-triple",     3.6, Medium,  60, K | V, |f, b, r| f.subsets.naked_subset(b, r, 3, true), subsets::say),
+    row!(LockedCandidates, Some('!'), "locked candidates", "locked-candidates", 2.6, Medium,  50, K | V, |_, b, r| Intersections.locked_candidates(b, r), intersections::say),
+    row!(NakedPair,        Some('2'), "naked pair",        "naked-pair",        3.0, Medium,  60, K | V, |f, b, r| f.subsets.naked_subset(b, r, 2, false), subsets::say),
+    row!(NakedTriple,      Some('3'), "naked triple",      "naked-triple",      3.6, Medium,  80, K | V, |f, b, r| f.subsets.naked_subset(b, r, 3, false), subsets::say),
+    row!(HiddenPair,       Some('*'), "hidden pair",       "hidden-pair",       3.4, Medium,  70, K | V, |f, b, r| f.subsets.hidden_subset(b, r, 2), subsets::say),
+    row!(HiddenTriple,     Some('^'), "hidden triple",     "hidden-triple",     4.0, Medium,  100, K | V, |f, b, r| f.subsets.hidden_subset(b, r, 3), subsets::say),
+    row!(NakedQuad,        Some('4'), "naked quad",        "naked-quad",        5.0, Hard,    120, K | V, |f, b, r| f.subsets.naked_subset(b, r, 4, false), subsets::say),
+    row!(HiddenQuad,       Some('&'), "hidden quad",       "hidden-quad",       5.4, Hard,    150, K | V, |f, b, r| f.subsets.hidden_subset(b, r, 4), subsets::say),
+    row!(XWing,            Some('x'), "X-wing",            "x-wing",            3.2, Hard,    140, K, |_, b, r| Fish.basic_fish(b, r, 2), fish::say),
+    row!(Swordfish,        Some('s'), "swordfish",         "swordfish",         3.8, Hard,    150, K, |_, b, r| Fish.basic_fish(b, r, 3), fish::say),
+    row!(Jellyfish,        Some('j'), "jellyfish",         "jellyfish",         5.2, Hard,    160, K, |_, b, r| Fish.basic_fish(b, r, 4), fish::say),
+    row!(RemotePair,       Some('r'), "remote pair",       "remote-pair",       7.0, Hard,    110, K | X, |f, b, _| f.colouring.remote_pair(b), colouring::say),
+    row!(BugPlusOne,       Some('b'), "BUG+1",             "bug-plus-1",        5.6, Hard,    100, K | U, |f, b, _| f.uniqueness.bug_plus_one(b), uniqueness::say),
+    row!(Skyscraper,       Some('k'), "skyscraper",        "skyscraper",        6.6, Hard,    130, K, |_, b, r| SingleDigit.single_digit(b, r, Pattern::Skyscraper), single_digit::say),
+    row!(TwoStringKite,    Some('t'), "2-string kite",     "2-string-kite",     6.6, Hard,    150, K, |_, b, r| SingleDigit.single_digit(b, r, Pattern::Kite), single_digit::say),
+    row!(TurbotFish,       Some('o'), "turbot fish",       "turbot-fish",       6.6, Hard,    120, K, |_, b, r| SingleDigit.single_digit(b, r, Pattern::Turbot), single_digit::say),
+    row!(EmptyRectangle,   Some('e'), "empty rectangle",   "empty-rectangle",   6.6, Hard,    120, K, |_, b, r| SingleDigit.empty_rectangle(b, r), single_digit::say),
+    row!(WWing,            Some('w'), "W-wing",            "w-wing",            7.1, Hard,    150, K, |_, b, _| Wings.w_wing(b), wings::say),
+    row!(XyWing,           Some('y'), "XY-wing",           "xy-wing",           4.2, Hard,    160, K, |_, b, _| Wings.xy_wing(b, false), wings::say),
+    row!(XyzWing,          Some('z'), "XYZ-wing",          "xyz-wing",          4.4, Hard,    180, K, |_, b, _| Wings.xy_wing(b, true), wings::say),
+    row!(UniqueRectangle1, Some('u'), "unique rectangle type 1", "unique-rectangle-1", 4.5, Hard, 100, K | U, |f, b, _| f.uniqueness.unique_rectangle(b, 1), uniqueness::say),
+    row!(UniqueRectangle2, Some('u'), "unique rectangle type 2", "unique-rectangle-2", 4.5, Hard, 100, K | U, |f, b, _| f.uniqueness.unique_rectangle(b, 2), uniqueness::say),
+    row!(UniqueRectangle3, Some('u'), "unique rectangle type 3", "unique-rectangle-3", 4.6, Hard, 100, K | U, |f, b, _| f.uniqueness.unique_rectangle(b, 3), uniqueness::say),
+    row!(UniqueRectangle4, Some('u'), "unique rectangle type 4", "unique-rectangle-4", 4.5, Hard, 100, K | U, |f, b, _| f.uniqueness.unique_rectangle(b, 4), uniqueness::say),
+    row!(HiddenRectangle,  Some('h'), "hidden rectangle",  "hidden-rectangle",  4.5, Hard,    100, K | U | X, |f, b, _| f.uniqueness.hidden_rectangle(b), uniqueness::say),
+    row!(FinnedXWing,      Some('f'), "finned X-wing",     "finned-x-wing",     6.6, Hard,    130, K, |f, b, r| f.finned_fish.finned_fish(b, r, 2, false), finned_fish::say),
+    row!(SashimiXWing,     Some('f'), "sashimi X-wing",    "sashimi-x-wing",    6.6, Hard,    150, K, |f, b, r| f.finned_fish.finned_fish(b, r, 2, true), finned_fish::say),
+    row!(FinnedSwordfish,  Some('f'), "finned swordfish",  "finned-swordfish",  6.8, Unfair,  200, K, |f, b, r| f.finned_fish.finned_fish(b, r, 3, false), finned_fish::say),
+    row!(SashimiSwordfish, Some('f'), "sashimi swordfish", "sashimi-swordfish", 6.8, Unfair,  240, K, |f, b, r| f.finned_fish.finned_fish(b, r, 3, true), finned_fish::say),
+    row!(FinnedJellyfish,  Some('f'), "finned jellyfish",  "finned-jellyfish",  7.0, Unfair,  250, K, |f, b, r| f.finned_fish.finned_fish(b, r, 4, false), finned_fish::say),
+    row!(SashimiJellyfish, Some('f'), "sashimi jellyfish", "sashimi-jellyfish", 7.0, Unfair,  260, K, |f, b, r| f.finned_fish.finned_fish(b, r, 4, true), finned_fish::say),
+    row!(SueDeCoq,         Some('q'), "Sue de Coq",        "sue-de-coq",        7.0, Unfair,  250, K | V | X, |_, b, r| SueDeCoq.sue_de_coq(b, r), sue_de_coq::say),
+    row!(SimpleColouring,  Some('c'), "simple colouring",  "simple-colouring",  6.7, Hard,    150, K, |f, b, r| f.colouring.simple_colouring(b, r), colouring::say),
+    row!(MultiColouring,   Some('m'), "multi-colouring",   "multi-colouring",   6.8, Hard,    200, K, |f, b, r| f.colouring.multi_colouring(b, r), colouring::say),
+    row!(XChain,           Some('X'), "X-chain",           "x-chain",           6.6, Unfair,  260, 0, |f, b, r| f.chains.chain(b, r, Kind::X), chains::say),
+    row!(XyChain,          Some('Y'), "XY-chain",          "xy-chain",          7.0, Unfair,  260, X, |f, b, r| f.chains.chain(b, r, Kind::Xy), chains::say),
+    row!(NiceLoop,         Some('A'), "AIC",               "aic",               7.0, Unfair,  280, K, |f, b, r| f.chains.chain(b, r, Kind::Aic), chains::say),
+    row!(GroupedNiceLoop,  Some('A'), "grouped AIC",       "grouped-aic",       7.0, Unfair,  300, K | X, |f, b, r| f.chains.chain(b, r, Kind::Grouped), chains::say),
+    row!(AlsXz,            Some('L'), "ALS-XZ",            "als-xz",            7.5, Unfair,  300, K | V | X, |f, b, r| f.als.als_xz(b, r), als::say),
+    row!(AlsXyWing,        Some('M'), "ALS-XY-wing",       "als-xy-wing",       8.0, Unfair,  320, K | V | X, |f, b, r| f.als.als_xy_wing(b, r), als::say),
+    row!(AlsChain,         Some('C'), "ALS chain",         "als-chain",         8.0, Unfair,  340, K | X, |f, b, r| f.als.als_chain(b, r), als::say),
+    row!(ForcingChain,     Some('F'), "forcing chain",     "forcing-chain",     8.0, Extreme, 500, 0, |f, b, r| f.forcing.forcing(b, r, &mut f.chains, false), forcing::say),
+    row!(ForcingNet,       Some('N'), "forcing net",       "forcing-net",       8.5, Extreme, 700, 0, |f, b, r| f.forcing.forcing(b, r, &mut f.chains, true), forcing::say),
+    row!(Guess,            Some('#'), "guess",             "guess",             11.0, Extreme, 20000, K, |_, _, _| false, words::say_guess),
 ];
 
 /// How many techniques there are: the guess is the last variant.

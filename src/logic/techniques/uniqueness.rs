@@ -2,7 +2,7 @@
 //! and BUG+1 (`b`). Each rules out a position in which two digits could be
 //! swapped among cells that are not givens, which would give the puzzle a
 //! second solution. They are sound only on a puzzle known to have one
-//! solution: [`Board::assume_unique`] turns them on.
+//! solution: [`Solver::assume_unique`](crate::logic::Solver::assume_unique) turns them on.
 //!
 //! A rectangle is four blank cells on two rows and two columns, in exactly
 //! two boxes, all holding the candidates `a` and `b`:
@@ -44,58 +44,58 @@ pub(in crate::logic) struct Uniqueness {
 /// Makes the step for a type 3 subset (its other cells and all digits).
 type SubsetStep<'a> = dyn FnMut(&Board, &[usize], u64) -> Option<Step> + 'a;
 
-impl Board {
-    /// [`Board::rectangles`], kept while the position stays the same: the
+impl Uniqueness {
+    /// [`Uniqueness::rectangles`], kept while the position stays the same: the
     /// five rectangle techniques run one after the other on a position.
     /// A later position's are the last ones that still share two
     /// candidates (candidates only go, so no rectangle is new), in the
     /// same order.
-    fn rectangles_memo(&mut self) -> Vec<(Rect, u64)> {
-        let rects = match self.memo.uniqueness.rects.take() {
-            Some((cands, rects)) if cands == self.cands => {
-                self.memo.uniqueness.rects = Some((cands, rects.clone()));
+    fn rectangles_memo(&mut self, board: &Board) -> Vec<(Rect, u64)> {
+        let rects = match self.rects.take() {
+            Some((cands, rects)) if cands == board.cands => {
+                self.rects = Some((cands, rects.clone()));
                 return rects;
             }
             Some((mut cands, mut rects))
-                if cands.len() == self.cands.len()
-                    && self.cands.iter().zip(&cands).all(|(c, p)| c & !p == 0) =>
+                if cands.len() == board.cands.len()
+                    && board.cands.iter().zip(&cands).all(|(c, p)| c & !p == 0) =>
             {
-                let now = &self.cands;
+                let now = &board.cands;
                 rects.retain_mut(|(rect, common)| {
                     *common &= rect.iter().fold(u64::MAX, |m, &x| m & now[x]);
                     *common & common.wrapping_sub(1) != 0
                 });
-                debug_assert_eq!(rects, self.rectangles());
-                cands.clone_from(&self.cands);
-                self.memo.uniqueness.rects = Some((cands, rects.clone()));
+                debug_assert_eq!(rects, self.rectangles(board));
+                cands.clone_from(&board.cands);
+                self.rects = Some((cands, rects.clone()));
                 return rects;
             }
-            _ => self.rectangles(),
+            _ => self.rectangles(board),
         };
-        self.memo.uniqueness.rects = Some((self.cands.clone(), rects.clone()));
+        self.rects = Some((board.cands.clone(), rects.clone()));
         rects
     }
 
     /// Every rectangle of blank cells in exactly two boxes whose corners
     /// share at least two candidates, with the candidates they share.
-    fn rectangles(&self) -> Vec<(Rect, u64)> {
-        let n = self.side;
+    fn rectangles(&self, board: &Board) -> Vec<(Rect, u64)> {
+        let n = board.side;
         let mut out = Vec::new();
         for r1 in 0..n {
             for r2 in r1 + 1..n {
                 for c1 in 0..n {
                     let (a, c) = (r1 * n + c1, r2 * n + c1);
-                    let m1 = self.cands[a] & self.cands[c];
+                    let m1 = board.cands[a] & board.cands[c];
                     if m1 & m1.wrapping_sub(1) == 0 {
                         continue;
                     }
                     for c2 in c1 + 1..n {
                         let (b, e) = (r1 * n + c2, r2 * n + c2);
-                        let m = m1 & self.cands[b] & self.cands[e];
+                        let m = m1 & board.cands[b] & board.cands[e];
                         if m & m.wrapping_sub(1) == 0 {
                             continue;
                         }
-                        let mut boxes = [a, b, c, e].map(|x| self.cell_units[x][2]);
+                        let mut boxes = [a, b, c, e].map(|x| board.cell_units[x][2]);
                         boxes.sort_unstable();
                         let distinct = 1 + boxes.windows(2).filter(|w| w[0] != w[1]).count();
                         if distinct == 2 {
@@ -109,15 +109,14 @@ impl Board {
     }
 
     /// The units (rows, columns, boxes) two cells share.
-    fn shared_units(&self, x: usize, y: usize) -> Vec<usize> {
+    fn shared_units(&self, board: &Board, x: usize, y: usize) -> Vec<usize> {
         (0..3)
-            .filter(|&s| self.cell_units[x][s] == self.cell_units[y][s])
-            .map(|s| self.cell_units[x][s])
+            .filter(|&s| board.cell_units[x][s] == board.cell_units[y][s])
+            .map(|s| board.cell_units[x][s])
             .collect()
     }
 
     fn rect_step(
-        &self,
         technique: Technique,
         digits: Vec<u8>,
         rect: Rect,
@@ -140,13 +139,13 @@ impl Board {
     }
 
     /// One unique rectangle of this type (1 to 4) that strikes something.
-    pub(in crate::logic) fn unique_rectangle(&mut self, kind: u8) -> bool {
-        for (rect, common) in self.rectangles_memo() {
+    pub(in crate::logic) fn unique_rectangle(&mut self, board: &mut Board, kind: u8) -> bool {
+        for (rect, common) in self.rectangles_memo(board) {
             for a in digits_of(common) {
                 for b in digits_of(common & !(u64::MAX >> (64 - a))) {
-                    let step = self.rectangle_of_type(kind, rect, a, b);
+                    let step = self.rectangle_of_type(board, kind, rect, a, b);
                     if let Some(step) = step {
-                        self.apply(step);
+                        board.apply(step);
                         return true;
                     }
                 }
@@ -155,23 +154,23 @@ impl Board {
         false
     }
 
-    fn rectangle_of_type(&self, kind: u8, rect: Rect, a: u8, b: u8) -> Option<Step> {
+    fn rectangle_of_type(&self, board: &Board, kind: u8, rect: Rect, a: u8, b: u8) -> Option<Step> {
         let pair = bit(a) | bit(b);
         // Type 1 has three corners holding the pair alone, the others
         // two: most rectangles met have neither, told before building.
-        let bare = rect.iter().filter(|&&x| self.cands[x] == pair).count();
+        let bare = rect.iter().filter(|&&x| board.cands[x] == pair).count();
         if bare != if kind == 1 { 3 } else { 2 } {
             return None;
         }
         let floor: Vec<usize> = rect
             .iter()
             .copied()
-            .filter(|&x| self.cands[x] == pair)
+            .filter(|&x| board.cands[x] == pair)
             .collect();
         let roof: Vec<usize> = rect
             .iter()
             .copied()
-            .filter(|&x| self.cands[x] != pair)
+            .filter(|&x| board.cands[x] != pair)
             .collect();
         let technique = match kind {
             1 => Technique::UniqueRectangle1,
@@ -188,7 +187,7 @@ impl Board {
             // The rectangle in reading order, the corner struck last.
             let mut cells = floor.clone();
             cells.push(x);
-            let mut step = self.rect_step(technique, vec![a, b], rect, elim)?;
+            let mut step = Self::rect_step(technique, vec![a, b], rect, elim)?;
             step.cells = cells;
             return Some(step);
         }
@@ -197,40 +196,40 @@ impl Board {
             return None;
         }
         let (x, y) = (roof[0], roof[1]);
-        let shared = self.shared_units(x, y);
-        if !shared.iter().any(|&k| k < 2 * self.side) {
+        let shared = self.shared_units(board, x, y);
+        if !shared.iter().any(|&k| k < 2 * board.side) {
             return None;
         }
-        let extra = (self.cands[x] | self.cands[y]) & !pair;
+        let extra = (board.cands[x] | board.cands[y]) & !pair;
         let mut cells = floor.clone();
         cells.extend([x, y]);
         let step = match kind {
             2 => {
-                let (ex, ey) = (self.cands[x] & !pair, self.cands[y] & !pair);
+                let (ex, ey) = (board.cands[x] & !pair, board.cands[y] & !pair);
                 if ex != ey || ex.count_ones() != 1 {
                     return None;
                 }
                 let z = digits_of(ex).next()?;
-                let elim: Vec<(usize, u8)> = self
+                let elim: Vec<(usize, u8)> = board
                     .common_peers(&[x, y])
-                    .filter(|&c| self.cands[c] & ex != 0)
+                    .filter(|&c| board.cands[c] & ex != 0)
                     .map(|c| (c, z))
                     .collect();
-                self.rect_step(technique, vec![a, b, z], rect, elim)
+                Self::rect_step(technique, vec![a, b, z], rect, elim)
             }
             3 => shared
                 .iter()
-                .find_map(|&k| self.ur_type3(k, x, y, extra, a, b, rect)),
+                .find_map(|&k| self.ur_type3(board, k, x, y, extra, a, b, rect)),
             _ => {
                 let mut found = None;
                 for (keep, strike) in [(a, b), (b, a)] {
                     let locked = shared.iter().any(|&k| {
-                        self.units[k]
+                        board.units[k]
                             .iter()
-                            .all(|&c| c == x || c == y || self.cands[c] & bit(keep) == 0)
+                            .all(|&c| c == x || c == y || board.cands[c] & bit(keep) == 0)
                     });
                     if locked {
-                        found = self.rect_step(
+                        found = Self::rect_step(
                             technique,
                             vec![keep, strike],
                             rect,
@@ -256,6 +255,7 @@ impl Board {
     #[allow(clippy::too_many_arguments)]
     fn ur_type3(
         &self,
+        board: &Board,
         k: usize,
         x: usize,
         y: usize,
@@ -264,10 +264,10 @@ impl Board {
         b: u8,
         rect: Rect,
     ) -> Option<Step> {
-        let others: Vec<usize> = self.units[k]
+        let others: Vec<usize> = board.units[k]
             .iter()
             .copied()
-            .filter(|&c| c != x && c != y && self.cands[c] != 0)
+            .filter(|&c| c != x && c != y && board.cands[c] != 0)
             .collect();
         fn go(
             board: &Board,
@@ -308,19 +308,19 @@ impl Board {
                 .collect();
             let mut digits = vec![a, b];
             digits.extend(digits_of(union));
-            let mut step = board.rect_step(Technique::UniqueRectangle3, digits, rect, elim)?;
+            let mut step = Self::rect_step(Technique::UniqueRectangle3, digits, rect, elim)?;
             // The rectangle, then the subset's other cells.
             step.cells.extend(pick);
             step.unit = Some(board.unit_of(k));
             Some(step)
         };
         let mut pick = Vec::new();
-        go(self, &others, 0, extra, &mut pick, &mut found)
+        go(board, &others, 0, extra, &mut pick, &mut found)
     }
 
     /// One hidden rectangle that strikes something.
-    pub(in crate::logic) fn hidden_rectangle(&mut self) -> bool {
-        for (rect, common) in self.rectangles_memo() {
+    pub(in crate::logic) fn hidden_rectangle(&mut self, board: &mut Board) -> bool {
+        for (rect, common) in self.rectangles_memo(board) {
             for a in digits_of(common) {
                 for b in digits_of(common & !(u64::MAX >> (64 - a))) {
                     let pair = bit(a) | bit(b);
@@ -328,21 +328,21 @@ impl Board {
                     // column-mate k ^ 2.
                     for k in 0..4 {
                         let p = rect[k];
-                        if self.cands[p] != pair {
+                        if board.cands[p] != pair {
                             continue;
                         }
                         let x = rect[3 - k];
                         let (row_mate, col_mate) = (rect[(3 - k) ^ 1], rect[(3 - k) ^ 2]);
                         for (u, v) in [(a, b), (b, a)] {
                             let only = |unit: usize, mate: usize| {
-                                self.units[unit]
+                                board.units[unit]
                                     .iter()
-                                    .all(|&c| c == x || c == mate || self.cands[c] & bit(u) == 0)
+                                    .all(|&c| c == x || c == mate || board.cands[c] & bit(u) == 0)
                             };
-                            if only(self.cell_units[x][0], row_mate)
-                                && only(self.cell_units[x][1], col_mate)
+                            if only(board.cell_units[x][0], row_mate)
+                                && only(board.cell_units[x][1], col_mate)
                             {
-                                let step = self.rect_step(
+                                let step = Self::rect_step(
                                     Technique::HiddenRectangle,
                                     vec![u, v],
                                     rect,
@@ -351,7 +351,7 @@ impl Board {
                                 if let Some(mut step) = step {
                                     // The pair corner first, the struck one last.
                                     step.cells = vec![p, row_mate, col_mate, x];
-                                    self.apply(step);
+                                    board.apply(step);
                                     return true;
                                 }
                             }
@@ -364,9 +364,9 @@ impl Board {
     }
 
     /// BUG+1: the one value that avoids a bivalue universal grave.
-    pub(in crate::logic) fn bug_plus_one(&mut self) -> bool {
+    pub(in crate::logic) fn bug_plus_one(&mut self, board: &mut Board) -> bool {
         let mut triple = None;
-        for (c, &m) in self.cands.iter().enumerate() {
+        for (c, &m) in board.cands.iter().enumerate() {
             match m.count_ones() {
                 0 | 2 => {}
                 3 if triple.is_none() => triple = Some(c),
@@ -374,17 +374,17 @@ impl Board {
             }
         }
         let Some(t) = triple else { return false };
-        let n = self.side;
+        let n = board.side;
         // The digit of `t` with three places in `t`'s row.
-        let row = self.cell_units[t][0];
-        let Some(z) = digits_of(self.cands[t]).find(|&d| self.places(row, d).count_ones() == 3)
+        let row = board.cell_units[t][0];
+        let Some(z) = digits_of(board.cands[t]).find(|&d| board.places(row, d).count_ones() == 3)
         else {
             return false;
         };
         for k in 0..3 * n {
             for d in 1..=n as u8 {
-                let count = self.places(k, d).count_ones();
-                let want_three = d == z && self.cell_units[t].contains(&k);
+                let count = board.places(k, d).count_ones();
+                let want_three = d == z && board.cell_units[t].contains(&k);
                 let fits = if want_three {
                     count == 3
                 } else {
@@ -395,8 +395,8 @@ impl Board {
                 }
             }
         }
-        self.assign(t, z);
-        self.steps.push(Step {
+        board.assign(t, z);
+        board.steps.push(Step {
             technique: Technique::BugPlusOne,
             unit: None,
             digits: vec![z],
@@ -492,11 +492,11 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Solver, Technique};
 
-    fn empty() -> Board {
+    fn empty() -> Solver {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         b.assume_unique();
         b
     }
@@ -509,7 +509,7 @@ mod tests {
             b.cands[c] = 0b11;
         }
         b.cands[12] = 0b111;
-        assert!(b.unique_rectangle(1));
+        assert!(b.find(Technique::UniqueRectangle1));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::UniqueRectangle1);
         assert_eq!(s.eliminated, vec![(12, 1), (12, 2)]);
@@ -524,7 +524,7 @@ mod tests {
             b.cands[c] = 0b11;
         }
         b.cands[30] = 0b111;
-        assert!(!b.unique_rectangle(1));
+        assert!(!b.find(Technique::UniqueRectangle1));
     }
 
     #[test]
@@ -538,7 +538,7 @@ mod tests {
         for c in [3, 12] {
             b.cands[c] = 0b111;
         }
-        assert!(b.unique_rectangle(2));
+        assert!(b.find(Technique::UniqueRectangle2));
         let s = b.steps().last().unwrap().clone();
         assert_eq!(s.technique, Technique::UniqueRectangle2);
         assert!(s.eliminated.contains(&(21, 3)) && s.eliminated.contains(&(4, 3)));
@@ -547,7 +547,7 @@ mod tests {
         for r in 2..9 {
             b.cands[r * 9 + 3] &= !1;
         }
-        assert!(b.unique_rectangle(4));
+        assert!(b.find(Technique::UniqueRectangle4));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::UniqueRectangle4);
         assert_eq!(s.eliminated, vec![(3, 2), (12, 2)]);
@@ -564,7 +564,7 @@ mod tests {
         b.cands[3] = 0b0111;
         b.cands[12] = 0b1011;
         b.cands[39] = 0b1100;
-        assert!(b.unique_rectangle(3));
+        assert!(b.find(Technique::UniqueRectangle3));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::UniqueRectangle3);
         assert!(s.eliminated.contains(&(30, 3)) && s.eliminated.contains(&(30, 4)));
@@ -584,7 +584,7 @@ mod tests {
                 b.cands[c] &= !1;
             }
         }
-        assert!(b.hidden_rectangle());
+        assert!(b.find(Technique::HiddenRectangle));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::HiddenRectangle);
         assert_eq!(s.eliminated, vec![(12, 2)]);
@@ -594,7 +594,7 @@ mod tests {
     #[test]
     fn uniqueness_waits_for_the_proof() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         for c in [0, 3, 9] {
             b.cands[c] = 0b11;
         }

@@ -10,23 +10,34 @@
 use crate::logic::words::{digit_bit, digit_list, Words};
 use crate::logic::{bit, digits_of, Board, Cells, Step, Technique};
 
-impl Board {
-    fn with_count(&self, k: u32) -> Vec<usize> {
-        (0..self.cands.len())
-            .filter(|&c| self.cands[c].count_ones() == k)
+/// The wings family (W-wing, XY-wing, XYZ-wing): its finders, called as
+/// `Wings.finder(board, …)`; it keeps nothing between calls.
+#[derive(Debug, Clone, Copy, Default)]
+pub(in crate::logic) struct Wings;
+
+impl Wings {
+    fn with_count(&self, board: &Board, k: u32) -> Vec<usize> {
+        (0..board.cands.len())
+            .filter(|&c| board.cands[c].count_ones() == k)
             .collect()
     }
 
     /// Cells outside `pattern` holding `d` and seeing every cell of `seen`.
-    fn seeing_all(&self, d: u8, seen: &[usize], pattern: &[usize]) -> Vec<(usize, u8)> {
-        self.common_peers(seen)
-            .filter(|&x| self.cands[x] & bit(d) != 0 && !pattern.contains(&x))
+    fn seeing_all(
+        &self,
+        board: &Board,
+        d: u8,
+        seen: &[usize],
+        pattern: &[usize],
+    ) -> Vec<(usize, u8)> {
+        board
+            .common_peers(seen)
+            .filter(|&x| board.cands[x] & bit(d) != 0 && !pattern.contains(&x))
             .map(|x| (x, d))
             .collect()
     }
 
     fn wing_step(
-        &self,
         technique: Technique,
         d: u8,
         cells: Vec<usize>,
@@ -45,26 +56,26 @@ impl Board {
 
     /// One XY-wing (`three` false) or XYZ-wing (`three` true) that strikes
     /// something.
-    pub(in crate::logic) fn xy_wing(&mut self, three: bool) -> bool {
-        let pairs = self.with_count(2);
+    pub(in crate::logic) fn xy_wing(&mut self, board: &mut Board, three: bool) -> bool {
+        let pairs = self.with_count(board, 2);
         let pivots = if three {
-            self.with_count(3)
+            self.with_count(board, 3)
         } else {
             pairs.clone()
         };
         // The pairs as a bit set: a pivot's wings are read off its peers'.
-        let words = self.cands.len().div_ceil(64);
+        let words = board.cands.len().div_ceil(64);
         let mut pair_set = vec![0u64; words];
         for &c in &pairs {
             pair_set.put(c);
         }
         let mut wings: Vec<usize> = Vec::new();
         for &p in &pivots {
-            let pm = self.cands[p];
+            let pm = board.cands[p];
             wings.clear();
             for (w, (&pairs_here, &peers)) in pair_set
                 .iter()
-                .zip(&self.peer_sets[p * words..(p + 1) * words])
+                .zip(&board.peer_sets[p * words..(p + 1) * words])
                 .enumerate()
             {
                 let mut m = pairs_here & peers;
@@ -72,9 +83,9 @@ impl Board {
                     let c = 64 * w + m.trailing_zeros() as usize;
                     m &= m - 1;
                     let fits = if three {
-                        self.cands[c] & !pm == 0
+                        board.cands[c] & !pm == 0
                     } else {
-                        (self.cands[c] & pm).count_ones() == 1
+                        (board.cands[c] & pm).count_ones() == 1
                     };
                     if fits {
                         wings.push(c);
@@ -83,7 +94,7 @@ impl Board {
             }
             for (i, &a) in wings.iter().enumerate() {
                 for &b in &wings[i + 1..] {
-                    let (am, bm) = (self.cands[a], self.cands[b]);
+                    let (am, bm) = (board.cands[a], board.cands[b]);
                     let z = am & bm;
                     if am == bm || z.count_ones() != 1 {
                         continue;
@@ -95,18 +106,18 @@ impl Board {
                         if (am | bm) != pm {
                             continue;
                         }
-                        let elim = self.seeing_all(d, &[p, a, b], &[p, a, b]);
-                        self.wing_step(Technique::XyzWing, d, vec![p, a, b], elim)
+                        let elim = self.seeing_all(board, d, &[p, a, b], &[p, a, b]);
+                        Self::wing_step(Technique::XyzWing, d, vec![p, a, b], elim)
                     } else {
                         // Pincers {x,z} and {y,z} with the pivot {x,y}.
                         if pm & z != 0 || (am | bm) & !z != pm {
                             continue;
                         }
-                        let elim = self.seeing_all(d, &[a, b], &[p, a, b]);
-                        self.wing_step(Technique::XyWing, d, vec![p, a, b], elim)
+                        let elim = self.seeing_all(board, d, &[a, b], &[p, a, b]);
+                        Self::wing_step(Technique::XyWing, d, vec![p, a, b], elim)
                     };
                     if let Some(step) = step {
-                        self.apply(step);
+                        board.apply(step);
                         return true;
                     }
                 }
@@ -116,36 +127,36 @@ impl Board {
     }
 
     /// One W-wing that strikes something.
-    pub(in crate::logic) fn w_wing(&mut self) -> bool {
-        let pairs = self.with_count(2);
+    pub(in crate::logic) fn w_wing(&mut self, board: &mut Board) -> bool {
+        let pairs = self.with_count(board, 2);
         // Each digit's strong links, found when first needed.
-        let mut links = vec![None; self.side];
+        let mut links = vec![None; board.side];
         for (i, &a) in pairs.iter().enumerate() {
             for &b in &pairs[i + 1..] {
-                let m = self.cands[a];
-                if self.cands[b] != m || self.sees(a, b) {
+                let m = board.cands[a];
+                if board.cands[b] != m || board.sees(a, b) {
                     continue;
                 }
                 for x in digits_of(m) {
                     let Some(y) = digits_of(m & !bit(x)).next() else {
                         continue;
                     };
-                    let links = links[x as usize - 1].get_or_insert_with(|| self.strong_links(x));
+                    let links = links[x as usize - 1].get_or_insert_with(|| board.strong_links(x));
                     for &(_, e1, e2) in links.iter() {
                         let joined = [(e1, e2), (e2, e1)].into_iter().any(|(s, t)| {
                             ![a, b].contains(&s)
                                 && ![a, b].contains(&t)
-                                && self.sees(a, s)
-                                && self.sees(b, t)
+                                && board.sees(a, s)
+                                && board.sees(b, t)
                         });
                         if !joined {
                             continue;
                         }
-                        let elim = self.seeing_all(y, &[a, b], &[a, b, e1, e2]);
+                        let elim = self.seeing_all(board, y, &[a, b], &[a, b, e1, e2]);
                         if let Some(step) =
-                            self.wing_step(Technique::WWing, y, vec![a, b, e1, e2], elim)
+                            Self::wing_step(Technique::WWing, y, vec![a, b, e1, e2], elim)
                         {
-                            self.apply(step);
+                            board.apply(step);
                             return true;
                         }
                     }
@@ -215,11 +226,11 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Solver, Technique};
 
-    fn empty() -> Board {
+    fn empty() -> Solver {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        Board::edited_by_hand(&p)
+        Solver::edited_by_hand(&p)
     }
 
     #[test]
@@ -230,7 +241,7 @@ mod tests {
         b.cands[0] = 0b011;
         b.cands[4] = 0b101;
         b.cands[36] = 0b110;
-        assert!(b.xy_wing(false));
+        assert!(b.find(Technique::XyWing));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::XyWing);
         assert_eq!(s.digits, vec![3]);
@@ -245,7 +256,7 @@ mod tests {
         b.cands[0] = 0b111;
         b.cands[1] = 0b101;
         b.cands[18] = 0b110;
-        assert!(b.xy_wing(true));
+        assert!(b.find(Technique::XyzWing));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::XyzWing);
         assert_eq!(
@@ -265,7 +276,7 @@ mod tests {
                 b.cands[r * 9 + 8] &= !1;
             }
         }
-        assert!(b.w_wing());
+        assert!(b.find(Technique::WWing));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::WWing);
         assert_eq!(s.digits, vec![2]);

@@ -476,7 +476,7 @@ fn path_techniques(book: &Path) -> Vec<Vec<String>> {
     for sheet in &sheets {
         for grid in &sheet.grids {
             let puzzle = grid.puzzle();
-            let mut board = xlsudoku::logic::Board::new(&puzzle).unwrap();
+            let mut board = xlsudoku::logic::Solver::new(&puzzle).unwrap();
             board.assume_unique();
             board.run(None);
             paths.push(

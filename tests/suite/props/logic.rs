@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use xlsudoku::grid::{BoxShape, Grid};
-use xlsudoku::logic::{Board, Ladder, Stop, Technique};
+use xlsudoku::logic::{Ladder, Solver, Stop, Technique};
 use xlsudoku::search::{search, SearchOptions};
 
 fn data(rel: &str) -> Vec<String> {
@@ -40,11 +40,11 @@ fn unique_solution(p: &Grid) -> Option<Grid> {
 /// step; returns the techniques used.
 fn check_steps(p: &Grid, ladder: Ladder) -> BTreeSet<Technique> {
     let sol = unique_solution(p).expect("a puzzle with one solution");
-    let mut b = Board::with_ladder(p, ladder).expect("no clash");
+    let mut b = Solver::with_ladder(p, ladder).expect("no clash");
     // One solution, proven: the uniqueness techniques may run.
     b.assume_unique();
     assert_eq!(b.run(Some(&sol)), Stop::Solved, "{p}");
-    assert_eq!(b.grid(), &sol);
+    assert_eq!(b.board().grid(), &sol);
     let mut used = BTreeSet::new();
     for s in b.steps() {
         used.insert(s.technique);
@@ -232,7 +232,7 @@ fn an_ambiguous_puzzle_is_never_solved_by_a_uniqueness_step() {
     let puzzles = ambiguous_puzzles(60);
     assert!(puzzles.len() >= 50, "{}", puzzles.len());
     for (p, solutions) in &puzzles {
-        let mut b = Board::with_ladder(p, Ladder::all()).unwrap();
+        let mut b = Solver::with_ladder(p, Ladder::all()).unwrap();
         assert!(!b.assumes_unique());
         // Sound steps cannot pick one of several solutions: the ladder
         // stops short.
@@ -344,7 +344,7 @@ proptest! {
 }
 
 /// Also pins the notes of findings: `rate` hands Sudoku Explainer's run
-/// what HoDoKu's run found and found nothing with (`Board::note_findings`),
+/// what HoDoKu's run found and found nothing with (`Solver::note_findings`),
 /// `rate_after` runs it without; the ratings must not differ.
 #[test]
 fn rating_from_the_historys_run_equals_rating_from_scratch() {
@@ -355,7 +355,7 @@ fn rating_from_the_historys_run_equals_rating_from_scratch() {
     for line in &lines {
         let p: Grid = line.parse().unwrap();
         let sol = unique_solution(&p).expect("one solution");
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Solver::with_ladder(&p, Ladder::all()).unwrap();
         b.assume_unique();
         b.run(Some(&sol));
         assert_eq!(rate_after(&p, b.steps()), rate(&p), "{line}");

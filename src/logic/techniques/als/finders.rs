@@ -2,14 +2,17 @@
 
 use std::sync::Arc;
 
+use super::AlmostLockedSets;
 use super::{Als, AlsData, Struck, MAX_CHAIN, MAX_EXPANSIONS};
+use crate::logic::memo::Run;
 use crate::logic::{bit, Board, Cells, ChainNode, Step, Technique};
 
-impl Board {
+impl AlmostLockedSets {
     /// Candidates `z` (a digit of both, not in `except`) outside both sets
     /// seeing every `z` of `a` and of `b`.
     pub(super) fn als_struck(
         &self,
+        board: &Board,
         data: &AlsData,
         a: &Als,
         b: &Als,
@@ -17,7 +20,7 @@ impl Board {
     ) -> Vec<(usize, u8)> {
         let mut out = Vec::new();
         // On grids of 128 cells or fewer the folds are the sets.
-        let own = if self.cands.len() <= 128 {
+        let own = if board.cands.len() <= 128 {
             !(a.fold | b.fold)
         } else {
             u128::MAX
@@ -29,7 +32,7 @@ impl Board {
                 // Folded sets that do not meet: the sets do not either.
                 continue;
             }
-            if self.cands.len() <= 128 {
+            if board.cands.len() <= 128 {
                 // The folds are the sets: the cells seeing every z of
                 // both, holding z, outside both.
                 let mut m = both;
@@ -42,8 +45,8 @@ impl Board {
             let mut s = a.seen(i).to_vec();
             s.keep(b.seen(i));
             for c in s.members() {
-                if c < self.cands.len()
-                    && self.cands[c] & bit(z) != 0
+                if c < board.cands.len()
+                    && board.cands[c] & bit(z) != 0
                     && !a.cells.contains(&c)
                     && !b.cells.contains(&c)
                 {
@@ -58,6 +61,7 @@ impl Board {
 
     pub(super) fn als_step(
         &mut self,
+        board: &mut Board,
         technique: Technique,
         sets: &[&Als],
         commons: &[u8],
@@ -79,7 +83,7 @@ impl Board {
             }
         }
         let cells: Vec<usize> = sets.iter().flat_map(|a| a.cells.iter().copied()).collect();
-        self.apply(Step {
+        board.apply(Step {
             technique,
             unit: None,
             digits,
@@ -92,21 +96,26 @@ impl Board {
 
     /// Which sets only make patterns that `t` (ALS-XZ, ALS-XY-wing) has
     /// tried in vain: those of the last position where it found nothing
-    /// ([`Board::searched_in_vain_at`]). Their sets, and so what they
+    /// ([`Run::searched_in_vain_at`]). Their sets, and so what they
     /// strike, are the same here, and the candidates to strike are fewer;
     /// so only patterns with a newer set are tried.
-    pub(super) fn als_tried(&self, t: Technique) -> impl Fn(&Als) -> bool {
-        let at = self.searched_in_vain_at(t);
+    pub(super) fn als_tried(
+        &self,
+        board: &Board,
+        run: &Run,
+        t: Technique,
+    ) -> impl Fn(&Als) -> bool {
+        let at = run.searched_in_vain_at(board, t);
         move |a: &Als| at.is_some_and(|at| a.born <= at)
     }
 
     /// One ALS-XZ that strikes something.
-    pub(in crate::logic) fn als_xz(&mut self) -> bool {
-        let data = self.als_data();
+    pub(in crate::logic) fn als_xz(&mut self, board: &mut Board, run: &mut Run) -> bool {
+        let data = self.als_data(board);
         let als = &data.als;
-        let old = self.als_tried(Technique::AlsXz);
+        let old = self.als_tried(board, run, Technique::AlsXz);
         for (i, a) in als.iter().enumerate() {
-            if i % 64 == 0 && self.past_deadline() {
+            if i % 64 == 0 && run.past_deadline() {
                 return false;
             }
             let old_a = old(a);
@@ -116,9 +125,9 @@ impl Board {
                 }
                 let b = &als[k];
                 for x in crate::logic::digits_of(rcc) {
-                    let struck = self.als_struck(&data, a, b, bit(x));
+                    let struck = self.als_struck(board, &data, a, b, bit(x));
                     if !struck.is_empty() {
-                        self.als_step(Technique::AlsXz, &[a, b], &[x], struck);
+                        self.als_step(board, Technique::AlsXz, &[a, b], &[x], struck);
                         return true;
                     }
                 }
@@ -128,14 +137,14 @@ impl Board {
     }
 
     /// One ALS-XY-wing that strikes something.
-    pub(in crate::logic) fn als_xy_wing(&mut self) -> bool {
-        let data = self.als_data();
+    pub(in crate::logic) fn als_xy_wing(&mut self, board: &mut Board, run: &mut Run) -> bool {
+        let data = self.als_data(board);
         let als = &data.als;
-        let old = self.als_tried(Technique::AlsXyWing);
+        let old = self.als_tried(board, run, Technique::AlsXyWing);
         // With an old pivot, the places in its list of the new sets.
         let mut fresh: Vec<usize> = Vec::new();
         for (ci, c) in als.iter().enumerate() {
-            if ci % 16 == 0 && self.past_deadline() {
+            if ci % 16 == 0 && run.past_deadline() {
                 return false;
             }
             let links = &data.rcc[ci];
@@ -149,7 +158,7 @@ impl Board {
             }
             for (p, &(ai, ra)) in links.iter().enumerate() {
                 let wing = |&(bi, rb): &(usize, u64)| {
-                    self.xy_wing_strikes(&data, (ai, ra), (bi, rb))
+                    self.xy_wing_strikes(board, &data, (ai, ra), (bi, rb))
                         .map(|(x, y, struck)| (bi, x, y, struck))
                 };
                 let found = if !old_c || !old(&als[ai]) {
@@ -160,7 +169,7 @@ impl Board {
                 };
                 if let Some((bi, x, y, struck)) = found {
                     let (a, b) = (&als[ai], &als[bi]);
-                    self.als_step(Technique::AlsXyWing, &[a, c, b], &[x, y], struck);
+                    self.als_step(board, Technique::AlsXyWing, &[a, c, b], &[x, y], struck);
                     return true;
                 }
             }
@@ -170,8 +179,8 @@ impl Board {
 
     /// Whether sets `i` and `j`, whose folds meet, overlap: they do on
     /// a grid of 128 cells or fewer, where the folds are the sets.
-    pub(super) fn overlap(&self, data: &AlsData, i: usize, j: usize) -> bool {
-        self.cands.len() <= 128 || data.als[i].set.meets(&data.als[j].set)
+    pub(super) fn overlap(&self, board: &Board, data: &AlsData, i: usize, j: usize) -> bool {
+        board.cands.len() <= 128 || data.als[i].set.meets(&data.als[j].set)
     }
 
     /// What the wing of sets `a` and `b` on a pivot strikes, with their
@@ -179,6 +188,7 @@ impl Board {
     /// `y` (of `rb`, not `x`) that strike something, and what they strike.
     pub(super) fn xy_wing_strikes(
         &self,
+        board: &Board,
         data: &AlsData,
         (ai, ra): (usize, u64),
         (bi, rb): (usize, u64),
@@ -187,7 +197,7 @@ impl Board {
         let z = data.strikable[ai] & data.strikable[bi];
         // Overlapping (the folds are exact on small grids, and disjoint
         // folds mean disjoint sets on any).
-        if z == 0 || data.folds[ai] & data.folds[bi] != 0 && self.overlap(data, ai, bi) {
+        if z == 0 || data.folds[ai] & data.folds[bi] != 0 && self.overlap(board, data, ai, bi) {
             return None;
         }
         let (a, b) = (&data.als[ai], &data.als[bi]);
@@ -196,7 +206,7 @@ impl Board {
                 if z & !(bit(x) | bit(y)) == 0 {
                     continue;
                 }
-                let struck = self.als_struck(data, a, b, bit(x) | bit(y));
+                let struck = self.als_struck(board, data, a, b, bit(x) | bit(y));
                 if !struck.is_empty() {
                     return Some((x, y, struck));
                 }
@@ -206,10 +216,11 @@ impl Board {
     }
 
     /// One ALS chain of four to [`MAX_CHAIN`] sets that strikes something.
-    pub(in crate::logic) fn als_chain(&mut self) -> bool {
-        let data = self.als_data();
+    pub(in crate::logic) fn als_chain(&mut self, board: &mut Board, run: &Run) -> bool {
+        let data = self.als_data(board);
         let (als, rcc) = (&data.als, &data.rcc);
         struct Search<'a> {
+            family: &'a AlmostLockedSets,
             board: &'a Board,
             data: &'a AlsData,
             als: &'a [Arc<Als>],
@@ -260,9 +271,13 @@ impl Board {
                         {
                             let first = &self.als[first];
                             let except = bit(self.commons[0]) | bit(x);
-                            let struck =
-                                self.board
-                                    .als_struck(self.data, first, &self.als[next], except);
+                            let struck = self.family.als_struck(
+                                self.board,
+                                self.data,
+                                first,
+                                &self.als[next],
+                                except,
+                            );
                             if !struck.is_empty() {
                                 return Some(struck);
                             }
@@ -286,7 +301,8 @@ impl Board {
             }
         }
         let mut search = Search {
-            board: self,
+            family: self,
+            board,
             data: &data,
             als,
             rcc,
@@ -294,12 +310,12 @@ impl Board {
             commons: Vec::new(),
             used: Vec::new(),
             used_fold: 0,
-            small: self.cands.len() <= 128,
+            small: board.cands.len() <= 128,
             budget: MAX_EXPANSIONS,
         };
         let mut found = None;
         for (start, first) in als.iter().enumerate() {
-            if start % 16 == 0 && search.board.past_deadline() {
+            if start % 16 == 0 && run.past_deadline() {
                 break;
             }
             search.path = vec![start];
@@ -318,7 +334,7 @@ impl Board {
             return false;
         };
         let sets: Vec<&Als> = path.iter().map(|&i| &*als[i]).collect();
-        self.als_step(Technique::AlsChain, &sets, &commons, struck);
+        self.als_step(board, Technique::AlsChain, &sets, &commons, struck);
         true
     }
 }

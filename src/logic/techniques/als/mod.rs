@@ -183,7 +183,7 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Board, Ladder, Technique};
+    use crate::logic::{Ladder, Solver, Technique};
 
     #[test]
     fn the_kept_sets_and_failures_change_no_step() {
@@ -194,18 +194,15 @@ mod tests {
         // skipped (for the XY-wing, as its wings).
         let mut skipped = 0;
         for (line, p) in crate::logic::tests::hard_puzzles(40) {
-            let mut board = Board::with_ladder(&p, Ladder::all()).unwrap();
+            let mut board = Solver::with_ladder(&p, Ladder::all()).unwrap();
             board.assume_unique();
             while !board.grid.is_full() && !board.contradiction {
-                for (search, t) in [
-                    (Board::als_xz as fn(&mut Board) -> bool, Technique::AlsXz),
-                    (Board::als_xy_wing, Technique::AlsXyWing),
-                ] {
+                for t in [Technique::AlsXz, Technique::AlsXyWing] {
                     let (mut with, mut without) = (board.clone(), board.clone());
-                    without.memo = Default::default();
-                    without.memo.facts.off = true;
-                    let data = with.als_data();
-                    let old = with.als_tried(t);
+                    without.families = Default::default();
+                    without.run.facts.off = true;
+                    let data = with.families.als.als_data(&with.board);
+                    let old = with.families.als.als_tried(&with.board, &with.run, t);
                     skipped += data
                         .rcc
                         .iter()
@@ -213,7 +210,7 @@ mod tests {
                         .flat_map(|(i, list)| list.iter().map(move |&(k, _)| (i, k)))
                         .filter(|&(i, k)| i < k && old(&data.als[i]) && old(&data.als[k]))
                         .count();
-                    assert_eq!(search(&mut with), search(&mut without), "{line}");
+                    assert_eq!(with.find(t), without.find(t), "{line}");
                     assert_eq!(with.steps, without.steps, "{line}");
                 }
                 if !board.step() {
@@ -229,7 +226,7 @@ mod tests {
     #[test]
     fn als_xz_strikes_the_common_digit() {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Board::edited_by_hand(&p);
+        let mut b = Solver::edited_by_hand(&p);
         // A = r1c1 {1,2}; B = r1c4, r1c5 {1,2,3} with 1 only in r1c4,
         // which r1c1 sees: 1 is a restricted common, and 2 (in both) is in
         // one of them: row 1 loses it elsewhere (the search may find
@@ -237,7 +234,7 @@ mod tests {
         b.cands[0] = 0b011;
         b.cands[3] = 0b101;
         b.cands[4] = 0b110;
-        assert!(b.als_xz());
+        assert!(b.find(Technique::AlsXz));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::AlsXz);
         assert!(!s.eliminated.is_empty());

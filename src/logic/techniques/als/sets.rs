@@ -1,29 +1,30 @@
 //! The almost locked sets of a position, kept from one position to the
-//! next ([`Board::als_data`]), and the restricted commons of two.
+//! next ([`AlmostLockedSets::als_data`]), and the restricted commons of two.
 
 use std::sync::Arc;
 
+use super::AlmostLockedSets;
 use super::{Als, AlsData, MAX_CELLS_LARGE, MAX_SETS};
 use crate::logic::{bit, Board, Cells};
 
-impl Board {
+impl AlmostLockedSets {
     /// The sets and their restricted commons, gathered once per position:
     /// from the last position's, where a unit's cells, or a set's own
     /// cells, have not changed (the same sets, the same restricted commons
     /// between two of them).
-    pub(super) fn als_data(&mut self) -> Arc<AlsData> {
-        let at = self.steps.len();
-        let prev = match self.memo.als.last.take() {
+    pub(super) fn als_data(&mut self, board: &Board) -> Arc<AlsData> {
+        let at = board.steps.len();
+        let prev = match self.last.take() {
             Some((s, cands, data)) if s == at => {
-                self.memo.als.last = Some((s, cands, Arc::clone(&data)));
+                self.last = Some((s, cands, Arc::clone(&data)));
                 return data;
             }
-            Some((_, cands, data)) if !data.truncated && cands.len() == self.cands.len() => {
+            Some((_, cands, data)) if !data.truncated && cands.len() == board.cands.len() => {
                 Some((cands, data))
             }
             _ => None,
         };
-        let units = self.units.len();
+        let units = board.units.len();
         let mut als: Vec<Arc<Als>> = Vec::new();
         let mut unit_at = Vec::with_capacity(units + 1);
         // The index of each set in the last position's list, if from it.
@@ -32,7 +33,7 @@ impl Board {
         for k in 0..units {
             let kept = prev
                 .as_ref()
-                .filter(|(cands, _)| self.units[k].iter().all(|&c| cands[c] == self.cands[c]));
+                .filter(|(cands, _)| board.units[k].iter().all(|&c| cands[c] == board.cands[c]));
             match kept {
                 Some((_, old)) => {
                     for o in old.unit_at[k]..old.unit_at[k + 1] {
@@ -42,7 +43,7 @@ impl Board {
                 }
                 None => {
                     let old = prev.as_ref().map(|(cands, data)| (&cands[..], &**data));
-                    for (a, o) in self.unit_als(k, old) {
+                    for (a, o) in self.unit_als(board, k, old) {
                         als.push(a);
                         was.push(o);
                     }
@@ -59,8 +60,8 @@ impl Board {
             was.clear();
             was.resize(als.len(), usize::MAX);
         }
-        let small = self.cands.len() <= 128;
-        let n = self.side;
+        let small = board.cands.len() <= 128;
+        let n = board.side;
         let mut rcc: Vec<Vec<(usize, u64)>> = vec![Vec::new(); als.len()];
         // The last position's commons between two sets both kept.
         let old = prev.as_ref().map(|(_, d)| d).filter(|_| !truncated);
@@ -89,14 +90,14 @@ impl Board {
         // every later new one (all pairs when nothing was kept).
         let pair = |j: usize, k: usize| k != j && (!is_new[k] || k > j);
         if small {
-            self.commons_indexed(&als, &is_new, &pair, &mut rcc);
+            self.commons_indexed(board, &als, &is_new, &pair, &mut rcc);
         } else {
             for j in (0..als.len()).filter(|&j| is_new[j]) {
                 for k in (0..als.len()).filter(|&k| pair(j, k)) {
                     // Restricted commons are symmetric: every x of one set
                     // sees every x of the other.
                     let (i, k) = (j.min(k), j.max(k));
-                    let r = Board::restricted(&als[i], &als[k], small);
+                    let r = Self::restricted(&als[i], &als[k], small);
                     if r != 0 {
                         rcc[i].push((k, r));
                         rcc[k].push((i, r));
@@ -113,7 +114,7 @@ impl Board {
         // Each digit's candidates, folded: a quick test of whether two
         // sets strike anything.
         let mut cand_fold = vec![0u128; n];
-        for (c, &m) in self.cands.iter().enumerate() {
+        for (c, &m) in board.cands.iter().enumerate() {
             for d in crate::logic::digits_of(m) {
                 cand_fold[d as usize - 1] |= 1u128 << (c % 128);
             }
@@ -140,7 +141,7 @@ impl Board {
             cand_fold,
             strikable,
         });
-        self.memo.als.last = Some((at, self.cands.clone(), Arc::clone(&data)));
+        self.last = Some((at, board.cands.clone(), Arc::clone(&data)));
         data
     }
 
@@ -152,13 +153,14 @@ impl Board {
     /// the sets are found through an index by digit and first cell.
     pub(super) fn commons_indexed(
         &self,
+        board: &Board,
         als: &[Arc<Als>],
         is_new: &[bool],
         pair: &dyn Fn(usize, usize) -> bool,
         rcc: &mut [Vec<(usize, u64)>],
     ) {
-        let n = self.side;
-        let cells = self.cands.len();
+        let n = board.side;
+        let cells = board.cands.len();
         // Sets by (digit index, first cell holding it), in one array.
         let mut at = vec![0u32; n * cells + 1];
         for a in als {
@@ -224,18 +226,19 @@ impl Board {
     /// and sets) when its cells are unchanged since, else `usize::MAX`.
     pub(super) fn unit_als(
         &self,
+        board: &Board,
         k: usize,
         old: Option<(&[u64], &AlsData)>,
     ) -> Vec<(Arc<Als>, usize)> {
-        let n = self.side;
+        let n = board.side;
         let words = (n * n).div_ceil(64);
         let max = if n > 9 { MAX_CELLS_LARGE } else { n };
         let mut out = Vec::new();
-        let unit = &self.units[k];
+        let unit = &board.units[k];
         let blanks: Vec<usize> = unit
             .iter()
             .copied()
-            .filter(|&c| self.cands[c] != 0)
+            .filter(|&c| board.cands[c] != 0)
             .collect();
         let mut pick: Vec<usize> = Vec::new();
         #[allow(clippy::too_many_arguments)]
@@ -264,15 +267,15 @@ impl Board {
             }
         }
         let mut found = Vec::new();
-        go(self, &blanks, 0, 0, max, &mut pick, &mut found);
+        go(board, &blanks, 0, 0, max, &mut pick, &mut found);
         for (mut cells, mask) in found {
             cells.sort_unstable();
             // Each set once, from the first unit holding it (rows,
             // then columns, then boxes): a set of one row or column
             // found again in a column or box is skipped.
             let earlier = (0..k / n).any(|t| {
-                let u = self.cell_units[cells[0]][t];
-                cells.iter().all(|&c| self.cell_units[c][t] == u)
+                let u = board.cell_units[cells[0]][t];
+                cells.iter().all(|&c| board.cell_units[c][t] == u)
             });
             if earlier {
                 continue;
@@ -284,7 +287,7 @@ impl Board {
             // The same set as in the last position: the same cells,
             // holding the same candidates.
             let same = old.and_then(|(cands, data)| {
-                if cells.iter().any(|&c| cands[c] != self.cands[c]) {
+                if cells.iter().any(|&c| cands[c] != board.cands[c]) {
                     return None;
                 }
                 let o = (data.unit_at[k]..data.unit_at[k + 1]).find(|&o| data.als[o].set == set)?;
@@ -294,7 +297,7 @@ impl Board {
                 out.push(same);
                 continue;
             }
-            let small = self.cands.len() <= 128;
+            let small = board.cands.len() <= 128;
             let mut seen_fold = vec![0u128; n];
             let mut with_fold = vec![0u128; n];
             if small {
@@ -302,15 +305,15 @@ impl Board {
                 for d in crate::logic::digits_of(mask) {
                     let i = d as usize - 1;
                     let (mut s, mut w) = (u128::MAX, 0u128);
-                    for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
-                        s &= self.peer_sets[c * words..(c + 1) * words].folded();
+                    for &c in cells.iter().filter(|&&c| board.cands[c] & bit(d) != 0) {
+                        s &= board.peer_sets[c * words..(c + 1) * words].folded();
                         w |= 1 << c;
                     }
                     seen_fold[i] = s;
                     with_fold[i] = w;
                 }
                 let a = Als {
-                    born: self.steps.len(),
+                    born: board.steps.len(),
                     fold: set.folded(),
                     cells,
                     set,
@@ -330,15 +333,15 @@ impl Board {
                 let s = &mut seen_by[i * words..(i + 1) * words];
                 s.fill(u64::MAX);
                 let w = &mut with[i * words..(i + 1) * words];
-                for &c in cells.iter().filter(|&&c| self.cands[c] & bit(d) != 0) {
-                    s.keep(&self.peer_sets[c * words..(c + 1) * words]);
+                for &c in cells.iter().filter(|&&c| board.cands[c] & bit(d) != 0) {
+                    s.keep(&board.peer_sets[c * words..(c + 1) * words]);
                     w.put(c);
                 }
                 seen_fold[i] = s.folded();
                 with_fold[i] = w.folded();
             }
             let a = Als {
-                born: self.steps.len(),
+                born: board.steps.len(),
                 fold: set.folded(),
                 cells,
                 set,

@@ -1,12 +1,14 @@
 //! The breadth-first search from every start at once, on bit sets over
-//! the nodes with strong links of a folded graph ([`Board::search_in_bits`]).
+//! the nodes with strong links of a folded graph ([`Chains::search_in_bits`]).
 
+use super::Chains;
 use super::{Found, Graph, Kind, IN_CELL, MAX_NODES};
+use crate::logic::memo::Run;
 use crate::logic::{bit, Board, Cells};
 
 /// The nodes with strong links of a folded graph (at most 256 of them),
 /// numbered in node order, and their links as bit sets `S` over those
-/// numbers: for [`Board::search_in_bits`].
+/// numbers: for [`Chains::search_in_bits`].
 pub(super) struct StrongNodes<S> {
     /// The nodes.
     pub(super) nodes: Vec<usize>,
@@ -78,8 +80,8 @@ pub(super) fn shares<S: Set>(seen_by: &[S], seen: &[u32], seen_at: &[usize]) -> 
         .collect()
 }
 
-impl Board {
-    /// [`Board::search`] on a folded graph with up to 256 nodes with
+impl Chains {
+    /// [`Chains::search`] on a folded graph with up to 256 nodes with
     /// strong links, by one breadth-first search from every start at
     /// once ([`spread`]): each literal of a node with strong links keeps
     /// the set of starts that reach it, level by level (bit sets over
@@ -87,15 +89,18 @@ impl Board {
     /// sees is seen by `y` too may strike it (a chain between single
     /// nodes does; one with a group may not). For the shortest chain, the
     /// first level with such starts holds the shortest chains, and the
-    /// search from one start ([`Board::search_from`], capped at that
+    /// search from one start ([`Chains::search_from`], capped at that
     /// length) makes the chain, in order, until one strikes (the first
     /// start, in node order, of the shortest chains; its first chain
     /// breadth first). With `most` (HoDoKu's choice of X- and
     /// XY-chains), every start that may strike at some level is searched,
     /// in order, and no other. `None` when the graph is not folded or
     /// more than 256 nodes have strong links.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn search_in_bits(
         &self,
+        board: &Board,
+        run: &Run,
         g: &Graph,
         kind: Kind,
         skip: u64,
@@ -120,19 +125,22 @@ impl Board {
         Some(match nodes.len() {
             0..=128 => {
                 let s = StrongNodes::<u128>::of(g, kind, &id, nodes);
-                self.search_among(g, kind, &s, skip, cut, most)
+                self.search_among(board, run, g, kind, &s, skip, cut, most)
             }
             129..=256 => {
                 let s = StrongNodes::<Wide>::of(g, kind, &id, nodes);
-                self.search_among(g, kind, &s, skip, cut, most)
+                self.search_among(board, run, g, kind, &s, skip, cut, most)
             }
             _ => return None,
         })
     }
 
-    /// [`Board::search_in_bits`] over the nodes with strong links `s`.
-    pub(super) fn search_among<S: Set>(
+    /// [`Chains::search_in_bits`] over the nodes with strong links `s`.
+    #[allow(clippy::too_many_arguments)]
+    fn search_among<S: Set>(
         &self,
+        board: &Board,
+        run: &Run,
         g: &Graph,
         kind: Kind,
         s: &StrongNodes<S>,
@@ -155,14 +163,14 @@ impl Board {
                 let x = s.nodes[i];
                 only.put(x);
             }
-            return self.search_from(g, kind, skip, Some(&only), cut, true, MAX_NODES);
+            return self.search_from(board, run, g, kind, skip, Some(&only), cut, true, MAX_NODES);
         }
         let mut found = None;
         spread(s, starts, |len, mut hits| {
             while let Some(i) = hits.pop_first() {
                 let x = s.nodes[i];
                 only[x / 64] = 1 << (x % 64);
-                found = self.search_from(g, kind, skip, Some(&only), cut, false, len);
+                found = self.search_from(board, run, g, kind, skip, Some(&only), cut, false, len);
                 if found.is_some() || *cut {
                     return true;
                 }
@@ -174,7 +182,7 @@ impl Board {
     }
 }
 
-/// The breadth-first search of [`Board::search_in_bits`] from the nodes
+/// The breadth-first search of [`Chains::search_in_bits`] from the nodes
 /// of `s` that `starts` allows, all at once: at each level of "true"
 /// literals from the fourth on (two are too few for a chain), calls
 /// `level` with the length of the chains reaching them and the starts
@@ -240,7 +248,7 @@ pub(super) fn spread<S: Set>(
     }
 }
 
-/// A set of small numbers in bits, for [`Board::search_in_bits`]: one
+/// A set of small numbers in bits, for [`Chains::search_in_bits`]: one
 /// `u128`, or two ([`Wide`]).
 pub(super) trait Set: Copy + Default + std::ops::BitOr<Output = Self> {
     fn unit(i: usize) -> Self;

@@ -1,48 +1,15 @@
 //! The building of a position's link graph, kept per position and per
-//! candidates ([`Board::graph`]), and what two ends of a chain strike.
+//! candidates ([`Chains::graph`]), and what two ends of a chain strike.
 
 use std::sync::Arc;
 
-use super::{Adj, Fold, Graph, Nodes, IN_CELL, KEPT_GRAPHS};
+use super::Chains;
+use super::{Adj, Fold, Graph, Nodes, IN_CELL};
+use crate::logic::memo::Run;
 use crate::logic::{bit, Board};
 
 impl Board {
-    /// The link graph of the position, built once per position: every
-    /// node and link, grouped ones too when `grouped` (only grouped AICs
-    /// use them: the others, and forcing chains, keep to single nodes,
-    /// which come first and are numbered alike either way); each kind of
-    /// chain keeps to its own ([`Kind::allows`]).
-    pub(in crate::logic) fn graph(&mut self, grouped: bool) -> Arc<Graph> {
-        let at = self.steps.len();
-        let fits = |g: &Graph| g.grouped || !grouped;
-        if let Some((s, g)) = &self.memo.chains.graph {
-            if *s == at && fits(g) {
-                return Arc::clone(g);
-            }
-        }
-        let known = self
-            .memo
-            .findings
-            .as_ref()
-            .and_then(|f| f.graphs.get(&self.cands))
-            .filter(|g| fits(g));
-        let g = match known {
-            Some(g) => Arc::clone(g),
-            None => {
-                let g = Arc::new(self.build_graph(grouped, true));
-                if let Some(f) = &mut self.memo.findings {
-                    if self.side <= 9 && f.graphs.len() < KEPT_GRAPHS {
-                        f.graphs.insert(self.cands.clone(), Arc::clone(&g));
-                    }
-                }
-                g
-            }
-        };
-        self.memo.chains.graph = Some((at, Arc::clone(&g)));
-        g
-    }
-
-    /// The graph [`Board::graph`] keeps; `folded`: with a [`Fold`] on a
+    /// The graph [`Chains::graph`] keeps; `folded`: with a [`Fold`] on a
     /// grid of up to 128 cells (else every weak link listed).
     pub(in crate::logic) fn build_graph(&self, grouped: bool, folded: bool) -> Graph {
         let table = self.table();
@@ -401,10 +368,9 @@ impl Board {
             weak.close(singles, false);
         }
     }
-
     /// Candidates (outside both nodes) that a true `x` or a true `y`
     /// would strike: one of them holds, so these go.
-    pub(in crate::logic) fn struck_by_either(
+    pub(super) fn struck_by_either(
         &self,
         (cx, dx): (&[usize], u8),
         (cy, dy): (&[usize], u8),
@@ -440,6 +406,39 @@ impl Board {
         }
         out.sort_unstable();
         out
+    }
+}
+
+impl Chains {
+    /// The link graph of the position, built once per position: every
+    /// node and link, grouped ones too when `grouped` (only grouped AICs
+    /// use them: the others, and forcing chains, keep to single nodes,
+    /// which come first and are numbered alike either way); each kind of
+    /// chain keeps to its own ([`Kind::allows`](super::Kind::allows)).
+    pub(in crate::logic) fn graph(
+        &mut self,
+        board: &Board,
+        run: &mut Run,
+        grouped: bool,
+    ) -> Arc<Graph> {
+        let at = board.steps.len();
+        let fits = |g: &Graph| g.grouped || !grouped;
+        if let Some((s, g)) = &self.graph {
+            if *s == at && fits(g) {
+                return Arc::clone(g);
+            }
+        }
+        let known = run.known_graph(board).filter(|g| fits(g));
+        let g = match known {
+            Some(g) => Arc::clone(g),
+            None => {
+                let g = Arc::new(board.build_graph(grouped, true));
+                run.keep_graph(board, &g);
+                g
+            }
+        };
+        self.graph = Some((at, Arc::clone(&g)));
+        g
     }
 }
 

@@ -1,10 +1,12 @@
 //! The pre-filters that spare most chain searches: which starts may lead
 //! to a strike at all (AICs, [`useful_starts`]), which digits may hold an
-//! X-chain ([`Board::x_chain_digits`]), and whether an XY-chain search
+//! X-chain ([`Chains::x_chain_digits`]), and whether an XY-chain search
 //! would find what the last one did.
 
+use super::Chains;
 use super::{Graph, Kind, IN_CELL};
-use crate::logic::{bit, Board, Cells};
+use crate::logic::memo::Run;
+use crate::logic::{Board, Cells, Digits};
 
 /// What each vertex of a graph leads to, as a bit set of marks: the
 /// strongly connected parts of the graph (Tarjan's algorithm), each
@@ -13,7 +15,7 @@ use crate::logic::{bit, Board, Cells};
 #[derive(Debug)]
 pub(in crate::logic) struct Leads {
     /// Each vertex's part (`u32::MAX` when not visited).
-    pub(super) comp: Vec<u32>,
+    comp: Vec<u32>,
     /// Each part's set, `words` words.
     pub(super) sets: Vec<u64>,
     pub(super) words: usize,
@@ -198,7 +200,7 @@ pub(super) fn useful_starts(g: &Graph, kind: Kind) -> Vec<u64> {
 
 /// [`useful_starts`]' last pass with sets of `W` words: marks the starts
 /// of the chains that may strike each target.
-pub(super) fn mark_useful<const W: usize>(
+fn mark_useful<const W: usize>(
     g: &Graph,
     kind: Kind,
     mask: Option<&[u128]>,
@@ -240,7 +242,7 @@ pub(super) fn mark_useful<const W: usize>(
 }
 
 /// [`mark_useful`] for any number of nodes with strong links.
-pub(super) fn mark_useful_any(
+fn mark_useful_any(
     g: &Graph,
     kind: Kind,
     mask: Option<&[u128]>,
@@ -279,28 +281,25 @@ pub(super) fn mark_useful_any(
     }
 }
 
-impl Board {
-    /// The digits (bit `d - 1`, of those not in `skip`) on which an
+impl Chains {
+    /// The digits (of those not in `skip`) on which an
     /// X-chain may strike something, read from bit sets on grids of up to
     /// 128 cells (every digit not skipped on larger ones): from each place
     /// `x` with a strong link, the places a chain from "`x` false" makes
     /// true, of any length; a chain strikes only a place seeing `x` and
     /// one of them. A search on any other digit finds nothing.
-    pub(in crate::logic) fn x_chain_digits(&self, skip: u64) -> u64 {
-        let n = self.side;
-        let all = crate::logic::all_digits(n);
+    pub(super) fn x_chain_digits(&self, board: &Board, skip: Digits) -> Digits {
+        let n = board.side;
+        let all = Digits::all(n);
         let cells = n * n;
         if cells > 128 || skip == all {
             return all & !skip;
         }
-        let peer = |c: usize| self.peer_bits(c);
-        let table = self.table();
+        let peer = |c: usize| board.peer_bits(c);
+        let table = board.table();
         let mut conj = [0u128; 128];
-        let mut out = 0;
-        for d in 1..=n as u8 {
-            if skip & bit(d) != 0 {
-                continue;
-            }
+        let mut out = Digits::EMPTY;
+        for d in (all & !skip).iter() {
             let di = d as usize - 1;
             // The digit's places (rows come first, their cells in order),
             // and its strong links: for the digits searched alone, where
@@ -314,8 +313,8 @@ impl Board {
             for k in 0..3 * n {
                 let pl = table.places[k * n + di];
                 if crate::logic::two_bits(pl) {
-                    let a = self.units[k][pl.trailing_zeros() as usize];
-                    let b = self.units[k][63 - pl.leading_zeros() as usize];
+                    let a = board.units[k][pl.trailing_zeros() as usize];
+                    let b = board.units[k][63 - pl.leading_zeros() as usize];
                     conj[a] |= 1 << b;
                     conj[b] |= 1 << a;
                     starts |= 1 << a | 1 << b;
@@ -348,7 +347,7 @@ impl Board {
                     // chain (two nodes are too few, and the search does
                     // not reach them again).
                     if seen & seeing_x != 0 && off != 1 << x {
-                        out |= bit(d);
+                        out.insert(d);
                         break 'starts;
                     }
                     frontier = seen & places & !off;
@@ -368,16 +367,15 @@ impl Board {
     /// did: an XY-chain goes through pair cells alone, so where the
     /// candidates are fewer than there and no cell has become a pair
     /// since, every XY-chain is one that was there, striking no more.
-    pub(in crate::logic) fn xy_chains_in_vain(&self) -> bool {
-        #[cfg(test)]
-        if self.memo.facts.off {
+    pub(in crate::logic) fn xy_chains_in_vain(&self, board: &Board, run: &Run) -> bool {
+        if run.notes_off() {
             return false;
         }
-        let Some(then) = &self.memo.chains.xy_vain else {
+        let Some(then) = &self.xy_vain else {
             return false;
         };
-        then.len() == self.cands.len()
-            && self
+        then.len() == board.cands.len()
+            && board
                 .cands
                 .iter()
                 .zip(then)

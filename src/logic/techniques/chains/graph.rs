@@ -16,7 +16,7 @@ pub(in crate::logic) struct Graph {
     /// How many nodes are single cells (the first ones).
     pub(in crate::logic) singles: usize,
     /// Whether the grouped nodes are in (else only single cells).
-    pub(in crate::logic) grouped: bool,
+    pub(super) grouped: bool,
     /// The single node of each candidate (`cell * side + digit - 1`),
     /// `u32::MAX` where the cell lacks the digit.
     pub(in crate::logic) of_cand: Vec<u32>,
@@ -24,7 +24,7 @@ pub(in crate::logic) struct Graph {
     pub(in crate::logic) strong: Adj,
     /// Weak links of each node; on a grid of up to 128 cells ([`Fold`])
     /// a single node's list holds only its links to groups.
-    pub(in crate::logic) weak: Adj,
+    pub(super) weak: Adj,
     /// The bit sets a single node's other weak links are read from, on
     /// grids of up to 128 cells.
     pub(in crate::logic) fold: Option<Fold>,
@@ -289,8 +289,8 @@ pub(in crate::logic) struct Adj {
     /// Where each node's links to grouped nodes begin in `list`, and
     /// where its links inside one cell begin (each list is in ascending
     /// order: single nodes, groups, then the [`IN_CELL`] links).
-    pub(super) groups_at: Vec<u32>,
-    pub(super) in_cell_at: Vec<u32>,
+    groups_at: Vec<u32>,
+    in_cell_at: Vec<u32>,
 }
 
 impl Adj {
@@ -328,7 +328,7 @@ impl Adj {
         self.close_at(lo, out, singles);
     }
 
-    pub(super) fn close_at(&mut self, lo: usize, out: usize, singles: usize) {
+    fn close_at(&mut self, lo: usize, out: usize, singles: usize) {
         let links = &self.list[lo..];
         self.groups_at
             .push((lo + links.partition_point(|&v| (v as usize) < singles)) as u32);
@@ -419,7 +419,7 @@ impl std::ops::Index<usize> for Adj {
 
 /// The mark of a link inside one cell (a pair cell's strong link, two
 /// digits' weak link) in an adjacency list entry; the rest is the node.
-pub(in crate::logic) const IN_CELL: u32 = 1 << 31;
+pub(super) const IN_CELL: u32 = 1 << 31;
 
 impl Kind {
     /// Whether a chain of this kind may go to node `y` by a link marked

@@ -3,21 +3,23 @@
 //!
 //! A node is a candidate (`cell * side + digit - 1`); its links are read
 //! from each digit's places, each cell's peers and the pair cells. The
-//! search is [`Board::search_in_bits`]'s (every start at once, then the
+//! search is [`Chains::search_in_bits`]'s (every start at once, then the
 //! chain from one start), and the search from one start follows the
 //! links in the order the graph lists them, so the chain found is the
-//! one [`Board::search_from`] finds on the position's graph: only the
+//! one [`Chains::search_from`] finds on the position's graph: only the
 //! graph's building is saved. (Grouped AICs, X-chains and forcing chains
 //! still read the graph.)
 
+use super::Chains;
 use super::{better, path_to, share_weak, shares, spread, Kind, Set, StrongNodes, Wide, MAX_NODES};
+use crate::logic::memo::Run;
 use crate::logic::{Board, ChainNode};
 
 /// A chain found: its literals (`2 * candidate + on`) and what it strikes.
 type Found = (Vec<u32>, Vec<(usize, u8)>);
 
 /// A chain made: its nodes, first to last, and what it strikes.
-pub(in crate::logic) type Chain = (Vec<ChainNode>, Vec<(usize, u8)>);
+type Chain = (Vec<ChainNode>, Vec<(usize, u8)>);
 
 /// The candidates of a position in bit sets over the cells.
 struct Cells {
@@ -36,7 +38,7 @@ struct Cells {
 impl Board {
     /// Cell `c`'s peers as a bit set, on grids of up to 128 cells.
     #[inline]
-    pub(in crate::logic) fn peer_bits(&self, c: usize) -> u128 {
+    pub(super) fn peer_bits(&self, c: usize) -> u128 {
         let words = (self.side * self.side).div_ceil(64);
         let w = &self.peer_sets[c * words..(c + 1) * words];
         u128::from(w[0]) | w.get(1).map_or(0, |&h| u128::from(h) << 64)
@@ -82,26 +84,30 @@ impl Board {
             conj,
         })
     }
+}
 
-    /// [`Board::chain`]'s search for an AIC (`Kind::Aic`) or an XY-chain
+impl Chains {
+    /// [`Chains::chain`]'s search for an AIC (`Kind::Aic`) or an XY-chain
     /// without the link graph: the chain (its nodes, first to last) and
     /// what it strikes. `None` when the grid has more than 128 cells or
     /// more than 256 candidates have strong links, or for other kinds.
-    pub(in crate::logic) fn chain_in_cells(
+    pub(super) fn chain_in_cells(
         &self,
+        board: &Board,
+        run: &Run,
         kind: Kind,
         cut: &mut bool,
     ) -> Option<Option<Chain>> {
         if !matches!(kind, Kind::Aic | Kind::Xy) {
             return None;
         }
-        let c = self.cells()?;
+        let c = board.cells()?;
         let n = c.side;
         const NONE: u32 = u32::MAX;
         // The candidates with strong links, in order.
         let mut id = vec![NONE; n * n * n];
         let mut nodes = Vec::new();
-        for (cell, &m) in self.cands.iter().enumerate() {
+        for (cell, &m) in board.cands.iter().enumerate() {
             let pair = c.pairs & (1 << cell) != 0;
             for d in crate::logic::digits_of(m) {
                 let x = cell * n + d as usize - 1;
@@ -112,8 +118,8 @@ impl Board {
             }
         }
         let found = match nodes.len() {
-            0..=128 => self.chain_among::<u128>(&c, kind, &id, nodes, cut),
-            129..=256 => self.chain_among::<Wide>(&c, kind, &id, nodes, cut),
+            0..=128 => self.chain_among::<u128>(board, run, &c, kind, &id, nodes, cut),
+            129..=256 => self.chain_among::<Wide>(board, run, &c, kind, &id, nodes, cut),
             _ => return None,
         };
         Some(found.map(|(path, struck)| {
@@ -132,18 +138,21 @@ impl Board {
         }))
     }
 
-    /// [`Board::chain_in_cells`] over the candidates with strong links
+    /// [`Chains::chain_in_cells`] over the candidates with strong links
     /// `nodes` (numbered by `id`).
+    #[allow(clippy::too_many_arguments)]
     fn chain_among<S: Set>(
         &self,
+        board: &Board,
+        run: &Run,
         c: &Cells,
         kind: Kind,
         id: &[u32],
         nodes: Vec<usize>,
         cut: &mut bool,
     ) -> Option<Found> {
-        let s = strong_nodes::<S>(self, c, kind, id, nodes);
-        let most = self.pick == crate::logic::Pick::Hodoku && kind == Kind::Xy;
+        let s = strong_nodes::<S>(board, c, kind, id, nodes);
+        let most = run.pick == crate::logic::Pick::Hodoku && kind == Kind::Xy;
         let mut search = Search::new(c, kind);
         if most {
             let mut any = S::default();
@@ -157,11 +166,11 @@ impl Board {
             );
             let mut best = None;
             while let Some(i) = any.pop_first() {
-                if self.past_deadline() {
+                if run.past_deadline() {
                     *cut = true;
                     break;
                 }
-                search.from(self, s.nodes[i], MAX_NODES, true, &mut best);
+                search.from(board, s.nodes[i], MAX_NODES, true, &mut best);
             }
             return best;
         }
@@ -171,11 +180,11 @@ impl Board {
             |_| true,
             |len, mut hits| {
                 while let Some(i) = hits.pop_first() {
-                    if self.past_deadline() {
+                    if run.past_deadline() {
                         *cut = true;
                         return true;
                     }
-                    if search.from(self, s.nodes[i], len, false, &mut best) {
+                    if search.from(board, s.nodes[i], len, false, &mut best) {
                         return true;
                     }
                 }
@@ -284,7 +293,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The search of [`Board::search_from`] from candidate `x`, for chains
+    /// The search of [`Chains::search_from`] from candidate `x`, for chains
     /// of at most `cap` literals: the first chain that strikes (true), or
     /// with `most` every one, the best kept in `best` as HoDoKu sorts
     /// them ([`better`]).
@@ -429,10 +438,12 @@ mod tests {
             for kind in [Kind::Aic, Kind::Xy] {
                 for pick in [Pick::Hodoku, Pick::Easiest] {
                     let mut b = b.clone();
-                    b.pick = pick;
+                    b.run.pick = pick;
+                    let (c, board, run) = (&b.families.chains, &b.board, &b.run);
                     let most = pick == Pick::Hodoku && kind == Kind::Xy;
                     let mut cut = false;
-                    let every = b.search_from(&g, kind, 0, None, &mut cut, most, MAX_NODES);
+                    let every =
+                        c.search_from(board, run, &g, kind, 0, None, &mut cut, most, MAX_NODES);
                     let every = every.map(|(path, struck)| {
                         let nodes: Vec<(usize, u8, bool)> = path
                             .iter()
@@ -443,7 +454,7 @@ mod tests {
                             .collect();
                         (nodes, struck)
                     });
-                    let cells = b.chain_in_cells(kind, &mut cut).unwrap();
+                    let cells = c.chain_in_cells(board, run, kind, &mut cut).unwrap();
                     let cells = cells.map(|(chain, struck)| {
                         let nodes: Vec<(usize, u8, bool)> =
                             chain.iter().map(|c| (c.cells[0], c.digit, c.on)).collect();

@@ -28,14 +28,14 @@
 //! (on the candidates' bit sets, without a graph, where its nodes are
 //! single cells: `in_cells.rs`),
 //! each literal keeping the set of starts that reach it
-//! ([`Board::search_in_bits`]): the first level where a start may strike
+//! ([`Chains::search_in_bits`]): the first level where a start may strike
 //! holds the shortest chains, and only that start is searched alone, for
 //! the chain itself (for HoDoKu's choice, only the starts that may strike
 //! at some level). Elsewhere an AIC search first finds, for every node at
 //! once, which candidates any chain could strike (`useful_starts`), and
 //! starts only next to them: most searches that find nothing end there.
 //! An X-chain search first tells, digit by digit from bit sets, whether
-//! any chain on the digit could strike ([`Board::x_chain_digits`]): the
+//! any chain on the digit could strike ([`Chains::x_chain_digits`]): the
 //! others are skipped, and no graph is built when none is left.
 //!
 //! On grids of up to 128 cells a single node's weak links are read from
@@ -44,7 +44,7 @@
 //! [`MAX_WORK`] links followed (it matters on large grids only).
 
 /// The longest chain searched, in nodes (HoDoKu's default chain length).
-pub(in crate::logic) const MAX_NODES: usize = 20;
+const MAX_NODES: usize = 20;
 
 /// The most links one chain search follows (all starts together) before
 /// it gives up for the step: a 9x9 search stays well below, a 25x25 one,
@@ -52,17 +52,17 @@ pub(in crate::logic) const MAX_NODES: usize = 20;
 const MAX_WORK: usize = 4_000_000;
 
 /// The most link graphs one puzzle's runs keep for each other
-/// ([`Board::note_findings`]); about 20 KB each on a 9x9.
+/// ([`Solver::note_findings`](crate::logic::Solver)); about 20 KB each on a 9x9.
 pub(in crate::logic) const KEPT_GRAPHS: usize = 256;
 
 /// What the chains family keeps.
 #[derive(Debug, Clone, Default)]
 pub(in crate::logic) struct Chains {
     /// `(steps taken, graph)`: the position's link graph.
-    pub(in crate::logic) graph: Option<(usize, Arc<Graph>)>,
+    graph: Option<(usize, Arc<Graph>)>,
     /// The candidates where the XY-chain search last found nothing
-    /// ([`Board::xy_chains_in_vain`](crate::logic::Board)).
-    pub(in crate::logic) xy_vain: Option<Vec<u64>>,
+    /// ([`Chains::xy_chains_in_vain`](crate::logic::Board)).
+    xy_vain: Option<Vec<u64>>,
 }
 
 /// Whether chain `a` (literals, strikes) comes before chain `b` in
@@ -133,7 +133,8 @@ use at_once::{shares, spread, Set, StrongNodes, Wide};
 use filter::useful_starts;
 pub(in crate::logic) use filter::Leads;
 use graph::share_weak;
-pub(in crate::logic) use graph::{Adj, Fold, Graph, Nodes, IN_CELL};
+use graph::IN_CELL;
+pub(in crate::logic) use graph::{Adj, Fold, Graph, Nodes};
 pub(in crate::logic) use say::say;
 
 #[cfg(test)]
@@ -141,11 +142,11 @@ mod tests {
     use super::{Graph, Kind};
     use crate::grid::{BoxShape, Grid};
     use crate::logic::tests::each_hard_position;
-    use crate::logic::{Board, Technique};
+    use crate::logic::{Digits, Solver, Technique};
 
-    fn empty() -> Board {
+    fn empty() -> Solver {
         let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        Board::edited_by_hand(&p)
+        Solver::edited_by_hand(&p)
     }
 
     #[test]
@@ -182,9 +183,28 @@ mod tests {
                 let mut cut = false;
                 // HoDoKu's choice of X- and XY-chains (the board's).
                 let most = matches!(kind, Kind::X | Kind::Xy);
-                let every = b.search_from(&listed, kind, 0, None, &mut cut, most, super::MAX_NODES);
-                assert_eq!(b.search(&folded, kind, 0, &mut cut), every, "{kind:?}");
-                assert_eq!(b.search(&listed, kind, 0, &mut cut), every, "{kind:?}");
+                let (c, board, run) = (&b.families.chains, &b.board, &b.run);
+                let every = c.search_from(
+                    board,
+                    run,
+                    &listed,
+                    kind,
+                    0,
+                    None,
+                    &mut cut,
+                    most,
+                    super::MAX_NODES,
+                );
+                assert_eq!(
+                    c.search(board, run, &folded, kind, 0, &mut cut),
+                    every,
+                    "{kind:?}"
+                );
+                assert_eq!(
+                    c.search(board, run, &listed, kind, 0, &mut cut),
+                    every,
+                    "{kind:?}"
+                );
                 assert!(!cut);
                 found += usize::from(every.is_some());
                 if matches!(kind, Kind::Aic | Kind::Grouped) {
@@ -208,15 +228,25 @@ mod tests {
         let all = crate::logic::all_digits(9);
         let (mut left_out, mut with_chain) = (0, 0);
         each_hard_position(8, |b| {
-            let possible = b.x_chain_digits(0);
+            let (c, board, run) = (&b.families.chains, &b.board, &b.run);
+            let possible = c.x_chain_digits(board, Digits::EMPTY);
             let g = b.build_graph(false, true);
             for d in 1..=9u8 {
                 let mut cut = false;
                 let skip = all & !crate::logic::bit(d);
-                let found =
-                    b.search_from(&g, Kind::X, skip, None, &mut cut, true, super::MAX_NODES);
+                let found = c.search_from(
+                    board,
+                    run,
+                    &g,
+                    Kind::X,
+                    skip,
+                    None,
+                    &mut cut,
+                    true,
+                    super::MAX_NODES,
+                );
                 assert!(!cut);
-                if possible & crate::logic::bit(d) == 0 {
+                if !possible.contains(d) {
                     left_out += 1;
                     assert!(found.is_none(), "digit {d}: {found:?}");
                 } else {
@@ -224,7 +254,8 @@ mod tests {
                 }
             }
             // Skipped digits stay out.
-            assert_eq!(b.x_chain_digits(0b1_0101_0101) & 0b1_0101_0101, 0);
+            let odd = Digits::from_bits(0b1_0101_0101);
+            assert!((c.x_chain_digits(board, odd) & odd).is_empty());
         });
         assert!(left_out > 100 && with_chain > 10, "{left_out} {with_chain}");
     }
@@ -238,9 +269,15 @@ mod tests {
         each_hard_position(40, |b| {
             for kind in [Kind::X, Kind::Xy] {
                 let (mut hodoku, mut se) = (b.clone(), b.clone());
-                se.pick = crate::logic::Pick::Easiest;
-                let found = hodoku.chain(kind);
-                assert_eq!(found, se.chain(kind));
+                se.run.pick = crate::logic::Pick::Easiest;
+                let found = hodoku
+                    .families
+                    .chains
+                    .chain(&mut hodoku.board, &mut hodoku.run, kind);
+                assert_eq!(
+                    found,
+                    se.families.chains.chain(&mut se.board, &mut se.run, kind)
+                );
                 if !found {
                     continue;
                 }
@@ -283,7 +320,7 @@ mod tests {
         b.cands[4] = 0b0110;
         b.cands[40] = 0b1100;
         b.cands[44] = 0b1001;
-        assert!(b.chain(Kind::Xy));
+        assert!(b.find(Technique::XyChain));
         let s = b.steps().last().unwrap();
         assert_eq!(s.technique, Technique::XyChain);
         assert_eq!(s.eliminated, vec![(8, 1), (36, 1)]);

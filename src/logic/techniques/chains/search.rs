@@ -1,25 +1,35 @@
 //! The breadth-first chain search from one start after another, and the
-//! step it makes ([`Board::chain`]).
+//! step it makes ([`Chains::chain`]).
 
+use super::Chains;
 use super::{
     better, path_to, useful_starts, Fold, Found, Graph, Kind, IN_CELL, MAX_NODES, MAX_WORK,
 };
-use crate::logic::{bit, Board, Cells, ChainNode, Step, Technique};
+use crate::logic::memo::Run;
+use crate::logic::{bit, Board, Cells, ChainNode, Digits, Step, Technique};
 
-impl Board {
-    /// The breadth-first search of [`Board::chain`] over the chains `kind`
+impl Chains {
+    /// The breadth-first search of [`Chains::chain`] over the chains `kind`
     /// allows: the shortest chain that strikes something (for X- and
     /// XY-chains in HoDoKu's run, the one that strikes the most).
     /// Starts on the digits of `skip` (bit `d - 1`) are left out (an
     /// X-chain keeps to its start's digit). `cut` is set when the search
     /// stopped before trying every start (the work cap, the deadline).
     /// AICs start only where [`useful_starts`] allows.
-    pub(super) fn search(&self, g: &Graph, kind: Kind, skip: u64, cut: &mut bool) -> Option<Found> {
-        let most = self.pick == crate::logic::Pick::Hodoku && matches!(kind, Kind::X | Kind::Xy);
+    pub(super) fn search(
+        &self,
+        board: &Board,
+        run: &Run,
+        g: &Graph,
+        kind: Kind,
+        skip: u64,
+        cut: &mut bool,
+    ) -> Option<Found> {
+        let most = run.pick == crate::logic::Pick::Hodoku && matches!(kind, Kind::X | Kind::Xy);
         // (X-chains are told apart by digit first, `x_chain_digits`: the
         // search in bits gains nothing on them.)
         if kind != Kind::X {
-            if let Some(found) = self.search_in_bits(g, kind, skip, cut, most) {
+            if let Some(found) = self.search_in_bits(board, run, g, kind, skip, cut, most) {
                 return found;
             }
         }
@@ -27,16 +37,28 @@ impl Board {
         if useful.as_ref().is_some_and(|u| u.iter().all(|&w| w == 0)) {
             return None;
         }
-        self.search_from(g, kind, skip, useful.as_deref(), cut, most, MAX_NODES)
+        self.search_from(
+            board,
+            run,
+            g,
+            kind,
+            skip,
+            useful.as_deref(),
+            cut,
+            most,
+            MAX_NODES,
+        )
     }
 
-    /// [`Board::search`] from the starts in `useful` (a bit set over the
+    /// [`Chains::search`] from the starts in `useful` (a bit set over the
     /// nodes; every start when `None`). With `most`, the chain HoDoKu
     /// takes instead of the shortest: every start is searched to the end
     /// and the chain that strikes the most candidates wins ([`better`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn search_from(
         &self,
+        board: &Board,
+        run: &Run,
         g: &Graph,
         kind: Kind,
         skip: u64,
@@ -49,7 +71,7 @@ impl Board {
         // Which nodes are in pair cells (read by XY-chains alone).
         let pair: Vec<bool> = match kind {
             Kind::Xy => (0..m)
-                .map(|i| i < g.singles && self.cands[g.nodes.cells(i)[0]].count_ones() == 2)
+                .map(|i| i < g.singles && board.cands[g.nodes.cells(i)[0]].count_ones() == 2)
                 .collect(),
             _ => Vec::new(),
         };
@@ -81,7 +103,7 @@ impl Board {
             {
                 continue;
             }
-            if x % 32 == 0 && self.past_deadline() {
+            if x % 32 == 0 && run.past_deadline() {
                 *cut = true;
                 break;
             }
@@ -165,7 +187,8 @@ impl Board {
                         continue;
                     }
                     // Reached "y is true" from "x is false".
-                    let Some(struck) = self.struck_at_end(g, kind, &mark, x, y as usize) else {
+                    let Some(struck) = self.struck_at_end(board, g, kind, &mark, x, y as usize)
+                    else {
                         continue;
                     };
                     if most {
@@ -192,6 +215,7 @@ impl Board {
     /// a graph that lists them).
     fn struck_at_end(
         &self,
+        board: &Board,
         g: &Graph,
         kind: Kind,
         mark: &[u32],
@@ -204,7 +228,7 @@ impl Board {
         if x < g.singles
             && y < g.singles
             && !match g.fold {
-                Some(_) => g.share_weak(x, y, &self.cands),
+                Some(_) => g.share_weak(x, y, &board.cands),
                 None => g.weak[y].iter().any(|&w| {
                     let w = (w & !IN_CELL) as usize;
                     w < g.singles && mark[w] == x as u32
@@ -215,62 +239,63 @@ impl Board {
         }
         let nx = (g.nodes.cells(x), g.nodes.digit(x));
         let ny = (g.nodes.cells(y), g.nodes.digit(y));
-        let struck = self.struck_by_either(nx, ny);
+        let struck = board.struck_by_either(nx, ny);
         (!struck.is_empty()).then_some(struck)
     }
 
     /// One chain of this kind that strikes something: the shortest found,
-    /// or HoDoKu's choice of X- and XY-chains ([`Board::search`]).
+    /// or HoDoKu's choice of X- and XY-chains ([`Chains::search`]).
     /// An X-chain keeps to one digit: the digits it found nothing on
-    /// are noted ([`Board::digits_failed`]) and skipped while their places
+    /// are noted ([`Run::digits_failed`]) and skipped while their places
     /// stay.
-    pub(in crate::logic) fn chain(&mut self, kind: Kind) -> bool {
-        let n = self.side;
-        let all = crate::logic::all_digits(n);
+    pub(in crate::logic) fn chain(&mut self, board: &mut Board, run: &mut Run, kind: Kind) -> bool {
+        let n = board.side;
+        let all = Digits::all(n);
         let skip = match kind {
             Kind::X => {
-                let skip = self.digits_to_skip(Technique::XChain);
+                let skip = run.digits_to_skip(board, Technique::XChain);
                 // The digits without a chain that strikes are noted and
                 // left out at once, found so from bit sets.
-                let none = all & !skip & !self.x_chain_digits(skip);
-                self.digits_failed(Technique::XChain, none);
+                let none = all & !skip & !self.x_chain_digits(board, skip);
+                run.digits_failed(board, Technique::XChain, none);
                 skip | none
             }
-            _ => 0,
+            _ => Digits::EMPTY,
         };
-        if skip == all || (kind == Kind::Xy && self.xy_chains_in_vain()) {
+        if skip == all || (kind == Kind::Xy && self.xy_chains_in_vain(board, run)) {
             return false;
         }
         let mut cut = false;
         // AICs and XY-chains between single cells are found without the
         // graph where the grid is small (`in_cells.rs`).
-        let found = match self.chain_in_cells(kind, &mut cut) {
+        let found = match self.chain_in_cells(board, run, kind, &mut cut) {
             Some(found) => found,
             None => {
-                let g = self.graph(kind == Kind::Grouped);
-                self.search(&g, kind, skip, &mut cut).map(|(path, struck)| {
-                    let chain = path
-                        .iter()
-                        .map(|&lit| {
-                            let i = (lit / 2) as usize;
-                            ChainNode {
-                                cells: g.nodes.cells(i).to_vec(),
-                                digit: g.nodes.digit(i),
-                                on: lit % 2 == 1,
-                            }
-                        })
-                        .collect();
-                    (chain, struck)
-                })
+                let g = self.graph(board, run, kind == Kind::Grouped);
+                self.search(board, run, &g, kind, skip.bits(), &mut cut)
+                    .map(|(path, struck)| {
+                        let chain = path
+                            .iter()
+                            .map(|&lit| {
+                                let i = (lit / 2) as usize;
+                                ChainNode {
+                                    cells: g.nodes.cells(i).to_vec(),
+                                    digit: g.nodes.digit(i),
+                                    on: lit % 2 == 1,
+                                }
+                            })
+                            .collect();
+                        (chain, struck)
+                    })
             }
         };
         if kind == Kind::X && found.is_none() && !cut {
-            self.digits_failed(Technique::XChain, all & !skip);
+            run.digits_failed(board, Technique::XChain, all & !skip);
         }
         if kind == Kind::Xy && found.is_none() && !cut {
-            match &mut self.memo.chains.xy_vain {
-                Some(then) => then.clone_from(&self.cands),
-                None => self.memo.chains.xy_vain = Some(self.cands.clone()),
+            match &mut self.xy_vain {
+                Some(then) => then.clone_from(&board.cands),
+                None => self.xy_vain = Some(board.cands.clone()),
             }
         }
         let Some((chain, struck)) = found else {
@@ -292,7 +317,7 @@ impl Board {
             .flat_map(|nd| nd.cells.iter().copied())
             .collect();
         cells.dedup();
-        self.apply(Step {
+        board.apply(Step {
             technique,
             unit: None,
             digits,

@@ -30,7 +30,8 @@
 
 mod net;
 
-use super::chains::Graph;
+use super::chains::{Chains, Graph};
+use crate::logic::memo::Run;
 use crate::logic::words::Words;
 use crate::logic::{bit, Board, Cells, ChainNode, Step, Technique};
 
@@ -112,20 +113,26 @@ impl Net {
     }
 }
 
-impl Board {
+impl Forcing {
     /// One forcing chain (`net` false) or net (`net` true) that places or
     /// strikes something. Premises found with a conclusion in a full
     /// search are kept and tried again first on the next call: what a
     /// premise leads to only grows as the position loses candidates, so
     /// they usually still conclude something, and one search of every
     /// candidate serves several steps.
-    pub(in crate::logic) fn forcing(&mut self, net: bool) -> bool {
+    pub(in crate::logic) fn forcing(
+        &mut self,
+        board: &mut Board,
+        run: &mut Run,
+        chains: &mut Chains,
+        net: bool,
+    ) -> bool {
         let slot = usize::from(net);
-        let g = self.graph(false);
-        let n = self.side;
+        let g = chains.graph(board, run, false);
+        let n = board.side;
         let of_cand = &g.of_cand;
-        while let Some(p) = self.memo.forcing.premises[slot].pop() {
-            if self.conclude(&g, of_cand, &p, net) {
+        while let Some(p) = self.premises[slot].pop() {
+            if self.conclude(board, &g, of_cand, &p, net) {
                 return true;
             }
         }
@@ -144,22 +151,22 @@ impl Board {
         // The branches of each group: `branches[at[i]..at[i + 1]]`.
         let (mut branches, mut at) = (Vec::<usize>::new(), vec![0usize]);
         for c in 0..n * n {
-            let k = self.cands[c].count_ones() as usize;
+            let k = board.cands[c].count_ones() as usize;
             if (2..=max).contains(&k) {
                 branches.extend(
-                    crate::logic::digits_of(self.cands[c])
+                    crate::logic::digits_of(board.cands[c])
                         .map(|d| of_cand[c * n + d as usize - 1] as usize),
                 );
                 at.push(branches.len());
             }
         }
-        for cells in &self.units {
+        for cells in &board.units {
             for d in 1..=n as u8 {
                 let from = branches.len();
                 branches.extend(
                     cells
                         .iter()
-                        .filter(|&&c| self.cands[c] & bit(d) != 0)
+                        .filter(|&&c| board.cands[c] & bit(d) != 0)
                         .map(|&c| of_cand[c * n + d as usize - 1] as usize),
                 );
                 if (2..=max).contains(&(branches.len() - from)) {
@@ -181,7 +188,7 @@ impl Board {
         let mut off_sets = vec![0u64; g.singles * words];
         let mut contradiction = vec![true; g.singles];
         for (i, &want) in wanted.iter().enumerate() {
-            if i % 16 == 0 && self.past_deadline() {
+            if i % 16 == 0 && run.past_deadline() {
                 return false;
             }
             if !want {
@@ -189,6 +196,7 @@ impl Board {
             }
             let span = i * words..(i + 1) * words;
             contradiction[i] = self.reach_into(
+                board,
                 &g,
                 of_cand,
                 (fact(i, true), net, true),
@@ -224,23 +232,23 @@ impl Board {
         }
         if !found.is_empty() {
             found.reverse();
-            self.memo.forcing.premises[slot] = found;
-            while let Some(p) = self.memo.forcing.premises[slot].pop() {
-                if self.conclude(&g, of_cand, &p, net) {
+            self.premises[slot] = found;
+            while let Some(p) = self.premises[slot].pop() {
+                if self.conclude(board, &g, of_cand, &p, net) {
                     return true;
                 }
             }
         }
         // 4. Premises "false" leading to a contradiction: the digit is there.
         for i in (0..g.singles).filter(|&i| n <= 9 || wanted[i]) {
-            if i % 16 == 0 && self.past_deadline() {
+            if i % 16 == 0 && run.past_deadline() {
                 return false;
             }
             let p = Premises {
                 facts: vec![fact(i, false)],
                 contradiction: true,
             };
-            if self.conclude(&g, of_cand, &p, net) {
+            if self.conclude(board, &g, of_cand, &p, net) {
                 return true;
             }
         }
@@ -249,21 +257,28 @@ impl Board {
 
     /// Follows the premises in the current position and records the step
     /// they lead to, if any.
-    fn conclude(&mut self, g: &Graph, of_cand: &[u32], p: &Premises, net: bool) -> bool {
+    fn conclude(
+        &mut self,
+        board: &mut Board,
+        g: &Graph,
+        of_cand: &[u32],
+        p: &Premises,
+        net: bool,
+    ) -> bool {
         let technique = if net {
             Technique::ForcingNet
         } else {
             Technique::ForcingChain
         };
-        let present = |f: &Fact| self.cands[f.cell] & bit(f.digit) != 0;
+        let present = |f: &Fact| board.cands[f.cell] & bit(f.digit) != 0;
         if p.contradiction {
             let Some(&premise) = p.facts.first() else {
                 return false;
             };
-            if !present(&premise) || !self.contradicts(g, of_cand, premise, net) {
+            if !present(&premise) || !self.contradicts(board, g, of_cand, premise, net) {
                 return false;
             }
-            let chains = self.contradiction_branches(g, of_cand, premise, net);
+            let chains = self.contradiction_branches(board, g, of_cand, premise, net);
             let (c, d) = (premise.cell, premise.digit);
             let step = Step {
                 technique,
@@ -275,10 +290,10 @@ impl Board {
                 chains,
             };
             if premise.on {
-                self.apply(step);
+                board.apply(step);
             } else {
-                self.assign(c, d);
-                self.steps.push(step);
+                board.assign(c, d);
+                board.steps.push(step);
             }
             return true;
         }
@@ -290,7 +305,7 @@ impl Board {
         let mut on = vec![u64::MAX; words];
         let mut off = vec![u64::MAX; words];
         for &f in &premises {
-            let r = self.reach(g, of_cand, f, net);
+            let r = self.reach(board, g, of_cand, f, net);
             if r.contradiction {
                 return false;
             }
@@ -317,7 +332,7 @@ impl Board {
         };
         let chains = premises
             .iter()
-            .map(|&f| self.branch(g, of_cand, f, first, net))
+            .map(|&f| self.branch(board, g, of_cand, f, first, net))
             .collect();
         let mut digits: Vec<u8> = premises.iter().map(|f| f.digit).collect();
         digits.dedup();
@@ -338,10 +353,10 @@ impl Board {
         };
         match step.placed {
             Some((c, d)) => {
-                self.assign(c, d);
-                self.steps.push(step);
+                board.assign(c, d);
+                board.steps.push(step);
             }
-            None => self.apply(step),
+            None => board.apply(step),
         }
         true
     }
@@ -351,6 +366,7 @@ impl Board {
     /// placements up to the contradiction.
     fn contradiction_branches(
         &self,
+        board: &Board,
         g: &Graph,
         of_cand: &[u32],
         premise: Fact,
@@ -358,7 +374,7 @@ impl Board {
     ) -> Vec<Vec<ChainNode>> {
         let node = |cells: Vec<usize>, digit: u8, on: bool| ChainNode { cells, digit, on };
         if net {
-            let s = self.net(premise, None);
+            let s = self.net(board, premise, None);
             let mut out = vec![node(vec![premise.cell], premise.digit, premise.on)];
             out.extend(
                 s.placed
@@ -369,7 +385,7 @@ impl Board {
             return vec![out];
         }
         // Find the node reached both ways, then the path to each.
-        let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
+        let start = of_cand[premise.cell * board.side + premise.digit as usize - 1];
         let mut seen = vec![false; 2 * g.nodes.len()];
         let first = 2 * start + u32::from(premise.on);
         seen[first as usize] = true;
@@ -395,7 +411,7 @@ impl Board {
         [2 * z + 1, 2 * z]
             .into_iter()
             .map(|goal| {
-                Board::chain_path(g, first, goal)
+                Self::chain_path(g, first, goal)
                     .into_iter()
                     .map(|l| {
                         let i = (l / 2) as usize;
@@ -490,7 +506,7 @@ fn forcing_text(step: &Step, w: &Words) -> String {
 #[cfg(test)]
 mod tests {
     use crate::grid::Grid;
-    use crate::logic::{Board, Ladder, Stop, Technique};
+    use crate::logic::{Ladder, Solver, Stop, Technique};
     use crate::samples::HARD;
 
     #[test]
@@ -508,7 +524,8 @@ mod tests {
             for cell in (0..n * n).filter(|&c| b.cands[c] != 0) {
                 for digit in crate::logic::digits_of(b.cands[cell]) {
                     for on in [false, true] {
-                        let s = b.net(super::Fact { cell, digit, on }, None);
+                        let s =
+                            super::Forcing::default().net(b, super::Fact { cell, digit, on }, None);
                         if s.contradiction {
                             continue;
                         }
@@ -538,6 +555,7 @@ mod tests {
             // Followed from one premise on the folded graph (before its
             // closure is made) and on the listed one, and read from the
             // folded graph's closure.
+            let forcing = super::Forcing::default();
             let folded = b.build_graph(false, true);
             let listed = b.build_graph(false, false);
             let mut alone = Vec::new();
@@ -546,13 +564,13 @@ mod tests {
                     let (cell, digit) = (listed.nodes.cells(i)[0], listed.nodes.digit(i));
                     let f = super::Fact { cell, digit, on };
                     assert!(!folded.leads_made());
-                    alone.push((f, b.reach(&folded, &folded.of_cand, f, false)));
+                    alone.push((f, forcing.reach(b, &folded, &folded.of_cand, f, false)));
                 }
             }
             folded.leads();
             for (f, alone) in alone {
-                let fast = b.reach(&folded, &folded.of_cand, f, false);
-                let slow = b.reach(&listed, &listed.of_cand, f, false);
+                let fast = forcing.reach(b, &folded, &folded.of_cand, f, false);
+                let slow = forcing.reach(b, &listed, &listed.of_cand, f, false);
                 assert_eq!(fast.contradiction, slow.contradiction);
                 assert_eq!(alone.contradiction, slow.contradiction);
                 if slow.contradiction {
@@ -571,7 +589,7 @@ mod tests {
     fn forcing_nets_finish_a_hard_puzzle_without_a_guess() {
         let p: Grid = HARD.parse().unwrap();
         let sol = crate::logic::tests::brute_force(&p).unwrap();
-        let mut b = Board::with_ladder(&p, Ladder::all()).unwrap();
+        let mut b = Solver::with_ladder(&p, Ladder::all()).unwrap();
         assert_eq!(b.run(None), Stop::Solved, "{}", b.history());
         assert_eq!(b.grid(), &sol);
         assert!(b

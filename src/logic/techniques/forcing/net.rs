@@ -1,37 +1,39 @@
 //! Following a premise to its consequences: along the links of the
 //! position's graph (a chain), or by placing and striking (a net).
 
+use super::Forcing;
 use super::{led, Fact, Net, Reach};
 use crate::logic::techniques::chains::Graph;
 use crate::logic::{bit, Board, Cells, ChainNode};
 
-impl Board {
+impl Forcing {
     /// Follows a premise through the net (singles everywhere), stopping
     /// early once `until` holds.
-    pub(super) fn net(&self, premise: Fact, until: Option<Fact>) -> Net {
+    pub(super) fn net(&self, board: &Board, premise: Fact, until: Option<Fact>) -> Net {
         let mut s = Net::EMPTY;
-        self.net_into(premise, until, &mut s, &mut Vec::new());
+        self.net_into(board, premise, until, &mut s, &mut Vec::new());
         s
     }
 
-    /// [`Board::net`] into `s` and with `queue` (their space reused).
+    /// [`Forcing::net`] into `s` and with `queue` (their space reused).
     pub(super) fn net_into(
         &self,
+        board: &Board,
         premise: Fact,
         until: Option<Fact>,
         s: &mut Net,
         queue: &mut Vec<(usize, u8)>,
     ) {
-        let n = self.side;
+        let n = board.side;
         let all = crate::logic::all_digits(n);
         s.cands.clear();
-        s.cands.extend_from_slice(&self.cands);
+        s.cands.extend_from_slice(&board.cands);
         s.vals.clear();
-        s.vals.extend_from_slice(self.grid.cells());
+        s.vals.extend_from_slice(board.grid.cells());
         s.placed.clear();
         s.contradiction = false;
         s.dirty.clear();
-        s.dirty.resize(self.units.len(), true);
+        s.dirty.resize(board.units.len(), true);
         queue.clear();
         if premise.on {
             queue.push((premise.cell, premise.digit));
@@ -62,14 +64,14 @@ impl Board {
                 s.vals[c] = d;
                 s.cands[c] = 0;
                 s.placed.push((c, d));
-                for &u in &self.cell_units[c] {
+                for &u in &board.cell_units[c] {
                     s.dirty[u] = true;
                 }
-                for &p in &self.peers[c] {
+                for &p in &board.peers[c] {
                     if s.cands[p] & bit(d) != 0 {
                         let m = s.cands[p] & !bit(d);
                         s.cands[p] = m;
-                        for &u in &self.cell_units[p] {
+                        for &u in &board.cell_units[p] {
                             s.dirty[u] = true;
                         }
                         if m == 0 {
@@ -85,7 +87,7 @@ impl Board {
                     return;
                 }
             }
-            for (k, cells) in self.units.iter().enumerate() {
+            for (k, cells) in board.units.iter().enumerate() {
                 if !std::mem::take(&mut s.dirty[k]) {
                     continue;
                 }
@@ -119,28 +121,49 @@ impl Board {
     }
 
     /// What a premise leads to, as bit sets over the graph's nodes.
-    pub(super) fn reach(&self, g: &Graph, of_cand: &[u32], premise: Fact, net: bool) -> Reach {
+    pub(super) fn reach(
+        &self,
+        board: &Board,
+        g: &Graph,
+        of_cand: &[u32],
+        premise: Fact,
+        net: bool,
+    ) -> Reach {
         let words = g.singles.div_ceil(64);
         let mut r = Reach {
             on: vec![0; words],
             off: vec![0; words],
             contradiction: false,
         };
-        r.contradiction = self.reach_into(g, of_cand, (premise, net, false), &mut r.on, &mut r.off);
+        r.contradiction = self.reach_into(
+            board,
+            g,
+            of_cand,
+            (premise, net, false),
+            &mut r.on,
+            &mut r.off,
+        );
         r
     }
 
-    /// Whether a premise leads to a contradiction ([`Board::reach`]),
+    /// Whether a premise leads to a contradiction ([`Forcing::reach`]),
     /// read from what every literal leads to when that is made.
-    pub(super) fn contradicts(&self, g: &Graph, of_cand: &[u32], premise: Fact, net: bool) -> bool {
-        let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
+    pub(super) fn contradicts(
+        &self,
+        board: &Board,
+        g: &Graph,
+        of_cand: &[u32],
+        premise: Fact,
+        net: bool,
+    ) -> bool {
+        let start = of_cand[premise.cell * board.side + premise.digit as usize - 1];
         if net || g.fold.is_none() || start == u32::MAX || !g.leads_made() {
-            return self.reach(g, of_cand, premise, net).contradiction;
+            return self.reach(board, g, of_cand, premise, net).contradiction;
         }
         led(g, start, premise.on).2
     }
 
-    /// [`Board::reach`] into `on` and `off` (zeroed, a word per 64 single
+    /// [`Forcing::reach`] into `on` and `off` (zeroed, a word per 64 single
     /// nodes); true on a contradiction. A chain's reach is read from what
     /// every literal leads to ([`Graph::leads`]) when that is made, or
     /// `all` asks for it (every premise is to be followed); else the
@@ -149,6 +172,7 @@ impl Board {
     /// than every literal's).
     pub(super) fn reach_into(
         &self,
+        board: &Board,
         g: &Graph,
         of_cand: &[u32],
         (premise, net, all): (Fact, bool, bool),
@@ -161,7 +185,7 @@ impl Board {
                     const { std::cell::RefCell::new((Net::EMPTY, Vec::new())) };
             }
             return SCRATCH.with_borrow_mut(|(s, queue)| {
-                self.net_into(premise, None, s, queue);
+                self.net_into(board, premise, None, s, queue);
                 if !s.contradiction {
                     for i in 0..g.singles {
                         let (c, d) = (g.nodes.cells(i)[0], g.nodes.digit(i));
@@ -175,7 +199,7 @@ impl Board {
                 s.contradiction
             });
         }
-        let start = of_cand[premise.cell * self.side + premise.digit as usize - 1];
+        let start = of_cand[premise.cell * board.side + premise.digit as usize - 1];
         if start == u32::MAX {
             return false;
         }
@@ -245,6 +269,7 @@ impl Board {
     /// the conclusion and the conclusion (a net).
     pub(super) fn branch(
         &self,
+        board: &Board,
         g: &Graph,
         of_cand: &[u32],
         premise: Fact,
@@ -257,7 +282,7 @@ impl Board {
             on: f.on,
         };
         if net {
-            let s = self.net(premise, Some(goal));
+            let s = self.net(board, premise, Some(goal));
             let mut out = vec![node(premise)];
             out.extend(
                 s.placed
@@ -275,8 +300,8 @@ impl Board {
             return out;
         }
         let lit =
-            |f: Fact| 2 * of_cand[f.cell * self.side + f.digit as usize - 1] + u32::from(f.on);
-        Board::chain_path(g, lit(premise), lit(goal))
+            |f: Fact| 2 * of_cand[f.cell * board.side + f.digit as usize - 1] + u32::from(f.on);
+        Self::chain_path(g, lit(premise), lit(goal))
             .into_iter()
             .map(|l| {
                 let i = (l / 2) as usize;
