@@ -44,7 +44,10 @@ impl Solver {
     /// returns it; `Err` with why there is none: the grid is full
     /// ([`Stop::Solved`]), broken ([`Stop::Contradiction`]), the
     /// techniques stop and no solution was given ([`Stop::Stuck`]), or the
-    /// deadline passed.
+    /// deadline passed. The seed's ladder fills every single one pass
+    /// finds, as the macro did: then the step returned is the pass's
+    /// first, the one a person would take first, and the position has
+    /// moved past the others.
     ///
     /// ```
     /// use xlsudoku::grid::Grid;
@@ -60,8 +63,9 @@ impl Solver {
     /// # Ok::<(), xlsudoku::grid::GridError>(())
     /// ```
     pub fn next_step(&mut self, solution: Option<&Grid>) -> Result<&Step, Stop> {
+        let before = self.board.steps.len();
         self.advance(solution)?;
-        self.board.steps.last().ok_or(Stop::Stuck)
+        self.board.steps.get(before).ok_or(Stop::Stuck)
     }
 }
 
@@ -86,6 +90,22 @@ mod tests {
         }
         assert_eq!(taken, whole.steps());
         assert_eq!(one.next_step(Some(&sol)), Err(Stop::Solved));
+    }
+
+    #[test]
+    fn the_seed_ladders_next_step_is_its_passs_first() {
+        // The seed's pass fills several naked singles at once; the step
+        // given is the first of them, the run's first step.
+        let p: Grid =
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+                .parse()
+                .unwrap();
+        let mut whole = Solver::with_ladder(&p, Ladder::seed()).unwrap();
+        whole.run(None);
+        let mut one = Solver::with_ladder(&p, Ladder::seed()).unwrap();
+        let first = one.next_step(None).unwrap().clone();
+        assert!(one.steps().len() > 1, "the pass took several steps");
+        assert_eq!(Some(&first), whole.steps().first());
     }
 
     #[test]
