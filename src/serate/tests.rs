@@ -78,3 +78,14 @@ fn odd_grids_rate_without_panic() {
     let stuck = format!("12345678.........9{}", ".".repeat(63));
     assert_eq!(rate(&parse(&stuck).unwrap()).tenths().0, 200);
 }
+
+#[test]
+fn nested_forcing_chains_rate_the_hardest_as_se() {
+    // SE 1.2.1 rates this 10.3/1.2/1.2 (forum "hardest" list): its
+    // hardest step is a dynamic forcing chain nesting forcing chains
+    // (level 2, base 9.5), long enough to add 0.8.
+    let p = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+    let r = rate(&parse(p).unwrap());
+    assert_eq!(r.tenths(), (103, 12, 12));
+    assert_eq!(r.hardest, Some(Rule::Nested(2)));
+}

@@ -22,6 +22,16 @@ pub enum Source {
     Region(u8),
 }
 
+impl Source {
+    /// The node cause of an "on" from this source.
+    pub fn code(self) -> u8 {
+        match self {
+            Source::Cell => super::graph::CAUSE_CELL,
+            Source::Region(r) => r,
+        }
+    }
+}
+
 /// The "off" potentials an "on" potential forces, in SE's order.
 pub fn on_to_off(g: &Grid, k: u16, y: bool, out: &mut Vec<u16>) {
     out.clear();
@@ -129,7 +139,7 @@ pub struct Scratch {
     parents: Vec<u32>,
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
-    advanced: Vec<(u16, Vec<u32>)>,
+    advanced: Vec<(u16, Vec<u32>, Option<u32>)>,
 }
 
 /// SE's `doChaining`: from the assumptions already in `arena`, adds
@@ -174,11 +184,13 @@ pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(
                 if let Some(off) = arena.get(conjugate(k)) {
                     parents_of(arena, p, k, src, g, &cur, &mut s.parents);
                     let on = arena.make(k, &s.parents);
+                    arena.set_cause(on, src.code());
                     return Some((on, off));
                 }
                 if !arena.contains(k) {
                     parents_of(arena, p, k, src, g, &cur, &mut s.parents);
                     let n = arena.make(k, &s.parents);
+                    arena.set_cause(n, src.code());
                     arena.insert(n);
                     s.pending_on.push(n);
                 }
@@ -190,11 +202,14 @@ pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(
             if mode.level == 0 {
                 return None;
             }
-            super::advanced::potentials(g, &cur, arena, &mut s.advanced);
+            super::advanced::potentials(g, &cur, arena, mode.level, &mut s.advanced);
             let before = s.pending_off.len();
-            for (k, parents) in std::mem::take(&mut s.advanced) {
+            for (k, parents, nest) in std::mem::take(&mut s.advanced) {
                 if !arena.contains(k) {
                     let n = arena.make(k, &parents);
+                    if let Some(nest) = nest {
+                        arena.set_nest(n, nest);
+                    }
                     arena.insert(n);
                     s.pending_off.push(n);
                 }

@@ -4,12 +4,13 @@
 
 use super::super::grid::{digits, Grid};
 use super::super::rules::{add_removal, Rule};
-use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena};
+use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena, CAUSE_NONE};
 use super::implications::{off_to_on, on_to_off};
 use super::{chain_hint, ChainHint};
 
-/// Every cycle and forcing chain hint, in SE's order: X, then Y, then XY.
-pub fn hints(g: &Grid) -> Vec<ChainHint> {
+/// Every cycle and forcing chain hint, in SE's order: X, then Y, then
+/// XY; with their nested views when `nest` (for a chain nesting them).
+pub fn hints(g: &Grid, nest: bool) -> Vec<ChainHint> {
     let mut out = Vec::new();
     let mut arena = Arena::default();
     for (y, x) in [(false, true), (true, false), (true, true)] {
@@ -21,7 +22,7 @@ pub fn hints(g: &Grid) -> Vec<ChainHint> {
                 continue;
             }
             for v in digits(g.cands[cell]) {
-                unary(g, cell, v, y, x, &mut arena, &mut out);
+                unary(g, (cell, v), (y, x), nest, &mut arena, &mut out);
             }
         }
     }
@@ -40,10 +41,9 @@ fn sort_key(y: bool, x: bool) -> u8 {
 
 fn unary(
     g: &Grid,
-    cell: usize,
-    v: u8,
-    y: bool,
-    x: bool,
+    (cell, v): (usize, u8),
+    (y, x): (bool, bool),
+    nest: bool,
     arena: &mut Arena,
     out: &mut Vec<ChainHint>,
 ) {
@@ -53,7 +53,10 @@ fn unary(
     arena.insert(root);
     let cycles = do_cycles(g, arena, y, x, source);
     for dst in cycles {
-        if let Some(h) = cycle_hint(g, arena, dst, y, x) {
+        if let Some(mut h) = cycle_hint(g, arena, dst, y, x) {
+            if nest {
+                h.nest = Some(Box::new(super::nested::cycle_info(arena, dst)));
+            }
             out.push(h);
         }
     }
@@ -74,27 +77,32 @@ fn unary(
                 Rule::ForcingChain
             };
             let cx = arena.ancestor_count(t);
+            let info = || nest.then(|| Box::new(super::nested::info(&[(arena, t)], CAUSE_NONE)));
             if is_on(k) {
                 let rest = g.cands[c] & !(1 << d);
                 if rest != 0 {
-                    out.push(chain_hint(
+                    let mut h = chain_hint(
                         rule,
                         base,
                         cx,
                         sort_key(y, x),
                         vec![(c as u8, rest)],
                         Some((c as u8, d)),
-                    ));
+                    );
+                    h.nest = info();
+                    out.push(h);
                 }
             } else {
-                out.push(chain_hint(
+                let mut h = chain_hint(
                     rule,
                     base,
                     cx,
                     sort_key(y, x),
                     vec![(c as u8, 1 << d)],
                     None,
-                ));
+                );
+                h.nest = info();
+                out.push(h);
             }
         }
     }
@@ -124,8 +132,9 @@ fn do_cycles(g: &Grid, arena: &mut Arena, y: bool, x: bool, source: u16) -> Vec<
         length += 1;
         for p in std::mem::take(&mut pending_off) {
             off_to_on(g, arena.key(p), y, x, &mut ons);
-            for &(k, _) in &ons {
+            for &(k, src) in &ons {
                 let n = arena.make(k, &[p]);
+                arena.set_cause(n, src.code());
                 if length >= 4 && k == source {
                     cycles.push(n);
                 }
@@ -177,13 +186,15 @@ fn do_forcing(g: &Grid, arena: &mut Arena, y: bool, source: u16) -> Vec<u32> {
             let p = pending_off[i];
             i += 1;
             off_to_on(g, arena.key(p), y, true, &mut ons);
-            for &(k, _) in &ons {
+            for &(k, src) in &ons {
                 if conjugate(k) == source && !targets.iter().any(|&t| arena.key(t) == k) {
                     let n = arena.make(k, &[p]);
+                    arena.set_cause(n, src.code());
                     targets.push(n);
                 }
                 if !arena.contains(k) {
                     let n = arena.make(k, &[p]);
+                    arena.set_cause(n, src.code());
                     arena.insert(n);
                     pending_on.push(n);
                 }
