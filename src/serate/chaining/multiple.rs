@@ -89,7 +89,7 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool) -> Vec<ChainHint> {
             dynamic: chainer.dynamic,
             level: chainer.level,
         },
-        scratch: Scratch::default(),
+        scratch: Scratch::new(g),
         out: Vec::new(),
     };
     let mut ons: Vec<Arena> = Vec::new();
@@ -163,9 +163,11 @@ fn cell_hints(
                 if is_on(k) != want_on {
                     continue;
                 }
-                let targets: Option<Vec<(&Arena, u32)>> =
-                    arenas.iter().map(|a| a.get(k).map(|m| (a, m))).collect();
-                if let Some(targets) = targets {
+                if arenas[1..].iter().all(|a| a.contains(k)) {
+                    let targets: Vec<(&Arena, u32)> = arenas
+                        .iter()
+                        .filter_map(|a| a.get(k).map(|m| (a, m)))
+                        .collect();
                     ctx.push_target(&targets, CAUSE_CELL, k, 5);
                 }
             }
@@ -210,10 +212,10 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, on: &Arena, others: &mut Vec<
                 if is_on(k) != want_on {
                     continue;
                 }
-                let targets: Option<Vec<(&Arena, u32)>> = std::iter::once(Some((on, n)))
-                    .chain(rest.iter().map(|a| a.get(k).map(|m| (a, m))))
-                    .collect();
-                if let Some(targets) = targets {
+                if rest.iter().all(|a| a.contains(k)) {
+                    let targets: Vec<(&Arena, u32)> = std::iter::once((on, n))
+                        .chain(rest.iter().filter_map(|a| a.get(k).map(|m| (a, m))))
+                        .collect();
                     ctx.push_target(&targets, r as u8, k, 6);
                 }
             }
