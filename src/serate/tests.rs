@@ -89,3 +89,18 @@ fn nested_forcing_chains_rate_the_hardest_as_se() {
     assert_eq!(r.tenths(), (103, 12, 12));
     assert_eq!(r.hardest, Some(Rule::Nested(2)));
 }
+
+#[test]
+fn nested_dynamic_chains_reach_se_eleven_seven() {
+    // Published 11.7/11.7/3.4 (forum's hardest list, sukaku-forge's
+    // corpus): only dynamic chains nesting dynamic chains (level 4 or 5,
+    // base 10.5 or 11.0) solve it.
+    let p = "........1.....2.3.....4567.....8.....145.928.5.821.9...529.8..418.4.....4.9..1..8";
+    let r = rate(&parse(p).unwrap());
+    assert_eq!(r.tenths(), (117, 117, 34));
+    assert!(
+        matches!(r.hardest, Some(Rule::Nested(4 | 5))),
+        "{:?}",
+        r.hardest
+    );
+}
