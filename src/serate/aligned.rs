@@ -2,7 +2,7 @@
 //! be aligned: any cells whose common "excluders", house cells with two
 //! or three candidates, rule out combinations of their values).
 
-use super::grid::{Grid, PEERS};
+use super::grid::{digits, Grid, PEERS};
 use super::rules::{Hint, Rule};
 
 /// The first aligned exclusion of `degree` (2 or 3) cells that strikes.
@@ -67,29 +67,45 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
     if common.count_ones() < 2 {
         return None;
     }
-    let excluders: Vec<u16> = (0..81)
-        .filter(|&c| common >> c & 1 == 1)
-        .map(|c| g.cands[c])
-        .collect();
-    let mut allowed = [0u16; 3];
+    // The excluders' candidate sets, as a bit map over the 1,024 sets.
+    let mut ex = [0u64; 16];
+    let mut rest = common;
+    while rest != 0 {
+        let c = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let m = g.cands[c] as usize;
+        ex[m >> 6] |= 1 << (m & 63);
+    }
     let n = cells.len();
-    let mut pick = [0u8; 3];
-    combos(g, cells, 0, &mut pick, &mut |vals: &[u8]| {
-        for a in 0..n {
-            for b in a + 1..n {
-                if vals[a] == vals[b] && PEERS[cells[a]] >> cells[b] & 1 == 1 {
-                    return;
+    let peer = |a: usize, b: usize| PEERS[cells[a]] >> cells[b] & 1 == 1;
+    let (p01, p02, p12) = (peer(0, 1), n == 3 && peer(0, 2), n == 3 && peer(1, 2));
+    let mut allowed = [0u16; 3];
+    for v0 in digits(g.cands[cells[0]]) {
+        for v1 in digits(g.cands[cells[1]]) {
+            if v0 == v1 && p01 {
+                continue;
+            }
+            let set = 1 << v0 | 1 << v1;
+            if n == 2 {
+                if !excluded(&ex, set) {
+                    allowed[0] |= 1 << v0;
+                    allowed[1] |= 1 << v1;
+                }
+                continue;
+            }
+            for v2 in digits(g.cands[cells[2]]) {
+                if (v2 == v0 && p02) || (v2 == v1 && p12) || excluded(&ex, set | 1 << v2) {
+                    continue;
+                }
+                allowed[0] |= 1 << v0;
+                allowed[1] |= 1 << v1;
+                allowed[2] |= 1 << v2;
+                if (0..3).all(|k| allowed[k] == g.cands[cells[k]]) {
+                    return None; // every candidate allowed: nothing to strike
                 }
             }
         }
-        let set = vals.iter().fold(0u16, |m, &v| m | 1 << v);
-        if excluders.iter().any(|&e| e & !set == 0) {
-            return;
-        }
-        for (k, &v) in vals.iter().enumerate() {
-            allowed[k] |= 1 << v;
-        }
-    });
+    }
     let removals: Vec<(u8, u16)> = (0..n)
         .map(|k| (cells[k] as u8, g.cands[cells[k]] & !allowed[k]))
         .filter(|&(_, m)| m != 0)
@@ -102,13 +118,16 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
     (!removals.is_empty()).then(|| Hint::striking(rule, removals))
 }
 
-fn combos(g: &Grid, cells: &[usize], k: usize, pick: &mut [u8; 3], f: &mut impl FnMut(&[u8])) {
-    if k == cells.len() {
-        f(&pick[..k]);
-        return;
+/// Whether an excluder's candidates (in the bit map `ex`) are all among
+/// the values `set`: some subset of two values or more is in the map.
+fn excluded(ex: &[u64; 16], set: u16) -> bool {
+    let mut sub = set;
+    while sub != 0 {
+        let m = sub as usize;
+        if sub.count_ones() >= 2 && ex[m >> 6] >> (m & 63) & 1 == 1 {
+            return true;
+        }
+        sub = (sub - 1) & set;
     }
-    for d in super::grid::digits(g.cands[cells[k]]) {
-        pick[k] = d;
-        combos(g, cells, k + 1, pick, f);
-    }
+    false
 }

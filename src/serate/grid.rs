@@ -26,6 +26,9 @@ pub const CELL_REGIONS: [[u8; 3]; 81] = cell_regions();
 
 /// For each cell, its 20 peers as a bit set over the 81 cells.
 pub const PEERS: [u128; 81] = peers();
+/// The 20 peers of each cell in SE's order (`getHouseCells`): its
+/// block's, then its row's, then its column's, each once.
+pub const HOUSE_ORDER: [[u8; 20]; 81] = house_order();
 
 const fn region_cells() -> [[u8; 9]; 27] {
     let mut out = [[0u8; 9]; 27];
@@ -50,6 +53,33 @@ const fn cell_regions() -> [[u8; 3]; 81] {
     while c < 81 {
         let (y, x) = (c / 9, c % 9);
         out[c] = [(y / 3 * 3 + x / 3) as u8, (9 + y) as u8, (18 + x) as u8];
+        c += 1;
+    }
+    out
+}
+
+const fn house_order() -> [[u8; 20]; 81] {
+    let cells = region_cells();
+    let regions = cell_regions();
+    let mut out = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut seen = 0u128;
+        let mut n = 0;
+        let mut r = 0;
+        while r < 3 {
+            let mut k = 0;
+            while k < 9 {
+                let h = cells[regions[c][r] as usize][k];
+                if h as usize != c && seen >> h & 1 == 0 {
+                    seen |= 1 << h;
+                    out[c][n] = h;
+                    n += 1;
+                }
+                k += 1;
+            }
+            r += 1;
+        }
         c += 1;
     }
     out
@@ -201,19 +231,7 @@ impl Grid {
     /// The cells that share a region with `cell`, in SE's order of
     /// `getHouseCells` (block, row, column; each once; not `cell`).
     pub fn house_cells(cell: Cell) -> impl Iterator<Item = Cell> {
-        let mut seen = 0u128;
-        let mut out = [0u8; 20];
-        let mut n = 0;
-        for r in CELL_REGIONS[cell] {
-            for &c in &REGION_CELLS[r as usize] {
-                if c as usize != cell && seen >> c & 1 == 0 {
-                    seen |= 1 << c;
-                    out[n] = c;
-                    n += 1;
-                }
-            }
-        }
-        out.into_iter().take(n).map(|c| c as usize)
+        HOUSE_ORDER[cell].into_iter().map(|c| c as usize)
     }
 }
 

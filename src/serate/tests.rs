@@ -78,3 +78,29 @@ fn odd_grids_rate_without_panic() {
     let stuck = format!("12345678.........9{}", ".".repeat(63));
     assert_eq!(rate(&parse(&stuck).unwrap()).tenths().0, 200);
 }
+
+#[test]
+fn nested_forcing_chains_rate_the_hardest_as_se() {
+    // SE 1.2.1 rates this 10.3/1.2/1.2 (forum "hardest" list): its
+    // hardest step is a dynamic forcing chain nesting forcing chains
+    // (level 2, base 9.5), long enough to add 0.8.
+    let p = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+    let r = rate(&parse(p).unwrap());
+    assert_eq!(r.tenths(), (103, 12, 12));
+    assert_eq!(r.hardest, Some(Rule::Nested(2)));
+}
+
+#[test]
+fn nested_dynamic_chains_reach_se_eleven_seven() {
+    // Published 11.7/11.7/3.4 (forum's hardest list, sukaku-forge's
+    // corpus): only dynamic chains nesting dynamic chains (level 4 or 5,
+    // base 10.5 or 11.0) solve it.
+    let p = "........1.....2.3.....4567.....8.....145.928.5.821.9...529.8..418.4.....4.9..1..8";
+    let r = rate(&parse(p).unwrap());
+    assert_eq!(r.tenths(), (117, 117, 34));
+    assert!(
+        matches!(r.hardest, Some(Rule::Nested(4 | 5))),
+        "{:?}",
+        r.hardest
+    );
+}

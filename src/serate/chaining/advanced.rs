@@ -16,9 +16,16 @@ struct Found {
     parents: Vec<(usize, u8)>,
 }
 
-/// The new "offs" (key and parent nodes) the simple rules give on `cur`,
-/// the working grid of a run that began on `start`.
-pub fn potentials(start: &Grid, cur: &Grid, arena: &Arena, out: &mut Vec<(u16, Vec<u32>)>) {
+/// The new "offs" (key, parent nodes, nested chain) the simple rules
+/// give on `cur`, the working grid of a run that began on `start`; at
+/// `level` 2 or more, when they give none, the nested chainers'.
+pub fn potentials(
+    start: &Grid,
+    cur: &Grid,
+    arena: &mut Arena,
+    level: u8,
+    out: &mut Vec<(u16, Vec<u32>, Option<u32>)>,
+) {
     out.clear();
     let rules: [fn(&Grid, &Grid) -> Vec<Found>; 4] = [locking, hidden_pairs, naked_pairs, x_wings];
     for rule in rules {
@@ -32,12 +39,15 @@ pub fn potentials(start: &Grid, cur: &Grid, arena: &Arena, out: &mut Vec<(u16, V
                 .filter_map(|&(c, d)| arena.get(key(c, d, false)))
                 .collect();
             for &(c, d) in &f.strikes {
-                out.push((key(c, d, false), parents.clone()));
+                out.push((key(c, d, false), parents.clone(), None));
             }
         }
         if !out.is_empty() {
             return;
         }
+    }
+    if level >= 2 {
+        super::nested::potentials(start, cur, arena, level, out);
     }
 }
 

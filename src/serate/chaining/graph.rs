@@ -43,8 +43,27 @@ pub fn conjugate(k: u16) -> u16 {
 pub struct Node {
     /// The potential's key.
     pub key: u16,
+    /// Why it holds (SE's `cause`): [`CAUSE_CELL`], a region index, or
+    /// [`CAUSE_NONE`] (an assumption, an advanced "off").
+    pub cause: u8,
     start: u32,
     len: u32,
+    nest: u32,
+}
+
+/// The cause of a potential forced by its cell (SE's naked single).
+pub const CAUSE_CELL: u8 = 27;
+/// No cause: an assumption, or an "off" a rule gave.
+pub const CAUSE_NONE: u8 = u8::MAX;
+
+/// A nested chain an "off" came from: its identity (SE's `FullChain`)
+/// and its complexity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nest {
+    /// A fingerprint of the chain's targets and their ancestors.
+    pub fingerprint: u64,
+    /// The nested hint's complexity (its own nesting included).
+    pub complexity: usize,
 }
 
 /// The nodes of one run, the parents lists and the sets of potentials
@@ -54,6 +73,7 @@ pub struct Arena {
     nodes: Vec<Node>,
     parents: Vec<u32>,
     index: Vec<u32>,
+    nests: Vec<Nest>,
     /// Nodes in the "on" and "off" sets, in order of arrival.
     pub order: Vec<u32>,
 }
@@ -64,6 +84,7 @@ impl Default for Arena {
             nodes: Vec::new(),
             parents: Vec::new(),
             index: vec![NONE; KEYS],
+            nests: Vec::new(),
             order: Vec::new(),
         }
     }
@@ -77,6 +98,7 @@ impl Arena {
         }
         self.nodes.clear();
         self.parents.clear();
+        self.nests.clear();
         self.order.clear();
     }
 
@@ -86,8 +108,10 @@ impl Arena {
         self.parents.extend_from_slice(parents);
         self.nodes.push(Node {
             key,
+            cause: CAUSE_NONE,
             start,
             len: parents.len() as u32,
+            nest: NONE,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -127,6 +151,36 @@ impl Arena {
     pub fn parents(&self, node: u32) -> &[u32] {
         let n = &self.nodes[node as usize];
         &self.parents[n.start as usize..(n.start + n.len) as usize]
+    }
+
+    /// Sets a node's cause.
+    #[inline]
+    pub fn set_cause(&mut self, node: u32, cause: u8) {
+        self.nodes[node as usize].cause = cause;
+    }
+
+    /// A node's cause.
+    #[inline]
+    pub fn cause(&self, node: u32) -> u8 {
+        self.nodes[node as usize].cause
+    }
+
+    /// Records a nested chain; its index is given to the "offs" it made.
+    pub fn add_nest(&mut self, nest: Nest) -> u32 {
+        self.nests.push(nest);
+        (self.nests.len() - 1) as u32
+    }
+
+    /// Marks a node as made by the nested chain `nest` (from [`Arena::add_nest`]).
+    pub fn set_nest(&mut self, node: u32, nest: u32) {
+        self.nodes[node as usize].nest = nest;
+    }
+
+    /// The nested chain a node came from.
+    #[inline]
+    pub fn nest(&self, node: u32) -> Option<Nest> {
+        let i = self.nodes[node as usize].nest;
+        (i != NONE).then(|| self.nests[i as usize])
     }
 
     /// Whether `key` is a strict ancestor of `node` along first parents

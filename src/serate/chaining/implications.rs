@@ -10,7 +10,7 @@
 //! position the assumptions leave; what was struck before becomes the
 //! link's "hidden parents", and counts in the chain's length.
 
-use super::super::grid::{bits, Grid, CELL_REGIONS, REGION_CELLS};
+use super::super::grid::{bits, Grid, CELL_REGIONS, HOUSE_ORDER, REGION_CELLS};
 use super::graph::{cell_of, conjugate, digit_of, key, Arena};
 
 /// Where an "on" came from: the cell (naked single) or a region.
@@ -20,6 +20,16 @@ pub enum Source {
     Cell,
     /// The region (index) had two places left.
     Region(u8),
+}
+
+impl Source {
+    /// The node cause of an "on" from this source.
+    pub fn code(self) -> u8 {
+        match self {
+            Source::Cell => super::graph::CAUSE_CELL,
+            Source::Region(r) => r,
+        }
+    }
 }
 
 /// The "off" potentials an "on" potential forces, in SE's order.
@@ -33,21 +43,58 @@ pub fn on_to_off(g: &Grid, k: u16, y: bool, out: &mut Vec<u16>) {
             }
         }
     }
-    let mut seen = 0u128;
-    for r in CELL_REGIONS[cell] {
-        for &c in &REGION_CELLS[r as usize] {
-            let c = c as usize;
-            if c != cell && g.has(c, d) && seen >> c & 1 == 0 {
-                seen |= 1 << c;
-                out.push(key(c, d, false));
+    let bit = 1 << d;
+    for &c in &HOUSE_ORDER[cell] {
+        if g.cands[c as usize] & bit != 0 {
+            out.push(key(c as usize, d, false));
+        }
+    }
+}
+
+/// How many places each digit has in each region of a grid, kept up to
+/// date as a run strikes candidates, so that an "off" finds the regions
+/// left with two places without scanning them.
+#[derive(Debug, Clone)]
+pub struct Places([[u8; 10]; 27]);
+
+impl Places {
+    /// The counts of `g`.
+    pub fn new(g: &Grid) -> Places {
+        let mut p = Places([[0; 10]; 27]);
+        for c in 0..81 {
+            let mut m = g.cands[c];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for r in CELL_REGIONS[c] {
+                    p.0[r as usize][d] += 1;
+                }
+            }
+        }
+        p
+    }
+
+    /// Strikes `d` from `cell` in `g`, keeping the counts.
+    pub fn strike(&mut self, g: &mut Grid, cell: usize, d: u8) {
+        if g.cands[cell] & (1 << d) != 0 {
+            g.cands[cell] &= !(1 << d);
+            for r in CELL_REGIONS[cell] {
+                self.0[r as usize][d as usize] -= 1;
             }
         }
     }
 }
 
 /// The "on" potentials an "off" potential forces, in SE's order, each
-/// with where it came from (for its hidden parents).
-pub fn off_to_on(g: &Grid, k: u16, y: bool, x: bool, out: &mut Vec<(u16, Source)>) {
+/// with where it came from (for its hidden parents). `places` are the
+/// counts of `g`.
+pub fn off_to_on(
+    g: &Grid,
+    places: &Places,
+    k: u16,
+    (y, x): (bool, bool),
+    out: &mut Vec<(u16, Source)>,
+) {
     out.clear();
     let (cell, d) = (cell_of(k), digit_of(k));
     if y {
@@ -58,12 +105,26 @@ pub fn off_to_on(g: &Grid, k: u16, y: bool, x: bool, out: &mut Vec<(u16, Source)
         }
     }
     if x {
+        let bit = 1 << d;
         for r in CELL_REGIONS[cell] {
-            let pos = g.positions(r as usize, d);
-            if pos.count_ones() == 2 {
-                let mut it = bits(pos).map(|i| REGION_CELLS[r as usize][i] as usize);
-                let (a, b) = (it.next().unwrap_or(cell), it.next().unwrap_or(cell));
-                let other = if a == cell { b } else { a };
+            if places.0[r as usize][d as usize] != 2 {
+                continue;
+            }
+            // With exactly two places for `d`: the first that is not
+            // `cell` (SE's `nextSetBit` walk).
+            let (mut n, mut first, mut second) = (0, 0, 0);
+            for &c in &REGION_CELLS[r as usize] {
+                if g.cands[c as usize] & bit != 0 {
+                    n += 1;
+                    if n == 1 {
+                        first = c as usize;
+                    } else {
+                        second = c as usize;
+                    }
+                }
+            }
+            if n == 2 {
+                let other = if first == cell { second } else { first };
                 let k2 = key(other, d, true);
                 if !out.iter().any(|&(q, _)| q == k2) {
                     out.push((k2, Source::Region(r)));
@@ -121,22 +182,39 @@ pub struct Mode {
     pub level: u8,
 }
 
-/// Reusable buffers of a run.
-#[derive(Debug, Default)]
+/// Reusable buffers of the runs on one grid.
+#[derive(Debug)]
 pub struct Scratch {
+    places: Places,
     offs: Vec<u16>,
     ons: Vec<(u16, Source)>,
     parents: Vec<u32>,
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
-    advanced: Vec<(u16, Vec<u32>)>,
+    advanced: Vec<(u16, Vec<u32>, Option<u32>)>,
+}
+
+impl Scratch {
+    /// Buffers for runs on `g`.
+    pub fn new(g: &Grid) -> Scratch {
+        Scratch {
+            places: Places::new(g),
+            offs: Vec::new(),
+            ons: Vec::new(),
+            parents: Vec::new(),
+            pending_on: Vec::new(),
+            pending_off: Vec::new(),
+            advanced: Vec::new(),
+        }
+    }
 }
 
 /// SE's `doChaining`: from the assumptions already in `arena`, adds
-/// everything they force. Returns the first contradiction met (the "on"
+/// everything they force (`s` made for `g`). Returns the first contradiction met (the "on"
 /// and the "off" node of one candidate), the sets left as they were then.
 pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(u32, u32)> {
     let mut cur = g.clone();
+    let mut places = s.places.clone();
     s.pending_on.clear();
     s.pending_off.clear();
     for &n in &arena.order {
@@ -168,33 +246,38 @@ pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(
             let p = s.pending_off[hf];
             hf += 1;
             let pk = arena.key(p);
-            off_to_on(&cur, pk, mode.y, true, &mut s.ons);
+            off_to_on(&cur, &places, pk, (mode.y, true), &mut s.ons);
             for i in 0..s.ons.len() {
                 let (k, src) = s.ons[i];
                 if let Some(off) = arena.get(conjugate(k)) {
                     parents_of(arena, p, k, src, g, &cur, &mut s.parents);
                     let on = arena.make(k, &s.parents);
+                    arena.set_cause(on, src.code());
                     return Some((on, off));
                 }
                 if !arena.contains(k) {
                     parents_of(arena, p, k, src, g, &cur, &mut s.parents);
                     let n = arena.make(k, &s.parents);
+                    arena.set_cause(n, src.code());
                     arena.insert(n);
                     s.pending_on.push(n);
                 }
             }
             if mode.dynamic {
-                cur.cands[cell_of(pk)] &= !(1 << digit_of(pk));
+                places.strike(&mut cur, cell_of(pk), digit_of(pk));
             }
         } else {
             if mode.level == 0 {
                 return None;
             }
-            super::advanced::potentials(g, &cur, arena, &mut s.advanced);
+            super::advanced::potentials(g, &cur, arena, mode.level, &mut s.advanced);
             let before = s.pending_off.len();
-            for (k, parents) in std::mem::take(&mut s.advanced) {
+            for (k, parents, nest) in std::mem::take(&mut s.advanced) {
                 if !arena.contains(k) {
                     let n = arena.make(k, &parents);
+                    if let Some(nest) = nest {
+                        arena.set_nest(n, nest);
+                    }
                     arena.insert(n);
                     s.pending_off.push(n);
                 }

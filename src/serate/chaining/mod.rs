@@ -11,6 +11,7 @@ mod advanced;
 mod graph;
 mod implications;
 mod multiple;
+mod nested;
 mod unary;
 
 use super::grid::Grid;
@@ -62,6 +63,15 @@ impl Chainer {
         level: 1,
     };
 
+    /// Dynamic forcing chains nested at `level` (2 to 5; SE 9.5 to 11.0):
+    /// the chains use whole chaining rules as steps (module `nested`).
+    pub const fn nested(level: u8) -> Chainer {
+        Chainer {
+            level,
+            ..Chainer::DYNAMIC
+        }
+    }
+
     /// The rule (and base difficulty) of this chainer's hints.
     pub fn rule(self) -> Rule {
         if self.level > 0 {
@@ -85,6 +95,8 @@ pub struct ChainHint {
     pub complexity: usize,
     /// SE's tie-break between kinds of chaining hints.
     pub sort_key: u8,
+    /// What a chain nesting this hint needs of it (only when asked for).
+    pub nest: Option<Box<nested::NestInfo>>,
 }
 
 /// SE's addition for a chain of `complexity`: 0.1 for each step of the
@@ -120,11 +132,13 @@ fn chain_hint(
         },
         complexity,
         sort_key,
+        nest: None,
     }
 }
 
-/// The easiest of a list of hints, as SE sorts them (stable).
-fn easiest(mut list: Vec<ChainHint>) -> Option<Hint> {
+/// A list of hints sorted as SE sorts them (stable): by difficulty,
+/// complexity, then sort key.
+fn sorted(mut list: Vec<ChainHint>) -> Vec<ChainHint> {
     list.sort_by(|a, b| {
         a.hint
             .difficulty
@@ -133,18 +147,23 @@ fn easiest(mut list: Vec<ChainHint>) -> Option<Hint> {
             .then(a.complexity.cmp(&b.complexity))
             .then(a.sort_key.cmp(&b.sort_key))
     });
-    list.into_iter().next().map(|c| c.hint)
+    list
+}
+
+/// The easiest of a list of hints, as SE sorts them.
+fn easiest(list: Vec<ChainHint>) -> Option<Hint> {
+    sorted(list).into_iter().next().map(|c| c.hint)
 }
 
 /// SE's "Forcing Chains & Cycles": the easiest cycle or forcing X-, Y-
 /// or XY-chain.
 pub fn cycles_and_forcing_chains(g: &Grid) -> Option<Hint> {
-    easiest(unary::hints(g))
+    easiest(unary::hints(g, false))
 }
 
 /// The easiest hint of a multiple, dynamic or Nishio chainer.
 pub fn forcing_chains(g: &Grid, chainer: Chainer) -> Option<Hint> {
-    easiest(multiple::hints(g, chainer))
+    easiest(multiple::hints(g, chainer, false))
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! by cell.
 
 use super::super::grid::{digits, Grid, CELL_REGIONS, REGION_CELLS};
-use super::graph::{cell_of, digit_of, is_on, key, Arena};
+use super::graph::{cell_of, digit_of, is_on, key, Arena, CAUSE_CELL, CAUSE_NONE};
 use super::implications::{run, Mode, Scratch};
-use super::{chain_hint, ChainHint, Chainer};
+use super::{chain_hint, nested, ChainHint, Chainer};
 
 /// What a hint on `target` (a key) strikes and places: an "on" strikes
 /// the cell's other candidates and places the digit, an "off" strikes
@@ -26,34 +26,46 @@ fn effect(g: &Grid, target: u16) -> Option<Effect> {
 struct Ctx<'a> {
     g: &'a Grid,
     chainer: Chainer,
+    nest: bool,
     mode: Mode,
     scratch: Scratch,
     out: Vec<ChainHint>,
 }
 
 impl Ctx<'_> {
+    /// A hint with these chain targets (SE's `getChainsTargets`).
     fn push(
         &mut self,
-        complexity: usize,
+        targets: &[(&Arena, u32)],
+        root_cause: u8,
         sort_key: u8,
-        removals: Vec<(u8, u16)>,
-        place: Option<(u8, u8)>,
+        (removals, place): Effect,
     ) {
         let rule = self.chainer.rule();
-        self.out.push(chain_hint(
+        let mut h = chain_hint(
             rule,
             rule.base(),
-            complexity,
+            nested::complexity(targets),
             sort_key,
             removals,
             place,
-        ));
+        );
+        if self.nest {
+            h.nest = Some(Box::new(nested::info(targets, root_cause)));
+        }
+        self.out.push(h);
     }
 
     /// A hint whose result is `target` itself (reductions, doubles).
-    fn push_target(&mut self, target: u16, complexity: usize, sort_key: u8) {
-        if let Some((rem, place)) = effect(self.g, target) {
-            self.push(complexity, sort_key, rem, place);
+    fn push_target(
+        &mut self,
+        targets: &[(&Arena, u32)],
+        root_cause: u8,
+        target: u16,
+        sort_key: u8,
+    ) {
+        if let Some(e) = effect(self.g, target) {
+            self.push(targets, root_cause, sort_key, e);
         }
     }
 
@@ -65,17 +77,19 @@ impl Ctx<'_> {
     }
 }
 
-/// Every hint of a multiple, dynamic or Nishio chainer, in SE's order.
-pub fn hints(g: &Grid, chainer: Chainer) -> Vec<ChainHint> {
+/// Every hint of a multiple, dynamic or Nishio chainer, in SE's order;
+/// with their nested views when `nest` (for a chain nesting them).
+pub fn hints(g: &Grid, chainer: Chainer, nest: bool) -> Vec<ChainHint> {
     let mut ctx = Ctx {
         g,
         chainer,
+        nest,
         mode: Mode {
             y: !chainer.nishio,
             dynamic: chainer.dynamic,
             level: chainer.level,
         },
-        scratch: Scratch::default(),
+        scratch: Scratch::new(g),
         out: Vec::new(),
     };
     let mut ons: Vec<Arena> = Vec::new();
@@ -109,17 +123,17 @@ fn cell_hints(
         let absurd = ctx.start(on, key(cell, v, true));
         if contradiction {
             if let Some((a, b)) = absurd {
-                let cx = on.ancestor_count(a) + on.ancestor_count(b);
-                ctx.push(cx, 7, vec![(cell as u8, 1 << v)], None);
+                let e = (vec![(cell as u8, 1 << v)], None);
+                ctx.push(&[(on, a), (on, b)], CAUSE_NONE, 7, e);
             }
         }
         let absurd = ctx.start(off, key(cell, v, false));
         if contradiction {
             if let Some((a, b)) = absurd {
-                let cx = off.ancestor_count(a) + off.ancestor_count(b);
                 let rest = ctx.g.cands[cell] & !(1 << v);
                 if rest != 0 {
-                    ctx.push(cx, 7, vec![(cell as u8, rest)], Some((cell as u8, v)));
+                    let e = (vec![(cell as u8, rest)], Some((cell as u8, v)));
+                    ctx.push(&[(off, a), (off, b)], CAUSE_NONE, 7, e);
                 }
             }
         }
@@ -132,8 +146,7 @@ fn cell_hints(
                         continue;
                     }
                     if let Some(m) = off.get(k) {
-                        let cx = on.ancestor_count(n) + off.ancestor_count(m);
-                        ctx.push_target(k, cx, 1);
+                        ctx.push_target(&[(on, n), (off, m)], CAUSE_NONE, k, 1);
                     }
                 }
             }
@@ -150,19 +163,12 @@ fn cell_hints(
                 if is_on(k) != want_on {
                     continue;
                 }
-                let mut cx = 0;
-                let mut everywhere = true;
-                for a in arenas {
-                    match a.get(k) {
-                        Some(m) => cx += a.ancestor_count(m),
-                        None => {
-                            everywhere = false;
-                            break;
-                        }
-                    }
-                }
-                if everywhere {
-                    ctx.push_target(k, cx, 5);
+                if arenas[1..].iter().all(|a| a.contains(k)) {
+                    let targets: Vec<(&Arena, u32)> = arenas
+                        .iter()
+                        .filter_map(|a| a.get(k).map(|m| (a, m)))
+                        .collect();
+                    ctx.push_target(&targets, CAUSE_CELL, k, 5);
                 }
             }
         }
@@ -206,19 +212,11 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, on: &Arena, others: &mut Vec<
                 if is_on(k) != want_on {
                     continue;
                 }
-                let mut cx = on.ancestor_count(n);
-                let mut everywhere = true;
-                for a in rest {
-                    match a.get(k) {
-                        Some(m) => cx += a.ancestor_count(m),
-                        None => {
-                            everywhere = false;
-                            break;
-                        }
-                    }
-                }
-                if everywhere {
-                    ctx.push_target(k, cx, 6);
+                if rest.iter().all(|a| a.contains(k)) {
+                    let targets: Vec<(&Arena, u32)> = std::iter::once((on, n))
+                        .chain(rest.iter().filter_map(|a| a.get(k).map(|m| (a, m))))
+                        .collect();
+                    ctx.push_target(&targets, r as u8, k, 6);
                 }
             }
         }

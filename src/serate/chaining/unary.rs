@@ -4,14 +4,16 @@
 
 use super::super::grid::{digits, Grid};
 use super::super::rules::{add_removal, Rule};
-use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena};
-use super::implications::{off_to_on, on_to_off};
+use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena, CAUSE_NONE};
+use super::implications::{off_to_on, on_to_off, Places};
 use super::{chain_hint, ChainHint};
 
-/// Every cycle and forcing chain hint, in SE's order: X, then Y, then XY.
-pub fn hints(g: &Grid) -> Vec<ChainHint> {
+/// Every cycle and forcing chain hint, in SE's order: X, then Y, then
+/// XY; with their nested views when `nest` (for a chain nesting them).
+pub fn hints(g: &Grid, nest: bool) -> Vec<ChainHint> {
     let mut out = Vec::new();
     let mut arena = Arena::default();
+    let places = Places::new(g);
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in 0..81 {
             if g.values[cell] != 0 || g.cands[cell].count_ones() < 2 {
@@ -21,7 +23,7 @@ pub fn hints(g: &Grid) -> Vec<ChainHint> {
                 continue;
             }
             for v in digits(g.cands[cell]) {
-                unary(g, cell, v, y, x, &mut arena, &mut out);
+                unary((g, &places), (cell, v), (y, x), nest, &mut arena, &mut out);
             }
         }
     }
@@ -39,11 +41,10 @@ fn sort_key(y: bool, x: bool) -> u8 {
 }
 
 fn unary(
-    g: &Grid,
-    cell: usize,
-    v: u8,
-    y: bool,
-    x: bool,
+    (g, places): (&Grid, &Places),
+    (cell, v): (usize, u8),
+    (y, x): (bool, bool),
+    nest: bool,
     arena: &mut Arena,
     out: &mut Vec<ChainHint>,
 ) {
@@ -51,9 +52,12 @@ fn unary(
     arena.clear();
     let root = arena.make(source, &[]);
     arena.insert(root);
-    let cycles = do_cycles(g, arena, y, x, source);
+    let cycles = do_cycles((g, places), arena, (y, x), source);
     for dst in cycles {
-        if let Some(h) = cycle_hint(g, arena, dst, y, x) {
+        if let Some(mut h) = cycle_hint(g, arena, dst, y, x) {
+            if nest {
+                h.nest = Some(Box::new(super::nested::cycle_info(arena, dst)));
+            }
             out.push(h);
         }
     }
@@ -64,7 +68,7 @@ fn unary(
         arena.clear();
         let root = arena.make(start, &[]);
         arena.insert(root);
-        for t in do_forcing(g, arena, y, start) {
+        for t in do_forcing((g, places), arena, y, start) {
             let k = arena.key(t);
             let (c, d) = (cell_of(k), digit_of(k));
             let base = if y { 7.0 } else { 6.6 };
@@ -74,27 +78,32 @@ fn unary(
                 Rule::ForcingChain
             };
             let cx = arena.ancestor_count(t);
+            let info = || nest.then(|| Box::new(super::nested::info(&[(arena, t)], CAUSE_NONE)));
             if is_on(k) {
                 let rest = g.cands[c] & !(1 << d);
                 if rest != 0 {
-                    out.push(chain_hint(
+                    let mut h = chain_hint(
                         rule,
                         base,
                         cx,
                         sort_key(y, x),
                         vec![(c as u8, rest)],
                         Some((c as u8, d)),
-                    ));
+                    );
+                    h.nest = info();
+                    out.push(h);
                 }
             } else {
-                out.push(chain_hint(
+                let mut h = chain_hint(
                     rule,
                     base,
                     cx,
                     sort_key(y, x),
                     vec![(c as u8, 1 << d)],
                     None,
-                ));
+                );
+                h.nest = info();
+                out.push(h);
             }
         }
     }
@@ -102,7 +111,12 @@ fn unary(
 
 /// SE's `doCycles`: a breadth-first walk that may revisit "offs"; the
 /// "ons" equal to the source reached after four links or more.
-fn do_cycles(g: &Grid, arena: &mut Arena, y: bool, x: bool, source: u16) -> Vec<u32> {
+fn do_cycles(
+    (g, places): (&Grid, &Places),
+    arena: &mut Arena,
+    (y, x): (bool, bool),
+    source: u16,
+) -> Vec<u32> {
     let mut cycles = Vec::new();
     let mut pending_on = vec![arena.order[0]];
     let mut pending_off: Vec<u32> = Vec::new();
@@ -123,9 +137,10 @@ fn do_cycles(g: &Grid, arena: &mut Arena, y: bool, x: bool, source: u16) -> Vec<
         }
         length += 1;
         for p in std::mem::take(&mut pending_off) {
-            off_to_on(g, arena.key(p), y, x, &mut ons);
-            for &(k, _) in &ons {
+            off_to_on(g, places, arena.key(p), (y, x), &mut ons);
+            for &(k, src) in &ons {
                 let n = arena.make(k, &[p]);
+                arena.set_cause(n, src.code());
                 if length >= 4 && k == source {
                     cycles.push(n);
                 }
@@ -141,7 +156,7 @@ fn do_cycles(g: &Grid, arena: &mut Arena, y: bool, x: bool, source: u16) -> Vec<
 
 /// SE's `doForcingChains`: the first "on" or "off" reached that
 /// contradicts the start.
-fn do_forcing(g: &Grid, arena: &mut Arena, y: bool, source: u16) -> Vec<u32> {
+fn do_forcing((g, places): (&Grid, &Places), arena: &mut Arena, y: bool, source: u16) -> Vec<u32> {
     let mut targets: Vec<u32> = Vec::new();
     let mut pending_on: Vec<u32> = Vec::new();
     let mut pending_off: Vec<u32> = Vec::new();
@@ -176,14 +191,16 @@ fn do_forcing(g: &Grid, arena: &mut Arena, y: bool, source: u16) -> Vec<u32> {
         while i < pending_off.len() {
             let p = pending_off[i];
             i += 1;
-            off_to_on(g, arena.key(p), y, true, &mut ons);
-            for &(k, _) in &ons {
+            off_to_on(g, places, arena.key(p), (y, true), &mut ons);
+            for &(k, src) in &ons {
                 if conjugate(k) == source && !targets.iter().any(|&t| arena.key(t) == k) {
                     let n = arena.make(k, &[p]);
+                    arena.set_cause(n, src.code());
                     targets.push(n);
                 }
                 if !arena.contains(k) {
                     let n = arena.make(k, &[p]);
+                    arena.set_cause(n, src.code());
                     arena.insert(n);
                     pending_on.push(n);
                 }
