@@ -1,16 +1,31 @@
-//! A second hint on a hint copy: the first hint's colours come off (as
+//! A second hint on a hint copy, after the person took the first (typed
+//! its digit): the first hint's colours come off (as
 //! the copy's records say what it coloured), so the new copy shows only
 //! the new step's, and differs from the first copy only in the cells of
 //! both steps and in the note.
 
 use super::json_lines;
-use crate::util::{cell_styles_of, entries, fixture, xlsudoku};
+use crate::util::{cell_styles_of, entries, fixture, repack_file, xlsudoku};
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// Hints `input` into `out` (with `extra` flags); the coloured cells.
 fn hint(input: &Path, out: &Path, extra: &[&str]) -> HashSet<String> {
+    coloured(&hint_json(input, out, extra))
+}
+
+/// The cells the hints of `lines` colour.
+fn coloured(lines: &[serde_json::Value]) -> HashSet<String> {
+    lines
+        .iter()
+        .flat_map(|h| h["colours"].as_array().unwrap().clone())
+        .map(|c| c["cell"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Hints `input` into `out` (with `extra` flags); the JSON lines.
+fn hint_json(input: &Path, out: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
     let mut args = vec![
         "hint",
         "--json",
@@ -22,10 +37,6 @@ fn hint(input: &Path, out: &Path, extra: &[&str]) -> HashSet<String> {
     let o = xlsudoku(&args);
     assert_eq!(o.status.code(), Some(0));
     json_lines(&o)
-        .iter()
-        .flat_map(|h| h["colours"].as_array().unwrap().clone())
-        .map(|c| c["cell"].as_str().unwrap().to_string())
-        .collect()
 }
 
 /// Each cell's style index on the first sheet, and the sheet's XML.
@@ -45,24 +56,52 @@ fn values(path: &Path) -> calamine::Range<calamine::Data> {
     calamine::Reader::worksheet_range(&mut book, "Easy").unwrap()
 }
 
+/// `from` with `digit` typed into `cell` of the first sheet (an empty,
+/// styled cell), as a person takes a hint: into `to`.
+fn enter(from: &Path, to: &Path, cell: &str, digit: u8) {
+    repack_file(from, to, |name, bytes| {
+        if name != "xl/worksheets/sheet1.xml" {
+            return Some(bytes);
+        }
+        let xml = String::from_utf8(bytes).unwrap();
+        let at = xml.find(&format!("<c r=\"{cell}\"")).unwrap();
+        let end = at + xml[at..].find("/>").unwrap();
+        assert!(
+            !xml[at..end].contains('>'),
+            "{cell} is empty: {}",
+            &xml[at..end]
+        );
+        Some(format!("{}><v>{digit}</v></c>{}", &xml[..end], &xml[end + 2..]).into_bytes())
+    });
+}
+
 #[test]
 fn a_second_hint_takes_the_first_hints_colours_off() {
     let dir = tempfile::tempdir().unwrap();
     let input = fixture("status_logic_easy.xlsx");
-    let (first, second) = (
-        dir.path().join("first.xlsx"),
-        dir.path().join("second.xlsx"),
+    let path = |n: &str| dir.path().join(n);
+    let (first, entered, second) = (
+        path("first.xlsx"),
+        path("entered.xlsx"),
+        path("second.xlsx"),
     );
-    let c1 = hint(&input, &first, &[]);
-    // Another ladder gives another step from the same position.
-    let c2 = hint(&first, &second, &["--techniques", "seed"]);
+    let lines = hint_json(&input, &first, &[]);
+    let c1 = coloured(&lines);
+    let placed = &lines[0]["step"]["placed"];
+    // The person takes the hint: types its digit into its green cell.
+    let (cell, digit) = (
+        placed["cell"].as_str().unwrap(),
+        placed["digit"].as_u64().unwrap() as u8,
+    );
+    enter(&first, &entered, cell, digit);
+    let c2 = hint(&entered, &second, &[]);
     assert!(!c1.is_empty() && !c2.is_empty());
     assert!(
         !c1.is_subset(&c2),
         "the steps colour other cells: {c1:?} {c2:?}"
     );
     let (s0, _) = styles(&input);
-    let (s1, _) = styles(&first);
+    let (s1, _) = styles(&entered);
     let (s2, _) = styles(&second);
     let note = "C12";
     for (cell, style) in &s2 {
@@ -90,7 +129,7 @@ fn a_second_hint_takes_the_first_hints_colours_off() {
             "{cell}: the first hint's colour stays"
         );
     }
-    let (v1, v2) = (values(&first), values(&second));
+    let (v1, v2) = (values(&entered), values(&second));
     assert_eq!(v1.end(), v2.end());
     for (r, row) in v1.rows().enumerate() {
         for (c, v) in row.iter().enumerate() {
@@ -103,14 +142,13 @@ fn a_second_hint_takes_the_first_hints_colours_off() {
             }
         }
     }
-    // A third hint with the first ladder gives the first copy's styles
-    // back.
-    let third = dir.path().join("third.xlsx");
-    assert_eq!(hint(&second, &third, &[]), c1);
+    // The same hint again on the second copy changes no style.
+    let third = path("third.xlsx");
+    assert_eq!(hint(&second, &third, &[]), c2);
     let (s3, _) = styles(&third);
     for (cell, style) in &s3 {
         if cell != note {
-            assert_eq!(s1.get(cell), Some(style), "{cell}");
+            assert_eq!(s2.get(cell), Some(style), "{cell}");
         }
     }
 }
