@@ -375,6 +375,11 @@ impl Board {
         self.steps.push(step);
     }
 
+    /// Records the deduction a search found, if any: whether it found one.
+    fn apply_found(&mut self, found: Option<Step>) -> bool {
+        found.map(|step| self.apply(step)).is_some()
+    }
+
     /// Takes a step found before in this position.
     fn replay(&mut self, step: Step) {
         if let Some((cell, d)) = step.placed {

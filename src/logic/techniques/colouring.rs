@@ -316,11 +316,7 @@ impl Colouring {
             }
             None
         });
-        let Some(step) = found else {
-            return false;
-        };
-        board.apply(step);
-        true
+        board.apply_found(found)
     }
 
     /// One multi-colouring (type 2, then type 1, pair of clusters by pair)
@@ -386,11 +382,7 @@ impl Colouring {
             }
             None
         });
-        let Some(step) = found else {
-            return false;
-        };
-        board.apply(step);
-        true
+        board.apply_found(found)
     }
 }
 

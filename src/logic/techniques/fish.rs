@@ -54,11 +54,7 @@ impl Fish {
             }
             None
         });
-        let Some(step) = found else {
-            return false;
-        };
-        board.apply(step);
-        true
+        board.apply_found(found)
     }
 
     /// The step for digit `d` confined in the base lines `pick` to the

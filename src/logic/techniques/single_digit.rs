@@ -144,11 +144,7 @@ impl SingleDigit {
             }
             None
         });
-        let Some(step) = found else {
-            return false;
-        };
-        board.apply(step);
-        true
+        board.apply_found(found)
     }
 
     /// One empty rectangle that strikes something.
@@ -187,11 +183,7 @@ impl SingleDigit {
             }
             None
         });
-        let Some(step) = found else {
-            return false;
-        };
-        board.apply(step);
-        true
+        board.apply_found(found)
     }
 
     /// The empty rectangle of digit `d` in box `bx` on row unit `r` and
