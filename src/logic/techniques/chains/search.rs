@@ -120,16 +120,7 @@ impl Chains {
                     mark[(w & !IN_CELL) as usize] = x as u32;
                 }
             }
-            let start = 2 * x as u32;
-            walk.queue.clear();
-            walk.queue.push((start, 1));
-            walk.seen_at[start as usize] = x as u32;
-            walk.parent[start as usize] = u32::MAX;
-            walk.seen_off.fill(0);
-            if single_x && g.fold.is_some() {
-                let d = g.nodes.digit(x) as usize - 1;
-                walk.seen_off[d] |= 1 << g.nodes.cells(x)[0];
-            }
+            walk.start(g, x);
             let mut head = 0;
             'bfs: while head < walk.queue.len() {
                 let (lit, len) = walk.queue[head];
@@ -344,6 +335,21 @@ struct Walk {
 }
 
 impl Walk {
+    /// Starts a walk from "node `x` is false": the queue holds that
+    /// literal alone, reached from `x`.
+    fn start(&mut self, g: &Graph, x: usize) {
+        let start = 2 * x as u32;
+        self.queue.clear();
+        self.queue.push((start, 1));
+        self.seen_at[start as usize] = x as u32;
+        self.parent[start as usize] = u32::MAX;
+        self.seen_off.fill(0);
+        if x < g.singles && g.fold.is_some() {
+            let d = g.nodes.digit(x) as usize - 1;
+            self.seen_off[d] |= 1 << g.nodes.cells(x)[0];
+        }
+    }
+
     /// On a folded graph, from literal `lit` ("`node` true", at length
     /// `len` from start `x`), pushes the "false" literals its weak links
     /// lead to: the digit's places near the node first, then its groups
