@@ -153,7 +153,7 @@ impl Outcome {
         out
     }
 
-    fn with_board(mut self, solver: Solver) -> Self {
+    fn with_solver(mut self, solver: Solver) -> Self {
         self.history = solver.board().history();
         self.grid = solver.board().grid().clone();
         self.steps = solver.into_steps();
@@ -167,14 +167,14 @@ impl Outcome {
 /// [`SolveOptions::logic_only`], the ladder alone.
 pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     let started = Instant::now();
-    let Some(mut board) = Solver::with_ladder(puzzle, opts.techniques.clone()) else {
+    let Some(mut solver) = Solver::with_ladder(puzzle, opts.techniques.clone()) else {
         return Outcome::invalid(puzzle);
     };
     // A timeout too large to add is no limit at all.
     let deadline = opts.timeout.and_then(|t| started.checked_add(t));
-    board.set_deadline(deadline);
+    solver.set_deadline(deadline);
     if opts.logic_only {
-        return logic_only(puzzle, board, started);
+        return logic_only(puzzle, solver, started);
     }
     let search_opts = SearchOptions { limit: 2, deadline };
     let found = match search(puzzle, &search_opts) {
@@ -195,22 +195,22 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     out.unique = Some(found.solutions.len() == 1);
     if status == Status::Solved {
         let solution = &found.solutions[0];
-        let mut board = board;
+        let mut solver = solver;
         // Proven unique: the uniqueness techniques are sound here (and only
         // here: logic-only runs never prove it, so never use them).
-        board.assume_unique();
+        solver.assume_unique();
         let whole = opts.techniques == Ladder::all();
         if whole {
             // Sudoku Explainer's run, for the rating, then skips what this
             // run found nothing with.
-            board.note_findings(None);
+            solver.note_findings(None);
         }
-        let stop = board.run(Some(solution));
+        let stop = solver.run(Some(solution));
         if stop == Stop::Timeout {
             return Outcome::new(Status::Timeout, puzzle.clone(), started);
         }
-        let findings = board.take_findings();
-        out = out.with_board(board);
+        let findings = solver.take_findings();
+        out = out.with_solver(solver);
         // The whole ladder's run up to its first guess is HoDoKu's run.
         out.rating = if whole {
             rate_after_noted(puzzle, &out.steps, findings, deadline)
@@ -231,8 +231,8 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
     out
 }
 
-fn logic_only(puzzle: &Grid, mut board: Solver, started: Instant) -> Outcome {
-    let status = match board.run(None) {
+fn logic_only(puzzle: &Grid, mut solver: Solver, started: Instant) -> Outcome {
+    let status = match solver.run(None) {
         Stop::Solved => Status::Solved,
         Stop::Stuck => Status::GaveUp,
         Stop::Contradiction => Status::Unsolvable,
@@ -241,12 +241,12 @@ fn logic_only(puzzle: &Grid, mut board: Solver, started: Instant) -> Outcome {
     let mut out = Outcome::new(status, puzzle.clone(), started);
     if status == Status::GaveUp {
         out.candidates = (0..puzzle.cells().len())
-            .map(|i| board.board().candidates(i).bits())
+            .map(|i| solver.board().candidates(i).bits())
             .collect();
     }
     let out = match status {
         Status::Unsolvable => out,
-        _ => out.with_board(board),
+        _ => out.with_solver(solver),
     };
     Outcome {
         elapsed: started.elapsed(),

@@ -543,8 +543,8 @@ mod tests {
         )
         .expect("dug");
         assert!(unique(&p));
-        let mut board = Solver::with_ladder(&p, Ladder::seed()).expect("no clash");
-        assert_eq!(board.run(None), Stop::Solved);
+        let mut solver = Solver::with_ladder(&p, Ladder::seed()).expect("no clash");
+        assert_eq!(solver.run(None), Stop::Solved);
         assert!(p.givens() < 256 / 2, "{} givens", p.givens());
     }
 
