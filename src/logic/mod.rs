@@ -408,6 +408,13 @@ mod tests {
             .collect()
     }
 
+    /// An empty 9x9 whose candidates a test writes by hand
+    /// ([`Solver::edited_by_hand`]).
+    pub(super) fn empty_by_hand() -> Solver {
+        let p = Grid::empty(crate::grid::BoxShape::new(3, 3).unwrap());
+        Solver::edited_by_hand(&p)
+    }
+
     /// Calls `f` on the solver at every position the full ladder passes
     /// through on the first `count` puzzles of magictour top1465.
     pub(super) fn each_hard_position(count: usize, mut f: impl FnMut(&Solver)) {

@@ -495,8 +495,7 @@ mod tests {
     use crate::logic::{Solver, Technique};
 
     fn empty() -> Solver {
-        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        let mut b = Solver::edited_by_hand(&p);
+        let mut b = crate::logic::tests::empty_by_hand();
         b.assume_unique();
         b
     }

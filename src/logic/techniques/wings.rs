@@ -225,13 +225,9 @@ pub(in crate::logic) fn say(step: &Step, w: &Words) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::grid::{BoxShape, Grid};
-    use crate::logic::{Solver, Technique};
+    use crate::logic::Technique;
 
-    fn empty() -> Solver {
-        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        Solver::edited_by_hand(&p)
-    }
+    use crate::logic::tests::empty_by_hand as empty;
 
     #[test]
     fn xy_wing_strikes_z_from_cells_seeing_both_pincers() {

@@ -140,14 +140,10 @@ pub(in crate::logic) use say::say;
 #[cfg(test)]
 mod tests {
     use super::{Graph, Kind};
-    use crate::grid::{BoxShape, Grid};
     use crate::logic::tests::each_hard_position;
-    use crate::logic::{Digits, Solver, Technique};
+    use crate::logic::{Digits, Technique};
 
-    fn empty() -> Solver {
-        let p = Grid::empty(BoxShape::new(3, 3).unwrap());
-        Solver::edited_by_hand(&p)
-    }
+    use crate::logic::tests::empty_by_hand as empty;
 
     #[test]
     fn folded_links_and_useful_starts_change_no_chain() {
