@@ -47,6 +47,7 @@ pub mod hint;
 pub mod invalid;
 pub mod logic;
 pub mod note;
+pub mod ordered;
 mod package;
 pub mod paint;
 pub mod position;

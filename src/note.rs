@@ -72,7 +72,7 @@ impl Note<'_> {
         if let Some(r) = self.rating.filter(|_| self.status == Status::Solved) {
             note.push_str(&format!(
                 " · difficulty SE {} ({})",
-                se_text(r.se, r.complete),
+                se_text(r.se, r.se_exact),
                 r.level
             ));
         }
@@ -99,14 +99,15 @@ mod tests {
     use super::*;
     use crate::logic::Level;
 
-    fn rating(se: f32, complete: bool) -> Rating {
+    fn rating(se: f32, exact: bool) -> Rating {
         Rating {
             se,
             ep: se,
             ed: se,
             level: Level::Extreme,
             score: 1,
-            complete,
+            complete: true,
+            se_exact: exact,
         }
     }
 
@@ -135,13 +136,13 @@ mod tests {
     }
 
     #[test]
-    fn a_lower_bound_rating_keeps_its_plus() {
+    fn a_lower_bound_rating_says_at_least() {
         let text = Note {
-            rating: Some(rating(4.5, false)),
+            rating: Some(rating(9.5, false)),
             ..note(Status::Solved, "")
         }
         .text();
-        assert_eq!(text, "solved in 0.76 ms · difficulty SE 4.5+ (extreme)");
+        assert_eq!(text, "solved in 0.76 ms · difficulty SE ≥ 9.5 (extreme)");
     }
 
     #[test]

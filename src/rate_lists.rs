@@ -44,9 +44,8 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
-
-use rayon::prelude::*;
 
 use crate::grid::{Grid, GridError};
 use crate::logic::rating::se_text;
@@ -80,6 +79,11 @@ pub struct RateRecord {
     /// ladder needed a guess. `None` unless solved.
     #[serde(serialize_with = "crate::rounding::opt_rating")]
     pub rating: Option<f32>,
+    /// True when `rating`, `ep` and `ed` are Sudoku Explainer's own (a
+    /// 9x9 rated to the end by SE's rules), false when `rating` is a
+    /// lower bound (beyond 9x9, when the ladder needed a guess). `None`
+    /// unless solved.
+    pub rating_exact: Option<bool>,
     /// Sudoku Explainer's EP: the hardest step up to the first placement
     /// (a lower bound when the techniques stopped before it). `None`
     /// unless solved.
@@ -115,7 +119,7 @@ impl RateRecord {
     }
 
     /// The record as one human line: `FILE:LINE PUZZLE ER LEVEL SCORE
-    /// HISTORY` (ER with `+` when it is a lower bound), or `FILE:LINE
+    /// HISTORY` (ER after `≥` when it is a lower bound), or `FILE:LINE
     /// PUZZLE STATUS` for a puzzle not rated.
     ///
     /// ```
@@ -128,6 +132,7 @@ impl RateRecord {
     ///     puzzle: "1.3..2.4....1..3".into(),
     ///     status: Status::Multiple,
     ///     rating: None,
+    ///     rating_exact: None,
     ///     ep: None,
     ///     ed: None,
     ///     level: None,
@@ -148,9 +153,9 @@ impl RateRecord {
                 } else {
                     &self.history
                 };
-                // Rated with every technique: a guess means the ladder stopped short.
-                let complete = self.guesses == 0;
-                format!("{head} {} {level} {score} {history}", se_text(se, complete))
+                // One column: `≥9.5` for a lower bound.
+                let se = se_text(se, self.rating_exact.unwrap_or(false)).replace(' ', "");
+                format!("{head} {se} {level} {score} {history}")
             }
             _ => match &self.error {
                 Some(why) => format!("{head} {}: {why}", self.status),
@@ -217,65 +222,72 @@ impl RateError {
     }
 }
 
-/// Puzzles rated between two hand-overs to the caller: enough to keep every
-/// thread busy, few enough that records come out steadily.
-const BATCH_PER_THREAD: usize = 64;
+/// Puzzles taken ahead of the oldest not yet handed over, per thread:
+/// enough to keep every thread busy past a slow puzzle, few enough that
+/// memory stays the same for any length of file.
+const WINDOW_PER_THREAD: usize = 64;
+
+/// What the rating threads take, in input order: a puzzle line of a file,
+/// or the error of a file (it cannot be opened, or reading it failed: its
+/// lines before are taken, none after).
+enum Work {
+    Line(Arc<Path>, PuzzleLine),
+    Failed(RateError),
+}
+
+/// The work of every file in turn, read as it is taken.
+fn work(files: &[PathBuf]) -> impl Iterator<Item = Work> + Send + '_ {
+    files.iter().flat_map(|path| {
+        let (mut lines, mut failed) = match puzzle_lines(path) {
+            Ok(l) => (Some(l), None),
+            Err(e) => (None, Some(e)),
+        };
+        let shown: Arc<Path> = match &lines {
+            Some(l) => Arc::from(l.path()),
+            None => Arc::from(path.as_path()),
+        };
+        std::iter::from_fn(move || {
+            if let Some(e) = failed.take() {
+                return Some(Work::Failed(e.into()));
+            }
+            match lines.as_mut()?.next()? {
+                Ok(line) => Some(Work::Line(shown.clone(), line)),
+                Err(e) => {
+                    lines = None;
+                    Some(Work::Failed(e.into()))
+                }
+            }
+        })
+    })
+}
 
 /// Rates every puzzle line of the files, in parallel over puzzles, and
 /// hands each result to `emit` in input order (file by file, line by
-/// line): a record, or the error of a malformed line or of a whole file
-/// (after the records of the lines before the one that shows it). Only a
-/// window of lines is held at a time.
+/// line), each as soon as it and every one before it are done: a record,
+/// or the error of a malformed line or of a whole file (after the records
+/// of the lines before the one that shows it). Only a window of lines is
+/// held at a time.
 /// The only error returned is [`RateError::Threads`].
 pub fn rate_files(
     files: &[PathBuf],
     opts: &RateOptions,
-    mut emit: impl FnMut(Result<RateRecord, RateError>),
+    emit: impl FnMut(Result<RateRecord, RateError>),
 ) -> Result<(), RateError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.jobs)
-        .build()
-        .map_err(|e| RateError::Threads(e.to_string()))?;
-    let batch = BATCH_PER_THREAD * pool.current_num_threads().max(1);
-    let mut chunk: Vec<PuzzleLine> = Vec::with_capacity(batch);
-    for path in files {
-        let mut lines = match puzzle_lines(path) {
-            Ok(lines) => lines,
-            Err(e) => {
-                emit(Err(e.into()));
-                continue;
-            }
-        };
-        let path = &lines.path().to_path_buf();
-        // A bounded window: `batch` lines read, rated in parallel, handed
-        // over in order, then the next; memory stays the same for any
-        // length of file.
-        loop {
-            chunk.clear();
-            let mut refused = None;
-            for item in lines.by_ref().take(batch) {
-                match item {
-                    Ok(line) => chunk.push(line),
-                    Err(e) => refused = Some(e),
-                }
-            }
-            if chunk.is_empty() && refused.is_none() {
-                break;
-            }
-            let done: Vec<Result<RateRecord, RateError>> = pool.install(|| {
-                chunk
-                    .par_iter()
-                    .map(|entry| rate_line(path, entry, opts.timeout))
-                    .collect()
-            });
-            done.into_iter().for_each(&mut emit);
-            if let Some(e) = refused {
-                emit(Err(e.into()));
-                break;
-            }
-        }
-    }
-    Ok(())
+    let threads = match opts.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    crate::ordered::map_in_order(
+        work(files),
+        threads,
+        WINDOW_PER_THREAD * threads,
+        |w| match w {
+            Work::Line(path, line) => rate_line(&path, &line, opts.timeout),
+            Work::Failed(e) => Err(e),
+        },
+        emit,
+    )
+    .map_err(|e| RateError::Threads(e.to_string()))
 }
 
 /// One line of a file: its record, or why it has none.
@@ -330,6 +342,8 @@ pub fn rate_puzzle(
         puzzle,
         &SolveOptions {
             timeout,
+            // `rate` rates fully: only the timeout stops it.
+            se_budget: None,
             ..SolveOptions::default()
         },
     );
@@ -357,6 +371,7 @@ pub fn rate_puzzle(
         puzzle: puzzle.to_line(),
         status: outcome.status,
         rating: rating.map(|r| r.se),
+        rating_exact: rating.map(|r| r.se_exact),
         ep: rating.map(|r| r.ep),
         ed: rating.map(|r| r.ed),
         level: rating.map(|r| r.level),
@@ -522,16 +537,16 @@ mod tests {
     use crate::samples::{BEYOND, EASY};
 
     #[test]
-    fn a_hard_puzzle_is_rated_with_its_guesses() {
+    fn a_puzzle_beyond_the_ladder_gets_se_own_rating_and_its_guesses() {
         let r = rate_puzzle("f", 1, &BEYOND.parse().unwrap(), None);
         assert_eq!(r.status, Status::Solved);
         assert!(r.guesses > 0 && r.history.contains('#'), "{r:?}");
         assert_eq!(r.level, Some(Level::Extreme));
-        assert!(
-            r.to_human_line().contains("+ extreme "),
-            "{}",
-            r.to_human_line()
-        );
+        // The ladder guesses, but SE's own rules rate it to the end.
+        assert_eq!(r.rating_exact, Some(true));
+        assert!(r.rating.is_some_and(|se| se >= 7.0), "{r:?}");
+        let line = r.to_human_line();
+        assert!(line.contains(" extreme ") && !line.contains('≥'), "{line}");
     }
 
     #[test]

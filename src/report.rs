@@ -126,9 +126,14 @@ pub struct SheetRecord {
     /// The technique history string.
     pub history: Option<String>,
     /// Sudoku Explainer's rating (ER) of a solved grid with one solution;
-    /// a lower bound when `level` is `extreme` (the ladder needed a guess).
+    /// a lower bound when `rating_exact` is false.
     #[serde(default, serialize_with = "crate::rounding::opt_rating")]
     pub rating: Option<f32>,
+    /// True when `rating` is Sudoku Explainer's own (a 9x9 rated to the
+    /// end by SE's rules within `--se-budget`), false when it is a lower
+    /// bound (the budget ran out; beyond 9x9, the ladder needed a guess).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_exact: Option<bool>,
     /// HoDoKu's level of a solved grid with one solution.
     #[serde(default)]
     pub level: Option<crate::logic::Level>,
@@ -194,15 +199,8 @@ impl SheetRecord {
             let _ = write!(s, " {h}");
         }
         if let (Some(r), Some(l)) = (self.rating, self.level) {
-            // Only a ladder that stopped short (a guess) leaves the rating
-            // a lower bound, and then the level is extreme.
-            let bound = l == crate::logic::Level::Extreme
-                && self.history.as_deref().is_some_and(|h| h.contains('#'));
-            let _ = write!(
-                s,
-                " [SE {} · {l}]",
-                crate::logic::rating::se_text(r, !bound)
-            );
+            let exact = self.rating_exact.unwrap_or(true);
+            let _ = write!(s, " [SE {} · {l}]", crate::logic::rating::se_text(r, exact));
         }
         if self.sheet.is_some() && self.status != SheetStatus::NoGrid {
             let _ = write!(s, " ({:.2} ms)", self.elapsed_ms);

@@ -20,11 +20,17 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
-use crate::logic::{rate_after_noted, rate_unique_until, Ladder, Rating, Solver, Step, Stop};
+use crate::logic::{
+    rate_after_noted, rate_unique_until, Budget, Ladder, Rating, Solver, Step, Stop,
+};
 use crate::search::{search, SearchError, SearchOptions};
 
+/// How long Sudoku Explainer's own rating of a 9x9 may take on the solve
+/// path by default ([`SolveOptions::se_budget`]).
+pub const DEFAULT_SE_BUDGET: Duration = Duration::from_secs(1);
+
 /// How to solve.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SolveOptions {
     /// Like the seed macro: no search; stop when the techniques stop, keep
     /// what was deduced and report the remaining candidates.
@@ -34,6 +40,22 @@ pub struct SolveOptions {
     /// The techniques the ladder may use ([`Ladder::all`] by default;
     /// [`Ladder::seed`] gives the old macro's history exactly).
     pub techniques: Ladder,
+    /// How long Sudoku Explainer's own rating of a 9x9 grid may take
+    /// ([`DEFAULT_SE_BUDGET`] by default): past it, the rating's SE part
+    /// is a lower bound ([`Rating::se_exact`] false), never a guess.
+    /// `None`: no limit but `timeout`.
+    pub se_budget: Option<Duration>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            logic_only: false,
+            timeout: None,
+            techniques: Ladder::default(),
+            se_budget: Some(DEFAULT_SE_BUDGET),
+        }
+    }
 }
 
 /// How solving a grid ended.
@@ -212,10 +234,14 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
         let findings = solver.take_findings();
         out = out.with_solver(solver);
         // The whole ladder's run up to its first guess is HoDoKu's run.
+        let budget = Budget {
+            deadline,
+            se: opts.se_budget,
+        };
         out.rating = if whole {
-            rate_after_noted(puzzle, &out.steps, findings, deadline)
+            rate_after_noted(puzzle, &out.steps, findings, budget)
         } else {
-            rate_unique_until(puzzle, deadline)
+            rate_unique_until(puzzle, budget)
         };
         if out.rating.is_none() {
             // The givens do not clash, so only the deadline stops a rating.

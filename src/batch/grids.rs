@@ -268,6 +268,7 @@ pub fn solve_grid_copy(
         unique: outcome.unique,
         history: Some(outcome.history.clone()),
         rating: outcome.rating.map(|r| r.se),
+        rating_exact: outcome.rating.map(|r| r.se_exact),
         level: outcome.rating.map(|r| r.level),
         score: outcome.rating.map(|r| r.score),
         elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,

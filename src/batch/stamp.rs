@@ -26,7 +26,7 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
     sheets.sort();
     sheets.dedup();
     Some(format!(
-        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={} sheets={} techniques={} answers={}",
+        "{}{} input={:?}:{}:{}.{:09} logic-only={} range={} box={} timeout={} se-budget={} sheets={} techniques={} answers={}",
         crate::records::STAMP_PREFIX,
         env!("CARGO_PKG_VERSION"),
         name,
@@ -37,6 +37,7 @@ pub fn stamp(input: &Path, opts: &RunOptions) -> Option<String> {
         show(opts.read.range.map(|r| r.to_string())),
         show(opts.read.shape.map(|b| b.to_string())),
         show(opts.solve.timeout.map(|t| format!("{}", t.as_secs_f64()))),
+        show(opts.solve.se_budget.map(|t| format!("{}", t.as_secs_f64()))),
         if sheets.is_empty() {
             "-".to_string()
         } else {
@@ -70,6 +71,8 @@ pub(super) struct StampedGrid {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rating: Option<f32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    rating_exact: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     level: Option<crate::logic::Level>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     score: Option<u32>,
@@ -93,6 +96,7 @@ impl StampedGrid {
             unique: r.unique,
             history: r.history.clone().filter(|_| history),
             rating: r.rating,
+            rating_exact: r.rating_exact,
             level: r.level,
             score: r.score,
             elapsed_ms: r.elapsed_ms,
@@ -114,6 +118,7 @@ impl StampedGrid {
             unique: self.unique,
             history: self.history,
             rating: self.rating,
+            rating_exact: self.rating_exact,
             level: self.level,
             score: self.score,
             elapsed_ms: self.elapsed_ms,

@@ -117,7 +117,7 @@ pub struct GridExplanation {
     /// HoDoKu's score of a solved grid.
     pub score: Option<u32>,
     /// False when the rating is a lower bound (the techniques stopped
-    /// short of the end: `SE 4.5+`).
+    /// short of the end, or the SE budget ran out: `SE ≥ 9.5`).
     #[serde(skip)]
     pub rating_complete: bool,
     /// The history string (naked singles silent).
@@ -274,7 +274,7 @@ fn explanation(
         rating: rating.map(|r| r.se),
         level: rating.map(|r| r.level),
         score: rating.map(|r| r.score),
-        rating_complete: rating.is_some_and(|r| r.complete),
+        rating_complete: rating.is_some_and(|r| r.se_exact),
         history: outcome.history.clone(),
         elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
         error,

@@ -25,7 +25,9 @@ use std::str::FromStr;
 use super::Needs;
 use super::{GenerateError, Symmetry};
 use crate::grid::{BoxShape, Grid};
-use crate::logic::{rate, Ladder, Level, Limits, Rating, Solver, Stop, Technique};
+use crate::logic::{
+    rate_unique_until, Budget, Ladder, Level, Limits, Rating, Solver, Stop, Technique,
+};
 
 /// An inclusive range with either end open: `MIN..MAX`, `MIN..`, `..MAX`,
 /// or one value `N` for `N..N`.
@@ -177,7 +179,14 @@ impl Target {
                 return Verdict::Out;
             }
         }
-        let Some(rating) = rate(puzzle) else {
+        // As on the solve path, SE's own rating of a 9x9 has a budget:
+        // past it the rating is a lower bound, and an upper bound on the
+        // rating takes it as out (it is not known to be within).
+        let budget = Budget {
+            deadline: None,
+            se: Some(crate::solve::DEFAULT_SE_BUDGET),
+        };
+        let Some(rating) = rate_unique_until(puzzle, budget) else {
             return Verdict::Out;
         };
         match self.limits.check(&rating) {

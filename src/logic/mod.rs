@@ -78,7 +78,7 @@ use techniques::singles;
 
 pub(crate) use rating::rate_after_noted;
 pub use rating::{
-    rate, rate_after, rate_after_until, rate_unique, rate_unique_until, Limits, Rating,
+    rate, rate_after, rate_after_until, rate_unique, rate_unique_until, Budget, Limits, Rating,
 };
 pub use techniques::{
     letter_key, markdown_table, pickable_letters, Ladder, Level, Technique, TechniqueInfo,

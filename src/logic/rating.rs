@@ -36,7 +36,7 @@
 pub use super::se_run::{length_difficulty, se_rating};
 use super::se_run::{run_easiest_first, se_run_ratings};
 use super::{Findings, Ladder, Level, Solver, Step, Stop, Technique};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::grid::Grid;
 
@@ -57,23 +57,29 @@ pub struct Rating {
     pub level: Level,
     /// HoDoKu's score.
     pub score: u32,
-    /// False when the techniques stopped short: `se` and `score` are then
-    /// lower bounds and `level` is [`Level::Extreme`].
+    /// False when the techniques stopped short: `score` is then a lower
+    /// bound and `level` is [`Level::Extreme`] (and beyond 9x9, `se` too).
     pub complete: bool,
+    /// True when `se`, `ep` and `ed` are Sudoku Explainer's own: on a 9x9
+    /// with one solution, SE 1.2.1's rules run to the end (module
+    /// [`serate`](crate::serate)). False when `se` is a lower bound: that
+    /// run's time budget passed, or (beyond 9x9, where SE has no scale)
+    /// the ladder stopped short.
+    pub se_exact: bool,
 }
 
-/// A rating as notes and reports show it: `4.2`, or `4.2+` when the
-/// ladder stopped short (`complete` false) and the rating is a lower bound.
+/// A rating as notes and reports show it: `4.2`, or `≥ 4.2` when it is a
+/// lower bound ([`Rating::se_exact`] false).
 ///
 /// ```
 /// use xlsudoku::logic::rating::se_text;
 ///
 /// assert_eq!(se_text(8.5, true), "8.5");
-/// assert_eq!(se_text(4.5, false), "4.5+");
+/// assert_eq!(se_text(9.5, false), "≥ 9.5");
 /// ```
-pub fn se_text(se: f32, complete: bool) -> String {
-    let plus = if complete { "" } else { "+" };
-    format!("{se:.1}{plus}")
+pub fn se_text(se: f32, exact: bool) -> String {
+    let at_least = if exact { "" } else { "≥ " };
+    format!("{at_least}{se:.1}")
 }
 
 /// Bounds a puzzle's difficulty must stay within (`check --max-level`,
@@ -99,20 +105,27 @@ impl Limits {
     /// `Err(true, why)` when the rating is above a bound, `Err(false, why)`
     /// when below one, `Ok` when within all.
     pub fn check(&self, r: &Rating) -> Result<(), (bool, String)> {
-        let shown = format!("{} (SE {})", r.level, se_text(r.se, r.complete));
+        let shown = format!("{} (SE {})", r.level, se_text(r.se, r.se_exact));
         if let Some(max) = self.max_level.filter(|&m| r.level > m) {
             return Err((true, format!("{shown}, above --max-level {max}")));
         }
         if let Some(max) = self
             .max_rating
-            .filter(|&m| r.se > m + 1e-4 || (!r.complete && r.se >= m))
+            .filter(|&m| r.se > m + 1e-4 || (!r.se_exact && r.se >= m))
         {
             return Err((true, format!("{shown}, above --max-rating {max}")));
+        }
+        if let Some(max) = self.max_rating.filter(|_| !r.se_exact) {
+            // A lower bound under the limit: the rating may still pass it.
+            return Err((
+                true,
+                format!("{shown}, not known to be within --max-rating {max}"),
+            ));
         }
         if let Some(min) = self.min_level.filter(|&m| r.level < m) {
             return Err((false, format!("{shown}, below --min-level {min}")));
         }
-        if let Some(min) = self.min_rating.filter(|&m| r.complete && r.se + 1e-4 < m) {
+        if let Some(min) = self.min_rating.filter(|&m| r.se_exact && r.se + 1e-4 < m) {
             return Err((false, format!("{shown}, below --min-rating {min}")));
         }
         Ok(())
@@ -179,13 +192,41 @@ pub fn rate(puzzle: &Grid) -> Option<Rating> {
     let unique = crate::search::search(puzzle, &crate::search::SearchOptions::default())
         .map(|found| found.solutions.len() == 1)
         .unwrap_or(false);
-    rate_with(puzzle, unique, None)
+    rate_with(puzzle, unique, Budget::default())
 }
 
-/// [`rate_unique`] within a deadline: `None` also when the deadline passes
-/// before both runs (HoDoKu's and Sudoku Explainer's) finish.
-pub fn rate_unique_until(puzzle: &Grid, deadline: Option<Instant>) -> Option<Rating> {
-    rate_with(puzzle, true, deadline)
+/// When a rating must end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// The whole rating's deadline: past it, no rating (`None`).
+    pub deadline: Option<Instant>,
+    /// How long Sudoku Explainer's own run (on a 9x9 with one solution)
+    /// may take; past it the rating stands with `se` a lower bound
+    /// ([`Rating::se_exact`] false). `None`: no limit but the deadline.
+    pub se: Option<Duration>,
+}
+
+/// [`rate_unique`] within a [`Budget`]: `None` also when the deadline
+/// passes before both runs (HoDoKu's and Sudoku Explainer's) finish.
+///
+/// ```
+/// use std::time::Duration;
+/// use xlsudoku::grid::Grid;
+/// use xlsudoku::logic::{rate_unique_until, Budget};
+///
+/// // A hard puzzle (SE 9.0) gets a lower bound when SE's run may take no time.
+/// let p: Grid =
+///     "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+///         .parse()?;
+/// let r = rate_unique_until(&p, Budget { deadline: None, se: Some(Duration::ZERO) })
+///     .expect("no deadline");
+/// assert!(!r.se_exact);
+/// let r = rate_unique_until(&p, Budget::default()).expect("no deadline");
+/// assert!(r.se_exact && r.se >= 7.0);
+/// # Ok::<(), xlsudoku::grid::GridError>(())
+/// ```
+pub fn rate_unique_until(puzzle: &Grid, budget: Budget) -> Option<Rating> {
+    rate_with(puzzle, true, budget)
 }
 
 /// [`rate`] for a puzzle proven to have exactly one solution: the
@@ -193,15 +234,15 @@ pub fn rate_unique_until(puzzle: &Grid, deadline: Option<Instant>) -> Option<Rat
 /// used. On a puzzle with several solutions they may strike a true digit
 /// and the rating means nothing.
 pub fn rate_unique(puzzle: &Grid) -> Option<Rating> {
-    rate_with(puzzle, true, None)
+    rate_with(puzzle, true, Budget::default())
 }
 
-fn rate_with(puzzle: &Grid, unique: bool, deadline: Option<Instant>) -> Option<Rating> {
+fn rate_with(puzzle: &Grid, unique: bool, budget: Budget) -> Option<Rating> {
     let mut hodoku = Solver::with_ladder(puzzle, Ladder::all())?;
     if unique {
         hodoku.assume_unique();
     }
-    hodoku.set_deadline(deadline);
+    hodoku.set_deadline(budget.deadline);
     hodoku.note_findings(None);
     let stop = hodoku.run(None);
     if stop == Stop::Timeout {
@@ -214,7 +255,7 @@ fn rate_with(puzzle: &Grid, unique: bool, deadline: Option<Instant>) -> Option<R
         stop == Stop::Solved,
         unique,
         findings,
-        deadline,
+        budget,
     )
 }
 
@@ -249,7 +290,7 @@ pub fn rate_after_until(
     steps: &[Step],
     deadline: Option<Instant>,
 ) -> Option<Rating> {
-    rate_after_noted(puzzle, steps, None, deadline)
+    rate_after_noted(puzzle, steps, None, Budget { deadline, se: None })
 }
 
 /// [`rate_after_until`] with what the run noted ([`Solver::note_findings`]):
@@ -258,7 +299,7 @@ pub(crate) fn rate_after_noted(
     puzzle: &Grid,
     steps: &[Step],
     findings: Option<Findings>,
-    deadline: Option<Instant>,
+    budget: Budget,
 ) -> Option<Rating> {
     let guess = steps
         .iter()
@@ -270,7 +311,7 @@ pub(crate) fn rate_after_noted(
         guess == steps.len(),
         true,
         findings,
-        deadline,
+        budget,
     )
 }
 
@@ -281,7 +322,7 @@ fn rate_from(
     complete: bool,
     unique: bool,
     findings: Option<Findings>,
-    deadline: Option<Instant>,
+    budget: Budget,
 ) -> Option<Rating> {
     let score: u32 = hodoku.iter().map(|s| s.technique.info().hodoku_score).sum();
     let mut level = hodoku
@@ -298,6 +339,61 @@ fn rate_from(
     } else {
         level = Level::Extreme;
     }
+    let ((se, ep, ed), se_exact) =
+        if unique && (puzzle.shape().width(), puzzle.shape().height()) == (3, 3) {
+            se_engine(puzzle, budget)?
+        } else {
+            (
+                se_by_ladder(puzzle, complete, unique, findings, budget.deadline)?,
+                complete,
+            )
+        };
+    Some(Rating {
+        se,
+        ep,
+        ed,
+        level,
+        score,
+        complete,
+        se_exact,
+    })
+}
+
+/// ER, EP and ED from Sudoku Explainer's own rules (a 9x9 with one
+/// solution), and whether they are exact: past the budget's SE time they
+/// are lower bounds; past its deadline, `None`.
+fn se_engine(puzzle: &Grid, budget: Budget) -> Option<((f32, f32, f32), bool)> {
+    let mut cells = [0u8; 81];
+    for (c, &v) in cells.iter_mut().zip(puzzle.cells()) {
+        *c = v;
+    }
+    let se_deadline = budget.se.and_then(|b| Instant::now().checked_add(b));
+    let until = match (se_deadline, budget.deadline) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let tenth = |x: f64| ((x * 10.0).round() / 10.0) as f32;
+    match crate::serate::rate_until(&cells, until) {
+        Ok(r) => Some(((tenth(r.er), tenth(r.ep), tenth(r.ed)), true)),
+        Err(_) if budget.deadline.is_some_and(|d| Instant::now() >= d) => None,
+        Err(u) => {
+            let low = tenth(u.at_least);
+            let ep = u.ep.map_or(low, tenth);
+            let ed = u.ed.map_or(low, tenth);
+            Some(((low, ep, ed), false))
+        }
+    }
+}
+
+/// ER, EP and ED from the ladder run in SE's order (beyond 9x9, where SE
+/// has no scale, or without a proof of one solution).
+fn se_by_ladder(
+    puzzle: &Grid,
+    complete: bool,
+    unique: bool,
+    findings: Option<Findings>,
+    deadline: Option<Instant>,
+) -> Option<(f32, f32, f32)> {
     let mut se = Solver::with_ladder(puzzle, Ladder::all())?;
     if unique {
         se.assume_unique();
@@ -315,14 +411,7 @@ fn rate_from(
         // SE has nothing under 4.5 that the ladder lacks.
         er = er.max(BEYOND_LADDER);
     }
-    Some(Rating {
-        se: er,
-        ep,
-        ed,
-        level,
-        score,
-        complete,
-    })
+    Some((er, ep, ed))
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 
 pub mod agreement;
 pub mod aligned;
+mod budget;
 pub mod chaining;
 pub mod grid;
 pub mod rules;
@@ -95,14 +96,84 @@ pub fn next_hint(g: &Grid, nested: bool) -> Option<Hint> {
 /// The puzzle should have one solution; on others the nested chains are
 /// not tried (they could run for hours), so a puzzle the rules up to
 /// dynamic plus cannot finish rates 20.0.
+///
+/// ```
+/// use xlsudoku::serate::{grid::parse, rate};
+///
+/// // SE 1.2.1 rates it 3.4/1.2/1.2 (benches/rating/se_reference/).
+/// let p = parse("...4..8......39...4.1.2.....3.97..18.....3..4.2....9..27.5......9....4..6..2....9")
+///     .expect("81 digits");
+/// assert_eq!(rate(&p).tenths(), (34, 12, 12));
+/// ```
 pub fn rate(puzzle: &[u8; 81]) -> SeRating {
+    match rate_until(puzzle, None) {
+        Ok(r) => r,
+        // No deadline: nothing stops the run early.
+        Err(u) => SeRating {
+            er: u.at_least,
+            ep: u.at_least,
+            ed: u.at_least,
+            hardest: None,
+        },
+    }
+}
+
+/// What is known of a rating stopped by its deadline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Unfinished {
+    /// ER is at least this: the hardest step taken, or the base of the
+    /// rule the step under way had reached (every easier rule had found
+    /// nothing), whichever is higher.
+    pub at_least: f64,
+    /// ED when the first step was taken.
+    pub ed: Option<f64>,
+    /// EP when a digit was placed.
+    pub ep: Option<f64>,
+}
+
+/// [`rate`] within a deadline (`None`: none): past it, what is known so
+/// far, never a rating SE would not give.
+///
+/// ```
+/// use std::time::Instant;
+/// use xlsudoku::serate::{grid::parse, rate_until};
+///
+/// let p = parse("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..")
+///     .expect("81 digits");
+/// // A deadline already past stops a puzzle at its first chain; this one
+/// // needs none, so it is rated to the end.
+/// assert!(rate_until(&p, Some(Instant::now())).is_ok());
+/// let hard = parse("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
+///     .expect("81 digits");
+/// let known = rate_until(&hard, Some(Instant::now())).unwrap_err();
+/// assert!(known.at_least >= 6.5 && known.at_least <= 9.0);
+/// assert!(rate_until(&hard, None).is_ok());
+/// ```
+pub fn rate_until(
+    puzzle: &[u8; 81],
+    deadline: Option<std::time::Instant>,
+) -> Result<SeRating, Unfinished> {
+    budget::within(deadline, || run(puzzle))
+}
+
+fn run(puzzle: &[u8; 81]) -> Result<SeRating, Unfinished> {
     let mut g = Grid::new(puzzle);
     let nested = solutions::count(&g, 2) == 1;
     let mut er = f64::NEG_INFINITY;
     let (mut ep, mut ed) = (0.0, 0.0);
     let mut hardest = None;
     while !g.is_solved() {
-        let Some(hint) = next_hint(&g, nested) else {
+        budget::start_step();
+        let hint = next_hint(&g, nested);
+        if budget::stopped() {
+            let known = |x: f64| (x != 0.0).then_some(x);
+            return Err(Unfinished {
+                at_least: er.max(budget::step_floor()).max(0.0),
+                ed: known(ed),
+                ep: known(ep),
+            });
+        }
+        let Some(hint) = hint else {
             er = 20.0;
             break;
         };
@@ -120,10 +191,11 @@ pub fn rate(puzzle: &[u8; 81]) -> SeRating {
             }
         }
     }
-    SeRating {
-        er,
+    Ok(SeRating {
+        // A full grid takes no step: 0, as SE's `serate` prints.
+        er: er.max(0.0),
         ep,
         ed,
         hardest,
-    }
+    })
 }

@@ -88,6 +88,7 @@ fn rate_json_reports_every_puzzle_line_in_order_with_its_status_and_rating() {
             "puzzle",
             "status",
             "rating",
+            "rating_exact",
             "ep",
             "ed",
             "level",
@@ -402,4 +403,45 @@ fn rate_reads_standard_input_for_a_dash_a_window_at_a_time() {
     assert_eq!(reader.join().unwrap(), 300);
     assert_eq!(o.status.code(), Some(2), "the malformed line 301");
     assert!(stderr(&o).contains("<stdin>:301:"), "{}", stderr(&o));
+}
+
+/// The first lines of a reference file of Sudoku Explainer 1.2.1's own
+/// ratings (`PUZZLE ER EP ED`, from its `serate`).
+fn se_reference(name: &str, n: usize) -> Vec<(String, [f64; 3])> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/rating/se_reference")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("reference file");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(n)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let num = |i: usize| f[i].parse::<f64>().expect("a rating");
+            (f[0].to_string(), [num(1), num(2), num(3)])
+        })
+        .collect()
+}
+
+#[test]
+fn rate_gives_sudoku_explainers_own_ratings_on_9x9() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("se.txt");
+    let reference = se_reference("top1465_every7th200.txt", 8);
+    let text: Vec<&str> = reference.iter().map(|(p, _)| p.as_str()).collect();
+    std::fs::write(&path, text.join("\n")).expect("write");
+    let out = xlsudoku(&["rate", "--json", "-j", "2", path.to_str().unwrap()]);
+    let lines = json_lines(&out);
+    for ((puzzle, [er, ep, ed]), got) in reference.iter().zip(&lines) {
+        let at = |k: &str| got[k].as_f64().unwrap_or(-1.0);
+        assert_eq!(got["puzzle"].as_str(), Some(puzzle.as_str()));
+        assert_eq!((at("rating"), at("ep"), at("ed")), (*er, *ep, *ed), "{got}");
+        assert_eq!(got["rating_exact"], true, "{got}");
+    }
+    // The first needs forcing chains (extreme for HoDoKu); the rating is SE's.
+    assert_eq!(lines[0]["level"], "extreme", "{}", lines[0]);
+    let human = xlsudoku(&["rate", path.to_str().unwrap()]);
+    let first = stdout(&human).lines().next().unwrap_or("").to_string();
+    assert!(first.contains(" 9.0 extreme "), "{first}");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

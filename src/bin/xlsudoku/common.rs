@@ -43,6 +43,11 @@ pub struct Common {
     /// Give up on a grid after this many seconds (status `timeout`).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
+    /// Seconds Sudoku Explainer's exact rating of a 9x9 grid may take;
+    /// past them the note gives what is known (`SE ≥ 9.5`). 0 gives
+    /// every grid that needs chains a lower bound at once.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_budget, default_value = "1")]
+    pub se_budget: Duration,
     /// Process only the K-th of N deterministic slices of the sorted inputs.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -87,6 +92,14 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(t).map_err(|_| "too large".to_string())
 }
 
+/// `--se-budget SECONDS`: zero or a positive number of seconds.
+pub fn parse_budget(text: &str) -> Result<Duration, String> {
+    if text.trim().parse::<f64>().is_ok_and(|t| t == 0.0) {
+        return Ok(Duration::ZERO);
+    }
+    parse_timeout(text)
+}
+
 /// Options from the shared flags, or the usage error they make.
 pub fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptions, String> {
     let timeout = c.timeout;
@@ -125,6 +138,7 @@ pub fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptio
             logic_only,
             timeout,
             techniques: c.techniques.clone(),
+            se_budget: Some(c.se_budget),
         },
         force,
         sheets: c.sheet.clone(),

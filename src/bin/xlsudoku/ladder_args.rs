@@ -38,6 +38,7 @@ impl LadderArgs {
             logic_only: false,
             timeout: self.timeout,
             techniques: self.techniques.clone(),
+            ..SolveOptions::default()
         }
     }
 

@@ -287,7 +287,7 @@ fn title_fields(g: &Generated, needs: &str) -> [(&'static str, String); 6] {
     [
         ("n", (g.index + 1).to_string()),
         ("level", g.rating.level.to_string()),
-        ("rating", se_text(g.rating.se, g.rating.complete)),
+        ("rating", se_text(g.rating.se, g.rating.se_exact)),
         ("givens", g.puzzle.givens().to_string()),
         ("size", format!("{side}x{side}")),
         ("needs", needs.to_string()),

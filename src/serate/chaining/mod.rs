@@ -158,11 +158,13 @@ fn easiest(list: Vec<ChainHint>) -> Option<Hint> {
 /// SE's "Forcing Chains & Cycles": the easiest cycle or forcing X-, Y-
 /// or XY-chain.
 pub fn cycles_and_forcing_chains(g: &Grid) -> Option<Hint> {
+    super::budget::reached(Rule::Cycle.base());
     easiest(unary::hints(g, false))
 }
 
 /// The easiest hint of a multiple, dynamic or Nishio chainer.
 pub fn forcing_chains(g: &Grid, chainer: Chainer) -> Option<Hint> {
+    super::budget::reached(chainer.rule().base());
     easiest(multiple::hints(g, chainer, false))
 }
 

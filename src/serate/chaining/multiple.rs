@@ -2,6 +2,7 @@
 //! forcing chains, as SE's `getMultipleChainsHintList` finds them, cell
 //! by cell.
 
+use super::super::budget;
 use super::super::grid::{digits, Grid, CELL_REGIONS, REGION_CELLS};
 use super::graph::{cell_of, digit_of, is_on, key, Arena, CAUSE_CELL, CAUSE_NONE};
 use super::implications::{run, Mode, Scratch};
@@ -96,6 +97,9 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool) -> Vec<ChainHint> {
     let mut off = Arena::default();
     let mut others: Vec<Arena> = Vec::new();
     for cell in 0..81 {
+        if budget::expired() {
+            break;
+        }
         let card = g.cands[cell].count_ones();
         if g.values[cell] == 0 && (card > 2 || (card > 1 && chainer.dynamic)) {
             cell_hints(&mut ctx, cell, card, &mut ons, &mut off, &mut others);

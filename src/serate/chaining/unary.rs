@@ -2,6 +2,7 @@
 //! XY) and forcing chains (X and XY) that reach the candidate's own
 //! negation. No grid changes while chaining, so no hidden parents.
 
+use super::super::budget;
 use super::super::grid::{digits, Grid};
 use super::super::rules::{add_removal, Rule};
 use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena, CAUSE_NONE};
@@ -16,6 +17,9 @@ pub fn hints(g: &Grid, nest: bool) -> Vec<ChainHint> {
     let places = Places::new(g);
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in 0..81 {
+            if budget::expired() {
+                break;
+            }
             if g.values[cell] != 0 || g.cands[cell].count_ones() < 2 {
                 continue;
             }

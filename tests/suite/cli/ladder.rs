@@ -129,13 +129,24 @@ fn solved_grids_are_rated_in_the_note_and_the_report() {
         note.contains(" · difficulty SE ") && note.contains(" (easy)"),
         "{note}"
     );
-    // A grid the ladder cannot finish: extreme, its rating a lower bound.
-    let (o, out) = solve_to(&fixture("status_needs_guess.xlsx"), dir.path(), &["--json"]);
+    // A grid the ladder cannot finish: extreme. With no time for Sudoku
+    // Explainer's own rating, its rating is what is known: the first
+    // chain SE would look for (6.5), as a lower bound.
+    let (o, out) = solve_to(
+        &fixture("status_needs_guess.xlsx"),
+        dir.path(),
+        &["--json", "--se-budget", "0"],
+    );
     let (recs, _) = records(&o);
     assert_eq!(recs[0].level, Some(xlsudoku::logic::Level::Extreme));
-    assert!(recs[0].rating.is_some_and(|r| r >= 4.5));
+    assert_eq!(
+        (recs[0].rating, recs[0].rating_exact),
+        (Some(6.5), Some(false))
+    );
     let note = note_text(&out, &sheets(&out)[0]);
-    assert!(note.contains("+ (extreme)"), "{note}");
+    assert!(note.contains(" · difficulty SE ≥ 6.5 (extreme)"), "{note}");
+    // Easy grids are rated exactly within any budget.
+    assert_eq!(easy.rating_exact, Some(true));
     // Failed grids are not rated.
     let (o, _) = solve_to(&fixture("status_multiple.xlsx"), dir.path(), &["--json"]);
     let (recs, _) = records(&o);
@@ -181,6 +192,17 @@ fn check_fails_grids_outside_the_promised_level() {
         (recs[0].status.as_str(), recs[1].status.as_str()),
         ("solved", "too-hard")
     );
+    // Past the SE budget the rating is a lower bound: under a
+    // --max-rating it is not known to be within, so the grid fails.
+    let o = run(&["--max-rating", "9.9", "--se-budget", "0"]);
+    let (recs, _) = records(&o);
+    assert_eq!(recs[1].status, "too-hard");
+    let why = recs[1].error.as_deref().unwrap_or("");
+    assert!(
+        why.contains("(SE ≥ 6.5), not known to be within --max-rating 9.9"),
+        "{why}"
+    );
+    assert_eq!(code(&run(&["--se-budget", "-1"])), 2);
     assert_eq!(
         code(&run(&["--min-level", "extreme", "--max-level", "easy"])),
         2

@@ -67,7 +67,8 @@ pub fn run(a: Args) -> u8 {
                     } else {
                         r.to_human_line()
                     };
-                    written = writeln!(out, "{line}");
+                    // Out at once: a puzzle may take seconds to rate.
+                    written = writeln!(out, "{line}").and_then(|()| out.flush());
                 }
             }
             Err(e) => {
