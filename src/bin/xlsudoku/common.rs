@@ -43,11 +43,8 @@ pub struct Common {
     /// Give up on a grid after this many seconds (status `timeout`).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
-    /// Seconds Sudoku Explainer's exact rating of a 9x9 grid may take;
-    /// past them the note gives what is known (`SE ≥ 9.5`). 0 gives
-    /// every grid that needs chains a lower bound at once.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_budget, default_value = "1")]
-    pub se_budget: Duration,
+    #[command(flatten)]
+    pub se_budget: SeBudgetArg,
     /// Process only the K-th of N deterministic slices of the sorted inputs.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -90,6 +87,16 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
         return Err("must be a positive number of seconds".to_string());
     }
     Duration::try_from_secs_f64(t).map_err(|_| "too large".to_string())
+}
+
+/// `--se-budget`, defined once for every command that solves workbooks.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct SeBudgetArg {
+    /// Seconds Sudoku Explainer's exact rating of a 9x9 grid may take;
+    /// past them the rating is what is known (`SE ≥ 9.5`). 0 gives every
+    /// grid that needs chains a lower bound at once.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_budget, default_value = "1")]
+    pub se_budget: Duration,
 }
 
 /// `--se-budget SECONDS`: zero or a positive number of seconds.
@@ -138,7 +145,7 @@ pub fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptio
             logic_only,
             timeout,
             techniques: c.techniques.clone(),
-            se_budget: Some(c.se_budget),
+            se_budget: Some(c.se_budget.se_budget),
         },
         force,
         sheets: c.sheet.clone(),
