@@ -63,6 +63,9 @@ where
             })?;
         }
         drop(tx);
+        // However this loop ends (a panic in `emit` too), the workers
+        // waiting for room are let go, so the scope can end.
+        let _release = Release(&shared, &room);
         let mut waiting = BTreeMap::new();
         let mut next = 0;
         for (k, r) in rx {
@@ -76,6 +79,16 @@ where
         }
         Ok(())
     })
+}
+
+/// Ends the input for the workers when dropped.
+struct Release<'a, I>(&'a Mutex<Shared<I>>, &'a Condvar);
+
+impl<I> Drop for Release<'_, I> {
+    fn drop(&mut self) {
+        lock(self.0).done = true;
+        self.1.notify_all();
+    }
 }
 
 /// The next item and its index, waiting while the window is full; `None`
@@ -163,6 +176,14 @@ mod tests {
         // Eight items of 100 ms on two threads take about 350 ms; the
         // first is out long before.
         assert!(first.unwrap() < Duration::from_millis(200), "{first:?}");
+    }
+
+    #[test]
+    fn a_panic_in_emit_lets_the_workers_go() {
+        let caught = std::panic::catch_unwind(|| {
+            let _ = map_in_order(0..1000u32, 2, 4, |n| n, |n| assert!(n < 3, "stop"));
+        });
+        assert!(caught.is_err(), "the panic comes through, the run ends");
     }
 
     #[test]
