@@ -445,3 +445,25 @@ fn rate_gives_sudoku_explainers_own_ratings_on_9x9() {
     assert!(first.contains(" 9.0 extreme "), "{first}");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn a_hard_9x9_past_the_timeout_is_a_timeout_never_a_wrong_rating() {
+    // One of the hardest known (SE 11.9): seconds of SE's nested chains,
+    // far past the timeout. `rate` has no SE budget: no lower bound, no
+    // guess, the status says why there is no rating.
+    let hardest = se_reference("hardest_published41.txt", 1);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hard.txt");
+    std::fs::write(&path, format!("{}\n", hardest[0].0)).expect("write");
+    let out = xlsudoku(&[
+        "rate",
+        "--json",
+        "--timeout",
+        "0.05",
+        path.to_str().unwrap(),
+    ]);
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["status"], "timeout", "{}", lines[0]);
+    assert!(lines[0]["rating"].is_null() && lines[0]["rating_exact"].is_null());
+    assert_eq!(out.status.code(), Some(1));
+}
