@@ -42,6 +42,11 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
                 }
                 continue;
             }
+            // No third cell can give two common excluders when these two
+            // have fewer.
+            if (excl[c0] & excl[c1]).count_ones() < 2 {
+                continue;
+            }
             // The twin area: excluders of either, in SE's order, that are
             // candidate cells themselves.
             let mut tail: Vec<usize> = Vec::new();

@@ -137,12 +137,19 @@ pub fn crosses(a: usize, b: usize) -> bool {
 
 /// The digits of a candidate set, in increasing order.
 pub fn digits(mask: u16) -> impl Iterator<Item = u8> {
-    (1..=9u8).filter(move |d| mask & (1 << d) != 0)
+    bits(mask & 0x3FE).map(|d| d as u8)
 }
 
 /// The set bits of a 9-bit position set (or any u16), increasing.
 pub fn bits(mask: u16) -> impl Iterator<Item = usize> {
-    (0..16usize).filter(move |i| mask & (1 << i) != 0)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
 }
 
 /// A position in SE's solving run: values and candidates.

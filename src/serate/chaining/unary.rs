@@ -128,7 +128,9 @@ fn do_cycles(
         for p in std::mem::take(&mut pending_on) {
             on_to_off(g, arena.key(p), y, &mut offs);
             for &k in &offs {
-                if !arena.has_first_ancestor(p, k) {
+                // Every ancestor's key is in the sets, so a key not there
+                // needs no walk up the chain.
+                if !arena.contains(k) || !arena.has_first_ancestor(p, k) {
                     let n = arena.make(k, &[p]);
                     pending_off.push(n);
                     arena.insert(n);
@@ -179,7 +181,9 @@ fn do_forcing((g, places): (&Grid, &Places), arena: &mut Arena, y: bool, source:
                     let n = arena.make(k, &[p]);
                     targets.push(n);
                 }
-                if !arena.has_first_ancestor(p, k) && !arena.contains(k) {
+                // Not in the sets, so not an ancestor either (every
+                // ancestor's key is in the sets).
+                if !arena.contains(k) {
                     let n = arena.make(k, &[p]);
                     arena.insert(n);
                     pending_off.push(n);
