@@ -12,7 +12,7 @@ use super::{chain_hint, ChainHint};
 /// XY; with their nested views when `nest` (for a chain nesting them).
 pub fn hints(g: &Grid, nest: bool) -> Vec<ChainHint> {
     let mut out = Vec::new();
-    let mut arena = Arena::default();
+    let mut arena = Arena::take();
     let places = Places::new(g);
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in 0..81 {
@@ -27,6 +27,7 @@ pub fn hints(g: &Grid, nest: bool) -> Vec<ChainHint> {
             }
         }
     }
+    arena.give();
     out
 }
 
