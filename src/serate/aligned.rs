@@ -2,7 +2,7 @@
 //! be aligned: any cells whose common "excluders", house cells with two
 //! or three candidates, rule out combinations of their values).
 
-use super::grid::{digits, Grid, PEERS};
+use super::grid::{digits, pop, Grid, PEERS};
 use super::rules::{Hint, Rule};
 
 /// The first aligned exclusion of `degree` (2 or 3) cells that strikes.
@@ -12,12 +12,12 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
     let mut excl: [u128; 81] = [0; 81];
     let mut excl_order: Vec<Vec<usize>> = vec![Vec::new(); 81];
     for c in 0..81 {
-        if g.cands[c].count_ones() < 2 {
+        if pop(g.cands[c]) < 2 {
             continue;
         }
         let mut naked = false;
         for h in Grid::house_cells(c) {
-            let n = g.cands[h].count_ones() as usize;
+            let n = pop(g.cands[h]) as usize;
             if n == 1 {
                 naked = true;
             } else if n >= 2 && n <= degree {
@@ -44,7 +44,7 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
             }
             // No third cell can give two common excluders when these two
             // have fewer.
-            if (excl[c0] & excl[c1]).count_ones() < 2 {
+            if fewer_than_two(excl[c0] & excl[c1]) {
                 continue;
             }
             // The twin area: excluders of either, in SE's order, that are
@@ -69,7 +69,7 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
 /// The strikes of one aligned exclusion on `cells` with the common
 /// excluders `common` (at least two needed).
 fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
-    if common.count_ones() < 2 {
+    if fewer_than_two(common) {
         return None;
     }
     // The excluders' candidate sets, as a bit map over the 1,024 sets.
@@ -129,10 +129,16 @@ fn excluded(ex: &[u64; 16], set: u16) -> bool {
     let mut sub = set;
     while sub != 0 {
         let m = sub as usize;
-        if sub.count_ones() >= 2 && ex[m >> 6] >> (m & 63) & 1 == 1 {
+        if pop(sub) >= 2 && ex[m >> 6] >> (m & 63) & 1 == 1 {
             return true;
         }
         sub = (sub - 1) & set;
     }
     false
+}
+
+/// Whether a cell set has fewer than two cells.
+#[inline]
+fn fewer_than_two(cells: u128) -> bool {
+    cells & cells.wrapping_sub(1) == 0
 }

@@ -58,6 +58,14 @@ impl SeRating {
 /// The first hint SE's rules give on `g`, in SE's order of rules; the
 /// nested chains (levels 2 to 5) only when `nested`.
 pub fn next_hint(g: &Grid, nested: bool) -> Option<Hint> {
+    next_hint_within(g, nested, f64::NEG_INFINITY)
+}
+
+/// As [`next_hint`], but a chainer stops at its first hints when one is
+/// no harder than `enough` (see
+/// [`chaining::cycles_and_forcing_chains_within`]): SE's rule, not always
+/// SE's hint of it. `rate` passes its ER so far.
+pub fn next_hint_within(g: &Grid, nested: bool, enough: f64) -> Option<Hint> {
     singles::hidden_single(g)
         .or_else(|| singles::locking(g, true))
         .or_else(|| subsets::hidden_set(g, 2, true))
@@ -78,16 +86,16 @@ pub fn next_hint(g: &Grid, nested: bool) -> Option<Hint> {
         .or_else(|| subsets::hidden_set(g, 4, false))
         .or_else(|| uniqueness::bug(g))
         .or_else(|| aligned::aligned_exclusion(g, 2))
-        .or_else(|| chaining::cycles_and_forcing_chains(g))
+        .or_else(|| chaining::cycles_and_forcing_chains_within(g, enough))
         .or_else(|| aligned::aligned_exclusion(g, 3))
-        .or_else(|| chaining::forcing_chains(g, Chainer::NISHIO))
-        .or_else(|| chaining::forcing_chains(g, Chainer::MULTIPLE))
-        .or_else(|| chaining::forcing_chains(g, Chainer::DYNAMIC))
-        .or_else(|| chaining::forcing_chains(g, Chainer::DYNAMIC_PLUS))
+        .or_else(|| chaining::forcing_chains_within(g, Chainer::NISHIO, enough))
+        .or_else(|| chaining::forcing_chains_within(g, Chainer::MULTIPLE, enough))
+        .or_else(|| chaining::forcing_chains_within(g, Chainer::DYNAMIC, enough))
+        .or_else(|| chaining::forcing_chains_within(g, Chainer::DYNAMIC_PLUS, enough))
         .or_else(|| {
-            (2..=5)
-                .take_while(|_| nested)
-                .find_map(|level| chaining::forcing_chains(g, Chainer::nested(level)))
+            (2..=5).take_while(|_| nested).find_map(|level| {
+                chaining::forcing_chains_within(g, Chainer::nested(level), enough)
+            })
         })
 }
 
@@ -102,7 +110,7 @@ pub fn rate(puzzle: &[u8; 81]) -> SeRating {
     let (mut ep, mut ed) = (0.0, 0.0);
     let mut hardest = None;
     while !g.is_solved() {
-        let Some(hint) = next_hint(&g, nested) else {
+        let Some(hint) = next_hint_within(&g, nested, pruning(er)) else {
             er = 20.0;
             break;
         };
@@ -125,5 +133,18 @@ pub fn rate(puzzle: &[u8; 81]) -> SeRating {
         ep,
         ed,
         hardest,
+    }
+}
+
+/// The difficulty a chainer may stop at, given the run's ER so far:
+/// `er` itself (a hint no harder leaves ER as it is), unless
+/// `SERATE_EXACT` is set in the environment (then SE's own choice of hint
+/// every step, for measuring what the stop changes).
+fn pruning(er: f64) -> f64 {
+    static EXACT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *EXACT.get_or_init(|| std::env::var_os("SERATE_EXACT").is_some()) {
+        f64::NEG_INFINITY
+    } else {
+        er
     }
 }

@@ -10,7 +10,7 @@
 //! position the assumptions leave; what was struck before becomes the
 //! link's "hidden parents", and counts in the chain's length.
 
-use super::super::grid::{bits, digits, Grid, CELL_REGIONS, HOUSE_ORDER, REGION_CELLS};
+use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, HOUSE_ORDER, REGION_CELLS};
 use super::graph::{cell_of, conjugate, digit_of, key, Arena};
 
 /// Where an "on" came from: the cell (naked single) or a region.
@@ -118,7 +118,7 @@ pub fn off_to_on(
     let (cell, d) = (cell_of(k), digit_of(k));
     if y {
         let m = g.cands[cell];
-        if m.count_ones() == 2 {
+        if pop(m) == 2 {
             let other = (m & !(1 << d)).trailing_zeros() as u8;
             out.push((key(cell, other, true), Source::Cell));
         }
@@ -126,7 +126,7 @@ pub fn off_to_on(
     if x {
         for (r, i) in regions_and_indexes(cell) {
             let pos = places.of(r, d);
-            if pos.count_ones() != 2 {
+            if pop(pos) != 2 {
                 continue;
             }
             // With exactly two places for `d`: the first that is not

@@ -2,7 +2,7 @@
 //! forcing chains, as SE's `getMultipleChainsHintList` finds them, cell
 //! by cell.
 
-use super::super::grid::{bits, digits, Grid, CELL_REGIONS, REGION_CELLS};
+use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, REGION_CELLS};
 use super::graph::{cell_of, digit_of, is_on, key, Arena, CAUSE_CELL, CAUSE_NONE};
 use super::implications::{run, Mode, Scratch};
 use super::{chain_hint, nested, ChainHint, Chainer};
@@ -30,6 +30,10 @@ struct Ctx<'a> {
     mode: Mode,
     scratch: Scratch,
     out: Vec<ChainHint>,
+    /// A hint of this difficulty or less ends the search.
+    enough: f64,
+    /// Whether such a hint was found.
+    done: bool,
 }
 
 impl Ctx<'_> {
@@ -53,6 +57,7 @@ impl Ctx<'_> {
         if self.nest {
             h.nest = Some(Box::new(nested::info(targets, root_cause)));
         }
+        self.done |= super::is_enough(h.hint.difficulty, self.enough);
         self.out.push(h);
     }
 
@@ -117,7 +122,9 @@ impl Runs {
 
 /// Every hint of a multiple, dynamic or Nishio chainer, in SE's order;
 /// with their nested views when `nest` (for a chain nesting them).
-pub fn hints(g: &Grid, chainer: Chainer, nest: bool) -> Vec<ChainHint> {
+/// Stops after the candidate that gave a hint of difficulty `enough` or
+/// less (`f64::NEG_INFINITY`: never).
+pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHint> {
     let mut ctx = Ctx {
         g,
         chainer,
@@ -129,11 +136,16 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool) -> Vec<ChainHint> {
         },
         scratch: Scratch::new(g),
         out: Vec::new(),
+        enough,
+        done: false,
     };
     let mut runs = Runs((0..729).map(|_| None).collect());
     let mut off = Arena::take();
     for cell in 0..81 {
-        let card = g.cands[cell].count_ones();
+        if ctx.done {
+            break;
+        }
+        let card = pop(g.cands[cell]);
         if g.values[cell] == 0 && (card > 2 || (card > 1 && chainer.dynamic)) {
             cell_hints(&mut ctx, cell, card, &mut runs, &mut off);
         }
@@ -148,6 +160,9 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
     let contradiction = chainer.dynamic || chainer.nishio;
     let cands = ctx.g.cands[cell];
     for v in digits(cands) {
+        if ctx.done {
+            return;
+        }
         runs.ensure(ctx, cell, v);
         let Some((on, absurd)) = runs.get(cell, v) else {
             continue;
@@ -216,7 +231,7 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, runs: &mut Runs) {
     for r in CELL_REGIONS[cell] {
         let r = r as usize;
         let pos = ctx.g.positions(r, v);
-        let n = pos.count_ones();
+        let n = pop(pos);
         if !(n == 2 || (ctx.chainer.multiple && n > 2)) {
             continue;
         }

@@ -170,8 +170,8 @@ fn inner_chainers(level: u8) -> &'static [Option<Chainer>] {
 /// with its nested view, sorted as SE sorts them, equal strikes once.
 fn hints(g: &Grid, chainer: Option<Chainer>) -> Vec<ChainHint> {
     let list = match chainer {
-        None => unary::hints(g, true),
-        Some(c) => multiple::hints(g, c, true),
+        None => unary::hints(g, true, f64::NEG_INFINITY),
+        Some(c) => multiple::hints(g, c, true, f64::NEG_INFINITY),
     };
     let mut seen: HashSet<Vec<(u8, u16)>> = HashSet::new();
     sorted(list)

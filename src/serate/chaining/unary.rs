@@ -2,7 +2,7 @@
 //! XY) and forcing chains (X and XY) that reach the candidate's own
 //! negation. No grid changes while chaining, so no hidden parents.
 
-use super::super::grid::{digits, Grid};
+use super::super::grid::{digits, pop, Grid};
 use super::super::rules::{add_removal, Rule};
 use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena, CAUSE_NONE};
 use super::implications::{off_to_on, on_to_off, Places};
@@ -10,20 +10,30 @@ use super::{chain_hint, ChainHint};
 
 /// Every cycle and forcing chain hint, in SE's order: X, then Y, then
 /// XY; with their nested views when `nest` (for a chain nesting them).
-pub fn hints(g: &Grid, nest: bool) -> Vec<ChainHint> {
+/// Stops after the start that gave a hint of difficulty `enough` or
+/// less (`f64::NEG_INFINITY`: never).
+pub fn hints(g: &Grid, nest: bool, enough: f64) -> Vec<ChainHint> {
     let mut out = Vec::new();
     let mut arena = Arena::take();
     let places = Places::new(g);
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in 0..81 {
-            if g.values[cell] != 0 || g.cands[cell].count_ones() < 2 {
+            if g.values[cell] != 0 || pop(g.cands[cell]) < 2 {
                 continue;
             }
-            if g.cands[cell].count_ones() > 2 && !x {
+            if pop(g.cands[cell]) > 2 && !x {
                 continue;
             }
             for v in digits(g.cands[cell]) {
+                let before = out.len();
                 unary((g, &places), (cell, v), (y, x), nest, &mut arena, &mut out);
+                if out[before..]
+                    .iter()
+                    .any(|h| super::is_enough(h.hint.difficulty, enough))
+                {
+                    arena.give();
+                    return out;
+                }
             }
         }
     }
