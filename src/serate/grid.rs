@@ -208,7 +208,7 @@ pub fn bits(mask: u16) -> impl Iterator<Item = usize> {
 }
 
 /// A position in SE's solving run: values and candidates.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     /// The value of each cell, 0 when empty.
     pub values: [u8; 81],

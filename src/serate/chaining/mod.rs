@@ -18,7 +18,7 @@ use super::grid::Grid;
 use super::rules::{Hint, Rule};
 
 /// Which chainer: SE's `Chaining(multiple, dynamic, nishio, level)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Chainer {
     /// Cell and region forcing chains over cells of three candidates or
     /// more (and regions of three places or more).
