@@ -30,9 +30,11 @@ fn tenths(s: &str) -> Option<u32> {
     Some((v * 10.0).round() as u32)
 }
 
-/// Compares the engine with the reference lines in `text`. Lines that do
-/// not read as `PUZZLE ER EP ED` are skipped.
-pub fn compare(text: &str) -> Agreement {
+/// Compares the engine with the reference lines in `text`, rated by
+/// [`rate`](super::rate), or with `exactly` by
+/// [`rate_exactly`](super::rate_exactly). Lines that do not read as
+/// `PUZZLE ER EP ED` are skipped.
+pub fn compare(text: &str, exactly: bool) -> Agreement {
     let mut a = Agreement::default();
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
@@ -48,7 +50,12 @@ pub fn compare(text: &str) -> Agreement {
             continue;
         };
         let t = Instant::now();
-        let r = super::rate(&p).tenths();
+        let r = if exactly {
+            super::rate_exactly(&p)
+        } else {
+            super::rate(&p)
+        }
+        .tenths();
         a.elapsed += t.elapsed();
         a.total += 1;
         let diff = r.0.abs_diff(er);
@@ -84,14 +91,15 @@ impl std::fmt::Display for Agreement {
 mod tests {
     /// Rates the reference files named in `SERATE_REF` (colon-separated)
     /// and prints the agreement: `SERATE_REF=a.txt:b.txt cargo test --lib
-    /// serate::agreement -- --ignored --nocapture`.
+    /// serate::agreement -- --ignored --nocapture`; with `SERATE_EXACT`
+    /// set, SE's own choice of hint every step (`rate_exactly`).
     #[test]
     #[ignore]
     fn agreement_with_reference_files() {
         let files = std::env::var("SERATE_REF").unwrap_or_default();
         for file in files.split(':').filter(|f| !f.is_empty()) {
             let text = std::fs::read_to_string(file).unwrap_or_default();
-            let a = super::compare(&text);
+            let a = super::compare(&text, std::env::var_os("SERATE_EXACT").is_some());
             println!("{file}: {a}");
             if std::env::var_os("SERATE_MISSES").is_some() {
                 for (p, se, us) in &a.misses {

@@ -2,7 +2,7 @@
 //! be aligned: any cells whose common "excluders", house cells with two
 //! or three candidates, rule out combinations of their values).
 
-use super::grid::{digits, Grid, PEERS};
+use super::grid::{digits, pop, Grid, PEERS};
 use super::rules::{Hint, Rule};
 
 /// The first aligned exclusion of `degree` (2 or 3) cells that strikes.
@@ -12,12 +12,12 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
     let mut excl: [u128; 81] = [0; 81];
     let mut excl_order: Vec<Vec<usize>> = vec![Vec::new(); 81];
     for c in 0..81 {
-        if g.cands[c].count_ones() < 2 {
+        if pop(g.cands[c]) < 2 {
             continue;
         }
         let mut naked = false;
         for h in Grid::house_cells(c) {
-            let n = g.cands[h].count_ones() as usize;
+            let n = pop(g.cands[h]) as usize;
             if n == 1 {
                 naked = true;
             } else if n >= 2 && n <= degree {
@@ -42,6 +42,11 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
                 }
                 continue;
             }
+            // No third cell can give two common excluders when these two
+            // have fewer.
+            if fewer_than_two(excl[c0] & excl[c1]) {
+                continue;
+            }
             // The twin area: excluders of either, in SE's order, that are
             // candidate cells themselves.
             let mut tail: Vec<usize> = Vec::new();
@@ -64,17 +69,16 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
 /// The strikes of one aligned exclusion on `cells` with the common
 /// excluders `common` (at least two needed).
 fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
-    if common.count_ones() < 2 {
+    if fewer_than_two(common) {
         return None;
     }
-    // The excluders' candidate sets, as a bit map over the 1,024 sets.
-    let mut ex = [0u64; 16];
+    // The excluders' candidate sets, each once.
+    let mut ex = Excluders::default();
     let mut rest = common;
     while rest != 0 {
         let c = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let m = g.cands[c] as usize;
-        ex[m >> 6] |= 1 << (m & 63);
+        ex.add(g.cands[c]);
     }
     let n = cells.len();
     let peer = |a: usize, b: usize| PEERS[cells[a]] >> cells[b] & 1 == 1;
@@ -86,15 +90,17 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
                 continue;
             }
             let set = 1 << v0 | 1 << v1;
+            // An excluded pair of values leaves every third value excluded.
+            if ex.excludes(set) {
+                continue;
+            }
             if n == 2 {
-                if !excluded(&ex, set) {
-                    allowed[0] |= 1 << v0;
-                    allowed[1] |= 1 << v1;
-                }
+                allowed[0] |= 1 << v0;
+                allowed[1] |= 1 << v1;
                 continue;
             }
             for v2 in digits(g.cands[cells[2]]) {
-                if (v2 == v0 && p02) || (v2 == v1 && p12) || excluded(&ex, set | 1 << v2) {
+                if (v2 == v0 && p02) || (v2 == v1 && p12) || ex.excludes(set | 1 << v2) {
                     continue;
                 }
                 allowed[0] |= 1 << v0;
@@ -118,16 +124,30 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
     (!removals.is_empty()).then(|| Hint::striking(rule, removals))
 }
 
-/// Whether an excluder's candidates (in the bit map `ex`) are all among
-/// the values `set`: some subset of two values or more is in the map.
-fn excluded(ex: &[u64; 16], set: u16) -> bool {
-    let mut sub = set;
-    while sub != 0 {
-        let m = sub as usize;
-        if sub.count_ones() >= 2 && ex[m >> 6] >> (m & 63) & 1 == 1 {
-            return true;
+/// The distinct candidate sets of the common excluders.
+#[derive(Default)]
+struct Excluders {
+    sets: [u16; 20],
+    len: usize,
+}
+
+impl Excluders {
+    fn add(&mut self, set: u16) {
+        if self.len < self.sets.len() && !self.sets[..self.len].contains(&set) {
+            self.sets[self.len] = set;
+            self.len += 1;
         }
-        sub = (sub - 1) & set;
     }
-    false
+
+    /// Whether some excluder's candidates are all among the values
+    /// `set` (SE: some subset of two values or more is an excluder's).
+    fn excludes(&self, set: u16) -> bool {
+        self.sets[..self.len].iter().any(|&e| e & !set == 0)
+    }
+}
+
+/// Whether a cell set has fewer than two cells.
+#[inline]
+fn fewer_than_two(cells: u128) -> bool {
+    cells & cells.wrapping_sub(1) == 0
 }

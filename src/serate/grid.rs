@@ -131,22 +131,84 @@ pub fn region_of(k: Kind, cell: Cell) -> usize {
 }
 
 /// Whether two regions share cells (and are not the same region).
+#[inline]
 pub fn crosses(a: usize, b: usize) -> bool {
-    a != b && REGION_CELLS[a].iter().any(|c| REGION_CELLS[b].contains(c))
+    CROSSES[a] >> b & 1 == 1
+}
+
+/// For each region, the set of the other regions it shares cells with.
+const CROSSES: [u32; 27] = crosses_table();
+
+const fn crosses_table() -> [u32; 27] {
+    let cells = region_cells();
+    let mut out = [0u32; 27];
+    let mut a = 0;
+    while a < 27 {
+        let mut b = 0;
+        while b < 27 {
+            let mut shared = false;
+            let mut i = 0;
+            while i < 9 {
+                let mut j = 0;
+                while j < 9 {
+                    shared |= cells[a][i] == cells[b][j];
+                    j += 1;
+                }
+                i += 1;
+            }
+            if a != b && shared {
+                out[a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+}
+
+/// The number of set bits of each 10-bit mask (candidate sets, region
+/// positions): a table, as the baseline x86-64 build has no `popcnt`.
+const POP: [u8; 1024] = pop_table();
+
+const fn pop_table() -> [u8; 1024] {
+    let mut out = [0u8; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        out[i] = (i as u16).count_ones() as u8;
+        i += 1;
+    }
+    out
+}
+
+/// The number of set bits of a candidate set or position set.
+#[inline]
+pub fn pop(m: u16) -> u32 {
+    if m < 1024 {
+        u32::from(POP[m as usize])
+    } else {
+        m.count_ones()
+    }
 }
 
 /// The digits of a candidate set, in increasing order.
 pub fn digits(mask: u16) -> impl Iterator<Item = u8> {
-    (1..=9u8).filter(move |d| mask & (1 << d) != 0)
+    bits(mask & 0x3FE).map(|d| d as u8)
 }
 
 /// The set bits of a 9-bit position set (or any u16), increasing.
 pub fn bits(mask: u16) -> impl Iterator<Item = usize> {
-    (0..16usize).filter(move |i| mask & (1 << i) != 0)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
 }
 
 /// A position in SE's solving run: values and candidates.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     /// The value of each cell, 0 when empty.
     pub values: [u8; 81],

@@ -3,12 +3,42 @@
 //! columns, rows), tuples in SE's order of combinations (increasing as
 //! 9-bit numbers).
 
-use super::grid::{bits, Grid, REGION_CELLS};
+use super::grid::{bits, pop, Grid, REGION_CELLS};
 use super::rules::{Hint, Rule};
 
-/// The k-subsets of 0..9 as 9-bit masks, in SE's order.
-fn tuples(k: u32) -> impl Iterator<Item = u16> {
-    (0u16..512).filter(move |m| m.count_ones() == k)
+/// The k-subsets of 0..9 as 9-bit masks, in SE's order (k of 2 to 4;
+/// other k give none).
+pub fn tuples(k: u32) -> impl Iterator<Item = u16> {
+    let list: &'static [u16] = match k {
+        2 => &TUPLES_2,
+        3 => &TUPLES_3,
+        4 => &TUPLES_4,
+        _ => &[],
+    };
+    list.iter().copied()
+}
+
+const TUPLES_2: [u16; 36] = tuple_table();
+const TUPLES_3: [u16; 84] = tuple_table();
+const TUPLES_4: [u16; 126] = tuple_table();
+
+/// The 9-bit masks with as many bits as make `N` of them, increasing.
+const fn tuple_table<const N: usize>() -> [u16; N] {
+    let k = match N {
+        36 => 2,
+        84 => 3,
+        _ => 4,
+    };
+    let mut out = [0u16; N];
+    let (mut m, mut n) = (0u16, 0);
+    while m < 512 && n < N {
+        if m.count_ones() == k {
+            out[n] = m;
+            n += 1;
+        }
+        m += 1;
+    }
+    out
 }
 
 /// SE's `searchCommonTuple`: every set has two members or more and their
@@ -16,12 +46,12 @@ fn tuples(k: u32) -> impl Iterator<Item = u16> {
 fn common_tuple(sets: &[u16], k: u32) -> Option<u16> {
     let mut union = 0;
     for &s in sets {
-        if s.count_ones() <= 1 {
+        if pop(s) <= 1 {
             return None;
         }
         union |= s;
     }
-    (union.count_ones() == k).then_some(union)
+    (pop(union) == k).then_some(union)
 }
 
 const KINDS_BCR: [usize; 3] = [0, 2, 1];
@@ -94,11 +124,11 @@ pub fn hidden_set(g: &Grid, degree: u32, direct: bool) -> Option<Hint> {
                 };
                 if direct {
                     for d in 1..=9u8 {
-                        if values & (1 << d) != 0 || pos[d as usize].count_ones() <= 1 {
+                        if values & (1 << d) != 0 || pop(pos[d as usize]) <= 1 {
                             continue;
                         }
                         let rest = pos[d as usize] & !common;
-                        if rest.count_ones() == 1 {
+                        if pop(rest) == 1 {
                             let cell = cells[rest.trailing_zeros() as usize] as usize;
                             return Some(Hint::placing(rule, cell, d));
                         }

@@ -5,7 +5,7 @@
 //! a strike of the run (its "rule parents") become new "offs", with those
 //! strikes as parents.
 
-use super::super::grid::{bits, crosses, Grid, REGION_CELLS};
+use super::super::grid::{bits, crosses, pop, Grid, REGION_CELLS};
 use super::super::singles::LOCKING_KINDS;
 use super::graph::{key, Arena};
 
@@ -61,7 +61,7 @@ fn locking(start: &Grid, g: &Grid) -> Vec<Found> {
                 }
                 for d in 1..=9u8 {
                     let pos = g.positions(r1, d);
-                    if pos.count_ones() <= 1 {
+                    if pop(pos) <= 1 {
                         continue;
                     }
                     let in2 = |c: &u8| REGION_CELLS[r2].contains(c);
@@ -94,7 +94,7 @@ fn locking(start: &Grid, g: &Grid) -> Vec<Found> {
 const KINDS_BCR: [usize; 3] = [0, 2, 1];
 
 fn pairs() -> impl Iterator<Item = u16> {
-    (0u16..512).filter(|m| m.count_ones() == 2)
+    super::super::subsets::tuples(2)
 }
 
 fn hidden_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
@@ -110,10 +110,10 @@ fn hidden_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
                 let (mut union, mut ok) = (0u16, true);
                 for i in bits(t) {
                     let p = g.positions(r, i as u8 + 1);
-                    ok &= p.count_ones() > 1;
+                    ok &= pop(p) > 1;
                     union |= p;
                 }
-                if !ok || union.count_ones() != 2 {
+                if !ok || pop(union) != 2 {
                     continue;
                 }
                 let mut strikes = Vec::new();
@@ -152,10 +152,10 @@ fn naked_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
                 let (mut union, mut ok) = (0u16, true);
                 for i in bits(t) {
                     let p = g.cands[cells[i] as usize];
-                    ok &= p.count_ones() > 1;
+                    ok &= pop(p) > 1;
                     union |= p;
                 }
-                if !ok || union.count_ones() != 2 {
+                if !ok || pop(union) != 2 {
                     continue;
                 }
                 let mut strikes = Vec::new();
@@ -197,10 +197,10 @@ fn x_wings(start: &Grid, g: &Grid) -> Vec<Found> {
                 let (mut union, mut ok) = (0u16, true);
                 for i in bits(t) {
                     let p = g.positions(base * 9 + i, d);
-                    ok &= p.count_ones() > 1;
+                    ok &= pop(p) > 1;
                     union |= p;
                 }
-                if !ok || union.count_ones() != 2 {
+                if !ok || pop(union) != 2 {
                     continue;
                 }
                 let mut strikes = Vec::new();

@@ -90,7 +90,33 @@ impl Default for Arena {
     }
 }
 
+thread_local! {
+    /// Arenas given back, cleared, for the next runs on this thread: a
+    /// chainer's runs and the nested chainers' inside them reuse their
+    /// memory instead of allocating anew.
+    static POOL: std::cell::RefCell<Vec<Arena>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The most arenas the pool keeps.
+const POOL_MAX: usize = 2048;
+
 impl Arena {
+    /// An empty arena, from the pool when it has one.
+    pub fn take() -> Arena {
+        POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default()
+    }
+
+    /// Gives an arena back to the pool.
+    pub fn give(mut self) {
+        self.clear();
+        POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < POOL_MAX {
+                p.push(self);
+            }
+        });
+    }
+
     /// Empties the arena for a new run, keeping its memory.
     pub fn clear(&mut self) {
         for n in &self.nodes {

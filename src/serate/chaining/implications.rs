@@ -10,7 +10,7 @@
 //! position the assumptions leave; what was struck before becomes the
 //! link's "hidden parents", and counts in the chain's length.
 
-use super::super::grid::{bits, Grid, CELL_REGIONS, HOUSE_ORDER, REGION_CELLS};
+use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, HOUSE_ORDER, REGION_CELLS};
 use super::graph::{cell_of, conjugate, digit_of, key, Arena};
 
 /// Where an "on" came from: the cell (naked single) or a region.
@@ -51,14 +51,15 @@ pub fn on_to_off(g: &Grid, k: u16, y: bool, out: &mut Vec<u16>) {
     }
 }
 
-/// How many places each digit has in each region of a grid, kept up to
-/// date as a run strikes candidates, so that an "off" finds the regions
-/// left with two places without scanning them.
+/// The places of each digit in each region of a grid (bit `i` for the
+/// region's `i`-th cell), kept up to date as a run strikes candidates,
+/// so that an "off" finds the regions left with two places, and their
+/// other place, by bit operations instead of scanning the region.
 #[derive(Debug, Clone)]
-pub struct Places([[u8; 10]; 27]);
+pub struct Places([[u16; 10]; 27]);
 
 impl Places {
-    /// The counts of `g`.
+    /// The places of `g`.
     pub fn new(g: &Grid) -> Places {
         let mut p = Places([[0; 10]; 27]);
         for c in 0..81 {
@@ -66,23 +67,41 @@ impl Places {
             while m != 0 {
                 let d = m.trailing_zeros() as usize;
                 m &= m - 1;
-                for r in CELL_REGIONS[c] {
-                    p.0[r as usize][d] += 1;
+                for (r, i) in regions_and_indexes(c) {
+                    p.0[r][d] |= 1 << i;
                 }
             }
         }
         p
     }
 
-    /// Strikes `d` from `cell` in `g`, keeping the counts.
+    /// The places of `d` in region `r` (as [`Grid::positions`]).
+    #[inline]
+    pub fn of(&self, r: usize, d: u8) -> u16 {
+        self.0[r][d as usize]
+    }
+
+    /// Strikes `d` from `cell` in `g`, keeping the places.
     pub fn strike(&mut self, g: &mut Grid, cell: usize, d: u8) {
         if g.cands[cell] & (1 << d) != 0 {
             g.cands[cell] &= !(1 << d);
-            for r in CELL_REGIONS[cell] {
-                self.0[r as usize][d as usize] -= 1;
+            for (r, i) in regions_and_indexes(cell) {
+                self.0[r][d as usize] &= !(1 << i);
             }
         }
     }
+}
+
+/// The three regions of `cell` with its index in each.
+#[inline]
+fn regions_and_indexes(cell: usize) -> [(usize, usize); 3] {
+    let (y, x) = (cell / 9, cell % 9);
+    let [b, r, c] = CELL_REGIONS[cell];
+    [
+        (b as usize, (y % 3) * 3 + x % 3),
+        (r as usize, x),
+        (c as usize, y),
+    ]
 }
 
 /// The "on" potentials an "off" potential forces, in SE's order, each
@@ -99,36 +118,29 @@ pub fn off_to_on(
     let (cell, d) = (cell_of(k), digit_of(k));
     if y {
         let m = g.cands[cell];
-        if m.count_ones() == 2 {
+        if pop(m) == 2 {
             let other = (m & !(1 << d)).trailing_zeros() as u8;
             out.push((key(cell, other, true), Source::Cell));
         }
     }
     if x {
-        let bit = 1 << d;
-        for r in CELL_REGIONS[cell] {
-            if places.0[r as usize][d as usize] != 2 {
+        for (r, i) in regions_and_indexes(cell) {
+            let pos = places.of(r, d);
+            if pop(pos) != 2 {
                 continue;
             }
             // With exactly two places for `d`: the first that is not
             // `cell` (SE's `nextSetBit` walk).
-            let (mut n, mut first, mut second) = (0, 0, 0);
-            for &c in &REGION_CELLS[r as usize] {
-                if g.cands[c as usize] & bit != 0 {
-                    n += 1;
-                    if n == 1 {
-                        first = c as usize;
-                    } else {
-                        second = c as usize;
-                    }
-                }
-            }
-            if n == 2 {
-                let other = if first == cell { second } else { first };
-                let k2 = key(other, d, true);
-                if !out.iter().any(|&(q, _)| q == k2) {
-                    out.push((k2, Source::Region(r)));
-                }
+            let first = pos.trailing_zeros() as usize;
+            let at = if first == i {
+                (pos & (pos - 1)).trailing_zeros() as usize
+            } else {
+                first
+            };
+            let other = REGION_CELLS[r][at] as usize;
+            let k2 = key(other, d, true);
+            if !out.iter().any(|&(q, _)| q == k2) {
+                out.push((k2, Source::Region(r as u8)));
             }
         }
     }
@@ -141,8 +153,8 @@ pub fn parents_of(
     p: u32,
     on: u16,
     src: Source,
-    start: &Grid,
-    cur: &Grid,
+    (start, cur): (&Grid, &Grid),
+    (start_places, cur_places): (&Places, &Places),
     out: &mut Vec<u32>,
 ) {
     out.clear();
@@ -151,17 +163,15 @@ pub fn parents_of(
     match src {
         Source::Cell => {
             let lost = start.cands[cell] & !cur.cands[cell];
-            for v in 1..=9u8 {
-                if lost & (1 << v) != 0 {
-                    if let Some(n) = arena.get(key(cell, v, false)) {
-                        out.push(n);
-                    }
+            for v in digits(lost) {
+                if let Some(n) = arena.get(key(cell, v, false)) {
+                    out.push(n);
                 }
             }
         }
         Source::Region(r) => {
             let r = r as usize;
-            let lost = start.positions(r, d) & !cur.positions(r, d);
+            let lost = start_places.of(r, d) & !cur_places.of(r, d);
             for i in bits(lost) {
                 if let Some(n) = arena.get(key(REGION_CELLS[r][i] as usize, d, false)) {
                     out.push(n);
@@ -250,13 +260,29 @@ pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(
             for i in 0..s.ons.len() {
                 let (k, src) = s.ons[i];
                 if let Some(off) = arena.get(conjugate(k)) {
-                    parents_of(arena, p, k, src, g, &cur, &mut s.parents);
+                    parents_of(
+                        arena,
+                        p,
+                        k,
+                        src,
+                        (g, &cur),
+                        (&s.places, &places),
+                        &mut s.parents,
+                    );
                     let on = arena.make(k, &s.parents);
                     arena.set_cause(on, src.code());
                     return Some((on, off));
                 }
                 if !arena.contains(k) {
-                    parents_of(arena, p, k, src, g, &cur, &mut s.parents);
+                    parents_of(
+                        arena,
+                        p,
+                        k,
+                        src,
+                        (g, &cur),
+                        (&s.places, &places),
+                        &mut s.parents,
+                    );
                     let n = arena.make(k, &s.parents);
                     arena.set_cause(n, src.code());
                     arena.insert(n);

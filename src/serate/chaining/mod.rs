@@ -18,7 +18,7 @@ use super::grid::Grid;
 use super::rules::{Hint, Rule};
 
 /// Which chainer: SE's `Chaining(multiple, dynamic, nishio, level)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Chainer {
     /// Cell and region forcing chains over cells of three candidates or
     /// more (and regions of three places or more).
@@ -158,14 +158,33 @@ fn easiest(list: Vec<ChainHint>) -> Option<Hint> {
 /// SE's "Forcing Chains & Cycles": the easiest cycle or forcing X-, Y-
 /// or XY-chain.
 pub fn cycles_and_forcing_chains(g: &Grid) -> Option<Hint> {
-    super::budget::reached(Rule::Cycle.base());
-    easiest(unary::hints(g, false))
+    cycles_and_forcing_chains_within(g, f64::NEG_INFINITY)
 }
 
 /// The easiest hint of a multiple, dynamic or Nishio chainer.
 pub fn forcing_chains(g: &Grid, chainer: Chainer) -> Option<Hint> {
+    forcing_chains_within(g, chainer, f64::NEG_INFINITY)
+}
+
+/// As [`cycles_and_forcing_chains`], but the search stops at the first
+/// batch of hints holding one of difficulty `enough` or less, and takes
+/// the easiest found so far: not always SE's choice of hint, but one no
+/// harder than `enough` (the run's ER so far, which it then leaves as it
+/// is). `f64::NEG_INFINITY` searches everything, as SE.
+pub fn cycles_and_forcing_chains_within(g: &Grid, enough: f64) -> Option<Hint> {
+    super::budget::reached(Rule::Cycle.base());
+    easiest(unary::hints(g, false, enough))
+}
+
+/// As [`forcing_chains`], stopping as [`cycles_and_forcing_chains_within`].
+pub fn forcing_chains_within(g: &Grid, chainer: Chainer, enough: f64) -> Option<Hint> {
     super::budget::reached(chainer.rule().base());
-    easiest(multiple::hints(g, chainer, false))
+    easiest(multiple::hints(g, chainer, false, enough))
+}
+
+/// Whether a hint of `difficulty` is no harder than `enough`.
+fn is_enough(difficulty: f64, enough: f64) -> bool {
+    difficulty <= enough + 1e-9
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! by cell.
 
 use super::super::budget;
-use super::super::grid::{digits, Grid, CELL_REGIONS, REGION_CELLS};
+use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, REGION_CELLS};
 use super::graph::{cell_of, digit_of, is_on, key, Arena, CAUSE_CELL, CAUSE_NONE};
 use super::implications::{run, Mode, Scratch};
 use super::{chain_hint, nested, ChainHint, Chainer};
@@ -31,6 +31,10 @@ struct Ctx<'a> {
     mode: Mode,
     scratch: Scratch,
     out: Vec<ChainHint>,
+    /// A hint of this difficulty or less ends the search.
+    enough: f64,
+    /// Whether such a hint was found.
+    done: bool,
 }
 
 impl Ctx<'_> {
@@ -54,6 +58,7 @@ impl Ctx<'_> {
         if self.nest {
             h.nest = Some(Box::new(nested::info(targets, root_cause)));
         }
+        self.done |= super::is_enough(h.hint.difficulty, self.enough);
         self.out.push(h);
     }
 
@@ -78,9 +83,49 @@ impl Ctx<'_> {
     }
 }
 
+/// The runs from each "on" assumption, each made once: a cell's chains
+/// and the region chains of its digits ask the same runs (a run depends
+/// only on the grid, the mode and the assumption).
+struct Runs(Vec<Option<Box<Run>>>);
+
+/// One run: its arena and the contradiction it met.
+type Run = (Arena, Option<(u32, u32)>);
+
+impl Drop for Runs {
+    fn drop(&mut self) {
+        for run in self.0.iter_mut().filter_map(Option::take) {
+            run.0.give();
+        }
+    }
+}
+
+impl Runs {
+    fn index(cell: usize, v: u8) -> usize {
+        cell * 9 + v as usize - 1
+    }
+
+    /// Makes the run from `cell` holding `v`, if not made yet.
+    fn ensure(&mut self, ctx: &mut Ctx, cell: usize, v: u8) {
+        let slot = &mut self.0[Runs::index(cell, v)];
+        if slot.is_none() {
+            let mut arena = Arena::take();
+            let absurd = ctx.start(&mut arena, key(cell, v, true));
+            *slot = Some(Box::new((arena, absurd)));
+        }
+    }
+
+    /// The run from `cell` holding `v` and the contradiction it met;
+    /// None until [`Runs::ensure`] made it.
+    fn get(&self, cell: usize, v: u8) -> Option<(&Arena, Option<(u32, u32)>)> {
+        self.0[Runs::index(cell, v)].as_deref().map(|b| (&b.0, b.1))
+    }
+}
+
 /// Every hint of a multiple, dynamic or Nishio chainer, in SE's order;
 /// with their nested views when `nest` (for a chain nesting them).
-pub fn hints(g: &Grid, chainer: Chainer, nest: bool) -> Vec<ChainHint> {
+/// Stops after the candidate that gave a hint of difficulty `enough` or
+/// less (`f64::NEG_INFINITY`: never).
+pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHint> {
     let mut ctx = Ctx {
         g,
         chainer,
@@ -92,39 +137,37 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool) -> Vec<ChainHint> {
         },
         scratch: Scratch::new(g),
         out: Vec::new(),
+        enough,
+        done: false,
     };
-    let mut ons: Vec<Arena> = Vec::new();
-    let mut off = Arena::default();
-    let mut others: Vec<Arena> = Vec::new();
+    let mut runs = Runs((0..729).map(|_| None).collect());
+    let mut off = Arena::take();
     for cell in 0..81 {
-        if budget::expired() {
+        if ctx.done || budget::expired() {
             break;
         }
-        let card = g.cands[cell].count_ones();
+        let card = pop(g.cands[cell]);
         if g.values[cell] == 0 && (card > 2 || (card > 1 && chainer.dynamic)) {
-            cell_hints(&mut ctx, cell, card, &mut ons, &mut off, &mut others);
+            cell_hints(&mut ctx, cell, card, &mut runs, &mut off);
         }
     }
+    off.give();
     ctx.out
 }
 
-fn cell_hints(
-    ctx: &mut Ctx,
-    cell: usize,
-    card: u32,
-    ons: &mut Vec<Arena>,
-    off: &mut Arena,
-    others: &mut Vec<Arena>,
-) {
+fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut Arena) {
     let chainer = ctx.chainer;
     let double = card >= 3 && !chainer.nishio && chainer.dynamic;
     let contradiction = chainer.dynamic || chainer.nishio;
-    while ons.len() < card as usize {
-        ons.push(Arena::default());
-    }
-    for (i, v) in digits(ctx.g.cands[cell]).enumerate() {
-        let on = &mut ons[i];
-        let absurd = ctx.start(on, key(cell, v, true));
+    let cands = ctx.g.cands[cell];
+    for v in digits(cands) {
+        if ctx.done {
+            return;
+        }
+        runs.ensure(ctx, cell, v);
+        let Some((on, absurd)) = runs.get(cell, v) else {
+            continue;
+        };
         if contradiction {
             if let Some((a, b)) = absurd {
                 let e = (vec![(cell as u8, 1 << v)], None);
@@ -134,14 +177,13 @@ fn cell_hints(
         let absurd = ctx.start(off, key(cell, v, false));
         if contradiction {
             if let Some((a, b)) = absurd {
-                let rest = ctx.g.cands[cell] & !(1 << v);
+                let rest = cands & !(1 << v);
                 if rest != 0 {
                     let e = (vec![(cell as u8, rest)], Some((cell as u8, v)));
                     ctx.push(&[(off, a), (off, b)], CAUSE_NONE, 7, e);
                 }
             }
         }
-        let on = &ons[i];
         if double {
             for want_on in [true, false] {
                 for &n in &on.order {
@@ -156,11 +198,16 @@ fn cell_hints(
             }
         }
         if !chainer.nishio {
-            region_hints(ctx, cell, v, on, others);
+            region_hints(ctx, cell, v, runs);
         }
     }
     if !chainer.nishio && (card == 2 || (chainer.multiple && card > 2)) {
-        let arenas = &ons[..card as usize];
+        let arenas: Vec<&Arena> = digits(cands)
+            .filter_map(|v| runs.get(cell, v).map(|r| r.0))
+            .collect();
+        if arenas.len() != card as usize {
+            return;
+        }
         for want_on in [true, false] {
             for &n in &arenas[0].order {
                 let k = arenas[0].key(n);
@@ -170,7 +217,7 @@ fn cell_hints(
                 if arenas[1..].iter().all(|a| a.contains(k)) {
                     let targets: Vec<(&Arena, u32)> = arenas
                         .iter()
-                        .filter_map(|a| a.get(k).map(|m| (a, m)))
+                        .filter_map(|a| a.get(k).map(|m| (*a, m)))
                         .collect();
                     ctx.push_target(&targets, CAUSE_CELL, k, 5);
                 }
@@ -181,35 +228,31 @@ fn cell_hints(
 
 /// Region forcing chains for digit `v` in the regions of `cell`, when
 /// `cell` is the region's first place for `v`.
-fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, on: &Arena, others: &mut Vec<Arena>) {
+fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, runs: &mut Runs) {
     for r in CELL_REGIONS[cell] {
         let r = r as usize;
         let pos = ctx.g.positions(r, v);
-        let n = pos.count_ones();
+        let n = pop(pos);
         if !(n == 2 || (ctx.chainer.multiple && n > 2)) {
             continue;
         }
         if REGION_CELLS[r][pos.trailing_zeros() as usize] as usize != cell {
             continue;
         }
-        while others.len() < 9 {
-            others.push(Arena::default());
+        let others: Vec<usize> = bits(pos)
+            .map(|i| REGION_CELLS[r][i] as usize)
+            .filter(|&c| c != cell)
+            .collect();
+        for &c in &others {
+            runs.ensure(ctx, c, v);
         }
-        let mut used = 0;
-        for i in 0..9 {
-            if pos >> i & 1 == 0 {
-                continue;
-            }
-            let c = REGION_CELLS[r][i] as usize;
-            if c == cell {
-                continue;
-            }
-            let mut a = std::mem::take(&mut others[used]);
-            ctx.start(&mut a, key(c, v, true));
-            others[used] = a;
-            used += 1;
-        }
-        let rest = &others[..used];
+        let Some((on, _)) = runs.get(cell, v) else {
+            continue;
+        };
+        let rest: Vec<&Arena> = others
+            .iter()
+            .filter_map(|&c| runs.get(c, v).map(|r| r.0))
+            .collect();
         for want_on in [true, false] {
             for &n in &on.order {
                 let k = on.key(n);
@@ -218,7 +261,7 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, on: &Arena, others: &mut Vec<
                 }
                 if rest.iter().all(|a| a.contains(k)) {
                     let targets: Vec<(&Arena, u32)> = std::iter::once((on, n))
-                        .chain(rest.iter().filter_map(|a| a.get(k).map(|m| (a, m))))
+                        .chain(rest.iter().filter_map(|a| a.get(k).map(|m| (*a, m))))
                         .collect();
                     ctx.push_target(&targets, r as u8, k, 6);
                 }

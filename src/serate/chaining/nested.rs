@@ -9,7 +9,9 @@
 //! nested chain: its complexity adds to the complexity of every outer
 //! hint that uses it (once per distinct nested chain).
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use super::super::grid::{digits, Grid, CELL_REGIONS, REGION_CELLS};
 use super::graph::{cell_of, digit_of, is_on, key, Arena, Nest, CAUSE_CELL, CAUSE_NONE, KEYS};
@@ -166,12 +168,42 @@ fn inner_chainers(level: u8) -> &'static [Option<Chainer>] {
     }
 }
 
+/// The hints of the nested chainers on the working grids met lately:
+/// the runs of one chainer from different assumptions often exhaust on
+/// the same grid (a cell's "on" and its other candidate's "off"), and a
+/// level asks again what the level below asked.
+type Cache = HashMap<(Grid, Option<Chainer>), Rc<Vec<ChainHint>>>;
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(HashMap::new());
+}
+
+/// The most grids [`CACHE`] keeps (it is emptied when full).
+const CACHE_MAX: usize = 512;
+
+/// [`hints`] through the cache.
+fn cached_hints(g: &Grid, chainer: Option<Chainer>) -> Rc<Vec<ChainHint>> {
+    let key = (g.clone(), chainer);
+    if let Some(found) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return found;
+    }
+    let list = Rc::new(hints(g, chainer));
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CACHE_MAX {
+            c.clear();
+        }
+        c.insert(key, Rc::clone(&list));
+    });
+    list
+}
+
 /// Every hint of a chainer (None: cycles and forcing chains) on `g`,
 /// with its nested view, sorted as SE sorts them, equal strikes once.
 fn hints(g: &Grid, chainer: Option<Chainer>) -> Vec<ChainHint> {
     let list = match chainer {
-        None => unary::hints(g, true),
-        Some(c) => multiple::hints(g, c, true),
+        None => unary::hints(g, true, f64::NEG_INFINITY),
+        Some(c) => multiple::hints(g, c, true, f64::NEG_INFINITY),
     };
     let mut seen: HashSet<Vec<(u8, u16)>> = HashSet::new();
     sorted(list)
@@ -196,7 +228,7 @@ pub fn potentials(
 ) {
     let mut keys = Vec::new();
     for &chainer in inner_chainers(level) {
-        for h in hints(cur, chainer) {
+        for h in cached_hints(cur, chainer).iter() {
             let Some(info) = h.nest.as_deref() else {
                 continue;
             };

@@ -3,7 +3,7 @@
 //! negation. No grid changes while chaining, so no hidden parents.
 
 use super::super::budget;
-use super::super::grid::{digits, Grid};
+use super::super::grid::{digits, pop, Grid};
 use super::super::rules::{add_removal, Rule};
 use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena, CAUSE_NONE};
 use super::implications::{off_to_on, on_to_off, Places};
@@ -11,26 +11,37 @@ use super::{chain_hint, ChainHint};
 
 /// Every cycle and forcing chain hint, in SE's order: X, then Y, then
 /// XY; with their nested views when `nest` (for a chain nesting them).
-pub fn hints(g: &Grid, nest: bool) -> Vec<ChainHint> {
+/// Stops after the start that gave a hint of difficulty `enough` or
+/// less (`f64::NEG_INFINITY`: never).
+pub fn hints(g: &Grid, nest: bool, enough: f64) -> Vec<ChainHint> {
     let mut out = Vec::new();
-    let mut arena = Arena::default();
+    let mut arena = Arena::take();
     let places = Places::new(g);
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in 0..81 {
             if budget::expired() {
                 break;
             }
-            if g.values[cell] != 0 || g.cands[cell].count_ones() < 2 {
+            if g.values[cell] != 0 || pop(g.cands[cell]) < 2 {
                 continue;
             }
-            if g.cands[cell].count_ones() > 2 && !x {
+            if pop(g.cands[cell]) > 2 && !x {
                 continue;
             }
             for v in digits(g.cands[cell]) {
+                let before = out.len();
                 unary((g, &places), (cell, v), (y, x), nest, &mut arena, &mut out);
+                if out[before..]
+                    .iter()
+                    .any(|h| super::is_enough(h.hint.difficulty, enough))
+                {
+                    arena.give();
+                    return out;
+                }
             }
         }
     }
+    arena.give();
     out
 }
 
@@ -132,7 +143,9 @@ fn do_cycles(
         for p in std::mem::take(&mut pending_on) {
             on_to_off(g, arena.key(p), y, &mut offs);
             for &k in &offs {
-                if !arena.has_first_ancestor(p, k) {
+                // Every ancestor's key is in the sets, so a key not there
+                // needs no walk up the chain.
+                if !arena.contains(k) || !arena.has_first_ancestor(p, k) {
                     let n = arena.make(k, &[p]);
                     pending_off.push(n);
                     arena.insert(n);
@@ -183,7 +196,9 @@ fn do_forcing((g, places): (&Grid, &Places), arena: &mut Arena, y: bool, source:
                     let n = arena.make(k, &[p]);
                     targets.push(n);
                 }
-                if !arena.has_first_ancestor(p, k) && !arena.contains(k) {
+                // Not in the sets, so not an ancestor either (every
+                // ancestor's key is in the sets).
+                if !arena.contains(k) {
                     let n = arena.make(k, &[p]);
                     arena.insert(n);
                     pending_off.push(n);
