@@ -51,6 +51,10 @@ where
     let room = Condvar::new();
     let (tx, rx) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|s| {
+        // However this ends (a thread that cannot start, a panic in
+        // `emit`), the workers waiting for room are let go, so the scope
+        // can end.
+        let _release = Release(&shared, &room);
         for _ in 0..threads.max(1) {
             let tx = tx.clone();
             let (shared, room, f) = (&shared, &room, &f);
@@ -63,9 +67,6 @@ where
             })?;
         }
         drop(tx);
-        // However this loop ends (a panic in `emit` too), the workers
-        // waiting for room are let go, so the scope can end.
-        let _release = Release(&shared, &room);
         let mut waiting = BTreeMap::new();
         let mut next = 0;
         for (k, r) in rx {

@@ -112,14 +112,14 @@ pub struct GridExplanation {
     /// Sudoku Explainer's rating of a solved grid.
     #[serde(serialize_with = "crate::rounding::opt_rating")]
     pub rating: Option<f32>,
+    /// Whether `rating` is exact: false for a lower bound (the SE budget
+    /// ran out: `SE ≥ 9.5`; beyond 9x9, the techniques stopped short).
+    /// `None` when there is no rating.
+    pub rating_exact: Option<bool>,
     /// HoDoKu's level of a solved grid.
     pub level: Option<Level>,
     /// HoDoKu's score of a solved grid.
     pub score: Option<u32>,
-    /// False when the rating is a lower bound (the techniques stopped
-    /// short of the end, or the SE budget ran out: `SE ≥ 9.5`).
-    #[serde(skip)]
-    pub rating_complete: bool,
     /// The history string (naked singles silent).
     pub history: String,
     /// Time spent solving.
@@ -159,7 +159,7 @@ impl GridExplanation {
         if let (Some(r), Some(l)) = (self.rating, self.level) {
             line.push_str(&format!(
                 " · SE {} · {l}",
-                crate::logic::rating::se_text(r, self.rating_complete)
+                crate::logic::rating::se_text(r, self.rating_exact.unwrap_or(true))
             ));
         }
         if let Some(e) = &self.error {
@@ -274,7 +274,7 @@ fn explanation(
         rating: rating.map(|r| r.se),
         level: rating.map(|r| r.level),
         score: rating.map(|r| r.score),
-        rating_complete: rating.is_some_and(|r| r.se_exact),
+        rating_exact: rating.map(|r| r.se_exact),
         history: outcome.history.clone(),
         elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
         error,
@@ -384,7 +384,7 @@ fn no_grid(file: &str, sheet: &Sheet) -> GridExplanation {
         rating: None,
         level: None,
         score: None,
-        rating_complete: false,
+        rating_exact: None,
         history: String::new(),
         elapsed_ms: 0.0,
         error: (!reasons.is_empty()).then(|| reasons.join("; ")),

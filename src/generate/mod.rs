@@ -1,6 +1,7 @@
 //! New puzzles: random complete grids of any box shape ([`fill`]), givens
 //! taken away while the puzzle stays provably unique ([`dig`](mod@dig)),
-//! each puzzle rated by the technique ladder and kept only inside the
+//! each puzzle rated (SE's own rules on a 9x9, the ladder for HoDoKu's
+//! level and beyond 9x9) and kept only inside the
 //! level, rating, givens and techniques asked for ([`target`]); [`book`]
 //! writes the set as a print-ready workbook or as text.
 //!

@@ -109,10 +109,7 @@ impl Limits {
         if let Some(max) = self.max_level.filter(|&m| r.level > m) {
             return Err((true, format!("{shown}, above --max-level {max}")));
         }
-        if let Some(max) = self
-            .max_rating
-            .filter(|&m| r.se > m + 1e-4 || (!r.se_exact && r.se >= m))
-        {
+        if let Some(max) = self.max_rating.filter(|&m| r.se > m + 1e-4) {
             return Err((true, format!("{shown}, above --max-rating {max}")));
         }
         if let Some(max) = self.max_rating.filter(|_| !r.se_exact) {
@@ -125,7 +122,14 @@ impl Limits {
         if let Some(min) = self.min_level.filter(|&m| r.level < m) {
             return Err((false, format!("{shown}, below --min-level {min}")));
         }
-        if let Some(min) = self.min_rating.filter(|&m| r.se_exact && r.se + 1e-4 < m) {
+        if let Some(min) = self.min_rating.filter(|&m| r.se + 1e-4 < m) {
+            if !r.se_exact {
+                // A lower bound under the limit: the rating may reach it.
+                return Err((
+                    false,
+                    format!("{shown}, not known to reach --min-rating {min}"),
+                ));
+            }
             return Err((false, format!("{shown}, below --min-rating {min}")));
         }
         Ok(())
@@ -360,8 +364,9 @@ fn rate_from(
 }
 
 /// ER, EP and ED from Sudoku Explainer's own rules (a 9x9 with one
-/// solution), and whether they are exact: past the budget's SE time they
-/// are lower bounds; past its deadline, `None`.
+/// solution), and whether they are exact: past the budget's SE time (or
+/// its deadline, when it has an SE time) they are lower bounds; past the
+/// deadline of a budget without an SE time, `None`.
 fn se_engine(puzzle: &Grid, budget: Budget) -> Option<((f32, f32, f32), bool)> {
     let mut cells = [0u8; 81];
     for (c, &v) in cells.iter_mut().zip(puzzle.cells()) {
@@ -375,7 +380,12 @@ fn se_engine(puzzle: &Grid, budget: Budget) -> Option<((f32, f32, f32), bool)> {
     let tenth = |x: f64| ((x * 10.0).round() / 10.0) as f32;
     match crate::serate::rate_until(&cells, until) {
         Ok(r) => Some(((tenth(r.er), tenth(r.ep), tenth(r.ed)), true)),
-        Err(_) if budget.deadline.is_some_and(|d| Instant::now() >= d) => None,
+        // With no SE budget (`rate`), the deadline is the rating's: past
+        // it, no rating. With one, the grid's answer stands and the
+        // rating is what is known.
+        Err(_) if budget.se.is_none() && budget.deadline.is_some_and(|d| Instant::now() >= d) => {
+            None
+        }
         Err(u) => {
             let low = tenth(u.at_least);
             let ep = u.ep.map_or(low, tenth);

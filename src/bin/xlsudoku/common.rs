@@ -104,7 +104,7 @@ pub fn parse_budget(text: &str) -> Result<Duration, String> {
     if text.trim().parse::<f64>().is_ok_and(|t| t == 0.0) {
         return Ok(Duration::ZERO);
     }
-    parse_timeout(text)
+    parse_timeout(text).map_err(|e| e.replace("must be a positive", "must be 0 or a positive"))
 }
 
 /// Options from the shared flags, or the usage error they make.
@@ -185,6 +185,46 @@ pub fn stdout_closed() -> ! {
     xlsudoku::batch::remove_own_temporary_files();
     std::process::exit(i32::from(STDOUT_CLOSED))
 }
+
+/// Ends the run at once ([`stdout_closed`]) when standard output is a
+/// pipe and its reader closes it, even while nothing is being written
+/// (one `rate` line may take minutes): a thread waits on the pipe for it.
+#[cfg(unix)]
+pub fn end_when_stdout_closes() {
+    use std::os::fd::AsRawFd;
+    let fd = std::io::stdout().as_raw_fd();
+    // SAFETY: fstat fills the zeroed struct for a descriptor we own.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstat(fd, &mut st) } != 0 || st.st_mode & libc::S_IFMT != libc::S_IFIFO {
+        return;
+    }
+    let watch = move || loop {
+        // No events asked: poll wakes only for an error or a hang-up,
+        // which a pipe's write end gets when its last reader is gone.
+        let mut p = libc::pollfd {
+            fd,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, no timeout.
+        let n = unsafe { libc::poll(&mut p, 1, -1) };
+        if n > 0 && p.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+            stdout_closed();
+        }
+        let interrupted = std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted;
+        if n > 0 || !interrupted {
+            return;
+        }
+    };
+    // Without the thread, a closed pipe is still seen at the next line.
+    let _ = std::thread::Builder::new()
+        .name("stdout-watch".into())
+        .spawn(watch);
+}
+
+/// On other systems a closed pipe is seen at the next line written.
+#[cfg(not(unix))]
+pub fn end_when_stdout_closes() {}
 
 /// A write to standard output: a closed pipe ends the run
 /// ([`stdout_closed`]); any other error is handed back.

@@ -1,6 +1,6 @@
 //! The arguments `hint` and `explain` share, defined once and flattened
 //! into both (as ripgrep defines each flag once): where the grid is, its
-//! box shape, the techniques of the ladder and the time limits.
+//! box shape, the techniques of the ladder and the time limit.
 
 use std::time::Duration;
 
@@ -10,9 +10,9 @@ use xlsudoku::logic::Ladder;
 use xlsudoku::solve::SolveOptions;
 use xlsudoku::workbook::ReadOptions;
 
-use crate::common::{parse_timeout, SeBudgetArg};
+use crate::common::parse_timeout;
 
-/// `--range`, `--box`, `--techniques`, `--timeout`, `--se-budget`.
+/// `--range`, `--box`, `--techniques`, `--timeout`.
 #[derive(clap::Args, Debug)]
 pub struct LadderArgs {
     /// Use exactly this square as the grid (no detection), e.g. C3:K11.
@@ -29,8 +29,6 @@ pub struct LadderArgs {
     /// Give up on a grid after this many seconds (status `timeout`).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
-    #[command(flatten)]
-    pub se_budget: SeBudgetArg,
 }
 
 impl LadderArgs {
@@ -40,7 +38,7 @@ impl LadderArgs {
             logic_only: false,
             timeout: self.timeout,
             techniques: self.techniques.clone(),
-            se_budget: Some(self.se_budget.se_budget),
+            ..SolveOptions::default()
         }
     }
 

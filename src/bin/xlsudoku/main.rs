@@ -106,8 +106,8 @@ enum Command {
     ///
     /// Random complete grids, givens taken away while the puzzle stays
     /// provably unique (by the exact solver: a minimal puzzle; from 16x16
-    /// up by the ladder: a book-grade one), rated by the
-    /// technique ladder and kept when inside --level, --rating, --givens and
+    /// up by the ladder: a book-grade one), rated (a 9x9 by Sudoku
+    /// Explainer's own rules, HoDoKu's level by the ladder) and kept when inside --level, --rating, --givens and
     /// --techniques. The same --seed and options give the same bytes on every
     /// machine and for every -j.
     ///

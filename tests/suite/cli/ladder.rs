@@ -195,6 +195,7 @@ fn check_fails_grids_outside_the_promised_level() {
     // Past the SE budget the rating is a lower bound: under a
     // --max-rating it is not known to be within, so the grid fails.
     let o = run(&["--max-rating", "9.9", "--se-budget", "0"]);
+    assert_eq!(code(&o), 1);
     let (recs, _) = records(&o);
     assert_eq!(recs[1].status, "too-hard");
     let why = recs[1].error.as_deref().unwrap_or("");
@@ -202,7 +203,32 @@ fn check_fails_grids_outside_the_promised_level() {
         why.contains("(SE ≥ 6.5), not known to be within --max-rating 9.9"),
         "{why}"
     );
-    assert_eq!(code(&run(&["--se-budget", "-1"])), 2);
+    // A lower bound equal to the limit is not above it, only not known.
+    let o = run(&["--max-rating", "6.5", "--se-budget", "0"]);
+    let (recs, _) = records(&o);
+    let why = recs[1].error.as_deref().unwrap_or("");
+    assert!(
+        why.contains("not known to be within --max-rating 6.5"),
+        "{why}"
+    );
+    // Nor does a lower bound under --min-rating pass it.
+    let o = run(&["--min-rating", "9.9", "--se-budget", "0"]);
+    let (recs, _) = records(&o);
+    assert_eq!(recs[1].status, "too-easy");
+    let why = recs[1].error.as_deref().unwrap_or("");
+    assert!(
+        why.contains("(SE ≥ 6.5), not known to reach --min-rating 9.9"),
+        "{why}"
+    );
+    // A --timeout shorter than the budget keeps the answer: the rating is
+    // what is known when it passes.
+    let o = run(&["--timeout", "0.1", "--se-budget", "30"]);
+    let (recs, _) = records(&o);
+    assert_eq!(recs[1].status, "solved", "{:?}", recs[1]);
+    assert_eq!(recs[1].rating_exact, Some(false));
+    let o = run(&["--se-budget=-1"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("must be 0 or a positive number of seconds"));
     assert_eq!(
         code(&run(&["--min-level", "extreme", "--max-level", "easy"])),
         2

@@ -678,6 +678,18 @@ fn every_streaming_command_stops_at_once_and_quietly_when_stdout_closes() {
     std::fs::write(&many, line.repeat(20_000)).unwrap();
     let many = many.to_str().unwrap();
     ends_quietly_when_stdout_closes(&["rate", many], 1);
+    // A line that takes minutes to rate (one of the hardest known, SE
+    // 11.9) after the one read: the closed pipe ends the run while it is
+    // rated, not at the next line.
+    let hardest = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("benches/rating/se_reference/hardest_published41.txt"),
+    )
+    .expect("reference file");
+    let hardest = hardest.lines().find(|l| !l.starts_with('#')).unwrap_or("");
+    let slow = t.path().join("slow.txt");
+    std::fs::write(&slow, format!("{}\n{}\n", PUZZLES[0], &hardest[..81])).unwrap();
+    ends_quietly_when_stdout_closes(&["rate", "-j", "1", slow.to_str().unwrap()], 1);
     ends_quietly_when_stdout_closes(&["rate", "--json", "-j", "1", many], 1);
     let files: Vec<&str> = std::iter::repeat_n(many, 200).collect();
     ends_quietly_when_stdout_closes(&[&["bench"], &files[..]].concat(), 1);

@@ -31,6 +31,8 @@ pub struct Args {
     /// `--range`, `--box`, `--techniques`, `--timeout`.
     #[command(flatten)]
     ladder: LadderArgs,
+    #[command(flatten)]
+    se_budget: crate::common::SeBudgetArg,
     /// JSON Lines on stdout: one object per grid with its steps, then a
     /// summary object.
     #[arg(long)]
@@ -47,7 +49,10 @@ pub struct Args {
 pub fn run(a: Args) -> u8 {
     use xlsudoku::explain::{explain_puzzle, explain_workbook, GridExplanation};
     let start = Instant::now();
-    let opts = a.ladder.solve_options();
+    let opts = xlsudoku::solve::SolveOptions {
+        se_budget: Some(a.se_budget.se_budget),
+        ..a.ladder.solve_options()
+    };
     let explained: Vec<GridExplanation> = match (&a.puzzle, &a.input) {
         // The first word, as `bench` reads a line: a note after it is left
         // out (a leading BOM too; cells separated by tabs are joined).

@@ -46,6 +46,7 @@ pub fn run(a: Args) -> u8 {
             return usage_error(format!("--jobs {j}: must be 1 to {MAX_JOBS}"));
         }
     }
+    crate::common::end_when_stdout_closes();
     let opts = RateOptions {
         timeout: a.timeout,
         jobs: a.jobs.unwrap_or(0),
