@@ -141,7 +141,7 @@ fn do_cycles(
     while !pending_on.is_empty() || !pending_off.is_empty() {
         length += 1;
         for p in std::mem::take(&mut pending_on) {
-            on_to_off(g, arena.key(p), y, &mut offs);
+            on_to_off(g, places, arena.key(p), y, &mut offs);
             for &k in &offs {
                 // Every ancestor's key is in the sets, so a key not there
                 // needs no walk up the chain.
@@ -190,7 +190,7 @@ fn do_forcing((g, places): (&Grid, &Places), arena: &mut Arena, y: bool, source:
         while i < pending_on.len() {
             let p = pending_on[i];
             i += 1;
-            on_to_off(g, arena.key(p), y, &mut offs);
+            on_to_off(g, places, arena.key(p), y, &mut offs);
             for &k in &offs {
                 if conjugate(k) == source && !targets.iter().any(|&t| arena.key(t) == k) {
                     let n = arena.make(k, &[p]);
