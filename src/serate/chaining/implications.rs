@@ -10,7 +10,7 @@
 //! position the assumptions leave; what was struck before becomes the
 //! link's "hidden parents", and counts in the chain's length.
 
-use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, HOUSE_PARTS, REGION_CELLS};
+use super::super::grid::{bits, digits, Grid, CELL_REGIONS, HOUSE_PARTS, REGION_CELLS};
 use super::graph::{cell_of, conjugate, digit_of, key, Arena};
 
 /// Where an "on" came from: the cell (naked single) or a region.
@@ -131,7 +131,7 @@ pub fn off_to_on(
     let (cell, d) = (cell_of(k), digit_of(k));
     if y {
         let m = g.cands[cell];
-        if pop(m) == 2 {
+        if two(m) {
             let other = (m & !(1 << d)).trailing_zeros() as u8;
             out.push((key(cell, other, true), Source::Cell));
         }
@@ -139,7 +139,7 @@ pub fn off_to_on(
     if x {
         for (r, i) in regions_and_indexes(cell) {
             let pos = places.of(r, d);
-            if pop(pos) != 2 {
+            if !two(pos) {
                 continue;
             }
             // With exactly two places for `d`: the first that is not
@@ -157,6 +157,14 @@ pub fn off_to_on(
             }
         }
     }
+}
+
+/// Whether a bit set has exactly two bits (without a popcount, which
+/// the baseline x86-64 build has not).
+#[inline]
+fn two(m: u16) -> bool {
+    let rest = m & m.wrapping_sub(1);
+    rest != 0 && rest & (rest - 1) == 0
 }
 
 /// The parents of an "on" reached from `p`: `p`, then the candidates
