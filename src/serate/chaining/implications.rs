@@ -34,6 +34,7 @@ impl Source {
 
 /// The "off" potentials an "on" potential forces, in SE's order
 /// (`places` are those of `g`).
+#[inline]
 pub fn on_to_off(g: &Grid, places: &Places, k: u16, y: bool, out: &mut Vec<u16>) {
     out.clear();
     let (cell, d) = (cell_of(k), digit_of(k));
@@ -120,6 +121,7 @@ fn regions_and_indexes(cell: usize) -> [(usize, usize); 3] {
 /// The "on" potentials an "off" potential forces, in SE's order, each
 /// with where it came from (for its hidden parents). `places` are the
 /// counts of `g`.
+#[inline]
 pub fn off_to_on(
     g: &Grid,
     places: &Places,
