@@ -193,12 +193,19 @@ fn do_cycles(
         for &p in next.iter() {
             off_to_on(g, places, arena.key(p), (y, x), ons);
             for &(k, src) in ons.iter() {
+                // A node only for a cycle closed or an "on" not reached
+                // yet: the others would be made and never looked at.
+                let closes = length >= 4 && k == source;
+                let fresh = !arena.contains(k);
+                if !closes && !fresh {
+                    continue;
+                }
                 let n = arena.make(k, &[p]);
                 arena.set_cause(n, src.code());
-                if length >= 4 && k == source {
+                if closes {
                     cycles.push(n);
                 }
-                if !arena.contains(k) {
+                if fresh {
                     pending_on.push(n);
                     arena.insert(n);
                 }
