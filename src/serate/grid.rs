@@ -29,6 +29,11 @@ pub const PEERS: [u128; 81] = peers();
 /// The 20 peers of each cell in SE's order (`getHouseCells`): its
 /// block's, then its row's, then its column's, each once.
 pub const HOUSE_ORDER: [[u8; 20]; 81] = house_order();
+/// The 20 peers of each cell as three bit sets over the 81 cells whose
+/// bits, each set taken in rising order and the sets in turn, are
+/// [`HOUSE_ORDER`]: the block's, the row's outside the block, the
+/// column's outside the block.
+pub const HOUSE_PARTS: [[u128; 3]; 81] = house_parts();
 
 const fn region_cells() -> [[u8; 9]; 27] {
     let mut out = [[0u8; 9]; 27];
@@ -75,6 +80,31 @@ const fn house_order() -> [[u8; 20]; 81] {
                     seen |= 1 << h;
                     out[c][n] = h;
                     n += 1;
+                }
+                k += 1;
+            }
+            r += 1;
+        }
+        c += 1;
+    }
+    out
+}
+
+const fn house_parts() -> [[u128; 3]; 81] {
+    let cells = region_cells();
+    let regions = cell_regions();
+    let mut out = [[0u128; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut seen = 1u128 << c;
+        let mut r = 0;
+        while r < 3 {
+            let mut k = 0;
+            while k < 9 {
+                let h = cells[regions[c][r] as usize][k];
+                if seen >> h & 1 == 0 {
+                    seen |= 1 << h;
+                    out[c][r] |= 1 << h;
                 }
                 k += 1;
             }
@@ -312,4 +342,20 @@ pub fn parse(text: &str) -> Option<[u8; 81]> {
         };
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HOUSE_ORDER, HOUSE_PARTS};
+
+    #[test]
+    fn house_parts_list_the_house_order() {
+        for c in 0..81 {
+            let mut listed = Vec::new();
+            for part in HOUSE_PARTS[c] {
+                listed.extend((0..81u8).filter(|&h| part >> h & 1 == 1));
+            }
+            assert_eq!(listed, HOUSE_ORDER[c], "cell {c}");
+        }
+    }
 }

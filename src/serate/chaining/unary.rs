@@ -9,6 +9,19 @@ use super::graph::{cell_of, conjugate, digit_of, is_on, key, Arena, CAUSE_NONE};
 use super::implications::{off_to_on, on_to_off, Places};
 use super::{chain_hint, ChainHint};
 
+/// Buffers reused by the runs of one [`hints`] call, so that a start's
+/// walks do not allocate their queues anew.
+#[derive(Default)]
+struct Bufs {
+    pending_on: Vec<u32>,
+    pending_off: Vec<u32>,
+    offs: Vec<u16>,
+    ons: Vec<(u16, super::implications::Source)>,
+    found: Vec<u32>,
+    /// The level of a breadth-first walk being followed.
+    level: Vec<u32>,
+}
+
 /// Every cycle and forcing chain hint, in SE's order: X, then Y, then
 /// XY; with their nested views when `nest` (for a chain nesting them).
 /// Stops after the start that gave a hint of difficulty `enough` or
@@ -17,6 +30,7 @@ pub fn hints(g: &Grid, nest: bool, enough: f64) -> Vec<ChainHint> {
     let mut out = Vec::new();
     let mut arena = Arena::take();
     let places = Places::new(g);
+    let mut bufs = Bufs::default();
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for cell in 0..81 {
             if budget::expired() {
@@ -30,7 +44,15 @@ pub fn hints(g: &Grid, nest: bool, enough: f64) -> Vec<ChainHint> {
             }
             for v in digits(g.cands[cell]) {
                 let before = out.len();
-                unary((g, &places), (cell, v), (y, x), nest, &mut arena, &mut out);
+                let at = (cell, v);
+                unary(
+                    (g, &places),
+                    at,
+                    (y, x),
+                    nest,
+                    (&mut arena, &mut bufs),
+                    &mut out,
+                );
                 if out[before..]
                     .iter()
                     .any(|h| super::is_enough(h.hint.difficulty, enough))
@@ -60,15 +82,16 @@ fn unary(
     (cell, v): (usize, u8),
     (y, x): (bool, bool),
     nest: bool,
-    arena: &mut Arena,
+    (arena, bufs): (&mut Arena, &mut Bufs),
     out: &mut Vec<ChainHint>,
 ) {
     let source = key(cell, v, true);
     arena.clear();
     let root = arena.make(source, &[]);
     arena.insert(root);
-    let cycles = do_cycles((g, places), arena, (y, x), source);
-    for dst in cycles {
+    do_cycles((g, places), arena, (y, x), source, bufs);
+    for i in 0..bufs.found.len() {
+        let dst = bufs.found[i];
         if let Some(mut h) = cycle_hint(g, arena, dst, y, x) {
             if nest {
                 h.nest = Some(Box::new(super::nested::cycle_info(arena, dst)));
@@ -83,7 +106,8 @@ fn unary(
         arena.clear();
         let root = arena.make(start, &[]);
         arena.insert(root);
-        for t in do_forcing((g, places), arena, y, start) {
+        do_forcing((g, places), arena, y, start, bufs);
+        for &t in &bufs.found {
             let k = arena.key(t);
             let (c, d) = (cell_of(k), digit_of(k));
             let base = if y { 7.0 } else { 6.6 };
@@ -125,24 +149,35 @@ fn unary(
 }
 
 /// SE's `doCycles`: a breadth-first walk that may revisit "offs"; the
-/// "ons" equal to the source reached after four links or more.
+/// "ons" equal to the source reached after four links or more, left in
+/// `bufs.found`.
 fn do_cycles(
     (g, places): (&Grid, &Places),
     arena: &mut Arena,
     (y, x): (bool, bool),
     source: u16,
-) -> Vec<u32> {
-    let mut cycles = Vec::new();
-    let mut pending_on = vec![arena.order[0]];
-    let mut pending_off: Vec<u32> = Vec::new();
-    let mut offs = Vec::new();
-    let mut ons = Vec::new();
+    bufs: &mut Bufs,
+) {
+    let Bufs {
+        pending_on,
+        pending_off,
+        offs,
+        ons,
+        found: cycles,
+        level: next,
+    } = bufs;
+    cycles.clear();
+    pending_on.clear();
+    pending_off.clear();
+    pending_on.push(arena.order[0]);
     let mut length = 0;
     while !pending_on.is_empty() || !pending_off.is_empty() {
         length += 1;
-        for p in std::mem::take(&mut pending_on) {
-            on_to_off(g, arena.key(p), y, &mut offs);
-            for &k in &offs {
+        std::mem::swap(pending_on, next);
+        pending_on.clear();
+        for &p in next.iter() {
+            on_to_off(g, places, arena.key(p), y, offs);
+            for &k in offs.iter() {
                 // Every ancestor's key is in the sets, so a key not there
                 // needs no walk up the chain.
                 if !arena.contains(k) || !arena.has_first_ancestor(p, k) {
@@ -153,45 +188,65 @@ fn do_cycles(
             }
         }
         length += 1;
-        for p in std::mem::take(&mut pending_off) {
-            off_to_on(g, places, arena.key(p), (y, x), &mut ons);
-            for &(k, src) in &ons {
+        std::mem::swap(pending_off, next);
+        pending_off.clear();
+        for &p in next.iter() {
+            off_to_on(g, places, arena.key(p), (y, x), ons);
+            for &(k, src) in ons.iter() {
+                // A node only for a cycle closed or an "on" not reached
+                // yet: the others would be made and never looked at.
+                let closes = length >= 4 && k == source;
+                let fresh = !arena.contains(k);
+                if !closes && !fresh {
+                    continue;
+                }
                 let n = arena.make(k, &[p]);
                 arena.set_cause(n, src.code());
-                if length >= 4 && k == source {
+                if closes {
                     cycles.push(n);
                 }
-                if !arena.contains(k) {
+                if fresh {
                     pending_on.push(n);
                     arena.insert(n);
                 }
             }
         }
     }
-    cycles
 }
 
 /// SE's `doForcingChains`: the first "on" or "off" reached that
-/// contradicts the start.
-fn do_forcing((g, places): (&Grid, &Places), arena: &mut Arena, y: bool, source: u16) -> Vec<u32> {
-    let mut targets: Vec<u32> = Vec::new();
-    let mut pending_on: Vec<u32> = Vec::new();
-    let mut pending_off: Vec<u32> = Vec::new();
+/// contradicts the start, left in `bufs.found`.
+fn do_forcing(
+    (g, places): (&Grid, &Places),
+    arena: &mut Arena,
+    y: bool,
+    source: u16,
+    bufs: &mut Bufs,
+) {
+    let Bufs {
+        pending_on,
+        pending_off,
+        offs,
+        ons,
+        found: targets,
+        ..
+    } = bufs;
+    targets.clear();
+    pending_on.clear();
+    pending_off.clear();
     let root = arena.order[0];
     if is_on(source) {
         pending_on.push(root);
     } else {
         pending_off.push(root);
     }
-    let mut offs = Vec::new();
-    let mut ons = Vec::new();
     while !pending_on.is_empty() || !pending_off.is_empty() {
         let mut i = 0;
         while i < pending_on.len() {
             let p = pending_on[i];
             i += 1;
-            on_to_off(g, arena.key(p), y, &mut offs);
-            for &k in &offs {
+            on_to_off(g, places, arena.key(p), y, offs);
+            for &k in offs.iter() {
                 if conjugate(k) == source && !targets.iter().any(|&t| arena.key(t) == k) {
                     let n = arena.make(k, &[p]);
                     targets.push(n);
@@ -210,8 +265,8 @@ fn do_forcing((g, places): (&Grid, &Places), arena: &mut Arena, y: bool, source:
         while i < pending_off.len() {
             let p = pending_off[i];
             i += 1;
-            off_to_on(g, places, arena.key(p), (y, true), &mut ons);
-            for &(k, src) in &ons {
+            off_to_on(g, places, arena.key(p), (y, true), ons);
+            for &(k, src) in ons.iter() {
                 if conjugate(k) == source && !targets.iter().any(|&t| arena.key(t) == k) {
                     let n = arena.make(k, &[p]);
                     arena.set_cause(n, src.code());
@@ -227,7 +282,6 @@ fn do_forcing((g, places): (&Grid, &Places), arena: &mut Arena, y: bool, source:
         }
         pending_off.clear();
     }
-    targets
 }
 
 /// SE's `createCycleHint`: what both colours of the cycle see.
