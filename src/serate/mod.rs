@@ -116,12 +116,7 @@ pub fn next_hint_within(g: &Grid, nested: bool, enough: f64) -> Option<Hint> {
 /// ```
 pub fn rate(puzzle: &[u8; 81]) -> SeRating {
     // No deadline: nothing stops the run early.
-    rate_until(puzzle, None).unwrap_or_else(|u| SeRating {
-        er: u.at_least,
-        ep: u.at_least,
-        ed: u.at_least,
-        hardest: None,
-    })
+    rate_until(puzzle, None).unwrap_or_else(SeRating::from)
 }
 
 /// What is known of a rating stopped by its deadline.
@@ -166,13 +161,20 @@ pub fn rate_until(
 /// first hint no harder than the ER so far, no skip of the aligned
 /// exclusions): slower, for measuring what those shortcuts change.
 pub fn rate_exactly(puzzle: &[u8; 81]) -> SeRating {
-    let r = budget::within(None, || run(puzzle, false));
-    r.unwrap_or_else(|u| SeRating {
-        er: u.at_least,
-        ep: u.at_least,
-        ed: u.at_least,
-        hardest: None,
-    })
+    budget::within(None, || run(puzzle, false)).unwrap_or_else(SeRating::from)
+}
+
+/// What is known of an unfinished run, as ratings (never met without a
+/// deadline: only [`rate`] and [`rate_exactly`] take it, as a fallback).
+impl From<Unfinished> for SeRating {
+    fn from(u: Unfinished) -> Self {
+        SeRating {
+            er: u.at_least,
+            ep: u.at_least,
+            ed: u.at_least,
+            hardest: None,
+        }
+    }
 }
 
 /// SE's run; with `shortcuts`, a chainer stops at its first hints no

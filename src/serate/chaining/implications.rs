@@ -282,35 +282,27 @@ pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(
             off_to_on(&cur, &places, pk, (mode.y, true), &mut s.ons);
             for i in 0..s.ons.len() {
                 let (k, src) = s.ons[i];
-                if let Some(off) = arena.get(conjugate(k)) {
-                    parents_of(
-                        arena,
-                        p,
-                        k,
-                        src,
-                        (g, &cur),
-                        (&s.places, &places),
-                        &mut s.parents,
-                    );
-                    let on = arena.make(k, &s.parents);
-                    arena.set_cause(on, src.code());
-                    return Some((on, off));
+                let twin = arena.get(conjugate(k));
+                if twin.is_none() && arena.contains(k) {
+                    continue;
                 }
-                if !arena.contains(k) {
-                    parents_of(
-                        arena,
-                        p,
-                        k,
-                        src,
-                        (g, &cur),
-                        (&s.places, &places),
-                        &mut s.parents,
-                    );
-                    let n = arena.make(k, &s.parents);
-                    arena.set_cause(n, src.code());
-                    arena.insert(n);
-                    s.pending_on.push(n);
+                parents_of(
+                    arena,
+                    p,
+                    k,
+                    src,
+                    (g, &cur),
+                    (&s.places, &places),
+                    &mut s.parents,
+                );
+                let n = arena.make(k, &s.parents);
+                arena.set_cause(n, src.code());
+                // Its "off" already reached: the run contradicts itself.
+                if let Some(off) = twin {
+                    return Some((n, off));
                 }
+                arena.insert(n);
+                s.pending_on.push(n);
             }
             if mode.dynamic {
                 places.strike(&mut cur, cell_of(pk), digit_of(pk));
