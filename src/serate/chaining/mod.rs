@@ -8,10 +8,12 @@
 //! difficulty, then complexity, then SE's sort key, ties in order found.
 
 mod advanced;
+mod closure;
 mod graph;
 mod implications;
 mod multiple;
 mod nested;
+mod templates;
 mod unary;
 
 use super::grid::Grid;

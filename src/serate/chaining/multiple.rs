@@ -4,8 +4,10 @@
 
 use super::super::budget;
 use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, REGION_CELLS};
+use super::closure::Reach;
 use super::graph::{cell_of, digit_of, is_on, key, Arena, CAUSE_CELL, CAUSE_NONE};
-use super::implications::{run, Mode, Scratch};
+use super::implications::{run, Mode, Places, Scratch};
+use super::templates::Templates;
 use super::{chain_hint, nested, ChainHint, Chainer};
 
 /// What a hint on `target` (a key) strikes and places: an "on" strikes
@@ -35,6 +37,8 @@ struct Ctx<'a> {
     enough: f64,
     /// Whether such a hint was found.
     done: bool,
+    /// A Nishio chainer's templates (module `templates`).
+    templates: Option<std::rc::Rc<Templates>>,
 }
 
 impl Ctx<'_> {
@@ -139,20 +143,45 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHi
         out: Vec::new(),
         enough,
         done: false,
+        templates: chainer.nishio.then(|| std::rc::Rc::new(Templates::new(g))),
     };
     let mut runs = Runs((0..729).map(|_| None).collect());
     let mut off = Arena::take();
+    // Static chains follow the static graph: a cell whose runs cannot
+    // meet (module `closure`) gives nothing, and its runs are not made.
+    let reach = (!chainer.dynamic).then(|| Reach::new(g, &Places::new(g), true));
     for cell in 0..81 {
         if ctx.done || budget::expired() {
             break;
         }
         let card = pop(g.cands[cell]);
         if g.values[cell] == 0 && (card > 2 || (card > 1 && chainer.dynamic)) {
+            if reach.as_ref().is_some_and(|r| !may_meet(r, g, cell)) {
+                continue;
+            }
             cell_hints(&mut ctx, cell, card, &mut runs, &mut off);
         }
     }
     off.give();
     ctx.out
+}
+
+/// Whether a static chainer's cell or region chains from `cell` (see
+/// [`cell_hints`]) can meet, by what the runs' starts reach.
+fn may_meet(reach: &Reach, g: &Grid, cell: usize) -> bool {
+    let cands = g.cands[cell];
+    if reach.meet(digits(cands).map(|v| key(cell, v, true))) {
+        return true;
+    }
+    digits(cands).any(|v| {
+        CELL_REGIONS[cell].iter().any(|&r| {
+            let r = r as usize;
+            let pos = g.positions(r, v);
+            pop(pos) >= 2
+                && REGION_CELLS[r][pos.trailing_zeros() as usize] as usize == cell
+                && reach.meet(bits(pos).map(|i| key(REGION_CELLS[r][i] as usize, v, true)))
+        })
+    })
 }
 
 fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut Arena) {
@@ -163,6 +192,10 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
     for v in digits(cands) {
         if ctx.done {
             return;
+        }
+        if let Some(t) = ctx.templates.clone() {
+            nishio_hints(ctx, &t, (cell, v), runs, off);
+            continue;
         }
         runs.ensure(ctx, cell, v);
         let Some((on, absurd)) = runs.get(cell, v) else {
@@ -221,6 +254,34 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
                         .collect();
                     ctx.push_target(&targets, CAUSE_CELL, k, 5);
                 }
+            }
+        }
+    }
+}
+
+/// A Nishio chainer's hints from `cell` holding `v` or not: the runs'
+/// contradictions, as [`cell_hints`] finds them, but only the runs
+/// `templates` says may meet one are made.
+fn nishio_hints(
+    ctx: &mut Ctx,
+    templates: &Templates,
+    (cell, v): (usize, u8),
+    runs: &mut Runs,
+    off: &mut Arena,
+) {
+    if templates.may_contradict(key(cell, v, true)) {
+        runs.ensure(ctx, cell, v);
+        if let Some((on, Some((a, b)))) = runs.get(cell, v) {
+            let e = (vec![(cell as u8, 1 << v)], None);
+            ctx.push(&[(on, a), (on, b)], CAUSE_NONE, 7, e);
+        }
+    }
+    if templates.may_contradict(key(cell, v, false)) {
+        if let Some((a, b)) = ctx.start(off, key(cell, v, false)) {
+            let rest = ctx.g.cands[cell] & !(1 << v);
+            if rest != 0 {
+                let e = (vec![(cell as u8, rest)], Some((cell as u8, v)));
+                ctx.push(&[(off, a), (off, b)], CAUSE_NONE, 7, e);
             }
         }
     }

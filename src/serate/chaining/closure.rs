@@ -1,0 +1,384 @@
+//! What every potential reaches in a static implication graph, found
+//! for all of them at once, so that the static chainers make their runs
+//! (one start at a time, in SE's order) only where one can find
+//! something.
+//!
+//! The graph is the one the static chains follow: every live
+//! candidate's "on" and "off", linked by [`on_to_off`] and [`off_to_on`]
+//! with region links always on and cell links as asked.
+//! - A forcing chain from a start exists exactly when the start reaches
+//!   its conjugate ([`Contradictions`]).
+//! - A cycle's elimination does too: a candidate that sees both colours
+//!   of a cycle reaches its own "off" from its "on" through the cycle
+//!   walked backwards (each link also holds the other way round,
+//!   negated), passing the "off" of every "on" of the cycle, its start
+//!   included ([`Contradictions::may_cycle`]).
+//! - Cell and region forcing chains (static) need the runs from a cell's
+//!   or a region's candidates to meet ([`Reach::meet`]).
+//!
+//! How: Tarjan's strongly connected components, each component's
+//! reachable set as a bit set made when the component closes (the
+//! components it reaches have closed before it).
+
+use super::super::grid::{digits, Grid};
+use super::graph::{conjugate, key, KEYS};
+use super::implications::{off_to_on, on_to_off, Places};
+
+const NONE: u32 = u32::MAX;
+
+/// The candidates whose "on" or "off" reaches its conjugate, in the
+/// static graph of one kind of links.
+pub struct Contradictions {
+    /// Bit `k` for a key whose potential reaches its conjugate.
+    keys: Vec<u64>,
+    /// The nodes of the "on"s reaching their "off"s.
+    ons: Vec<u32>,
+    reach: Reach,
+}
+
+impl Contradictions {
+    /// The contradictions of `g` (whose places are `places`) with cell
+    /// links when `y`, region links always.
+    pub fn new(g: &Grid, places: &Places, y: bool) -> Contradictions {
+        let reach = Reach::new(g, places, y);
+        let mut c = Contradictions {
+            keys: vec![0; KEYS.div_ceil(64)],
+            ons: Vec::new(),
+            reach,
+        };
+        for (u, &k) in c.reach.graph.keys.iter().enumerate() {
+            let to = c.reach.graph.ids[conjugate(k) as usize] as usize;
+            if c.reach.tarjan.reaches(u, to) {
+                c.keys[k as usize / 64] |= 1 << (k % 64);
+                if k & 1 == 1 {
+                    c.ons.push(u as u32);
+                }
+            }
+        }
+        c
+    }
+
+    /// Whether any potential reaches its conjugate.
+    pub fn any(&self) -> bool {
+        self.keys.iter().any(|&w| w != 0)
+    }
+
+    /// Whether the potential `k` reaches its conjugate.
+    pub fn reaches_conjugate(&self, k: u16) -> bool {
+        self.keys[k as usize / 64] >> (k % 64) & 1 == 1
+    }
+
+    /// Whether a cycle through the "on" `source` (in these links) can
+    /// strike anything: a candidate it strikes reaches its "off" from
+    /// its "on" through the source's "off" (walking the cycle backwards,
+    /// each link negated).
+    pub fn may_cycle(&self, source: u16) -> bool {
+        let (graph, t) = (&self.reach.graph, &self.reach.tarjan);
+        let off = graph.ids[conjugate(source) as usize];
+        if off == NONE {
+            return false;
+        }
+        self.ons.iter().any(|&h| {
+            let h_off = graph.ids[conjugate(graph.keys[h as usize]) as usize];
+            t.reaches(h as usize, off as usize) && t.reaches(off as usize, h_off as usize)
+        })
+    }
+}
+
+/// What every potential reaches in the static graph of one kind of
+/// links (cell links when asked, region links always).
+pub struct Reach {
+    graph: Graph,
+    tarjan: Tarjan,
+}
+
+impl Reach {
+    /// The reach of every live potential of `g` (whose places are
+    /// `places`), with cell links when `y`.
+    pub fn new(g: &Grid, places: &Places, y: bool) -> Reach {
+        let graph = Graph::new(g, places, y);
+        let mut tarjan = Tarjan::new(graph.keys.len());
+        for root in 0..graph.keys.len() as u32 {
+            if tarjan.index[root as usize] == NONE {
+                tarjan.walk(&graph, root);
+            }
+        }
+        Reach { graph, tarjan }
+    }
+
+    /// Whether the potentials `from` (live keys, at least one) all reach
+    /// one same potential.
+    pub fn meet(&self, from: impl IntoIterator<Item = u16>) -> bool {
+        let words = self.tarjan.words;
+        let mut common = [u64::MAX; KEYS.div_ceil(64)];
+        for k in from {
+            let u = self.graph.ids[k as usize];
+            if u == NONE {
+                return false;
+            }
+            let set = self.tarjan.set(u as usize);
+            for (c, &w) in common[..words].iter_mut().zip(set) {
+                *c &= w;
+            }
+        }
+        common[..words].iter().any(|&w| w != 0)
+    }
+}
+
+/// The static graph over the live potentials, in compressed rows.
+struct Graph {
+    /// The key of each node.
+    keys: Vec<u16>,
+    /// The node of each key (`NONE` when the candidate is gone).
+    ids: Vec<u32>,
+    /// Node `i`'s successors are `adj[start[i]..start[i + 1]]`.
+    start: Vec<u32>,
+    adj: Vec<u32>,
+}
+
+impl Graph {
+    fn new(g: &Grid, places: &Places, y: bool) -> Graph {
+        let mut keys = Vec::with_capacity(512);
+        let mut ids = vec![NONE; KEYS];
+        for cell in 0..81 {
+            if g.values[cell] != 0 {
+                continue;
+            }
+            for d in digits(g.cands[cell]) {
+                for on in [false, true] {
+                    let k = key(cell, d, on);
+                    ids[k as usize] = keys.len() as u32;
+                    keys.push(k);
+                }
+            }
+        }
+        let mut start = Vec::with_capacity(keys.len() + 1);
+        let mut adj = Vec::with_capacity(keys.len() * 6);
+        let (mut offs, mut ons) = (Vec::new(), Vec::new());
+        for &k in &keys {
+            start.push(adj.len() as u32);
+            if k & 1 == 1 {
+                on_to_off(g, places, k, y, &mut offs);
+                adj.extend(offs.iter().map(|&o| ids[o as usize]));
+            } else {
+                off_to_on(g, places, k, (y, true), &mut ons);
+                adj.extend(ons.iter().map(|&(o, _)| ids[o as usize]));
+            }
+        }
+        start.push(adj.len() as u32);
+        // The links name only live candidates, so every one has a node.
+        debug_assert!(adj.iter().all(|&w| w != NONE));
+        Graph {
+            keys,
+            ids,
+            start,
+            adj,
+        }
+    }
+
+    /// Node `v`'s successors.
+    fn next(&self, v: u32) -> &[u32] {
+        &self.adj[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+}
+
+/// Tarjan's walk, each component's reachable nodes made as it closes.
+struct Tarjan {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    comp: Vec<u32>,
+    stack: Vec<u32>,
+    /// The walk's calls: a node and how many of its links are done.
+    calls: Vec<(u32, u32)>,
+    counter: u32,
+    comps: u32,
+    /// Words per reachable set.
+    words: usize,
+    /// Component `c`'s reachable nodes: `reach[c * words..][..words]`.
+    reach: Vec<u64>,
+}
+
+impl Tarjan {
+    fn new(n: usize) -> Tarjan {
+        Tarjan {
+            index: vec![NONE; n],
+            low: vec![0; n],
+            on_stack: vec![false; n],
+            comp: vec![NONE; n],
+            stack: Vec::with_capacity(n),
+            calls: Vec::with_capacity(64),
+            counter: 0,
+            comps: 0,
+            words: n.div_ceil(64),
+            reach: Vec::new(),
+        }
+    }
+
+    fn enter(&mut self, v: u32) {
+        self.index[v as usize] = self.counter;
+        self.low[v as usize] = self.counter;
+        self.counter += 1;
+        self.stack.push(v);
+        self.on_stack[v as usize] = true;
+        self.calls.push((v, 0));
+    }
+
+    fn walk(&mut self, graph: &Graph, root: u32) {
+        self.enter(root);
+        while let Some(&(v, done)) = self.calls.last() {
+            let vu = v as usize;
+            if let Some(&w) = graph.next(v).get(done as usize) {
+                self.calls.last_mut().expect("a call").1 += 1;
+                let wu = w as usize;
+                if self.index[wu] == NONE {
+                    self.enter(w);
+                } else if self.on_stack[wu] {
+                    self.low[vu] = self.low[vu].min(self.index[wu]);
+                }
+                continue;
+            }
+            self.calls.pop();
+            if let Some(&(p, _)) = self.calls.last() {
+                self.low[p as usize] = self.low[p as usize].min(self.low[vu]);
+            }
+            if self.low[vu] == self.index[vu] {
+                self.close(graph, v);
+            }
+        }
+    }
+
+    /// `v` closes a component: its members, then what they reach (the
+    /// components they link to have closed before).
+    fn close(&mut self, graph: &Graph, v: u32) {
+        let c = self.comps;
+        let words = self.words;
+        let base = self.reach.len();
+        self.reach.resize(base + words, 0);
+        let from = self
+            .stack
+            .iter()
+            .rposition(|&x| x == v)
+            .expect("v on the stack");
+        for i in from..self.stack.len() {
+            let x = self.stack[i] as usize;
+            self.on_stack[x] = false;
+            self.comp[x] = c;
+        }
+        for i in from..self.stack.len() {
+            let x = self.stack[i];
+            self.reach[base + x as usize / 64] |= 1 << (x % 64);
+            for &w in graph.next(x) {
+                let cw = self.comp[w as usize];
+                if cw != c {
+                    let other = cw as usize * words;
+                    for j in 0..words {
+                        self.reach[base + j] |= self.reach[other + j];
+                    }
+                }
+            }
+        }
+        self.stack.truncate(from);
+        self.comps += 1;
+    }
+
+    /// Whether node `u` reaches node `to`.
+    fn reaches(&self, u: usize, to: usize) -> bool {
+        self.set(u)[to / 64] >> (to % 64) & 1 == 1
+    }
+
+    /// The nodes node `u` reaches, itself included.
+    fn set(&self, u: usize) -> &[u64] {
+        let base = self.comp[u] as usize * self.words;
+        &self.reach[base..base + self.words]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::grid::parse;
+    use super::*;
+
+    /// Whether `from` reaches `to`, the slow way.
+    fn reaches(g: &Grid, places: &Places, y: bool, from: u16, to: u16) -> bool {
+        walk(g, places, y, from)[to as usize]
+    }
+
+    /// Every potential a walk from `from` reaches (`from` itself too).
+    fn walk(g: &Grid, places: &Places, y: bool, from: u16) -> Vec<bool> {
+        let mut seen = vec![false; KEYS];
+        let mut todo = vec![from];
+        seen[from as usize] = true;
+        let (mut offs, mut ons) = (Vec::new(), Vec::new());
+        while let Some(k) = todo.pop() {
+            let next: Vec<u16> = if k & 1 == 1 {
+                on_to_off(g, places, k, y, &mut offs);
+                offs.clone()
+            } else {
+                off_to_on(g, places, k, (y, true), &mut ons);
+                ons.iter().map(|&(o, _)| o).collect()
+            };
+            for n in next {
+                if !seen[n as usize] {
+                    seen[n as usize] = true;
+                    todo.push(n);
+                }
+            }
+        }
+        seen
+    }
+
+    /// A top1465 puzzle after its singles, where chains are needed.
+    fn chain_stage() -> Grid {
+        let p = parse(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        )
+        .expect("81 digits");
+        let mut g = Grid::new(&p);
+        while let Some(h) = crate::serate::singles::hidden_single(&g)
+            .or_else(|| crate::serate::singles::naked_single(&g))
+        {
+            h.apply(&mut g);
+        }
+        g
+    }
+
+    #[test]
+    fn meets_as_walks_from_a_cells_candidates_do() {
+        let g = chain_stage();
+        let places = Places::new(&g);
+        let reach = Reach::new(&g, &places, true);
+        let mut seen = [false; 2];
+        for cell in (0..81).filter(|&c| g.cands[c].count_ones() >= 2) {
+            let walks: Vec<Vec<bool>> = digits(g.cands[cell])
+                .map(|v| walk(&g, &places, true, key(cell, v, true)))
+                .collect();
+            let slow = (0..KEYS).any(|k| walks.iter().all(|w| w[k]));
+            let fast = reach.meet(digits(g.cands[cell]).map(|v| key(cell, v, true)));
+            assert_eq!(fast, slow, "cell {cell}");
+            seen[slow as usize] = true;
+        }
+        assert_eq!(seen, [true, true], "cells that meet and cells that do not");
+    }
+
+    #[test]
+    fn agrees_with_a_walk_from_every_potential() {
+        let g = chain_stage();
+        let places = Places::new(&g);
+        let mut seen_any = [false; 2];
+        for y in [false, true] {
+            let c = Contradictions::new(&g, &places, y);
+            for cell in 0..81 {
+                for d in digits(g.cands[cell]) {
+                    for on in [false, true] {
+                        let k = key(cell, d, on);
+                        let slow = reaches(&g, &places, y, k, conjugate(k));
+                        assert_eq!(c.reaches_conjugate(k), slow, "{cell} {d} {on} y={y}");
+                        seen_any[y as usize] |= slow;
+                    }
+                }
+            }
+        }
+        assert!(seen_any[1], "the XY graph has a contradiction on this grid");
+    }
+}
