@@ -2,40 +2,42 @@
 //! be aligned: any cells whose common "excluders", house cells with two
 //! or three candidates, rule out combinations of their values).
 
-use super::grid::{digits, pop, Grid, PEERS};
+use super::grid::{digits, pop, Grid, HOUSE_PARTS, PEERS};
 use super::rules::{Hint, Rule};
 
 /// The first aligned exclusion of `degree` (2 or 3) cells that strikes.
 pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
-    // Candidate cells and their excluders (as cell bit sets and lists).
-    let mut list: Vec<usize> = Vec::new();
+    // Candidate cells (in SE's order) and their excluders as cell sets.
+    let mut list = [0u8; 81];
+    let mut len = 0;
     let mut excl: [u128; 81] = [0; 81];
-    let mut excl_order: Vec<Vec<usize>> = vec![Vec::new(); 81];
+    let mut some = 0u128; // cells with 2..=degree candidates
+    let mut singles = 0u128; // cells with one candidate
     for c in 0..81 {
-        if pop(g.cands[c]) < 2 {
-            continue;
-        }
-        let mut naked = false;
-        for h in Grid::house_cells(c) {
-            let n = pop(g.cands[h]) as usize;
-            if n == 1 {
-                naked = true;
-            } else if n >= 2 && n <= degree {
-                excl[c] |= 1 << h;
-                excl_order[c].push(h);
-            }
-        }
-        if !naked && excl[c] != 0 {
-            list.push(c);
+        match pop(g.cands[c]) as usize {
+            1 => singles |= 1 << c,
+            n if n >= 2 && n <= degree => some |= 1 << c,
+            _ => {}
         }
     }
+    for c in 0..81 {
+        if pop(g.cands[c]) < 2 || PEERS[c] & singles != 0 {
+            continue;
+        }
+        excl[c] = PEERS[c] & some;
+        if excl[c] != 0 {
+            list[len] = c as u8;
+            len += 1;
+        }
+    }
+    let list = &list[..len];
     if list.len() < degree {
         return None;
     }
     let in_list: u128 = list.iter().fold(0, |m, &c| m | 1 << c);
     for i in 0..list.len() {
         for j in i + 1..list.len() {
-            let (c0, c1) = (list[i], list[j]);
+            let (c0, c1) = (list[i] as usize, list[j] as usize);
             if degree == 2 {
                 if let Some(h) = exclusion(g, &[c0, c1], excl[c0] & excl[c1]) {
                     return Some(h);
@@ -47,18 +49,21 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
             if fewer_than_two(excl[c0] & excl[c1]) {
                 continue;
             }
-            // The twin area: excluders of either, in SE's order, that are
-            // candidate cells themselves.
-            let mut tail: Vec<usize> = Vec::new();
-            for &h in excl_order[c0].iter().chain(excl_order[c1].iter()) {
-                if in_list >> h & 1 == 1 && h != c0 && h != c1 && !tail.contains(&h) {
-                    tail.push(h);
-                }
-            }
-            for &c2 in &tail {
-                let common = excl[c0] & excl[c1] & excl[c2];
-                if let Some(h) = exclusion(g, &[c0, c1, c2], common) {
-                    return Some(h);
+            // The twin area: excluders of either, in SE's order (c0's
+            // house cells, then c1's), that are candidate cells themselves.
+            let mut seen = 1u128 << c0 | 1u128 << c1;
+            for c in [c0, c1] {
+                for part in HOUSE_PARTS[c] {
+                    let mut rest = part & excl[c] & in_list & !seen;
+                    seen |= rest;
+                    while rest != 0 {
+                        let c2 = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let common = excl[c0] & excl[c1] & excl[c2];
+                        if let Some(h) = exclusion(g, &[c0, c1, c2], common) {
+                            return Some(h);
+                        }
+                    }
                 }
             }
         }
@@ -89,23 +94,26 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
             if v0 == v1 && p01 {
                 continue;
             }
-            let set = 1 << v0 | 1 << v1;
             // An excluded pair of values leaves every third value excluded.
-            if ex.excludes(set) {
+            let Some(thirds) = ex.thirds(1 << v0 | 1 << v1) else {
                 continue;
-            }
+            };
             if n == 2 {
                 allowed[0] |= 1 << v0;
                 allowed[1] |= 1 << v1;
                 continue;
             }
-            for v2 in digits(g.cands[cells[2]]) {
-                if (v2 == v0 && p02) || (v2 == v1 && p12) || ex.excludes(set | 1 << v2) {
-                    continue;
-                }
+            let mut ok = g.cands[cells[2]] & !thirds;
+            if p02 {
+                ok &= !(1 << v0);
+            }
+            if p12 {
+                ok &= !(1 << v1);
+            }
+            if ok != 0 {
                 allowed[0] |= 1 << v0;
                 allowed[1] |= 1 << v1;
-                allowed[2] |= 1 << v2;
+                allowed[2] |= ok;
                 if (0..3).all(|k| allowed[k] == g.cands[cells[k]]) {
                     return None; // every candidate allowed: nothing to strike
                 }
@@ -139,10 +147,22 @@ impl Excluders {
         }
     }
 
-    /// Whether some excluder's candidates are all among the values
-    /// `set` (SE: some subset of two values or more is an excluder's).
-    fn excludes(&self, set: u16) -> bool {
-        self.sets[..self.len].iter().any(|&e| e & !set == 0)
+    /// For two values `pair` (or one, twice): `None` when some
+    /// excluder's candidates are all among them (SE: some subset of two
+    /// values or more is an excluder's), else the third values that would
+    /// make up an excluder's candidates with them.
+    fn thirds(&self, pair: u16) -> Option<u16> {
+        let mut out = 0;
+        for &e in &self.sets[..self.len] {
+            let rest = e & !pair;
+            if rest == 0 {
+                return None;
+            }
+            if rest & (rest - 1) == 0 {
+                out |= rest;
+            }
+        }
+        Some(out)
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::super::grid::{bits, index_in, Grid, CELL_REGIONS, REGION_CELLS};
 use super::super::rules::{add_removal, Hint, Rule};
+use super::super::subsets::tuples;
 
 struct Found {
     hint: Hint,
@@ -205,7 +206,7 @@ fn type3(
             let empty = g.empty_count(r);
             let (i1, i2) = (index_in(r, c1), index_in(r, c2));
             if degree * 2 <= empty {
-                for t in (0u16..512).filter(|m| m.count_ones() == degree) {
+                for t in tuples(degree) {
                     if t >> i1 & 1 == 0 || t >> i2 & 1 == 1 {
                         continue;
                     }
@@ -249,7 +250,7 @@ fn type3(
                 }
                 let k = degree - 2;
                 let n = rem_values.len();
-                for t in (0u32..(1 << n)).filter(|m| m.count_ones() == k) {
+                for t in tuples(k).take_while(|&m| m < 1 << n) {
                     let mut hidden = pair;
                     for i in 0..n {
                         if t >> i & 1 == 1 {
