@@ -42,15 +42,15 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
     for i in 0..list.len() {
         for j in i + 1..list.len() {
             let (c0, c1) = (list[i] as usize, list[j] as usize);
+            // No exclusion without two common excluders, and no third
+            // cell can give two when these two have fewer.
+            if fewer_than_two(excl[c0] & excl[c1]) {
+                continue;
+            }
             if degree == 2 {
                 if let Some(h) = exclusion(g, &[c0, c1], excl[c0] & excl[c1]) {
                     return Some(h);
                 }
-                continue;
-            }
-            // No third cell can give two common excluders when these two
-            // have fewer.
-            if fewer_than_two(excl[c0] & excl[c1]) {
                 continue;
             }
             // The twin area: excluders of either, in SE's order (c0's
@@ -63,10 +63,10 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
                     while rest != 0 {
                         let c2 = rest.trailing_zeros() as usize;
                         rest &= rest - 1;
-                        if tried_before(&excl, &at, [c0, c1, c2]) {
-                            continue;
-                        }
                         let common = excl[c0] & excl[c1] & excl[c2];
+                        if fewer_than_two(common) || tried_before(&excl, &at, [c0, c1, c2]) {
+                            continue; // (the first: as `exclusion` would find)
+                        }
                         if let Some(h) = exclusion(g, &[c0, c1, c2], common) {
                             return Some(h);
                         }
@@ -105,15 +105,21 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
     }
     // The excluders' candidate sets, each once.
     let mut ex = Excluders::default();
+    let mut union = 0;
     let mut rest = common;
     while rest != 0 {
         let c = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         ex.add(g.cands[c]);
+        union |= g.cands[c];
     }
     let n = cells.len();
     let peer = |a: usize, b: usize| PEERS[cells[a]] >> cells[b] & 1 == 1;
     let (p01, p02, p12) = (peer(0, 1), n == 3 && peer(0, 2), n == 3 && peer(1, 2));
+    let free = |k: usize| cells.get(k).map_or(0, |&c| pop(g.cands[c] & !union));
+    if all_free(n, [free(0), free(1), free(2)], [p01, p02, p12]) {
+        return None;
+    }
     let mut allowed = [0u16; 3];
     for v0 in digits(g.cands[cells[0]]) {
         for v1 in digits(g.cands[cells[1]]) {
@@ -158,6 +164,27 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
     (!removals.is_empty()).then(|| Hint::striking(rule, removals))
 }
 
+/// Whether every value of every cell goes with values of the others
+/// that are all outside the excluders' candidates (`free`: how many
+/// each of the `n` cells has) and differ where the cells are peers
+/// (`peers`: 0-1, 0-2, 1-2): such values exclude nothing (an excluder
+/// has two values or more), so nothing can be struck (a speed device:
+/// it skips the search).
+fn all_free(n: usize, free: [u32; 3], peers: [bool; 3]) -> bool {
+    let [p01, p02, p12] = peers.map(u32::from);
+    if n == 2 {
+        return free[1] > p01 && free[0] > p01;
+    }
+    // Cell k's value v, then a value of i (not v if peers), then one of
+    // j (not v, not i's, if peers); or j first.
+    let each = |(fi, pki): (u32, u32), (fj, pkj): (u32, u32), pij: u32| {
+        (fi > pki && fj > pkj + pij) || (fj > pkj && fi > pki + pij)
+    };
+    each((free[1], p01), (free[2], p02), p12)
+        && each((free[0], p01), (free[2], p12), p02)
+        && each((free[0], p02), (free[1], p12), p01)
+}
+
 /// The distinct candidate sets of the common excluders.
 #[derive(Default)]
 struct Excluders {
@@ -196,4 +223,71 @@ impl Excluders {
 #[inline]
 fn fewer_than_two(cells: u128) -> bool {
     cells & cells.wrapping_sub(1) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::all_free;
+
+    /// Whether every value of every cell has an assignment of the others
+    /// that differs where peers and holds no excluder (brute force).
+    fn every_value_allowed(cands: &[u16], peers: [bool; 3], excluders: &[u16]) -> bool {
+        let n = cands.len();
+        let peer = |a: usize, b: usize| match (a.min(b), a.max(b)) {
+            (0, 1) => peers[0],
+            (0, 2) => peers[1],
+            _ => peers[2],
+        };
+        let digits = |m: u16| (1..=9u8).filter(move |d| m >> d & 1 == 1);
+        let mut allowed = vec![0u16; n];
+        let third = if n == 3 { cands[2] } else { 1 << 10 };
+        for a in digits(cands[0]) {
+            for b in digits(cands[1]) {
+                for c in (1..=10u8).filter(|d| third >> d & 1 == 1) {
+                    let vals = [a, b, c];
+                    let clash =
+                        (0..n).any(|i| (i + 1..n).any(|j| vals[i] == vals[j] && peer(i, j)));
+                    let set = vals[..n].iter().fold(0u16, |m, &v| m | 1 << v);
+                    if clash || excluders.iter().any(|&e| e & !set == 0) {
+                        continue;
+                    }
+                    for k in 0..n {
+                        allowed[k] |= 1 << vals[k];
+                    }
+                }
+            }
+        }
+        allowed == cands
+    }
+
+    #[test]
+    fn all_free_only_when_nothing_can_be_struck() {
+        // Excluders on 1, 2, 3 (any two of them); each cell some of these
+        // and some of the free values 4, 5, 6 (the same in every cell:
+        // the hardest case for values that must differ).
+        let excluders = [0b0110, 0b1010, 0b1100];
+        let union = 0b1110u16;
+        let cell = |o: u32| ((o % 8) as u16) << 1 | ((1u16 << (o / 8)) - 1) << 4;
+        let (mut claimed, mut struck) = (0, 0);
+        for n in [2usize, 3] {
+            for p in 0..8u8 {
+                let peers = [p & 1 != 0, p & 2 != 0 && n == 3, p & 4 != 0 && n == 3];
+                for o in 0..32u32.pow(n as u32) {
+                    let cands: Vec<u16> = (0..n).map(|k| cell(o >> (5 * k) & 31)).collect();
+                    if cands.iter().any(|c| c.count_ones() < 2) {
+                        continue;
+                    }
+                    let free =
+                        [0, 1, 2].map(|k| cands.get(k).map_or(0, |c| (c & !union).count_ones()));
+                    let all_allowed = every_value_allowed(&cands, peers, &excluders);
+                    struck += usize::from(!all_allowed);
+                    if all_free(n, free, peers) {
+                        claimed += 1;
+                        assert!(all_allowed, "cells {cands:?}, peers {peers:?}");
+                    }
+                }
+            }
+        }
+        assert!(claimed > 0 && struck > 0);
+    }
 }
