@@ -2,68 +2,99 @@
 //! be aligned: any cells whose common "excluders", house cells with two
 //! or three candidates, rule out combinations of their values).
 
-use super::grid::{digits, pop, Grid, PEERS};
+use super::grid::{digits, pop, Grid, HOUSE_PARTS, PEERS};
 use super::rules::{Hint, Rule};
 
 /// The first aligned exclusion of `degree` (2 or 3) cells that strikes.
 pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
-    // Candidate cells and their excluders (as cell bit sets and lists).
-    let mut list: Vec<usize> = Vec::new();
+    // Candidate cells (in SE's order) and their excluders as cell sets.
+    let mut list = [0u8; 81];
+    let mut len = 0;
     let mut excl: [u128; 81] = [0; 81];
-    let mut excl_order: Vec<Vec<usize>> = vec![Vec::new(); 81];
+    let mut some = 0u128; // cells with 2..=degree candidates
+    let mut singles = 0u128; // cells with one candidate
     for c in 0..81 {
-        if pop(g.cands[c]) < 2 {
-            continue;
-        }
-        let mut naked = false;
-        for h in Grid::house_cells(c) {
-            let n = pop(g.cands[h]) as usize;
-            if n == 1 {
-                naked = true;
-            } else if n >= 2 && n <= degree {
-                excl[c] |= 1 << h;
-                excl_order[c].push(h);
-            }
-        }
-        if !naked && excl[c] != 0 {
-            list.push(c);
+        match pop(g.cands[c]) as usize {
+            1 => singles |= 1 << c,
+            n if n >= 2 && n <= degree => some |= 1 << c,
+            _ => {}
         }
     }
+    for c in 0..81 {
+        if pop(g.cands[c]) < 2 || PEERS[c] & singles != 0 {
+            continue;
+        }
+        excl[c] = PEERS[c] & some;
+        if excl[c] != 0 {
+            list[len] = c as u8;
+            len += 1;
+        }
+    }
+    let list = &list[..len];
     if list.len() < degree {
         return None;
+    }
+    let mut at = [0u8; 81]; // each candidate cell's index in the list
+    for (i, &c) in list.iter().enumerate() {
+        at[c as usize] = i as u8;
     }
     let in_list: u128 = list.iter().fold(0, |m, &c| m | 1 << c);
     for i in 0..list.len() {
         for j in i + 1..list.len() {
-            let (c0, c1) = (list[i], list[j]);
+            let (c0, c1) = (list[i] as usize, list[j] as usize);
+            // No exclusion without two common excluders, and no third
+            // cell can give two when these two have fewer.
+            if fewer_than_two(excl[c0] & excl[c1]) {
+                continue;
+            }
             if degree == 2 {
                 if let Some(h) = exclusion(g, &[c0, c1], excl[c0] & excl[c1]) {
                     return Some(h);
                 }
                 continue;
             }
-            // No third cell can give two common excluders when these two
-            // have fewer.
-            if fewer_than_two(excl[c0] & excl[c1]) {
-                continue;
-            }
-            // The twin area: excluders of either, in SE's order, that are
-            // candidate cells themselves.
-            let mut tail: Vec<usize> = Vec::new();
-            for &h in excl_order[c0].iter().chain(excl_order[c1].iter()) {
-                if in_list >> h & 1 == 1 && h != c0 && h != c1 && !tail.contains(&h) {
-                    tail.push(h);
-                }
-            }
-            for &c2 in &tail {
-                let common = excl[c0] & excl[c1] & excl[c2];
-                if let Some(h) = exclusion(g, &[c0, c1, c2], common) {
-                    return Some(h);
+            // The twin area: excluders of either, in SE's order (c0's
+            // house cells, then c1's), that are candidate cells themselves.
+            let mut seen = 1u128 << c0 | 1u128 << c1;
+            for c in [c0, c1] {
+                for part in HOUSE_PARTS[c] {
+                    let mut rest = part & excl[c] & in_list & !seen;
+                    seen |= rest;
+                    while rest != 0 {
+                        let c2 = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        let common = excl[c0] & excl[c1] & excl[c2];
+                        if fewer_than_two(common) || tried_before(&excl, &at, [c0, c1, c2]) {
+                            continue; // (the first: as `exclusion` would find)
+                        }
+                        if let Some(h) = exclusion(g, &[c0, c1, c2], common) {
+                            return Some(h);
+                        }
+                    }
                 }
             }
         }
     }
     None
+}
+
+/// Whether the triple `cells` (the first two a pair of the search, in
+/// the order of the list of candidate cells whose indexes are `at`, the
+/// third from their twin area) was tried already at an earlier pair, the
+/// other cell in that pair's twin area (the excluders of either). It
+/// struck nothing then, and an exclusion on the same cells in another
+/// order strikes the same: trying it again would find nothing (a speed
+/// device: the first triple that strikes is still SE's).
+fn tried_before(excl: &[u128; 81], at: &[u8; 81], cells: [usize; 3]) -> bool {
+    let [c0, c1, c2] = cells;
+    let twin = |a: usize, b: usize, third: usize| (excl[a] | excl[b]) >> third & 1 == 1;
+    if at[c2] > at[c1] {
+        false // (c0, c1) is the triple's first pair
+    } else if at[c2] > at[c0] {
+        twin(c0, c2, c1) // the pair (c0, c2) came first
+    } else {
+        twin(c2, c0, c1) || twin(c2, c1, c0) // (c2, c0), then (c2, c1)
+    }
 }
 
 /// The strikes of one aligned exclusion on `cells` with the common
@@ -74,38 +105,47 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
     }
     // The excluders' candidate sets, each once.
     let mut ex = Excluders::default();
+    let mut union = 0;
     let mut rest = common;
     while rest != 0 {
         let c = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         ex.add(g.cands[c]);
+        union |= g.cands[c];
     }
     let n = cells.len();
     let peer = |a: usize, b: usize| PEERS[cells[a]] >> cells[b] & 1 == 1;
     let (p01, p02, p12) = (peer(0, 1), n == 3 && peer(0, 2), n == 3 && peer(1, 2));
+    let free = |k: usize| cells.get(k).map_or(0, |&c| pop(g.cands[c] & !union));
+    if all_free(n, [free(0), free(1), free(2)], [p01, p02, p12]) {
+        return None;
+    }
     let mut allowed = [0u16; 3];
     for v0 in digits(g.cands[cells[0]]) {
         for v1 in digits(g.cands[cells[1]]) {
             if v0 == v1 && p01 {
                 continue;
             }
-            let set = 1 << v0 | 1 << v1;
             // An excluded pair of values leaves every third value excluded.
-            if ex.excludes(set) {
+            let Some(thirds) = ex.thirds(1 << v0 | 1 << v1) else {
                 continue;
-            }
+            };
             if n == 2 {
                 allowed[0] |= 1 << v0;
                 allowed[1] |= 1 << v1;
                 continue;
             }
-            for v2 in digits(g.cands[cells[2]]) {
-                if (v2 == v0 && p02) || (v2 == v1 && p12) || ex.excludes(set | 1 << v2) {
-                    continue;
-                }
+            let mut ok = g.cands[cells[2]] & !thirds;
+            if p02 {
+                ok &= !(1 << v0);
+            }
+            if p12 {
+                ok &= !(1 << v1);
+            }
+            if ok != 0 {
                 allowed[0] |= 1 << v0;
                 allowed[1] |= 1 << v1;
-                allowed[2] |= 1 << v2;
+                allowed[2] |= ok;
                 if (0..3).all(|k| allowed[k] == g.cands[cells[k]]) {
                     return None; // every candidate allowed: nothing to strike
                 }
@@ -124,6 +164,27 @@ fn exclusion(g: &Grid, cells: &[usize], common: u128) -> Option<Hint> {
     (!removals.is_empty()).then(|| Hint::striking(rule, removals))
 }
 
+/// Whether every value of every cell goes with values of the others
+/// that are all outside the excluders' candidates (`free`: how many
+/// each of the `n` cells has) and differ where the cells are peers
+/// (`peers`: 0-1, 0-2, 1-2): such values exclude nothing (an excluder
+/// has two values or more), so nothing can be struck (a speed device:
+/// it skips the search).
+fn all_free(n: usize, free: [u32; 3], peers: [bool; 3]) -> bool {
+    let [p01, p02, p12] = peers.map(u32::from);
+    if n == 2 {
+        return free[1] > p01 && free[0] > p01;
+    }
+    // Cell k's value v, then a value of i (not v if peers), then one of
+    // j (not v, not i's, if peers); or j first.
+    let each = |(fi, pki): (u32, u32), (fj, pkj): (u32, u32), pij: u32| {
+        (fi > pki && fj > pkj + pij) || (fj > pkj && fi > pki + pij)
+    };
+    each((free[1], p01), (free[2], p02), p12)
+        && each((free[0], p01), (free[2], p12), p02)
+        && each((free[0], p02), (free[1], p12), p01)
+}
+
 /// The distinct candidate sets of the common excluders.
 #[derive(Default)]
 struct Excluders {
@@ -139,10 +200,22 @@ impl Excluders {
         }
     }
 
-    /// Whether some excluder's candidates are all among the values
-    /// `set` (SE: some subset of two values or more is an excluder's).
-    fn excludes(&self, set: u16) -> bool {
-        self.sets[..self.len].iter().any(|&e| e & !set == 0)
+    /// For two values `pair` (or one, twice): `None` when some
+    /// excluder's candidates are all among them (SE: some subset of two
+    /// values or more is an excluder's), else the third values that would
+    /// make up an excluder's candidates with them.
+    fn thirds(&self, pair: u16) -> Option<u16> {
+        let mut out = 0;
+        for &e in &self.sets[..self.len] {
+            let rest = e & !pair;
+            if rest == 0 {
+                return None;
+            }
+            if rest & (rest - 1) == 0 {
+                out |= rest;
+            }
+        }
+        Some(out)
     }
 }
 
@@ -150,4 +223,71 @@ impl Excluders {
 #[inline]
 fn fewer_than_two(cells: u128) -> bool {
     cells & cells.wrapping_sub(1) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::all_free;
+
+    /// Whether every value of every cell has an assignment of the others
+    /// that differs where peers and holds no excluder (brute force).
+    fn every_value_allowed(cands: &[u16], peers: [bool; 3], excluders: &[u16]) -> bool {
+        let n = cands.len();
+        let peer = |a: usize, b: usize| match (a.min(b), a.max(b)) {
+            (0, 1) => peers[0],
+            (0, 2) => peers[1],
+            _ => peers[2],
+        };
+        let digits = |m: u16| (1..=9u8).filter(move |d| m >> d & 1 == 1);
+        let mut allowed = vec![0u16; n];
+        let third = if n == 3 { cands[2] } else { 1 << 10 };
+        for a in digits(cands[0]) {
+            for b in digits(cands[1]) {
+                for c in (1..=10u8).filter(|d| third >> d & 1 == 1) {
+                    let vals = [a, b, c];
+                    let clash =
+                        (0..n).any(|i| (i + 1..n).any(|j| vals[i] == vals[j] && peer(i, j)));
+                    let set = vals[..n].iter().fold(0u16, |m, &v| m | 1 << v);
+                    if clash || excluders.iter().any(|&e| e & !set == 0) {
+                        continue;
+                    }
+                    for k in 0..n {
+                        allowed[k] |= 1 << vals[k];
+                    }
+                }
+            }
+        }
+        allowed == cands
+    }
+
+    #[test]
+    fn all_free_only_when_nothing_can_be_struck() {
+        // Excluders on 1, 2, 3 (any two of them); each cell some of these
+        // and some of the free values 4, 5, 6 (the same in every cell:
+        // the hardest case for values that must differ).
+        let excluders = [0b0110, 0b1010, 0b1100];
+        let union = 0b1110u16;
+        let cell = |o: u32| ((o % 8) as u16) << 1 | ((1u16 << (o / 8)) - 1) << 4;
+        let (mut claimed, mut struck) = (0, 0);
+        for n in [2usize, 3] {
+            for p in 0..8u8 {
+                let peers = [p & 1 != 0, p & 2 != 0 && n == 3, p & 4 != 0 && n == 3];
+                for o in 0..32u32.pow(n as u32) {
+                    let cands: Vec<u16> = (0..n).map(|k| cell(o >> (5 * k) & 31)).collect();
+                    if cands.iter().any(|c| c.count_ones() < 2) {
+                        continue;
+                    }
+                    let free =
+                        [0, 1, 2].map(|k| cands.get(k).map_or(0, |c| (c & !union).count_ones()));
+                    let all_allowed = every_value_allowed(&cands, peers, &excluders);
+                    struck += usize::from(!all_allowed);
+                    if all_free(n, free, peers) {
+                        claimed += 1;
+                        assert!(all_allowed, "cells {cands:?}, peers {peers:?}");
+                    }
+                }
+            }
+        }
+        assert!(claimed > 0 && struck > 0);
+    }
 }

@@ -21,6 +21,7 @@ pub mod aligned;
 mod budget;
 pub mod chaining;
 pub mod grid;
+pub mod positions;
 pub mod rules;
 pub mod singles;
 pub mod solutions;

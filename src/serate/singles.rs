@@ -3,7 +3,8 @@
 //! triples that count only when they leave a hidden single (applied as
 //! that placement alone).
 
-use super::grid::{bits, crosses, Grid, REGION_CELLS};
+use super::grid::{bits, Grid, REGION_CELLS};
+use super::positions::{shared, Positions};
 use super::rules::{Hint, Rule};
 
 /// The first hidden single in SE's order: full houses (blocks, columns,
@@ -51,20 +52,18 @@ pub const LOCKING_KINDS: [(usize, usize); 4] = [(0, 2), (0, 1), (2, 0), (1, 0)];
 /// a hidden single in another region of the first kind crossing the
 /// second, applied as that placement.
 pub fn locking(g: &Grid, direct: bool) -> Option<Hint> {
+    let places = Positions::of(g);
     for (k1, k2) in LOCKING_KINDS {
         for r1 in k1 * 9..k1 * 9 + 9 {
             for r2 in k2 * 9..k2 * 9 + 9 {
-                if !crosses(r1, r2) {
+                let inside = shared(r1, r2);
+                if inside == 0 {
                     continue;
                 }
                 for d in 1..=9u8 {
-                    let pos = g.positions(r1, d);
-                    if pos.count_ones() <= 1 {
-                        continue;
-                    }
-                    let inside = bits(pos).all(|i| REGION_CELLS[r2].contains(&REGION_CELLS[r1][i]));
-                    if !inside {
-                        continue;
+                    let pos = places.get(r1, d);
+                    if pos & (pos.wrapping_sub(1)) == 0 || pos & !inside != 0 {
+                        continue; // at most one place, or some outside r2
                     }
                     let rule = match (k1 == 0, direct) {
                         (true, true) => Rule::DirectPointing,
@@ -73,16 +72,15 @@ pub fn locking(g: &Grid, direct: bool) -> Option<Hint> {
                         (false, false) => Rule::Claiming,
                     };
                     if direct {
-                        if let Some(h) = following_single(g, k1, r1, r2, d, rule) {
+                        if let Some(h) = following_single(&places, k1, r1, r2, d, rule) {
                             return Some(h);
                         }
                     } else {
-                        let removals: Vec<(u8, u16)> = REGION_CELLS[r2]
-                            .iter()
-                            .filter(|&&c| !REGION_CELLS[r1].contains(&c) && g.has(c as usize, d))
-                            .map(|&c| (c, 1u16 << d))
-                            .collect();
-                        if !removals.is_empty() {
+                        let outside = places.get(r2, d) & !shared(r2, r1);
+                        if outside != 0 {
+                            let removals = bits(outside)
+                                .map(|i| (REGION_CELLS[r2][i], 1u16 << d))
+                                .collect();
                             return Some(Hint::striking(rule, removals));
                         }
                     }
@@ -95,19 +93,26 @@ pub fn locking(g: &Grid, direct: bool) -> Option<Hint> {
 
 /// A hidden single a locking of `d` in `r1` ∩ `r2` leaves in another
 /// region of `r1`'s kind crossing `r2`.
-fn following_single(g: &Grid, k1: usize, r1: usize, r2: usize, d: u8, rule: Rule) -> Option<Hint> {
+fn following_single(
+    places: &Positions,
+    k1: usize,
+    r1: usize,
+    r2: usize,
+    d: u8,
+    rule: Rule,
+) -> Option<Hint> {
     for r3 in k1 * 9..k1 * 9 + 9 {
-        if r3 == r1 || !crosses(r3, r2) {
+        let crossing = shared(r3, r2);
+        if r3 == r1 || crossing == 0 {
             continue;
         }
-        let pos = g.positions(r3, d);
-        if pos.count_ones() <= 1 {
+        let pos = places.get(r3, d);
+        if pos & (pos.wrapping_sub(1)) == 0 {
             continue;
         }
-        let mut remain = bits(pos)
-            .map(|i| REGION_CELLS[r3][i])
-            .filter(|c| !REGION_CELLS[r2].contains(c));
-        if let (Some(c), None) = (remain.next(), remain.next()) {
+        let remain = pos & !crossing;
+        if remain != 0 && remain & (remain - 1) == 0 {
+            let c = REGION_CELLS[r3][remain.trailing_zeros() as usize];
             return Some(Hint::placing(rule, c as usize, d));
         }
     }

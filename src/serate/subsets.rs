@@ -4,41 +4,51 @@
 //! 9-bit numbers).
 
 use super::grid::{bits, pop, Grid, REGION_CELLS};
+use super::positions::Positions;
 use super::rules::{Hint, Rule};
 
-/// The k-subsets of 0..9 as 9-bit masks, in SE's order (k of 2 to 4;
-/// other k give none).
+/// The k-subsets of 0..9 as 9-bit masks, in SE's order (increasing as
+/// 9-bit numbers), for k of 0 to 9 (other k give none).
+///
+/// ```
+/// use xlsudoku::serate::subsets::tuples;
+///
+/// assert_eq!(tuples(2).take(3).collect::<Vec<_>>(), [0b11, 0b101, 0b110]);
+/// assert_eq!(tuples(3).count(), 84);
+/// assert_eq!(tuples(10).count(), 0);
+/// ```
 pub fn tuples(k: u32) -> impl Iterator<Item = u16> {
     let list: &'static [u16] = match k {
-        2 => &TUPLES_2,
-        3 => &TUPLES_3,
-        4 => &TUPLES_4,
+        0..=9 => &BY_SIZE[START[k as usize]..START[k as usize + 1]],
         _ => &[],
     };
     list.iter().copied()
 }
 
-const TUPLES_2: [u16; 36] = tuple_table();
-const TUPLES_3: [u16; 84] = tuple_table();
-const TUPLES_4: [u16; 126] = tuple_table();
+/// All 512 masks by number of bits, then increasing; [`START`] says where
+/// each number of bits starts.
+const BY_SIZE: [u16; 512] = by_size().0;
+const START: [usize; 11] = by_size().1;
 
-/// The 9-bit masks with as many bits as make `N` of them, increasing.
-const fn tuple_table<const N: usize>() -> [u16; N] {
-    let k = match N {
-        36 => 2,
-        84 => 3,
-        _ => 4,
-    };
-    let mut out = [0u16; N];
-    let (mut m, mut n) = (0u16, 0);
-    while m < 512 && n < N {
-        if m.count_ones() == k {
-            out[n] = m;
-            n += 1;
+const fn by_size() -> ([u16; 512], [usize; 11]) {
+    let mut out = [0u16; 512];
+    let mut start = [0usize; 11];
+    let mut n = 0;
+    let mut k = 0;
+    while k <= 9 {
+        start[k] = n;
+        let mut m = 0u16;
+        while m < 512 {
+            if m.count_ones() as usize == k {
+                out[n] = m;
+                n += 1;
+            }
+            m += 1;
         }
-        m += 1;
+        k += 1;
     }
-    out
+    start[10] = n;
+    (out, start)
 }
 
 /// SE's `searchCommonTuple`: every set has two members or more and their
@@ -52,6 +62,20 @@ fn common_tuple(sets: &[u16], k: u32) -> Option<u16> {
         union |= s;
     }
     (pop(union) == k).then_some(union)
+}
+
+/// The indexes `i` whose `sets[i]` has two to `k` members: a tuple of
+/// `k` with any other index fails [`common_tuple`], so the searches skip
+/// it unread (a speed device: the order of the tuples tried is SE's).
+fn fitting(sets: &[u16], k: u32) -> u16 {
+    let mut out = 0;
+    for (i, &s) in sets.iter().enumerate() {
+        let n = pop(s);
+        if n >= 2 && n <= k {
+            out |= 1 << i;
+        }
+    }
+    out
 }
 
 const KINDS_BCR: [usize; 3] = [0, 2, 1];
@@ -69,7 +93,14 @@ pub fn naked_set(g: &Grid, degree: u32) -> Option<Hint> {
                 continue;
             }
             let cells = &REGION_CELLS[r];
+            let fit = fitting(&cells.map(|c| g.cands[c as usize]), degree);
+            if pop(fit) < degree {
+                continue;
+            }
             for t in tuples(degree) {
+                if t & !fit != 0 {
+                    continue;
+                }
                 let mut sets = [0u16; 4];
                 for (n, i) in bits(t).enumerate() {
                     sets[n] = g.cands[cells[i] as usize];
@@ -102,6 +133,7 @@ pub fn hidden_set(g: &Grid, degree: u32, direct: bool) -> Option<Hint> {
         (3, false) => Rule::HiddenTriple,
         _ => Rule::HiddenQuad,
     };
+    let places = Positions::of(g);
     for kind in KINDS_BCR {
         for r in kind * 9..kind * 9 + 9 {
             let empty = g.empty_count(r);
@@ -111,9 +143,17 @@ pub fn hidden_set(g: &Grid, degree: u32, direct: bool) -> Option<Hint> {
             let cells = &REGION_CELLS[r];
             let mut pos = [0u16; 10];
             for d in 1..=9u8 {
-                pos[d as usize] = g.positions(r, d);
+                pos[d as usize] = places.get(r, d);
+            }
+            // Digit d at index d - 1, as the tuples take them.
+            let fit = fitting(&pos[1..], degree);
+            if pop(fit) < degree {
+                continue;
             }
             for t in tuples(degree) {
+                if t & !fit != 0 {
+                    continue;
+                }
                 let values = t << 1; // digits as a candidate mask
                 let mut sets = [0u16; 4];
                 for (n, i) in bits(t).enumerate() {
@@ -160,15 +200,22 @@ pub fn fish(g: &Grid, degree: u32) -> Option<Hint> {
     for d in 1..=9u8 {
         placed[d as usize] = g.count_value(d);
     }
+    let places = Positions::of(g);
     for (base, cover) in [(2usize, 1usize), (1, 2)] {
+        // For each digit, the base lines a fish of it can take.
+        let mut fit = [0u16; 10];
+        for d in 1..=9u8 {
+            let lines: [u16; 9] = std::array::from_fn(|i| places.get(base * 9 + i, d));
+            fit[d as usize] = fitting(&lines, degree);
+        }
         for t in tuples(degree) {
             for d in 1..=9u8 {
-                if placed[d as usize] + degree * 2 > 9 {
+                if placed[d as usize] + degree * 2 > 9 || t & !fit[d as usize] != 0 {
                     continue;
                 }
                 let mut sets = [0u16; 4];
                 for (n, i) in bits(t).enumerate() {
-                    sets[n] = g.positions(base * 9 + i, d);
+                    sets[n] = places.get(base * 9 + i, d);
                 }
                 let Some(common) = common_tuple(&sets[..degree as usize], degree) else {
                     continue;
@@ -176,7 +223,7 @@ pub fn fish(g: &Grid, degree: u32) -> Option<Hint> {
                 let mut removals = Vec::new();
                 for i in bits(common) {
                     let r = cover * 9 + i;
-                    for j in bits(g.positions(r, d) & !t) {
+                    for j in bits(places.get(r, d) & !t) {
                         removals.push((REGION_CELLS[r][j], 1u16 << d));
                     }
                 }

@@ -1,7 +1,7 @@
 //! XY-wing and XYZ-wing, in SE's order (pivot cell by cell, wings in the
 //! order of the pivot's house cells).
 
-use super::grid::{Grid, PEERS};
+use super::grid::{pop, Grid, PEERS};
 use super::rules::{Hint, Rule};
 
 fn is_xy(xy: u16, xz: u16, yz: u16) -> bool {
@@ -28,12 +28,22 @@ pub fn wing(g: &Grid, xyz: bool) -> Option<Hint> {
         if xy.count_ones() != size {
             continue;
         }
-        for a in Grid::house_cells(pivot) {
+        // Both wings are bivalue: the pivot's bivalue house cells, in
+        // SE's order, are all the search needs to walk.
+        let mut pairs = [0usize; 20];
+        let mut n = 0;
+        for h in Grid::house_cells(pivot) {
+            if pop(g.cands[h]) == 2 {
+                pairs[n] = h;
+                n += 1;
+            }
+        }
+        for &a in &pairs[..n] {
             let xz = g.cands[a];
-            if xz.count_ones() != 2 || (xy & !xz).count_ones() != 1 {
+            if (xy & !xz).count_ones() != 1 {
                 continue;
             }
-            for b in Grid::house_cells(pivot) {
+            for &b in &pairs[..n] {
                 let yz = g.cands[b];
                 let ok = if xyz {
                     is_xyz(xy, xz, yz)

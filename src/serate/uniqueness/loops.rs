@@ -5,8 +5,10 @@
 //! eight, +0.5 for ten or more (SE adds 0.3 and 0.2 there), and for type 3
 //! +0.1 per digit of the set beyond the first.
 
-use super::super::grid::{bits, index_in, Grid, CELL_REGIONS, REGION_CELLS};
+use super::super::grid::{bits, index_in, pop, Grid, CELL_REGIONS, REGION_CELLS};
+use super::super::positions::Positions;
 use super::super::rules::{add_removal, Hint, Rule};
+use super::super::subsets::tuples;
 
 struct Found {
     hint: Hint,
@@ -34,6 +36,7 @@ fn loop_base(len: usize) -> f64 {
 /// The easiest unique loop hint.
 pub fn unique_loop(g: &Grid) -> Option<Hint> {
     let mut found: Vec<Found> = Vec::new();
+    let places = Positions::of(g);
     for cell in 0..81 {
         let m = g.cands[cell];
         if m.count_ones() != 2 {
@@ -41,10 +44,17 @@ pub fn unique_loop(g: &Grid) -> Option<Hint> {
         }
         let v1 = m.trailing_zeros() as u8;
         let v2 = (m & !(1 << v1)).trailing_zeros() as u8;
-        let mut loops = Vec::new();
-        let mut path = Vec::new();
-        check_for_loops(g, cell, v1, v2, &mut path, 2, 0, None, &mut loops);
-        for lp in loops {
+        let mut search = LoopSearch {
+            g,
+            places: &places,
+            v1,
+            v2,
+            path: Vec::new(),
+            on_path: 0,
+            loops: Vec::new(),
+        };
+        search.step(cell, 2, 0, None);
+        for lp in search.loops {
             if !is_valid(&lp) {
                 continue;
             }
@@ -61,44 +71,53 @@ pub fn unique_loop(g: &Grid) -> Option<Hint> {
     found.into_iter().next().map(|f| f.hint)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_for_loops(
-    g: &Grid,
-    cell: usize,
+/// SE's `checkForLoops` from one bivalue cell of digits `v1` and `v2`:
+/// the loops found, in SE's order. The cells on the path are also a
+/// cell set, and a region's cells holding both digits are read from
+/// [`Positions`] (speed devices: the cells are met in SE's order).
+struct LoopSearch<'a> {
+    g: &'a Grid,
+    places: &'a Positions,
     v1: u8,
     v2: u8,
-    path: &mut Vec<usize>,
-    allowed_ex: i32,
-    ex_values: u16,
-    last_kind: Option<usize>,
-    out: &mut Vec<Vec<usize>>,
-) {
-    path.push(cell);
-    let mut ex = ex_values;
-    for kind in 0..3 {
-        if Some(kind) == last_kind {
-            continue;
-        }
-        let r = CELL_REGIONS[cell][kind] as usize;
-        for &next in &REGION_CELLS[r] {
-            let next = next as usize;
-            if path[0] == next && path.len() >= 4 {
-                out.push(path.clone());
-            } else if !path.contains(&next) {
-                let p = g.cands[next];
-                if p & (1 << v1) != 0 && p & (1 << v2) != 0 {
+    path: Vec<usize>,
+    on_path: u128,
+    loops: Vec<Vec<usize>>,
+}
+
+impl LoopSearch<'_> {
+    /// One step of the search, at `cell`.
+    fn step(&mut self, cell: usize, allowed_ex: i32, ex_values: u16, last_kind: Option<usize>) {
+        let (v1, v2) = (self.v1, self.v2);
+        self.path.push(cell);
+        self.on_path |= 1 << cell;
+        let mut ex = ex_values;
+        for kind in 0..3 {
+            if Some(kind) == last_kind {
+                continue;
+            }
+            let r = CELL_REGIONS[cell][kind] as usize;
+            // The other cells hold at most one of the digits: SE passes them.
+            let both = self.places.get(r, v1) & self.places.get(r, v2);
+            for i in bits(both) {
+                let next = REGION_CELLS[r][i] as usize;
+                if self.path[0] == next && self.path.len() >= 4 {
+                    self.loops.push(self.path.clone());
+                } else if self.on_path >> next & 1 == 0 {
+                    let p = self.g.cands[next];
                     ex |= p;
                     ex &= !(1 << v1 | 1 << v2);
-                    let card = p.count_ones();
-                    if card == 2 || ex.count_ones() == 1 || allowed_ex > 0 {
+                    let card = pop(p);
+                    if card == 2 || pop(ex) == 1 || allowed_ex > 0 {
                         let next_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
-                        check_for_loops(g, next, v1, v2, path, next_allowed, ex, Some(kind), out);
+                        self.step(next, next_allowed, ex, Some(kind));
                     }
                 }
             }
         }
+        self.path.pop();
+        self.on_path &= !(1 << cell);
     }
-    path.pop();
 }
 
 /// SE's `isValidLoop`: each region met once on even and once on odd
@@ -205,7 +224,7 @@ fn type3(
             let empty = g.empty_count(r);
             let (i1, i2) = (index_in(r, c1), index_in(r, c2));
             if degree * 2 <= empty {
-                for t in (0u16..512).filter(|m| m.count_ones() == degree) {
+                for t in tuples(degree) {
                     if t >> i1 & 1 == 0 || t >> i2 & 1 == 1 {
                         continue;
                     }
@@ -249,7 +268,7 @@ fn type3(
                 }
                 let k = degree - 2;
                 let n = rem_values.len();
-                for t in (0u32..(1 << n)).filter(|m| m.count_ones() == k) {
+                for t in tuples(k).take_while(|&m| m < 1 << n) {
                     let mut hidden = pair;
                     for i in 0..n {
                         if t >> i & 1 == 1 {
