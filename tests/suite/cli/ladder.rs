@@ -130,8 +130,10 @@ fn solved_grids_are_rated_in_the_note_and_the_report() {
         "{note}"
     );
     // A grid the ladder cannot finish: extreme. With no time for Sudoku
-    // Explainer's own rating, its rating is what is known: the first
-    // chain SE would look for (6.5), as a lower bound.
+    // Explainer's own rating, its rating is what is known, as a lower
+    // bound: the static chains (6.5) are known at once to find nothing
+    // on this grid (nothing reaches its own negation), so the bound is
+    // the next chainer's, Nishio's 7.5.
     let (o, out) = solve_to(
         &fixture("status_needs_guess.xlsx"),
         dir.path(),
@@ -141,10 +143,10 @@ fn solved_grids_are_rated_in_the_note_and_the_report() {
     assert_eq!(recs[0].level, Some(xlsudoku::logic::Level::Extreme));
     assert_eq!(
         (recs[0].rating, recs[0].rating_exact),
-        (Some(6.5), Some(false))
+        (Some(7.5), Some(false))
     );
     let note = note_text(&out, &sheets(&out)[0]);
-    assert!(note.contains(" · difficulty SE ≥ 6.5 (extreme)"), "{note}");
+    assert!(note.contains(" · difficulty SE ≥ 7.5 (extreme)"), "{note}");
     // Easy grids are rated exactly within any budget.
     assert_eq!(easy.rating_exact, Some(true));
     // Failed grids are not rated.
@@ -200,15 +202,15 @@ fn check_fails_grids_outside_the_promised_level() {
     assert_eq!(recs[1].status, "too-hard");
     let why = recs[1].error.as_deref().unwrap_or("");
     assert!(
-        why.contains("(SE ≥ 6.5), not known to be within --max-rating 9.9"),
+        why.contains("(SE ≥ 7.5), not known to be within --max-rating 9.9"),
         "{why}"
     );
     // A lower bound equal to the limit is not above it, only not known.
-    let o = run(&["--max-rating", "6.5", "--se-budget", "0"]);
+    let o = run(&["--max-rating", "7.5", "--se-budget", "0"]);
     let (recs, _) = records(&o);
     let why = recs[1].error.as_deref().unwrap_or("");
     assert!(
-        why.contains("not known to be within --max-rating 6.5"),
+        why.contains("not known to be within --max-rating 7.5"),
         "{why}"
     );
     // Nor does a lower bound under --min-rating pass it.
@@ -217,7 +219,7 @@ fn check_fails_grids_outside_the_promised_level() {
     assert_eq!(recs[1].status, "too-easy");
     let why = recs[1].error.as_deref().unwrap_or("");
     assert!(
-        why.contains("(SE ≥ 6.5), not known to reach --min-rating 9.9"),
+        why.contains("(SE ≥ 7.5), not known to reach --min-rating 9.9"),
         "{why}"
     );
     // A --timeout shorter than the budget keeps the answer: the rating is
