@@ -404,9 +404,9 @@ fn every_technique_is_said_in_its_own_words_on_hard_puzzles() {
         .take(120)
     {
         let puzzle: Grid = line.trim().parse().unwrap();
-        let e = explain_puzzle(&puzzle, &SolveOptions::default());
+        let e = explain_puzzle(&puzzle, &crate::util::without_se());
         assert!(e.passes(), "{}", e.heading());
-        let solution = solve(&puzzle, &SolveOptions::default()).grid;
+        let solution = solve(&puzzle, &crate::util::without_se()).grid;
         for s in &e.steps {
             seen.insert(s.technique);
             let said = format!("{}{}", s.name, form_of(s.technique));
@@ -517,8 +517,8 @@ fn json_steps_carry_their_chains_and_each_chain_holds_in_the_solution() {
     {
         let line = line.trim();
         let puzzle: Grid = line.parse().unwrap();
-        let solution = solve(&puzzle, &SolveOptions::default()).grid;
-        let o = xlsudoku(&["explain", "--json", "--puzzle", line]);
+        let solution = solve(&puzzle, &crate::util::without_se()).grid;
+        let o = xlsudoku(&["explain", "--json", "--se-budget", "0", "--puzzle", line]);
         assert_eq!(code(&o), 0, "{}", stderr(&o));
         let (grids, _) = json(&o);
         let holds = |node: &Value| {

@@ -130,6 +130,8 @@ fn on_every_fixture_each_picture_of_a_grid_is_the_position_before_its_step() {
         let o = xlsudoku(&[
             "explain",
             "--json",
+            "--se-budget",
+            "0",
             input.to_str().unwrap(),
             "--xlsx",
             book.to_str().unwrap(),
@@ -206,6 +208,8 @@ fn on_200_benchmark_puzzles_each_picture_is_the_position_before_its_step() {
         let o = xlsudoku(&[
             "explain",
             "--json",
+            "--se-budget",
+            "0",
             "--puzzle",
             line,
             "--xlsx",

@@ -30,6 +30,16 @@ pub fn read(name: &str) -> Vec<Sheet> {
     read_workbook(&fixture(name), &ReadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// Solve options for the tests of steps, words and pictures: the ladder
+/// as by default, without Sudoku Explainer's rating (a hard grid's full
+/// budget would be most of their time, and they do not check it).
+pub fn without_se() -> xlsudoku::solve::SolveOptions {
+    xlsudoku::solve::SolveOptions {
+        se_budget: Some(std::time::Duration::ZERO),
+        ..Default::default()
+    }
+}
+
 /// The repository's benchmark puzzle sets (`benches/data`, its README
 /// names each file's source and licence), or the folder
 /// `XLSUDOKU_BENCH_DIR` names.
