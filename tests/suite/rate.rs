@@ -467,3 +467,44 @@ fn a_hard_9x9_past_the_timeout_is_a_timeout_never_a_wrong_rating() {
     assert!(lines[0]["rating"].is_null() && lines[0]["rating_exact"].is_null());
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn se_only_gives_sudoku_explainers_three_ratings_and_nothing_of_the_ladder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("se.txt");
+    let reference = se_reference("top1465_every7th200.txt", 6);
+    let mut text: Vec<String> = reference.iter().map(|(p, _)| p.clone()).collect();
+    text.push("0".repeat(81)); // an empty grid: multiple
+    std::fs::write(&path, text.join("\n")).expect("write");
+    let out = xlsudoku(&["rate", "--se-only", "--json", path.to_str().unwrap()]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 8, "{}", stdout(&out));
+    for ((puzzle, [er, ep, ed]), got) in reference.iter().zip(&lines) {
+        let at = |k: &str| got[k].as_f64().unwrap_or(-1.0);
+        assert_eq!(got["puzzle"].as_str(), Some(puzzle.as_str()));
+        assert_eq!((at("rating"), at("ep"), at("ed")), (*er, *ep, *ed), "{got}");
+        assert!(got["level"].is_null() && got["score"].is_null(), "{got}");
+        assert_eq!(got["history"], "", "{got}");
+    }
+    assert_eq!(lines[6]["status"], "multiple");
+    assert_eq!(out.status.code(), Some(1));
+    // In words: ER/EP/ED per puzzle, the summary without levels.
+    let human = xlsudoku(&["rate", "--se-only", path.to_str().unwrap()]);
+    let first = stdout(&human).lines().next().unwrap_or("").to_string();
+    let [er, ep, ed] = reference[0].1;
+    assert!(
+        first.ends_with(&format!(" {}/{ep:.1}/{ed:.1}", se_text(er))),
+        "{first}"
+    );
+    let err = stderr(&human);
+    assert!(
+        err.contains("rated 6 of 7 puzzles") && !err.contains("extreme"),
+        "{err}"
+    );
+    assert!(err.contains("; 1 multiple"), "{err}");
+}
+
+/// A rating as `rate` prints it: one decimal.
+fn se_text(x: f64) -> String {
+    format!("{x:.1}")
+}

@@ -35,6 +35,12 @@ pub struct Args {
     /// Give up on a puzzle after this many seconds (status `timeout`).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     timeout: Option<Duration>,
+    /// Sudoku Explainer's rating alone, as serate and skfr give it: per
+    /// 9x9 puzzle ER/EP/ED, without the HoDoKu level, score and history
+    /// (a third less work on hard puzzles). Other sizes, where SE has no
+    /// scale, are rated in full.
+    #[arg(long)]
+    se_only: bool,
 }
 
 /// `xlsudoku rate FILE...`: a line per puzzle on stdout as soon as it and
@@ -50,10 +56,12 @@ pub fn run(a: Args) -> u8 {
     let opts = RateOptions {
         timeout: a.timeout,
         jobs: a.jobs.unwrap_or(0),
+        se_only: a.se_only,
     };
     let start = Instant::now();
     let mut summary = RateSummary {
         files: a.files.len() as u64,
+        se_only: a.se_only,
         ..RateSummary::default()
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

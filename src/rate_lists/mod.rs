@@ -53,6 +53,9 @@ use crate::logic::Level;
 use crate::puzzle_text::{puzzle_lines, BenchError, PuzzleLine};
 use crate::solve::{solve, SolveOptions, Status};
 
+mod se_only;
+pub use se_only::rate_puzzle_se;
+
 /// How to rate.
 #[derive(Debug, Clone, Default)]
 pub struct RateOptions {
@@ -61,6 +64,9 @@ pub struct RateOptions {
     pub timeout: Option<Duration>,
     /// Worker threads; 0 means one per core.
     pub jobs: usize,
+    /// Sudoku Explainer's rating alone on 9x9 puzzles
+    /// ([`rate_puzzle_se`]): no HoDoKu level, score or history.
+    pub se_only: bool,
 }
 
 /// One rated puzzle line.
@@ -156,6 +162,12 @@ impl RateRecord {
                 // One column: `≥9.5` for a lower bound.
                 let se = se_text(se, self.rating_exact.unwrap_or(false)).replace(' ', "");
                 format!("{head} {se} {level} {score} {history}")
+            }
+            // Sudoku Explainer's scale alone (`--se-only`): ER/EP/ED.
+            (Some(se), None, None) if self.status == Status::Solved => {
+                let tenth = |x: Option<f32>| x.map_or("?".to_string(), |x| format!("{x:.1}"));
+                let er = se_text(se, self.rating_exact.unwrap_or(false)).replace(' ', "");
+                format!("{head} {er}/{}/{}", tenth(self.ep), tenth(self.ed))
             }
             _ => match &self.error {
                 Some(why) => format!("{head} {}: {why}", self.status),
@@ -282,7 +294,7 @@ pub fn rate_files(
         threads,
         WINDOW_PER_THREAD * threads,
         |w| match w {
-            Work::Line(path, line) => rate_line(&path, &line, opts.timeout),
+            Work::Line(path, line) => rate_line(&path, &line, opts),
             Work::Failed(e) => Err(e),
         },
         emit,
@@ -294,7 +306,7 @@ pub fn rate_files(
 fn rate_line(
     path: &Path,
     (line, parsed): &PuzzleLine,
-    timeout: Option<Duration>,
+    opts: &RateOptions,
 ) -> Result<RateRecord, RateError> {
     let puzzle = parsed.as_ref().map_err(|e: &GridError| {
         RateError::File(BenchError::BadLine {
@@ -303,8 +315,13 @@ fn rate_line(
             source: e.clone(),
         })
     })?;
+    let rate = if opts.se_only {
+        rate_puzzle_se
+    } else {
+        rate_puzzle
+    };
     catch_unwind(AssertUnwindSafe(|| {
-        rate_puzzle(&path.display().to_string(), *line, puzzle, timeout)
+        rate(&path.display().to_string(), *line, puzzle, opts.timeout)
     }))
     .map_err(|panic| RateError::Internal {
         path: path.to_path_buf(),
@@ -354,17 +371,7 @@ pub fn rate_puzzle(
     } else {
         String::new()
     };
-    let error = (!outcome.conflicts.is_empty()).then(|| {
-        outcome
-            .conflicts
-            .iter()
-            .map(|c| {
-                let d = crate::grid::digit_char(c.value);
-                format!("{d} repeats in {}", c.unit)
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    });
+    let error = (!outcome.conflicts.is_empty()).then(|| clashes_in_words(&outcome.conflicts));
     RateRecord {
         file: file.to_string(),
         line,
@@ -381,6 +388,18 @@ pub fn rate_puzzle(
         elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
         error,
     }
+}
+
+/// The clashing givens in words: `1 repeats in row 1, …`.
+fn clashes_in_words(conflicts: &[crate::grid::Conflict]) -> String {
+    conflicts
+        .iter()
+        .map(|c| {
+            let d = crate::grid::digit_char(c.value);
+            format!("{d} repeats in {}", c.unit)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Counts over a run: puzzles per status and per level, malformed lines,
@@ -415,6 +434,10 @@ pub struct RateSummary {
     pub seconds: f64,
     /// `puzzles / seconds` (0 when nothing was timed).
     pub per_second: f64,
+    /// The run rated on Sudoku Explainer's scale alone (`--se-only`):
+    /// no levels to count, so the words leave them out.
+    #[serde(skip)]
+    pub se_only: bool,
 }
 
 /// Rated puzzles per HoDoKu level.
@@ -501,18 +524,15 @@ impl RateSummary {
     pub fn to_human_line(&self) -> String {
         let l = &self.levels;
         let mut line = format!(
-            "rated {} of {} puzzles in {:.2} s ({:.0} puzzles/s): easy {}, medium {}, hard {}, unfair {}, extreme {}; {} without a guess",
-            self.solved,
-            self.puzzles,
-            self.seconds,
-            self.per_second,
-            l.easy,
-            l.medium,
-            l.hard,
-            l.unfair,
-            l.extreme,
-            self.without_guess
+            "rated {} of {} puzzles in {:.2} s ({:.0} puzzles/s)",
+            self.solved, self.puzzles, self.seconds, self.per_second,
         );
+        if !self.se_only {
+            line.push_str(&format!(
+                ": easy {}, medium {}, hard {}, unfair {}, extreme {}; {} without a guess",
+                l.easy, l.medium, l.hard, l.unfair, l.extreme, self.without_guess
+            ));
+        }
         for (n, what) in [
             (self.invalid, "invalid"),
             (self.unsolvable, "unsolvable"),
