@@ -7,6 +7,74 @@ use super::rules::{Hint, Rule};
 
 /// The first aligned exclusion of `degree` (2 or 3) cells that strikes.
 pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
+    aligned_exclusion_after(g, degree, &mut None)
+}
+
+/// What an aligned exclusion of one degree looked at when it last found
+/// nothing: the grid's candidates, the candidate cells and their
+/// excluders. A combination it tried then, none of whose cells and
+/// common peers has changed since, finds nothing again: its strikes are
+/// a function of those cells' candidates alone (a speed device for a
+/// run of steps: the first combination that strikes is still SE's).
+#[derive(Clone)]
+pub struct Seen {
+    cands: [u16; 81],
+    in_list: u128,
+    excl: [u128; 81],
+}
+
+impl Seen {
+    /// The cells whose candidates differ in `g`.
+    fn changed(&self, g: &Grid) -> u128 {
+        (0..81).fold(0, |m, c| m | u128::from(self.cands[c] != g.cands[c]) << c)
+    }
+
+    /// Whether the combination `cells` (2 or 3) was tried then: its cells
+    /// candidate cells, two common excluders or more, and for three, one
+    /// an excluder of another (the twin area of the other two).
+    fn tried(&self, cells: &[usize]) -> bool {
+        if cells.iter().any(|&c| self.in_list >> c & 1 == 0) {
+            return false;
+        }
+        let common = cells.iter().fold(!0u128, |m, &c| m & self.excl[c]);
+        if fewer_than_two(common) {
+            return false;
+        }
+        let twin =
+            |a: usize, b: usize, third: usize| (self.excl[a] | self.excl[b]) >> third & 1 == 1;
+        match *cells {
+            [a, b, c] => twin(a, b, c) || twin(a, c, b) || twin(b, c, a),
+            _ => true,
+        }
+    }
+}
+
+/// Whether `cells` (2 or 3), tried when `seen` was taken, can be passed:
+/// neither they nor their common peers (the excluders' only place) have
+/// changed (`changed`).
+fn known_empty(seen: Option<&Seen>, changed: u128, cells: &[usize]) -> bool {
+    let Some(seen) = seen else {
+        return false;
+    };
+    let mut support = !0u128;
+    let mut own = 0u128;
+    for &c in cells {
+        support &= PEERS[c];
+        own |= 1 << c;
+    }
+    (support | own) & changed == 0 && seen.tried(cells)
+}
+
+/// [`aligned_exclusion`] after an earlier call of the same degree on an
+/// earlier grid of the same run (`seen`, `None` at first): the
+/// combinations that cannot have changed are passed, and `seen` is
+/// updated when nothing strikes.
+pub fn aligned_exclusion_after(g: &Grid, degree: usize, seen: &mut Option<Seen>) -> Option<Hint> {
+    let changed = seen.as_ref().map_or(!0, |s| s.changed(g));
+    let before = seen.as_ref().filter(|_| changed != 0);
+    if seen.is_some() && changed == 0 {
+        return None; // the same grid: nothing struck then
+    }
     // Candidate cells (in SE's order) and their excluders as cell sets.
     let mut list = [0u8; 81];
     let mut len = 0;
@@ -31,6 +99,29 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
         }
     }
     let list = &list[..len];
+    let in_list: u128 = list.iter().fold(0, |m, &c| m | 1 << c);
+    let found = first_exclusion(g, degree, list, &excl, in_list, before, changed);
+    if found.is_none() {
+        *seen = Some(Seen {
+            cands: g.cands,
+            in_list,
+            excl,
+        });
+    }
+    found
+}
+
+/// The search of [`aligned_exclusion_after`] over the candidate cells
+/// `list` (in SE's order, their excluders `excl`).
+fn first_exclusion(
+    g: &Grid,
+    degree: usize,
+    list: &[u8],
+    excl: &[u128; 81],
+    in_list: u128,
+    before: Option<&Seen>,
+    changed: u128,
+) -> Option<Hint> {
     if list.len() < degree {
         return None;
     }
@@ -38,7 +129,6 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
     for (i, &c) in list.iter().enumerate() {
         at[c as usize] = i as u8;
     }
-    let in_list: u128 = list.iter().fold(0, |m, &c| m | 1 << c);
     for i in 0..list.len() {
         for j in i + 1..list.len() {
             let (c0, c1) = (list[i] as usize, list[j] as usize);
@@ -48,6 +138,9 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
                 continue;
             }
             if degree == 2 {
+                if known_empty(before, changed, &[c0, c1]) {
+                    continue;
+                }
                 if let Some(h) = exclusion(g, &[c0, c1], excl[c0] & excl[c1]) {
                     return Some(h);
                 }
@@ -64,7 +157,10 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
                         let c2 = rest.trailing_zeros() as usize;
                         rest &= rest - 1;
                         let common = excl[c0] & excl[c1] & excl[c2];
-                        if fewer_than_two(common) || tried_before(&excl, &at, [c0, c1, c2]) {
+                        if fewer_than_two(common)
+                            || tried_before(excl, &at, [c0, c1, c2])
+                            || known_empty(before, changed, &[c0, c1, c2])
+                        {
                             continue; // (the first: as `exclusion` would find)
                         }
                         if let Some(h) = exclusion(g, &[c0, c1, c2], common) {
@@ -227,7 +323,42 @@ fn fewer_than_two(cells: u128) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::all_free;
+    use super::{aligned_exclusion, aligned_exclusion_after, all_free, Seen};
+    use crate::serate::grid::{parse, Grid};
+
+    /// Along SE's run of each puzzle, the aligned exclusions after the
+    /// run's earlier grids (the passes of [`Seen`]) find what a search
+    /// from scratch finds, strikes included.
+    #[test]
+    fn after_an_earlier_grid_the_same_exclusions_are_found() {
+        let (mut found, mut passed) = (0, 0);
+        for p in [
+            // SE's aligned triple (7.5), and top1465 puzzles with aligned
+            // pairs and triples on their way.
+            "7.......4...29....6...8..5....7..8...8...1.9...4.3.2...2.3....6176....2.4........",
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            "..85.4..7.1..86..4.7....1..5...4...639...7..........39.5.3...2...14..6....3......",
+            ".......4...49.3..6.78....5..2...7.....356...7.4......9...3....1...642.8......52..",
+        ] {
+            let mut g = Grid::new(&parse(p).unwrap());
+            let mut seen: [Option<Seen>; 2] = [None, None];
+            while !g.is_solved() {
+                for (k, degree) in [2, 3].into_iter().enumerate() {
+                    let had = seen[k].is_some();
+                    let fresh = aligned_exclusion(&g, degree);
+                    let after = aligned_exclusion_after(&g, degree, &mut seen[k]);
+                    assert_eq!(after, fresh, "{p}, degree {degree}");
+                    found += usize::from(fresh.is_some());
+                    passed += usize::from(had);
+                }
+                let Some(h) = crate::serate::next_hint(&g, false) else {
+                    break;
+                };
+                h.apply(&mut g);
+            }
+        }
+        assert!(found > 0 && passed > 0, "found {found}, passed {passed}");
+    }
 
     /// Whether every value of every cell has an assignment of the others
     /// that differs where peers and holds no excluder (brute force).

@@ -70,6 +70,22 @@ pub fn next_hint(g: &Grid, nested: bool) -> Option<Hint> {
 /// skipped, and from 10.0 dynamic forcing chains plus. `rate` passes its
 /// ER so far.
 pub fn next_hint_within(g: &Grid, nested: bool, enough: f64) -> Option<Hint> {
+    next_hint_after(g, nested, enough, &mut Memo::default())
+}
+
+/// What a run's rules keep from one step to the next, to pass what
+/// cannot find a hint on the next grid of the same run (speed devices:
+/// every hint found is the one found without it).
+#[derive(Default)]
+pub struct Memo {
+    /// Aligned pair and triple exclusion's last grid without a strike.
+    aligned: [Option<aligned::Seen>; 2],
+}
+
+/// As [`next_hint_within`], on a grid that follows the one `memo` was
+/// last used on in the same run (a fresh memo: any grid).
+pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> Option<Hint> {
+    let [pairs, triples] = &mut memo.aligned;
     singles::hidden_single(g)
         .or_else(|| singles::locking(g, true))
         .or_else(|| subsets::hidden_set(g, 2, true))
@@ -89,9 +105,9 @@ pub fn next_hint_within(g: &Grid, nested: bool, enough: f64) -> Option<Hint> {
         .or_else(|| subsets::fish(g, 4))
         .or_else(|| subsets::hidden_set(g, 4, false))
         .or_else(|| uniqueness::bug(g))
-        .or_else(|| aligned_exclusion_within(g, 2, enough))
+        .or_else(|| aligned_exclusion_within(g, 2, enough, pairs))
         .or_else(|| chaining::cycles_and_forcing_chains_within(g, enough))
-        .or_else(|| aligned_exclusion_within(g, 3, enough))
+        .or_else(|| aligned_exclusion_within(g, 3, enough, triples))
         .or_else(|| chaining::forcing_chains_within(g, Chainer::NISHIO, enough))
         .or_else(|| chaining::forcing_chains_within(g, Chainer::MULTIPLE, enough))
         .or_else(|| chaining::forcing_chains_within(g, Chainer::DYNAMIC, enough))
@@ -189,10 +205,11 @@ fn run(puzzle: &[u8; 81], shortcuts: bool) -> Result<SeRating, Unfinished> {
     let mut er = f64::NEG_INFINITY;
     let (mut ep, mut ed) = (0.0, 0.0);
     let mut hardest = None;
+    let mut memo = Memo::default();
     while !g.is_solved() {
         budget::start_step();
         let enough = if shortcuts { er } else { f64::NEG_INFINITY };
-        let hint = next_hint_within(&g, nested, enough);
+        let hint = next_hint_after(&g, nested, enough, &mut memo);
         if budget::stopped() {
             let known = |x: f64| (x != 0.0).then_some(x);
             return Err(Unfinished {
@@ -257,9 +274,14 @@ fn dynamic_plus_within(g: &Grid, enough: f64) -> Option<Hint> {
 
 /// The aligned exclusion of `degree`, unless `enough` (the ER so far)
 /// has reached [`ALIGNED_SKIP_ER`].
-fn aligned_exclusion_within(g: &Grid, degree: usize, enough: f64) -> Option<Hint> {
+fn aligned_exclusion_within(
+    g: &Grid,
+    degree: usize,
+    enough: f64,
+    seen: &mut Option<aligned::Seen>,
+) -> Option<Hint> {
     if enough >= ALIGNED_SKIP_ER {
         return None;
     }
-    aligned::aligned_exclusion(g, degree)
+    aligned::aligned_exclusion_after(g, degree, seen)
 }
