@@ -23,6 +23,7 @@ pub mod chaining;
 pub mod grid;
 pub mod positions;
 pub mod rules;
+pub mod since;
 pub mod singles;
 pub mod solutions;
 pub mod subsets;
@@ -80,30 +81,34 @@ pub fn next_hint_within(g: &Grid, nested: bool, enough: f64) -> Option<Hint> {
 pub struct Memo {
     /// Aligned pair and triple exclusion's last grid without a strike.
     aligned: [Option<aligned::Seen>; 2],
+    /// The last grid without a hint of each rule that looks only where
+    /// something changed ([`since`]), in the order of [`next_hint_after`].
+    since: [since::Since; 14],
 }
 
 /// As [`next_hint_within`], on a grid that follows the one `memo` was
 /// last used on in the same run (a fresh memo: any grid).
 pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> Option<Hint> {
     let [pairs, triples] = &mut memo.aligned;
-    singles::hidden_single(g)
-        .or_else(|| singles::locking(g, true))
-        .or_else(|| subsets::hidden_set(g, 2, true))
+    let [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13] = &mut memo.since;
+    s0.run(g, |ch| singles::hidden_single_in(g, ch))
+        .or_else(|| s1.run(g, |ch| singles::locking_in(g, true, ch)))
+        .or_else(|| s2.run(g, |ch| subsets::hidden_set_in(g, 2, true, ch)))
         .or_else(|| singles::naked_single(g))
-        .or_else(|| subsets::hidden_set(g, 3, true))
-        .or_else(|| singles::locking(g, false))
-        .or_else(|| subsets::naked_set(g, 2))
-        .or_else(|| subsets::fish(g, 2))
-        .or_else(|| subsets::hidden_set(g, 2, false))
-        .or_else(|| subsets::naked_set(g, 3))
-        .or_else(|| subsets::fish(g, 3))
-        .or_else(|| subsets::hidden_set(g, 3, false))
+        .or_else(|| s3.run(g, |ch| subsets::hidden_set_in(g, 3, true, ch)))
+        .or_else(|| s4.run(g, |ch| singles::locking_in(g, false, ch)))
+        .or_else(|| s5.run(g, |ch| subsets::naked_set_in(g, 2, ch)))
+        .or_else(|| s6.run(g, |ch| subsets::fish_in(g, 2, ch)))
+        .or_else(|| s7.run(g, |ch| subsets::hidden_set_in(g, 2, false, ch)))
+        .or_else(|| s8.run(g, |ch| subsets::naked_set_in(g, 3, ch)))
+        .or_else(|| s9.run(g, |ch| subsets::fish_in(g, 3, ch)))
+        .or_else(|| s10.run(g, |ch| subsets::hidden_set_in(g, 3, false, ch)))
         .or_else(|| wings::wing(g, false))
         .or_else(|| wings::wing(g, true))
         .or_else(|| uniqueness::unique_loop(g))
-        .or_else(|| subsets::naked_set(g, 4))
-        .or_else(|| subsets::fish(g, 4))
-        .or_else(|| subsets::hidden_set(g, 4, false))
+        .or_else(|| s11.run(g, |ch| subsets::naked_set_in(g, 4, ch)))
+        .or_else(|| s12.run(g, |ch| subsets::fish_in(g, 4, ch)))
+        .or_else(|| s13.run(g, |ch| subsets::hidden_set_in(g, 4, false, ch)))
         .or_else(|| uniqueness::bug(g))
         .or_else(|| aligned_exclusion_within(g, 2, enough, pairs))
         .or_else(|| chaining::cycles_and_forcing_chains_within(g, enough))

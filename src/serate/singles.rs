@@ -6,14 +6,23 @@
 use super::grid::{bits, Grid, REGION_CELLS};
 use super::positions::{shared, Positions};
 use super::rules::{Hint, Rule};
+use super::since::Changes;
 
 /// The first hidden single in SE's order: full houses (blocks, columns,
 /// rows), then the others (blocks, columns, rows).
 pub fn hidden_single(g: &Grid) -> Option<Hint> {
+    hidden_single_in(g, &Changes::ALL)
+}
+
+/// [`hidden_single`] in the regions that changed (`ch`) only.
+pub fn hidden_single_in(g: &Grid, ch: &Changes) -> Option<Hint> {
     let order = [0usize, 2, 1];
     for alone in [true, false] {
         for kind in order {
             for r in kind * 9..kind * 9 + 9 {
+                if !ch.region(r) {
+                    continue;
+                }
                 for d in 1..=9u8 {
                     let pos = g.positions(r, d);
                     if pos.count_ones() == 1 {
@@ -52,6 +61,11 @@ pub const LOCKING_KINDS: [(usize, usize); 4] = [(0, 2), (0, 1), (2, 0), (1, 0)];
 /// a hidden single in another region of the first kind crossing the
 /// second, applied as that placement.
 pub fn locking(g: &Grid, direct: bool) -> Option<Hint> {
+    locking_in(g, direct, &Changes::ALL)
+}
+
+/// [`locking`] of the digits whose places changed (`ch`) only.
+pub fn locking_in(g: &Grid, direct: bool, ch: &Changes) -> Option<Hint> {
     let places = Positions::of(g);
     for (k1, k2) in LOCKING_KINDS {
         for r1 in k1 * 9..k1 * 9 + 9 {
@@ -61,6 +75,9 @@ pub fn locking(g: &Grid, direct: bool) -> Option<Hint> {
                     continue;
                 }
                 for d in 1..=9u8 {
+                    if !ch.digit(d) {
+                        continue;
+                    }
                     let pos = places.get(r1, d);
                     if pos & (pos.wrapping_sub(1)) == 0 || pos & !inside != 0 {
                         continue; // at most one place, or some outside r2

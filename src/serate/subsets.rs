@@ -6,6 +6,7 @@
 use super::grid::{bits, pop, Grid, REGION_CELLS};
 use super::positions::Positions;
 use super::rules::{Hint, Rule};
+use super::since::Changes;
 
 /// The k-subsets of 0..9 as 9-bit masks, in SE's order (increasing as
 /// 9-bit numbers), for k of 0 to 9 (other k give none).
@@ -82,6 +83,11 @@ const KINDS_BCR: [usize; 3] = [0, 2, 1];
 
 /// The first naked set of `degree` cells with something to strike.
 pub fn naked_set(g: &Grid, degree: u32) -> Option<Hint> {
+    naked_set_in(g, degree, &Changes::ALL)
+}
+
+/// [`naked_set`] in the regions that changed (`ch`) only.
+pub fn naked_set_in(g: &Grid, degree: u32, ch: &Changes) -> Option<Hint> {
     let rule = match degree {
         2 => Rule::NakedPair,
         3 => Rule::NakedTriple,
@@ -89,7 +95,7 @@ pub fn naked_set(g: &Grid, degree: u32) -> Option<Hint> {
     };
     for kind in KINDS_BCR {
         for r in kind * 9..kind * 9 + 9 {
-            if g.empty_count(r) < degree * 2 {
+            if !ch.region(r) || g.empty_count(r) < degree * 2 {
                 continue;
             }
             let cells = &REGION_CELLS[r];
@@ -126,6 +132,11 @@ pub fn naked_set(g: &Grid, degree: u32) -> Option<Hint> {
 /// a hidden single of another digit in its region, applied as that
 /// placement.
 pub fn hidden_set(g: &Grid, degree: u32, direct: bool) -> Option<Hint> {
+    hidden_set_in(g, degree, direct, &Changes::ALL)
+}
+
+/// [`hidden_set`] in the regions that changed (`ch`) only.
+pub fn hidden_set_in(g: &Grid, degree: u32, direct: bool, ch: &Changes) -> Option<Hint> {
     let rule = match (degree, direct) {
         (2, true) => Rule::DirectHiddenPair,
         (3, true) => Rule::DirectHiddenTriple,
@@ -137,7 +148,7 @@ pub fn hidden_set(g: &Grid, degree: u32, direct: bool) -> Option<Hint> {
     for kind in KINDS_BCR {
         for r in kind * 9..kind * 9 + 9 {
             let empty = g.empty_count(r);
-            if !(empty > degree * 2 || (direct && empty > degree)) {
+            if !ch.region(r) || !(empty > degree * 2 || (direct && empty > degree)) {
                 continue;
             }
             let cells = &REGION_CELLS[r];
@@ -191,6 +202,11 @@ pub fn hidden_set(g: &Grid, degree: u32, direct: bool) -> Option<Hint> {
 /// The first fish of `degree` lines: base columns (strikes in rows),
 /// then base rows.
 pub fn fish(g: &Grid, degree: u32) -> Option<Hint> {
+    fish_in(g, degree, &Changes::ALL)
+}
+
+/// [`fish`] of the digits whose places changed (`ch`) only.
+pub fn fish_in(g: &Grid, degree: u32, ch: &Changes) -> Option<Hint> {
     let rule = match degree {
         2 => Rule::XWing,
         3 => Rule::Swordfish,
@@ -204,7 +220,7 @@ pub fn fish(g: &Grid, degree: u32) -> Option<Hint> {
     for (base, cover) in [(2usize, 1usize), (1, 2)] {
         // For each digit, the base lines a fish of it can take.
         let mut fit = [0u16; 10];
-        for d in 1..=9u8 {
+        for d in (1..=9u8).filter(|&d| ch.digit(d)) {
             let lines: [u16; 9] = std::array::from_fn(|i| places.get(base * 9 + i, d));
             fit[d as usize] = fitting(&lines, degree);
         }
