@@ -83,14 +83,14 @@ pub struct Memo {
     aligned: [Option<aligned::Seen>; 2],
     /// The last grid without a hint of each rule that looks only where
     /// something changed ([`since`]), in the order of [`next_hint_after`].
-    since: [since::Since; 14],
+    since: [since::Since; 15],
 }
 
 /// As [`next_hint_within`], on a grid that follows the one `memo` was
 /// last used on in the same run (a fresh memo: any grid).
 pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> Option<Hint> {
     let [pairs, triples] = &mut memo.aligned;
-    let [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13] = &mut memo.since;
+    let [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14] = &mut memo.since;
     s0.run(g, |ch| singles::hidden_single_in(g, ch))
         .or_else(|| s1.run(g, |ch| singles::locking_in(g, true, ch)))
         .or_else(|| s2.run(g, |ch| subsets::hidden_set_in(g, 2, true, ch)))
@@ -105,7 +105,7 @@ pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> 
         .or_else(|| s10.run(g, |ch| subsets::hidden_set_in(g, 3, false, ch)))
         .or_else(|| wings::wing(g, false))
         .or_else(|| wings::wing(g, true))
-        .or_else(|| uniqueness::unique_loop(g))
+        .or_else(|| s14.run(g, |ch| uniqueness::unique_loop_in(g, ch)))
         .or_else(|| s11.run(g, |ch| subsets::naked_set_in(g, 4, ch)))
         .or_else(|| s12.run(g, |ch| subsets::fish_in(g, 4, ch)))
         .or_else(|| s13.run(g, |ch| subsets::hidden_set_in(g, 4, false, ch)))

@@ -8,6 +8,7 @@
 use super::super::grid::{bits, index_in, pop, Grid, CELL_REGIONS, REGION_CELLS};
 use super::super::positions::Positions;
 use super::super::rules::{add_removal, Hint, Rule};
+use super::super::since::Changes;
 use super::super::subsets::tuples;
 
 struct Found {
@@ -35,8 +36,30 @@ fn loop_base(len: usize) -> f64 {
 
 /// The easiest unique loop hint.
 pub fn unique_loop(g: &Grid) -> Option<Hint> {
+    unique_loop_in(g, &Changes::ALL)
+}
+
+/// [`unique_loop`] where something changed (`ch`, since the rule last
+/// found nothing in the same run): only the pairs of digits that some
+/// cell holding both holds in a changed region. For another pair, every
+/// cell holding both, and every cell that held both then and shares a
+/// region with one, lies in unchanged regions only: the searches from
+/// its bivalue cells meet the same cells with the same candidates, and
+/// each loop's hints read only its cells' regions, so they find nothing
+/// again (a speed device: the hints found are the same, in order).
+pub fn unique_loop_in(g: &Grid, ch: &Changes) -> Option<Hint> {
     let mut found: Vec<Found> = Vec::new();
     let places = Positions::of(g);
+    // Bit v2 of `pairs[v1]`: the pair of digits v1, v2 is to be searched.
+    let mut pairs = [0u16; 10];
+    for cell in 0..81 {
+        let m = g.cands[cell];
+        if m.count_ones() >= 2 && CELL_REGIONS[cell].iter().any(|&r| ch.region(r as usize)) {
+            for v in bits(m) {
+                pairs[v] |= m;
+            }
+        }
+    }
     for cell in 0..81 {
         let m = g.cands[cell];
         if m.count_ones() != 2 {
@@ -44,6 +67,9 @@ pub fn unique_loop(g: &Grid) -> Option<Hint> {
         }
         let v1 = m.trailing_zeros() as u8;
         let v2 = (m & !(1 << v1)).trailing_zeros() as u8;
+        if pairs[v1 as usize] >> v2 & 1 == 0 {
+            continue;
+        }
         let mut search = LoopSearch {
             g,
             places: &places,

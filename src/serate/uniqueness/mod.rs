@@ -5,4 +5,4 @@ mod bug;
 mod loops;
 
 pub use bug::bug;
-pub use loops::unique_loop;
+pub use loops::{unique_loop, unique_loop_in};
