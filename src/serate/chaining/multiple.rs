@@ -5,8 +5,10 @@
 use super::super::budget;
 use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, REGION_CELLS};
 use super::closure::Reach;
-use super::graph::{cell_of, digit_of, is_on, key, Arena, CAUSE_CELL, CAUSE_NONE};
-use super::implications::{run, Mode, Places, Scratch};
+use super::graph::{
+    cell_of, digit_of, has, is_on, key, Arena, KeySet, CAUSE_CELL, CAUSE_NONE, WORDS,
+};
+use super::implications::{run, Mode, Scratch};
 use super::templates::Templates;
 use super::{chain_hint, nested, ChainHint, Chainer};
 
@@ -149,7 +151,7 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHi
     let mut off = Arena::take();
     // Static chains follow the static graph: a cell whose runs cannot
     // meet (module `closure`) gives nothing, and its runs are not made.
-    let reach = (!chainer.dynamic).then(|| Reach::new(g, &Places::new(g), true));
+    let reach = (!chainer.dynamic).then(|| Reach::with_cells(g));
     for cell in 0..81 {
         if ctx.done || budget::expired() {
             break;
@@ -241,13 +243,14 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
         if arenas.len() != card as usize {
             return;
         }
+        let common = common_keys(&arenas[1..]);
         for want_on in [true, false] {
             for &n in &arenas[0].order {
                 let k = arenas[0].key(n);
                 if is_on(k) != want_on {
                     continue;
                 }
-                if arenas[1..].iter().all(|a| a.contains(k)) {
+                if has(&common, k) {
                     let targets: Vec<(&Arena, u32)> = arenas
                         .iter()
                         .filter_map(|a| a.get(k).map(|m| (*a, m)))
@@ -314,13 +317,14 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, runs: &mut Runs) {
             .iter()
             .filter_map(|&c| runs.get(c, v).map(|r| r.0))
             .collect();
+        let common = common_keys(&rest);
         for want_on in [true, false] {
             for &n in &on.order {
                 let k = on.key(n);
                 if is_on(k) != want_on {
                     continue;
                 }
-                if rest.iter().all(|a| a.contains(k)) {
+                if has(&common, k) {
                     let targets: Vec<(&Arena, u32)> = std::iter::once((on, n))
                         .chain(rest.iter().filter_map(|a| a.get(k).map(|m| (*a, m))))
                         .collect();
@@ -328,5 +332,43 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, runs: &mut Runs) {
                 }
             }
         }
+    }
+}
+
+/// The keys every arena of `arenas` holds (all keys when none).
+fn common_keys(arenas: &[&Arena]) -> KeySet {
+    let mut common = [u64::MAX; WORDS];
+    for a in arenas {
+        for (c, &w) in common.iter_mut().zip(a.keys()) {
+            *c &= w;
+        }
+    }
+    common
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys in common, by bit sets, are the keys every arena holds.
+    #[test]
+    fn common_keys_are_those_every_arena_holds() {
+        let mut arenas = [Arena::default(), Arena::default(), Arena::default()];
+        for (i, a) in arenas.iter_mut().enumerate() {
+            for k in (0..super::super::graph::KEYS as u16).filter(|k| k % (i as u16 + 2) == 0) {
+                let n = a.make(k, &[]);
+                a.insert(n);
+            }
+        }
+        let refs: Vec<&Arena> = arenas.iter().collect();
+        let common = common_keys(&refs);
+        let mut seen = 0;
+        for k in 0..super::super::graph::KEYS as u16 {
+            let all = refs.iter().all(|a| a.contains(k));
+            assert_eq!(has(&common, k), all, "key {k}");
+            seen += all as usize;
+        }
+        assert!(seen > 0);
+        assert!(common_keys(&[]).iter().all(|&w| w == u64::MAX));
     }
 }
