@@ -41,9 +41,18 @@ struct Ctx<'a> {
     done: bool,
     /// A Nishio chainer's templates (module `templates`).
     templates: Option<std::rc::Rc<Templates>>,
+    /// The grid's only solution, when known (module `truth`).
+    truth: Option<[u8; 81]>,
 }
 
 impl Ctx<'_> {
+    /// Whether a run from the assumption `k` may meet a contradiction:
+    /// not when the grid's only solution makes `k` true (module `truth`).
+    fn may_contradict(&self, k: u16) -> bool {
+        self.truth
+            .is_none_or(|s| (s[cell_of(k)] == digit_of(k)) != is_on(k))
+    }
+
     /// A hint with these chain targets (SE's `getChainsTargets`).
     fn push(
         &mut self,
@@ -132,6 +141,21 @@ impl Runs {
 /// Stops after the candidate that gave a hint of difficulty `enough` or
 /// less (`f64::NEG_INFINITY`: never).
 pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHint> {
+    let truth = if chainer.dynamic {
+        super::truth::of(g)
+    } else {
+        None
+    };
+    hints_knowing(g, chainer, (nest, enough), truth)
+}
+
+/// [`hints`], the grid's only solution `truth` given when known.
+fn hints_knowing(
+    g: &Grid,
+    chainer: Chainer,
+    (nest, enough): (bool, f64),
+    truth: Option<[u8; 81]>,
+) -> Vec<ChainHint> {
     let mut ctx = Ctx {
         g,
         chainer,
@@ -146,6 +170,7 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHi
         enough,
         done: false,
         templates: chainer.nishio.then(|| std::rc::Rc::new(Templates::new(g))),
+        truth,
     };
     let mut runs = Runs((0..729).map(|_| None).collect());
     let mut off = Arena::take();
@@ -209,7 +234,16 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
                 ctx.push(&[(on, a), (on, b)], CAUSE_NONE, 7, e);
             }
         }
-        let absurd = ctx.start(off, key(cell, v, false));
+        // The "off" run serves the contradictions and the double
+        // implications only: a static chainer, with neither, skips it,
+        // and so does a dynamic one on a cell of two candidates when
+        // the solution makes "off" true.
+        let off_key = key(cell, v, false);
+        if !(double || (contradiction && ctx.may_contradict(off_key))) {
+            region_hints(ctx, cell, v, runs);
+            continue;
+        }
+        let absurd = ctx.start(off, off_key);
         if contradiction {
             if let Some((a, b)) = absurd {
                 let rest = cands & !(1 << v);
@@ -272,14 +306,18 @@ fn nishio_hints(
     runs: &mut Runs,
     off: &mut Arena,
 ) {
-    if templates.may_contradict(key(cell, v, true)) {
+    let [on_may, off_may] = [true, false].map(|on| {
+        let k = key(cell, v, on);
+        templates.may_contradict(k) && ctx.may_contradict(k)
+    });
+    if on_may {
         runs.ensure(ctx, cell, v);
         if let Some((on, Some((a, b)))) = runs.get(cell, v) {
             let e = (vec![(cell as u8, 1 << v)], None);
             ctx.push(&[(on, a), (on, b)], CAUSE_NONE, 7, e);
         }
     }
-    if templates.may_contradict(key(cell, v, false)) {
+    if off_may {
         if let Some((a, b)) = ctx.start(off, key(cell, v, false)) {
             let rest = ctx.g.cands[cell] & !(1 << v);
             if rest != 0 {
@@ -370,5 +408,55 @@ mod tests {
         }
         assert!(seen > 0);
         assert!(common_keys(&[]).iter().all(|&w| w == u64::MAX));
+    }
+}
+
+#[cfg(test)]
+mod truth_tests {
+    use super::super::super::grid::parse;
+    use super::super::truth::unique_solution;
+    use super::*;
+
+    /// The grids of a top1465 puzzle's SE run from its first chain on,
+    /// with the puzzle's solution.
+    fn chain_grids() -> (Vec<Grid>, [u8; 81]) {
+        let p = parse(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        )
+        .expect("81 digits");
+        let mut g = Grid::new(&p);
+        let mut out = Vec::new();
+        while let Some(h) = crate::serate::next_hint(&g, false) {
+            if h.difficulty >= 6.5 {
+                out.push(g.clone());
+            }
+            h.apply(&mut g);
+        }
+        (out, unique_solution(&p).expect("one solution"))
+    }
+
+    /// What a hint list says, to compare two.
+    fn view(list: &[ChainHint]) -> Vec<String> {
+        list.iter()
+            .map(|h| format!("{:?} {} {}", h.hint, h.complexity, h.sort_key))
+            .collect()
+    }
+
+    /// The runs the solution rules out give no hint: every chainer finds
+    /// the same hints, in the same order, knowing it or not.
+    #[test]
+    fn knowing_the_solution_changes_no_hint() {
+        let (grids, solution) = chain_grids();
+        let mut found = 0;
+        for g in grids.iter().take(6) {
+            for chainer in [Chainer::NISHIO, Chainer::MULTIPLE, Chainer::DYNAMIC] {
+                let at = (false, f64::NEG_INFINITY);
+                let plain = hints_knowing(g, chainer, at, None);
+                let knowing = hints_knowing(g, chainer, at, Some(solution));
+                assert_eq!(view(&plain), view(&knowing), "{chainer:?}");
+                found += plain.len();
+            }
+        }
+        assert!(found > 0);
     }
 }
