@@ -100,39 +100,55 @@ impl Ctx<'_> {
 
 /// The runs from each "on" assumption, each made once: a cell's chains
 /// and the region chains of its digits ask the same runs (a run depends
-/// only on the grid, the mode and the assumption).
-struct Runs(Vec<Option<Box<Run>>>);
+/// only on the grid, the mode and the assumption). The runs lie in one
+/// list, found through a table of 729 slots (no allocation per run).
+struct Runs {
+    /// For each `(cell, digit)`, its run's place in `made` (or `NONE`).
+    slot: [u32; 729],
+    made: Vec<Run>,
+}
 
 /// One run: its arena and the contradiction it met.
 type Run = (Arena, Option<(u32, u32)>);
 
+const NO_RUN: u32 = u32::MAX;
+
 impl Drop for Runs {
     fn drop(&mut self) {
-        for run in self.0.iter_mut().filter_map(Option::take) {
+        for run in self.made.drain(..) {
             run.0.give();
         }
     }
 }
 
 impl Runs {
+    fn new() -> Runs {
+        Runs {
+            slot: [NO_RUN; 729],
+            made: Vec::new(),
+        }
+    }
+
     fn index(cell: usize, v: u8) -> usize {
         cell * 9 + v as usize - 1
     }
 
     /// Makes the run from `cell` holding `v`, if not made yet.
     fn ensure(&mut self, ctx: &mut Ctx, cell: usize, v: u8) {
-        let slot = &mut self.0[Runs::index(cell, v)];
-        if slot.is_none() {
+        let i = Runs::index(cell, v);
+        if self.slot[i] == NO_RUN {
             let mut arena = Arena::take();
             let absurd = ctx.start(&mut arena, key(cell, v, true));
-            *slot = Some(Box::new((arena, absurd)));
+            self.slot[i] = self.made.len() as u32;
+            self.made.push((arena, absurd));
         }
     }
 
     /// The run from `cell` holding `v` and the contradiction it met;
     /// None until [`Runs::ensure`] made it.
     fn get(&self, cell: usize, v: u8) -> Option<(&Arena, Option<(u32, u32)>)> {
-        self.0[Runs::index(cell, v)].as_deref().map(|b| (&b.0, b.1))
+        let at = self.slot[Runs::index(cell, v)];
+        self.made.get(at as usize).map(|r| (&r.0, r.1))
     }
 }
 
@@ -172,7 +188,7 @@ fn hints_knowing(
         templates: chainer.nishio.then(|| std::rc::Rc::new(Templates::new(g))),
         truth,
     };
-    let mut runs = Runs((0..729).map(|_| None).collect());
+    let mut runs = Runs::new();
     let mut off = Arena::take();
     // Static chains follow the static graph: a cell whose runs cannot
     // meet (module `closure`) gives nothing, and its runs are not made.
@@ -387,6 +403,51 @@ fn common_keys(arenas: &[&Arena]) -> KeySet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each run is found again under its own cell and digit, whatever
+    /// the order they were made in.
+    #[test]
+    fn runs_are_found_under_their_cell_and_digit() {
+        let g = Grid::new(
+            &super::super::super::grid::parse(
+                "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            )
+            .expect("81 digits"),
+        );
+        let chainer = Chainer::DYNAMIC;
+        let mut ctx = Ctx {
+            g: &g,
+            chainer,
+            nest: false,
+            mode: Mode {
+                y: true,
+                dynamic: true,
+                level: 0,
+            },
+            scratch: Scratch::new(&g),
+            out: Vec::new(),
+            enough: f64::NEG_INFINITY,
+            done: false,
+            templates: None,
+            truth: None,
+        };
+        let mut runs = Runs::new();
+        let asked: Vec<(usize, u8)> = (0..81)
+            .rev()
+            .flat_map(|c| digits(g.cands[c]).map(move |v| (c, v)))
+            .step_by(7)
+            .collect();
+        for &(c, v) in &asked {
+            assert!(runs.get(c, v).is_none());
+            runs.ensure(&mut ctx, c, v);
+            runs.ensure(&mut ctx, c, v);
+        }
+        assert_eq!(runs.made.len(), asked.len());
+        for &(c, v) in &asked {
+            let (arena, _) = runs.get(c, v).expect("made");
+            assert_eq!(arena.key(arena.order[0]), key(c, v, true));
+        }
+    }
 
     /// The keys in common, by bit sets, are the keys every arena holds.
     #[test]
