@@ -207,6 +207,8 @@ impl From<Unfinished> for SeRating {
 fn run(puzzle: &[u8; 81], shortcuts: bool) -> Result<SeRating, Unfinished> {
     let mut g = Grid::new(puzzle);
     let nested = solutions::count(&g, 2) == 1;
+    // The dynamic chainers skip the runs the solution rules out.
+    let _known = chaining::Known::new(puzzle);
     let mut er = f64::NEG_INFINITY;
     let (mut ep, mut ed) = (0.0, 0.0);
     let mut hardest = None;

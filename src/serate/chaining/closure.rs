@@ -23,6 +23,8 @@
 use super::super::grid::{digits, Grid};
 use super::graph::{conjugate, key, KEYS};
 use super::implications::{off_to_on, on_to_off, Places};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 const NONE: u32 = u32::MAX;
 
@@ -31,27 +33,32 @@ const NONE: u32 = u32::MAX;
 pub struct Contradictions {
     /// Bit `k` for a key whose potential reaches its conjugate.
     keys: Vec<u64>,
-    /// The nodes of the "on"s reaching their "off"s.
-    ons: Vec<u32>,
-    reach: Reach,
+    /// The nodes of the "off"s whose "on"s reach them, as a bit set.
+    on_offs: Vec<u64>,
+    reach: Rc<Reach>,
 }
 
 impl Contradictions {
     /// The contradictions of `g` (whose places are `places`) with cell
     /// links when `y`, region links always.
     pub fn new(g: &Grid, places: &Places, y: bool) -> Contradictions {
-        let reach = Reach::new(g, places, y);
+        let reach = if y {
+            Reach::with_cells(g)
+        } else {
+            Rc::new(Reach::new(g, places, y))
+        };
         let mut c = Contradictions {
             keys: vec![0; KEYS.div_ceil(64)],
-            ons: Vec::new(),
+            on_offs: Vec::new(),
             reach,
         };
+        c.on_offs = vec![0; c.reach.tarjan.words];
         for (u, &k) in c.reach.graph.keys.iter().enumerate() {
             let to = c.reach.graph.ids[conjugate(k) as usize] as usize;
             if c.reach.tarjan.reaches(u, to) {
                 c.keys[k as usize / 64] |= 1 << (k % 64);
                 if k & 1 == 1 {
-                    c.ons.push(u as u32);
+                    c.on_offs[to / 64] |= 1 << (to % 64);
                 }
             }
         }
@@ -78,11 +85,28 @@ impl Contradictions {
         if off == NONE {
             return false;
         }
-        self.ons.iter().any(|&h| {
-            let h_off = graph.ids[conjugate(graph.keys[h as usize]) as usize];
-            t.reaches(h as usize, off as usize) && t.reaches(off as usize, h_off as usize)
-        })
+        // The "off"s of those "on"s that `off` reaches, by words.
+        let from_off = t.set(off as usize);
+        for (j, (&a, &b)) in from_off.iter().zip(&self.on_offs).enumerate() {
+            let mut m = a & b;
+            while m != 0 {
+                let h_off = j * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                let h = graph.ids[conjugate(graph.keys[h_off]) as usize];
+                if t.reaches(h as usize, off as usize) {
+                    return true;
+                }
+            }
+        }
+        false
     }
+}
+
+thread_local! {
+    /// The last grid's reach with cell links: the cycles and forcing
+    /// chains and the static multiple chainer of one step ask it of the
+    /// same grid.
+    static LAST: RefCell<Option<(Grid, Rc<Reach>)>> = const { RefCell::new(None) };
 }
 
 /// What every potential reaches in the static graph of one kind of
@@ -104,6 +128,22 @@ impl Reach {
             }
         }
         Reach { graph, tarjan }
+    }
+
+    /// The reach of `g` with cell links, made once for consecutive asks
+    /// on the same grid (kept for the last grid asked, on this thread).
+    pub fn with_cells(g: &Grid) -> Rc<Reach> {
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            if let Some((seen, reach)) = last.as_ref() {
+                if seen == g {
+                    return reach.clone();
+                }
+            }
+            let reach = Rc::new(Reach::new(g, &Places::new(g), true));
+            *last = Some((g.clone(), reach.clone()));
+            reach
+        })
     }
 
     /// Whether the potentials `from` (live keys, at least one) all reach
@@ -265,15 +305,21 @@ impl Tarjan {
             self.on_stack[x] = false;
             self.comp[x] = c;
         }
-        for i in from..self.stack.len() {
-            let x = self.stack[i];
-            self.reach[base + x as usize / 64] |= 1 << (x % 64);
+        let (closed, set) = self.reach.split_at_mut(base);
+        for &x in &self.stack[from..] {
+            set[x as usize / 64] |= 1 << (x % 64);
             for &w in graph.next(x) {
+                // A node already in the set: its component's reach is
+                // too (a closed component's set is whole), so only
+                // components not yet reached are added.
+                if set[w as usize / 64] >> (w % 64) & 1 == 1 {
+                    continue;
+                }
                 let cw = self.comp[w as usize];
                 if cw != c {
-                    let other = cw as usize * words;
-                    for j in 0..words {
-                        self.reach[base + j] |= self.reach[other + j];
+                    let other = &closed[cw as usize * words..][..words];
+                    for (a, &b) in set.iter_mut().zip(other) {
+                        *a |= b;
                     }
                 }
             }
@@ -297,6 +343,7 @@ impl Tarjan {
 #[cfg(test)]
 mod tests {
     use super::super::super::grid::parse;
+    use super::super::graph::is_on;
     use super::*;
 
     /// Whether `from` reaches `to`, the slow way.
@@ -359,6 +406,51 @@ mod tests {
             seen[slow as usize] = true;
         }
         assert_eq!(seen, [true, true], "cells that meet and cells that do not");
+    }
+
+    /// The shared reach is the one of the grid asked, not of the grid
+    /// asked before.
+    #[test]
+    fn shared_reach_follows_the_grid() {
+        let g = chain_stage();
+        let mut h = g.clone();
+        let cell = (0..81)
+            .find(|&c| h.cands[c].count_ones() >= 2)
+            .expect("open");
+        h.cands[cell] &= h.cands[cell] - 1;
+        for grid in [&g, &g, &h, &g] {
+            let shared = Reach::with_cells(grid);
+            let fresh = Reach::new(grid, &Places::new(grid), true);
+            assert_eq!(shared.graph.keys, fresh.graph.keys);
+            for u in 0..fresh.graph.keys.len() {
+                assert_eq!(shared.tarjan.set(u), fresh.tarjan.set(u));
+            }
+        }
+        assert!(Rc::ptr_eq(&Reach::with_cells(&g), &Reach::with_cells(&g)));
+    }
+
+    /// `may_cycle` by words answers as the plain test of every "on"
+    /// reaching its "off".
+    #[test]
+    fn may_cycle_is_the_plain_test() {
+        let g = chain_stage();
+        let places = Places::new(&g);
+        let mut seen = [0; 2];
+        for y in [false, true] {
+            let c = Contradictions::new(&g, &places, y);
+            let (graph, t) = (&c.reach.graph, &c.reach.tarjan);
+            for (u, &k) in graph.keys.iter().enumerate().filter(|&(_, &k)| is_on(k)) {
+                let off = graph.ids[conjugate(k) as usize] as usize;
+                let plain = (0..graph.keys.len()).any(|h| {
+                    let hk = graph.keys[h];
+                    let h_off = graph.ids[conjugate(hk) as usize] as usize;
+                    is_on(hk) && t.reaches(h, h_off) && t.reaches(h, off) && t.reaches(off, h_off)
+                });
+                assert_eq!(c.may_cycle(k), plain, "node {u} y={y}");
+                seen[plain as usize] += 1;
+            }
+        }
+        assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
     }
 
     #[test]

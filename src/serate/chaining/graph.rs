@@ -8,6 +8,18 @@ pub const KEYS: usize = 81 * 9 * 2;
 
 const NONE: u32 = u32::MAX;
 
+/// Words of a bit set over the keys.
+pub const WORDS: usize = KEYS.div_ceil(64);
+
+/// A bit set over the keys.
+pub type KeySet = [u64; WORDS];
+
+/// Whether a key set holds `k`.
+#[inline]
+pub fn has(set: &KeySet, k: u16) -> bool {
+    set[k as usize / 64] >> (k % 64) & 1 == 1
+}
+
 /// The key of a potential.
 #[inline]
 pub fn key(cell: usize, d: u8, on: bool) -> u16 {
@@ -68,10 +80,16 @@ pub struct Nest {
 
 /// The nodes of one run, the parents lists and the sets of potentials
 /// reached (first node per key), with their order of arrival.
+///
+/// The sets are also kept as a bit set of keys (three cache lines), which
+/// answers "is it there" without touching the key-to-node table: a
+/// chainer keeps hundreds of arenas, and their tables, looked up at
+/// random, left the cache.
 #[derive(Debug, Clone)]
 pub struct Arena {
     nodes: Vec<Node>,
     parents: Vec<u32>,
+    present: KeySet,
     index: Vec<u32>,
     nests: Vec<Nest>,
     /// Nodes in the "on" and "off" sets, in order of arrival.
@@ -83,6 +101,7 @@ impl Default for Arena {
         Arena {
             nodes: Vec::new(),
             parents: Vec::new(),
+            present: [0; WORDS],
             index: vec![NONE; KEYS],
             nests: Vec::new(),
             order: Vec::new(),
@@ -119,11 +138,10 @@ impl Arena {
 
     /// Empties the arena for a new run, keeping its memory.
     pub fn clear(&mut self) {
-        for n in &self.nodes {
-            self.index[n.key as usize] = NONE;
-        }
+        // The table is read only for keys in `present`: no reset.
         self.nodes.clear();
         self.parents.clear();
+        self.present = [0; WORDS];
         self.nests.clear();
         self.order.clear();
     }
@@ -144,11 +162,12 @@ impl Arena {
 
     /// Adds a node to the sets (if its key is not there yet).
     pub fn insert(&mut self, node: u32) -> bool {
-        let k = self.nodes[node as usize].key as usize;
-        if self.index[k] != NONE {
+        let k = self.nodes[node as usize].key;
+        if self.contains(k) {
             return false;
         }
-        self.index[k] = node;
+        self.present[k as usize / 64] |= 1 << (k % 64);
+        self.index[k as usize] = node;
         self.order.push(node);
         true
     }
@@ -156,14 +175,19 @@ impl Arena {
     /// The node the sets hold for a key.
     #[inline]
     pub fn get(&self, key: u16) -> Option<u32> {
-        let i = self.index[key as usize];
-        (i != NONE).then_some(i)
+        self.contains(key).then(|| self.index[key as usize])
     }
 
     /// Whether the sets hold a key.
     #[inline]
     pub fn contains(&self, key: u16) -> bool {
-        self.index[key as usize] != NONE
+        has(&self.present, key)
+    }
+
+    /// The keys the sets hold.
+    #[inline]
+    pub fn keys(&self) -> &KeySet {
+        &self.present
     }
 
     /// A node's key.
@@ -241,5 +265,38 @@ impl Arena {
             queue.extend_from_slice(self.parents(n));
         }
         count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bit set answers as a plain list of the keys inserted does,
+    /// across clears (the key-to-node table is not reset by them).
+    #[test]
+    fn present_keys_match_a_plain_list_across_clears() {
+        let mut arena = Arena::default();
+        let mut state = 12345u32;
+        for round in 0..20 {
+            arena.clear();
+            let mut plain: Vec<(u16, u32)> = Vec::new();
+            for _ in 0..200 + round * 20 {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let k = (state >> 8) as u16 % KEYS as u16;
+                let n = arena.make(k, &[]);
+                let fresh = !plain.iter().any(|&(q, _)| q == k);
+                assert_eq!(arena.insert(n), fresh);
+                if fresh {
+                    plain.push((k, n));
+                }
+            }
+            for k in 0..KEYS as u16 {
+                let want = plain.iter().find(|&&(q, _)| q == k).map(|&(_, n)| n);
+                assert_eq!(arena.get(k), want, "round {round} key {k}");
+                assert_eq!(arena.contains(k), want.is_some());
+                assert_eq!(has(arena.keys(), k), want.is_some());
+            }
+        }
     }
 }

@@ -14,7 +14,10 @@ mod implications;
 mod multiple;
 mod nested;
 mod templates;
+mod truth;
 mod unary;
+
+pub use truth::Known;
 
 use super::grid::Grid;
 use super::rules::{Hint, Rule};

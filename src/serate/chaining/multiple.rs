@@ -5,8 +5,10 @@
 use super::super::budget;
 use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, REGION_CELLS};
 use super::closure::Reach;
-use super::graph::{cell_of, digit_of, is_on, key, Arena, CAUSE_CELL, CAUSE_NONE};
-use super::implications::{run, Mode, Places, Scratch};
+use super::graph::{
+    cell_of, digit_of, has, is_on, key, Arena, KeySet, CAUSE_CELL, CAUSE_NONE, WORDS,
+};
+use super::implications::{run, Mode, Scratch};
 use super::templates::Templates;
 use super::{chain_hint, nested, ChainHint, Chainer};
 
@@ -39,9 +41,18 @@ struct Ctx<'a> {
     done: bool,
     /// A Nishio chainer's templates (module `templates`).
     templates: Option<std::rc::Rc<Templates>>,
+    /// The grid's only solution, when known (module `truth`).
+    truth: Option<[u8; 81]>,
 }
 
 impl Ctx<'_> {
+    /// Whether a run from the assumption `k` may meet a contradiction:
+    /// not when the grid's only solution makes `k` true (module `truth`).
+    fn may_contradict(&self, k: u16) -> bool {
+        self.truth
+            .is_none_or(|s| (s[cell_of(k)] == digit_of(k)) != is_on(k))
+    }
+
     /// A hint with these chain targets (SE's `getChainsTargets`).
     fn push(
         &mut self,
@@ -89,39 +100,55 @@ impl Ctx<'_> {
 
 /// The runs from each "on" assumption, each made once: a cell's chains
 /// and the region chains of its digits ask the same runs (a run depends
-/// only on the grid, the mode and the assumption).
-struct Runs(Vec<Option<Box<Run>>>);
+/// only on the grid, the mode and the assumption). The runs lie in one
+/// list, found through a table of 729 slots (no allocation per run).
+struct Runs {
+    /// For each `(cell, digit)`, its run's place in `made` (or `NONE`).
+    slot: [u32; 729],
+    made: Vec<Run>,
+}
 
 /// One run: its arena and the contradiction it met.
 type Run = (Arena, Option<(u32, u32)>);
 
+const NO_RUN: u32 = u32::MAX;
+
 impl Drop for Runs {
     fn drop(&mut self) {
-        for run in self.0.iter_mut().filter_map(Option::take) {
+        for run in self.made.drain(..) {
             run.0.give();
         }
     }
 }
 
 impl Runs {
+    fn new() -> Runs {
+        Runs {
+            slot: [NO_RUN; 729],
+            made: Vec::new(),
+        }
+    }
+
     fn index(cell: usize, v: u8) -> usize {
         cell * 9 + v as usize - 1
     }
 
     /// Makes the run from `cell` holding `v`, if not made yet.
     fn ensure(&mut self, ctx: &mut Ctx, cell: usize, v: u8) {
-        let slot = &mut self.0[Runs::index(cell, v)];
-        if slot.is_none() {
+        let i = Runs::index(cell, v);
+        if self.slot[i] == NO_RUN {
             let mut arena = Arena::take();
             let absurd = ctx.start(&mut arena, key(cell, v, true));
-            *slot = Some(Box::new((arena, absurd)));
+            self.slot[i] = self.made.len() as u32;
+            self.made.push((arena, absurd));
         }
     }
 
     /// The run from `cell` holding `v` and the contradiction it met;
     /// None until [`Runs::ensure`] made it.
     fn get(&self, cell: usize, v: u8) -> Option<(&Arena, Option<(u32, u32)>)> {
-        self.0[Runs::index(cell, v)].as_deref().map(|b| (&b.0, b.1))
+        let at = self.slot[Runs::index(cell, v)];
+        self.made.get(at as usize).map(|r| (&r.0, r.1))
     }
 }
 
@@ -130,6 +157,21 @@ impl Runs {
 /// Stops after the candidate that gave a hint of difficulty `enough` or
 /// less (`f64::NEG_INFINITY`: never).
 pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHint> {
+    let truth = if chainer.dynamic {
+        super::truth::of(g)
+    } else {
+        None
+    };
+    hints_knowing(g, chainer, (nest, enough), truth)
+}
+
+/// [`hints`], the grid's only solution `truth` given when known.
+fn hints_knowing(
+    g: &Grid,
+    chainer: Chainer,
+    (nest, enough): (bool, f64),
+    truth: Option<[u8; 81]>,
+) -> Vec<ChainHint> {
     let mut ctx = Ctx {
         g,
         chainer,
@@ -144,12 +186,13 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHi
         enough,
         done: false,
         templates: chainer.nishio.then(|| std::rc::Rc::new(Templates::new(g))),
+        truth,
     };
-    let mut runs = Runs((0..729).map(|_| None).collect());
+    let mut runs = Runs::new();
     let mut off = Arena::take();
     // Static chains follow the static graph: a cell whose runs cannot
     // meet (module `closure`) gives nothing, and its runs are not made.
-    let reach = (!chainer.dynamic).then(|| Reach::new(g, &Places::new(g), true));
+    let reach = (!chainer.dynamic).then(|| Reach::with_cells(g));
     for cell in 0..81 {
         if ctx.done || budget::expired() {
             break;
@@ -207,7 +250,16 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
                 ctx.push(&[(on, a), (on, b)], CAUSE_NONE, 7, e);
             }
         }
-        let absurd = ctx.start(off, key(cell, v, false));
+        // The "off" run serves the contradictions and the double
+        // implications only: a static chainer, with neither, skips it,
+        // and so does a dynamic one on a cell of two candidates when
+        // the solution makes "off" true.
+        let off_key = key(cell, v, false);
+        if !(double || (contradiction && ctx.may_contradict(off_key))) {
+            region_hints(ctx, cell, v, runs);
+            continue;
+        }
+        let absurd = ctx.start(off, off_key);
         if contradiction {
             if let Some((a, b)) = absurd {
                 let rest = cands & !(1 << v);
@@ -241,13 +293,14 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
         if arenas.len() != card as usize {
             return;
         }
+        let common = common_keys(&arenas[1..]);
         for want_on in [true, false] {
             for &n in &arenas[0].order {
                 let k = arenas[0].key(n);
                 if is_on(k) != want_on {
                     continue;
                 }
-                if arenas[1..].iter().all(|a| a.contains(k)) {
+                if has(&common, k) {
                     let targets: Vec<(&Arena, u32)> = arenas
                         .iter()
                         .filter_map(|a| a.get(k).map(|m| (*a, m)))
@@ -269,14 +322,18 @@ fn nishio_hints(
     runs: &mut Runs,
     off: &mut Arena,
 ) {
-    if templates.may_contradict(key(cell, v, true)) {
+    let [on_may, off_may] = [true, false].map(|on| {
+        let k = key(cell, v, on);
+        templates.may_contradict(k) && ctx.may_contradict(k)
+    });
+    if on_may {
         runs.ensure(ctx, cell, v);
         if let Some((on, Some((a, b)))) = runs.get(cell, v) {
             let e = (vec![(cell as u8, 1 << v)], None);
             ctx.push(&[(on, a), (on, b)], CAUSE_NONE, 7, e);
         }
     }
-    if templates.may_contradict(key(cell, v, false)) {
+    if off_may {
         if let Some((a, b)) = ctx.start(off, key(cell, v, false)) {
             let rest = ctx.g.cands[cell] & !(1 << v);
             if rest != 0 {
@@ -314,13 +371,14 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, runs: &mut Runs) {
             .iter()
             .filter_map(|&c| runs.get(c, v).map(|r| r.0))
             .collect();
+        let common = common_keys(&rest);
         for want_on in [true, false] {
             for &n in &on.order {
                 let k = on.key(n);
                 if is_on(k) != want_on {
                     continue;
                 }
-                if rest.iter().all(|a| a.contains(k)) {
+                if has(&common, k) {
                     let targets: Vec<(&Arena, u32)> = std::iter::once((on, n))
                         .chain(rest.iter().filter_map(|a| a.get(k).map(|m| (*a, m))))
                         .collect();
@@ -328,5 +386,138 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, runs: &mut Runs) {
                 }
             }
         }
+    }
+}
+
+/// The keys every arena of `arenas` holds (all keys when none).
+fn common_keys(arenas: &[&Arena]) -> KeySet {
+    let mut common = [u64::MAX; WORDS];
+    for a in arenas {
+        for (c, &w) in common.iter_mut().zip(a.keys()) {
+            *c &= w;
+        }
+    }
+    common
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each run is found again under its own cell and digit, whatever
+    /// the order they were made in.
+    #[test]
+    fn runs_are_found_under_their_cell_and_digit() {
+        let g = Grid::new(
+            &super::super::super::grid::parse(
+                "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            )
+            .expect("81 digits"),
+        );
+        let chainer = Chainer::DYNAMIC;
+        let mut ctx = Ctx {
+            g: &g,
+            chainer,
+            nest: false,
+            mode: Mode {
+                y: true,
+                dynamic: true,
+                level: 0,
+            },
+            scratch: Scratch::new(&g),
+            out: Vec::new(),
+            enough: f64::NEG_INFINITY,
+            done: false,
+            templates: None,
+            truth: None,
+        };
+        let mut runs = Runs::new();
+        let asked: Vec<(usize, u8)> = (0..81)
+            .rev()
+            .flat_map(|c| digits(g.cands[c]).map(move |v| (c, v)))
+            .step_by(7)
+            .collect();
+        for &(c, v) in &asked {
+            assert!(runs.get(c, v).is_none());
+            runs.ensure(&mut ctx, c, v);
+            runs.ensure(&mut ctx, c, v);
+        }
+        assert_eq!(runs.made.len(), asked.len());
+        for &(c, v) in &asked {
+            let (arena, _) = runs.get(c, v).expect("made");
+            assert_eq!(arena.key(arena.order[0]), key(c, v, true));
+        }
+    }
+
+    /// The keys in common, by bit sets, are the keys every arena holds.
+    #[test]
+    fn common_keys_are_those_every_arena_holds() {
+        let mut arenas = [Arena::default(), Arena::default(), Arena::default()];
+        for (i, a) in arenas.iter_mut().enumerate() {
+            for k in (0..super::super::graph::KEYS as u16).filter(|k| k % (i as u16 + 2) == 0) {
+                let n = a.make(k, &[]);
+                a.insert(n);
+            }
+        }
+        let refs: Vec<&Arena> = arenas.iter().collect();
+        let common = common_keys(&refs);
+        let mut seen = 0;
+        for k in 0..super::super::graph::KEYS as u16 {
+            let all = refs.iter().all(|a| a.contains(k));
+            assert_eq!(has(&common, k), all, "key {k}");
+            seen += all as usize;
+        }
+        assert!(seen > 0);
+        assert!(common_keys(&[]).iter().all(|&w| w == u64::MAX));
+    }
+}
+
+#[cfg(test)]
+mod truth_tests {
+    use super::super::super::grid::parse;
+    use super::super::truth::unique_solution;
+    use super::*;
+
+    /// The grids of a top1465 puzzle's SE run from its first chain on,
+    /// with the puzzle's solution.
+    fn chain_grids() -> (Vec<Grid>, [u8; 81]) {
+        let p = parse(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        )
+        .expect("81 digits");
+        let mut g = Grid::new(&p);
+        let mut out = Vec::new();
+        while let Some(h) = crate::serate::next_hint(&g, false) {
+            if h.difficulty >= 6.5 {
+                out.push(g.clone());
+            }
+            h.apply(&mut g);
+        }
+        (out, unique_solution(&p).expect("one solution"))
+    }
+
+    /// What a hint list says, to compare two.
+    fn view(list: &[ChainHint]) -> Vec<String> {
+        list.iter()
+            .map(|h| format!("{:?} {} {}", h.hint, h.complexity, h.sort_key))
+            .collect()
+    }
+
+    /// The runs the solution rules out give no hint: every chainer finds
+    /// the same hints, in the same order, knowing it or not.
+    #[test]
+    fn knowing_the_solution_changes_no_hint() {
+        let (grids, solution) = chain_grids();
+        let mut found = 0;
+        for g in grids.iter().take(6) {
+            for chainer in [Chainer::NISHIO, Chainer::MULTIPLE, Chainer::DYNAMIC] {
+                let at = (false, f64::NEG_INFINITY);
+                let plain = hints_knowing(g, chainer, at, None);
+                let knowing = hints_knowing(g, chainer, at, Some(solution));
+                assert_eq!(view(&plain), view(&knowing), "{chainer:?}");
+                found += plain.len();
+            }
+        }
+        assert!(found > 0);
     }
 }

@@ -32,8 +32,12 @@ pub struct NestInfo {
 /// Visits the distinct potentials (by key) of `node` and its ancestors,
 /// breadth first, as SE's `getChain` lists them.
 fn walk(arena: &Arena, node: u32, mut f: impl FnMut(u32)) {
+    // The queue is this thread's, reused (a walk per hint found); taken
+    // out while walking, so a nested walk inside `f` gets its own.
+    let mut queue = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
+    queue.clear();
+    queue.push(node);
     let mut seen = [0u64; KEYS.div_ceil(64)];
-    let mut queue = vec![node];
     let mut head = 0;
     while head < queue.len() {
         let n = queue[head];
@@ -46,6 +50,12 @@ fn walk(arena: &Arena, node: u32, mut f: impl FnMut(u32)) {
         f(n);
         queue.extend_from_slice(arena.parents(n));
     }
+    QUEUE.with(|q| *q.borrow_mut() = queue);
+}
+
+thread_local! {
+    /// The queue [`walk`] reuses.
+    static QUEUE: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// SE's complexity of a hint with these chain targets: the ancestor
@@ -256,8 +266,30 @@ pub fn potentials(
 #[cfg(test)]
 mod tests {
     use super::super::graph::{key, Arena, Nest, CAUSE_CELL, CAUSE_NONE};
-    use super::{complexity, info, off_cause, rule_parents, NestInfo};
+    use super::{complexity, info, off_cause, rule_parents, walk, NestInfo};
     use crate::serate::grid::Grid;
+
+    /// The reused queue gives each walk, nested ones too, every distinct
+    /// ancestor once, as the arena's own count.
+    #[test]
+    fn walks_reusing_the_queue_count_as_the_arena() {
+        let mut a = Arena::default();
+        let r = a.make(key(0, 1, true), &[]);
+        let b = a.make(key(0, 2, false), &[r]);
+        let c = a.make(key(1, 1, false), &[r]);
+        let d = a.make(key(1, 2, true), &[b, c]);
+        let e = a.make(key(2, 3, false), &[d, b]);
+        for n in [r, b, c, d, e] {
+            let (mut outer, mut inner) = (0, 0);
+            walk(&a, n, |m| {
+                outer += 1;
+                walk(&a, m, |_| inner += 1);
+            });
+            assert_eq!(outer, a.ancestor_count(n));
+            assert!(inner >= outer);
+            assert_eq!(complexity(&[(&a, n)]), a.ancestor_count(n));
+        }
+    }
 
     #[test]
     fn an_off_takes_its_cell_or_first_shared_region_as_cause() {
