@@ -119,14 +119,17 @@ impl AlmostLockedSets {
                 cand_fold[d as usize - 1] |= 1u128 << (c % 128);
             }
         }
+        let mut reach = vec![0u128; als.len() * n];
         let strikable = als
             .iter()
-            .map(|a| {
+            .zip(reach.chunks_mut(n.max(1)))
+            .map(|(a, reach)| {
                 let own = if small { !a.fold } else { u128::MAX };
                 crate::logic::digits_of(a.mask)
                     .filter(|&z| {
                         let i = z as usize - 1;
-                        a.seen_fold[i] & cand_fold[i] & own != 0
+                        reach[i] = a.seen_fold[i] & cand_fold[i] & own;
+                        reach[i] != 0
                     })
                     .fold(0, |m, z| m | bit(z))
             })
@@ -140,6 +143,7 @@ impl AlmostLockedSets {
             truncated,
             cand_fold,
             strikable,
+            reach,
         });
         self.last = Some((at, board.cands.clone(), Arc::clone(&data)));
         data
