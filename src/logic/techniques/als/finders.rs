@@ -1,9 +1,7 @@
-//! The ALS steps: ALS-XZ, ALS-XY-wing and ALS chains.
-
-use std::sync::Arc;
+//! The ALS steps: ALS-XZ and ALS-XY-wing (ALS chains: `chain.rs`).
 
 use super::AlmostLockedSets;
-use super::{Als, AlsData, Struck, MAX_CHAIN, MAX_EXPANSIONS};
+use super::{Als, AlsData, Struck};
 use crate::logic::memo::Run;
 use crate::logic::{bit, Board, Cells, ChainNode, Step, Technique};
 
@@ -125,6 +123,9 @@ impl AlmostLockedSets {
                 }
                 let b = &als[k];
                 for x in crate::logic::digits_of(rcc) {
+                    if !data.may_strike(i, k, bit(x)) {
+                        continue;
+                    }
                     let struck = self.als_struck(board, &data, a, b, bit(x));
                     if !struck.is_empty() {
                         self.als_step(board, Technique::AlsXz, &[a, b], &[x], struck);
@@ -203,7 +204,7 @@ impl AlmostLockedSets {
         let (a, b) = (&data.als[ai], &data.als[bi]);
         for x in crate::logic::digits_of(ra) {
             for y in crate::logic::digits_of(rb & !bit(x)) {
-                if z & !(bit(x) | bit(y)) == 0 {
+                if z & !(bit(x) | bit(y)) == 0 || !data.may_strike(ai, bi, bit(x) | bit(y)) {
                     continue;
                 }
                 let struck = self.als_struck(board, data, a, b, bit(x) | bit(y));
@@ -213,128 +214,5 @@ impl AlmostLockedSets {
             }
         }
         None
-    }
-
-    /// One ALS chain of four to [`MAX_CHAIN`] sets that strikes something.
-    pub(in crate::logic) fn als_chain(&mut self, board: &mut Board, run: &Run) -> bool {
-        let data = self.als_data(board);
-        let (als, rcc) = (&data.als, &data.rcc);
-        struct Search<'a> {
-            family: &'a AlmostLockedSets,
-            board: &'a Board,
-            data: &'a AlsData,
-            als: &'a [Arc<Als>],
-            rcc: &'a [Vec<(usize, u64)>],
-            path: Vec<usize>,
-            commons: Vec<u8>,
-            /// The cells of the path's sets (which never overlap), and
-            /// folded (exact on grids of 128 cells or fewer: `small`).
-            used: Vec<u64>,
-            used_fold: u128,
-            small: bool,
-            budget: usize,
-        }
-        impl Search<'_> {
-            fn go(&mut self) -> Option<Vec<(usize, u8)>> {
-                let last = *self.path.last()?;
-                let prev = self.commons.last().copied();
-                for &(next, r) in &self.rcc[last] {
-                    if self.budget == 0 {
-                        return None;
-                    }
-                    self.budget -= 1;
-                    let fold = self.data.folds[next];
-                    // A set of the path, or one overlapping one.
-                    let overlaps = if self.small {
-                        self.used_fold & fold != 0
-                    } else {
-                        self.used.meets(&self.als[next].set)
-                    };
-                    if overlaps {
-                        continue;
-                    }
-                    for x in crate::logic::digits_of(r) {
-                        if Some(x) == prev {
-                            continue;
-                        }
-                        self.path.push(next);
-                        self.commons.push(x);
-                        self.used_fold |= fold;
-                        if !self.small {
-                            for (u, w) in self.used.iter_mut().zip(&self.als[next].set) {
-                                *u |= w;
-                            }
-                        }
-                        let first = self.path[0];
-                        if self.path.len() >= 4
-                            && self.data.strikable[first] & self.data.strikable[next] != 0
-                        {
-                            let first = &self.als[first];
-                            let except = bit(self.commons[0]) | bit(x);
-                            let struck = self.family.als_struck(
-                                self.board,
-                                self.data,
-                                first,
-                                &self.als[next],
-                                except,
-                            );
-                            if !struck.is_empty() {
-                                return Some(struck);
-                            }
-                        }
-                        if self.path.len() < MAX_CHAIN {
-                            if let Some(s) = self.go() {
-                                return Some(s);
-                            }
-                        }
-                        self.path.pop();
-                        self.commons.pop();
-                        self.used_fold &= !fold;
-                        if !self.small {
-                            for (u, w) in self.used.iter_mut().zip(&self.als[next].set) {
-                                *u &= !w;
-                            }
-                        }
-                    }
-                }
-                None
-            }
-        }
-        let mut search = Search {
-            family: self,
-            board,
-            data: &data,
-            als,
-            rcc,
-            path: Vec::new(),
-            commons: Vec::new(),
-            used: Vec::new(),
-            used_fold: 0,
-            small: board.cands.len() <= 128,
-            budget: MAX_EXPANSIONS,
-        };
-        let mut found = None;
-        for (start, first) in als.iter().enumerate() {
-            if start % 16 == 0 && run.past_deadline() {
-                break;
-            }
-            search.path = vec![start];
-            search.commons.clear();
-            search.used.clone_from(&first.set);
-            search.used_fold = first.fold;
-            if let Some(struck) = search.go() {
-                found = Some((search.path.clone(), search.commons.clone(), struck));
-                break;
-            }
-            if search.budget == 0 {
-                break;
-            }
-        }
-        let Some((path, commons, struck)) = found else {
-            return false;
-        };
-        let sets: Vec<&Als> = path.iter().map(|&i| &*als[i]).collect();
-        self.als_step(board, Technique::AlsChain, &sets, &commons, struck);
-        true
     }
 }

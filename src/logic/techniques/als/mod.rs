@@ -29,6 +29,7 @@ use std::sync::Arc;
 use crate::logic::words::{digit_list, Words};
 use crate::logic::{ChainNode, Step, Technique};
 
+mod chain;
 mod finders;
 mod sets;
 
@@ -73,6 +74,37 @@ pub(in crate::logic) struct AlsData {
     /// it sees every one in it (folded: a quick test). Two sets strike
     /// only digits both have here.
     strikable: Vec<u64>,
+    /// Per set and digit index (`side` entries a set): the candidates of
+    /// the digit outside the set seeing every one of it in the set,
+    /// folded ([`Als::fold`]; exact on grids of 128 cells or fewer).
+    /// Two sets strike a digit `z` only where theirs meet
+    /// ([`AlsData::may_strike`]).
+    reach: Vec<u128>,
+}
+
+impl AlsData {
+    /// Whether sets `a` and `b` (which do not overlap) may strike a digit
+    /// of both not in `except`: exactly whether
+    /// [`AlmostLockedSets::als_struck`] strikes something on a grid of
+    /// 128 cells or fewer, a necessary condition on larger ones. No list
+    /// is made: the chain and wing searches test every pair they meet.
+    #[inline]
+    fn may_strike(&self, a: usize, b: usize, except: u64) -> bool {
+        let n = self.cand_fold.len();
+        let (ra, rb) = (
+            &self.reach[a * n..(a + 1) * n],
+            &self.reach[b * n..(b + 1) * n],
+        );
+        let mut z = self.strikable[a] & self.strikable[b] & !except;
+        while z != 0 {
+            let i = z.trailing_zeros() as usize;
+            z &= z - 1;
+            if ra[i] & rb[i] != 0 {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Candidates struck: `(cell, digit)`.
@@ -221,6 +253,30 @@ mod tests {
         }
         // The failures were used, or the test proves nothing.
         assert!(skipped > 1000, "{skipped}");
+    }
+
+    #[test]
+    fn may_strike_is_whether_two_sets_strike() {
+        // At every position on hard puzzles, for every two sets sharing a
+        // restricted common and each digit or two they keep out, the quick
+        // test says whether the list of what they strike is not empty.
+        let (mut yes, mut no) = (0, 0);
+        crate::logic::tests::each_hard_position(6, |s| {
+            let mut family = s.families.als.clone();
+            let data = family.als_data(&s.board);
+            for (i, list) in data.rcc.iter().enumerate() {
+                for &(k, _) in list {
+                    for except in (0..9).flat_map(|x| (x..9).map(move |y| (1 << x) | (1 << y))) {
+                        let (a, b) = (&data.als[i], &data.als[k]);
+                        let struck = family.als_struck(&s.board, &data, a, b, except);
+                        assert_eq!(data.may_strike(i, k, except), !struck.is_empty());
+                        yes += usize::from(!struck.is_empty());
+                        no += usize::from(struck.is_empty());
+                    }
+                }
+            }
+        });
+        assert!(yes > 1000 && no > 1000, "{yes} {no}");
     }
 
     #[test]
