@@ -49,6 +49,29 @@ impl Seen {
     }
 }
 
+impl Seen {
+    /// Whether every triple from the pair `c0`, `c1` (their third from
+    /// the twin area, on a grid whose changed cells are `changed`, whose
+    /// excluders are `excl` and candidate cells `in_list`) was tried then
+    /// and is unchanged: nothing within the pair's peers changed (so
+    /// their excluders, each triple's cells and common excluders are as
+    /// then) and every third was a candidate cell then too.
+    fn pair_known_empty(
+        &self,
+        changed: u128,
+        excl: &[u128; 81],
+        in_list: u128,
+        c0: usize,
+        c1: usize,
+    ) -> bool {
+        let near = PEERS[c0] | PEERS[c1] | 1 << c0 | 1 << c1;
+        near & changed == 0
+            && self.in_list >> c0 & 1 == 1
+            && self.in_list >> c1 & 1 == 1
+            && (excl[c0] | excl[c1]) & in_list & !self.in_list == 0
+    }
+}
+
 /// Whether `cells` (2 or 3), tried when `seen` was taken, can be passed:
 /// neither they nor their common peers (the excluders' only place) have
 /// changed (`changed`).
@@ -144,6 +167,9 @@ fn first_exclusion(
                 if let Some(h) = exclusion(g, &[c0, c1], excl[c0] & excl[c1]) {
                     return Some(h);
                 }
+                continue;
+            }
+            if before.is_some_and(|b| b.pair_known_empty(changed, excl, in_list, c0, c1)) {
                 continue;
             }
             // The twin area: excluders of either, in SE's order (c0's
