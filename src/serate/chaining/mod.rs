@@ -176,12 +176,24 @@ pub fn forcing_chains(g: &Grid, chainer: Chainer) -> Option<Hint> {
 /// the easiest found so far: not always SE's choice of hint, but one no
 /// harder than `enough` (the run's ER so far, which it then leaves as it
 /// is). `f64::NEG_INFINITY` searches everything, as SE.
+///
+/// When the puzzle's solution is known ([`Known`]) and `enough` reaches
+/// an XY forcing chain's base, the first XY forcing chain no harder than
+/// `enough` from a false candidate is looked for first (cells and digits
+/// in order; a hint SE's full search finds too), so that the walks go
+/// only from the starts that reach their own negation.
 pub fn cycles_and_forcing_chains_within(g: &Grid, enough: f64) -> Option<Hint> {
     super::budget::reached(Rule::Cycle.base());
     easiest(unary::hints(g, false, enough))
 }
 
 /// As [`forcing_chains`], stopping as [`cycles_and_forcing_chains_within`].
+///
+/// A dynamic chainer, when the puzzle's solution is known ([`Known`])
+/// and `enough` reaches its base, first looks for the first false
+/// candidate whose "on" meets a contradiction no harder than `enough`:
+/// one run per false candidate until then, instead of every run of a
+/// cell's and its regions' chains.
 pub fn forcing_chains_within(g: &Grid, chainer: Chainer, enough: f64) -> Option<Hint> {
     super::budget::reached(chainer.rule().base());
     easiest(multiple::hints(g, chainer, false, enough))

@@ -45,7 +45,31 @@ struct Ctx<'a> {
     truth: Option<[u8; 81]>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(
+        g: &'a Grid,
+        chainer: Chainer,
+        (nest, enough): (bool, f64),
+        truth: Option<[u8; 81]>,
+    ) -> Ctx<'a> {
+        Ctx {
+            g,
+            chainer,
+            nest,
+            mode: Mode {
+                y: !chainer.nishio,
+                dynamic: chainer.dynamic,
+                level: chainer.level,
+            },
+            scratch: Scratch::new(g),
+            out: Vec::new(),
+            enough,
+            done: false,
+            templates: chainer.nishio.then(|| std::rc::Rc::new(Templates::new(g))),
+            truth,
+        }
+    }
+
     /// Whether a run from the assumption `k` may meet a contradiction:
     /// not when the grid's only solution makes `k` true (module `truth`).
     fn may_contradict(&self, k: u16) -> bool {
@@ -172,23 +196,11 @@ fn hints_knowing(
     (nest, enough): (bool, f64),
     truth: Option<[u8; 81]>,
 ) -> Vec<ChainHint> {
-    let mut ctx = Ctx {
-        g,
-        chainer,
-        nest,
-        mode: Mode {
-            y: !chainer.nishio,
-            dynamic: chainer.dynamic,
-            level: chainer.level,
-        },
-        scratch: Scratch::new(g),
-        out: Vec::new(),
-        enough,
-        done: false,
-        templates: chainer.nishio.then(|| std::rc::Rc::new(Templates::new(g))),
-        truth,
-    };
+    let mut ctx = Ctx::new(g, chainer, (nest, enough), truth);
     let mut runs = Runs::new();
+    if let Some(h) = quick_contradiction(&mut ctx, &mut runs) {
+        return vec![h];
+    }
     let mut off = Arena::take();
     // Static chains follow the static graph: a cell whose runs cannot
     // meet (module `closure`) gives nothing, and its runs are not made.
@@ -207,6 +219,47 @@ fn hints_knowing(
     }
     off.give();
     ctx.out
+}
+
+/// When any hint no harder than `enough` will do (`rate` past its ER
+/// so far) and the rule's base is no harder: a dynamic chainer's first
+/// contradiction no harder than `enough` from a false candidate's "on",
+/// in the order of cells and digits, before the full search: one run
+/// per false candidate, instead of every run of a cell's and its
+/// regions' chains. The runs made stay for the full search, which runs
+/// only when none is found.
+fn quick_contradiction(ctx: &mut Ctx, runs: &mut Runs) -> Option<ChainHint> {
+    let truth = ctx.truth?;
+    let chainer = ctx.chainer;
+    if ctx.nest || !chainer.dynamic || chainer.nishio || ctx.enough < chainer.rule().base() {
+        return None;
+    }
+    let g = ctx.g;
+    for cell in 0..81 {
+        if budget::expired() {
+            return None;
+        }
+        if g.values[cell] != 0 || pop(g.cands[cell]) < 2 {
+            continue;
+        }
+        for v in digits(g.cands[cell] & !(1 << truth[cell])) {
+            runs.ensure(ctx, cell, v);
+            let Some((on, Some((a, b)))) = runs.get(cell, v) else {
+                continue;
+            };
+            ctx.push(
+                &[(on, a), (on, b)],
+                CAUSE_NONE,
+                7,
+                (vec![(cell as u8, 1 << v)], None),
+            );
+            if ctx.done {
+                return ctx.out.pop();
+            }
+            ctx.out.clear();
+        }
+    }
+    None
 }
 
 /// Whether a static chainer's cell or region chains from `cell` (see
@@ -475,6 +528,7 @@ mod tests {
 #[cfg(test)]
 mod truth_tests {
     use super::super::super::grid::parse;
+    use super::super::super::rules::Rule;
     use super::super::truth::unique_solution;
     use super::*;
 
@@ -501,6 +555,68 @@ mod truth_tests {
         list.iter()
             .map(|h| format!("{:?} {} {}", h.hint, h.complexity, h.sort_key))
             .collect()
+    }
+
+    /// With any hint no harder than `enough` wanted, the dynamic chainer
+    /// first looks for the first false candidate, in the order of cells
+    /// and digits, whose "on" meets a contradiction: its hint strikes
+    /// what the solution rules out and is one SE's full search finds
+    /// too; below the rule's base, or without the solution, it finds
+    /// none.
+    #[test]
+    fn quick_contradiction_is_the_first_false_candidates_hint_of_the_full_search() {
+        let (grids, solution) = chain_grids();
+        let mut quick = 0;
+        for g in &grids {
+            let ask = |chainer, enough, truth| {
+                let mut ctx = Ctx::new(g, chainer, (false, enough), truth);
+                quick_contradiction(&mut ctx, &mut Runs::new())
+            };
+            let dynamic = Chainer::DYNAMIC;
+            assert!(ask(dynamic, 8.4, Some(solution)).is_none());
+            assert!(ask(dynamic, 20.0, None).is_none());
+            assert!(ask(Chainer::MULTIPLE, 20.0, Some(solution)).is_none());
+            assert!(ask(Chainer::NISHIO, 20.0, Some(solution)).is_none());
+            if let Some(h) = ask(dynamic, 8.5, Some(solution)) {
+                assert!(h.hint.difficulty <= 8.5 + 1e-9, "{h:?}");
+            }
+            let Some(h) = ask(dynamic, 20.0, Some(solution)) else {
+                continue;
+            };
+            quick += 1;
+            assert_eq!((h.hint.rule, h.hint.place), (Rule::Dynamic, None));
+            let [(cell, m)] = h.hint.removals[..] else {
+                panic!("one strike: {h:?}");
+            };
+            let (cell, v) = (cell as usize, m.trailing_zeros() as u8);
+            assert_eq!(m.count_ones(), 1);
+            assert_ne!(solution[cell], v, "a false candidate");
+            let mut scratch = Scratch::new(g);
+            let mode = Mode {
+                y: true,
+                dynamic: true,
+                level: 0,
+            };
+            let earlier = (0..81)
+                .flat_map(|c| digits(g.cands[c]).map(move |d| (c, d)))
+                .take_while(|&at| at != (cell, v))
+                .filter(|&(c, d)| g.values[c] == 0 && pop(g.cands[c]) >= 2 && solution[c] != d);
+            for (c, d) in earlier {
+                let mut arena = Arena::default();
+                let n = arena.make(key(c, d, true), &[]);
+                arena.insert(n);
+                let absurd = run(g, &mut arena, mode, &mut scratch);
+                assert!(absurd.is_none(), "{c} {d} comes first");
+            }
+            let full = hints_knowing(g, dynamic, (false, f64::NEG_INFINITY), Some(solution));
+            assert!(
+                full.iter().any(|f| f.hint.rule == h.hint.rule
+                    && f.hint.removals == h.hint.removals
+                    && f.complexity == h.complexity),
+                "{h:?} is not among SE's hints"
+            );
+        }
+        assert!(quick > 0);
     }
 
     /// The runs the solution rules out give no hint: every chainer finds

@@ -38,6 +38,12 @@ pub fn hints(g: &Grid, nest: bool, enough: f64) -> Vec<ChainHint> {
     }
     let mut arena = Arena::take();
     let mut bufs = Bufs::default();
+    if !nest {
+        if let Some(h) = quick_forcing((g, &places), &xy, enough, (&mut arena, &mut bufs)) {
+            arena.give();
+            return vec![h];
+        }
+    }
     for (y, x) in [(false, true), (true, false), (true, true)] {
         let only_x;
         let found = if y {
@@ -135,44 +141,82 @@ fn unary(
         arena.insert(root);
         do_forcing((g, places), arena, y, start, bufs);
         for &t in &bufs.found {
-            let k = arena.key(t);
-            let (c, d) = (cell_of(k), digit_of(k));
-            let base = if y { 7.0 } else { 6.6 };
-            let rule = if y {
-                Rule::XyForcingChain
-            } else {
-                Rule::ForcingChain
-            };
-            let cx = arena.ancestor_count(t);
-            let info = || nest.then(|| Box::new(super::nested::info(&[(arena, t)], CAUSE_NONE)));
-            if is_on(k) {
-                let rest = g.cands[c] & !(1 << d);
-                if rest != 0 {
-                    let mut h = chain_hint(
-                        rule,
-                        base,
-                        cx,
-                        sort_key(y, x),
-                        vec![(c as u8, rest)],
-                        Some((c as u8, d)),
-                    );
-                    h.nest = info();
-                    out.push(h);
+            out.extend(forcing_hint(g, arena, t, (y, x), nest));
+        }
+    }
+}
+
+/// The forcing chain hint of a walk's target `t` (its "on" places the
+/// digit, its "off" strikes it); None for an "on" with nothing to strike.
+fn forcing_hint(
+    g: &Grid,
+    arena: &Arena,
+    t: u32,
+    (y, x): (bool, bool),
+    nest: bool,
+) -> Option<ChainHint> {
+    let k = arena.key(t);
+    let (c, d) = (cell_of(k), digit_of(k));
+    let rule = if y {
+        Rule::XyForcingChain
+    } else {
+        Rule::ForcingChain
+    };
+    let base = rule.base();
+    let cx = arena.ancestor_count(t);
+    let (removals, place) = if is_on(k) {
+        let rest = g.cands[c] & !(1 << d);
+        if rest == 0 {
+            return None;
+        }
+        (vec![(c as u8, rest)], Some((c as u8, d)))
+    } else {
+        (vec![(c as u8, 1 << d)], None)
+    };
+    let mut h = chain_hint(rule, base, cx, sort_key(y, x), removals, place);
+    h.nest = nest.then(|| Box::new(super::nested::info(&[(arena, t)], CAUSE_NONE)));
+    Some(h)
+}
+
+/// When any hint no harder than `enough` will do (`rate` past its ER
+/// so far) and an XY forcing chain's base is no harder: the first XY
+/// forcing chain no harder than `enough` from a false candidate's "on",
+/// in the order of cells and digits, before the full search (X, then
+/// Y, then XY, cycles included): the walks go only from the starts
+/// `xy` says reach their negation.
+fn quick_forcing(
+    (g, places): (&Grid, &Places),
+    xy: &Contradictions,
+    enough: f64,
+    (arena, bufs): (&mut Arena, &mut Bufs),
+) -> Option<ChainHint> {
+    if enough < Rule::XyForcingChain.base() {
+        return None;
+    }
+    let truth = super::truth::of(g)?;
+    for cell in 0..81 {
+        if g.values[cell] != 0 || pop(g.cands[cell]) < 2 {
+            continue;
+        }
+        for v in digits(g.cands[cell] & !(1 << truth[cell])) {
+            let start = key(cell, v, true);
+            if !xy.reaches_conjugate(start) {
+                continue;
+            }
+            arena.clear();
+            let root = arena.make(start, &[]);
+            arena.insert(root);
+            do_forcing((g, places), arena, true, start, bufs);
+            for &t in &bufs.found {
+                if let Some(h) = forcing_hint(g, arena, t, (true, true), false) {
+                    if super::is_enough(h.hint.difficulty, enough) {
+                        return Some(h);
+                    }
                 }
-            } else {
-                let mut h = chain_hint(
-                    rule,
-                    base,
-                    cx,
-                    sort_key(y, x),
-                    vec![(c as u8, 1 << d)],
-                    None,
-                );
-                h.nest = info();
-                out.push(h);
             }
         }
     }
+    None
 }
 
 /// SE's `doCycles`: a breadth-first walk that may revisit "offs"; the
@@ -410,5 +454,64 @@ mod tests {
             }
         }
         assert!(seen[0] > 0 && hints > 0, "{seen:?} {hints}");
+    }
+
+    /// With any hint no harder than `enough` wanted, the quick search
+    /// takes the first start, in the order of cells and digits, among
+    /// the false candidates' "on"s that reach their "off": its XY
+    /// forcing chain strikes what the solution rules out and is a hint
+    /// SE's full search finds too; below the rule's base it finds none.
+    #[test]
+    fn quick_forcing_is_the_first_false_starts_hint_of_the_full_search() {
+        let line =
+            "6....4..2...8....1..2....7..4...1......2..3.62.9..8...583..9...9.....4......15.9.";
+        let p = parse(line).expect("81 digits");
+        let _known = super::super::Known::new(&p);
+        let (mut quick, mut grids) = (0, 0);
+        let mut g = Grid::new(&p);
+        while let Some(step) = crate::serate::next_hint(&g, false) {
+            if step.difficulty >= 6.2 {
+                grids += 1;
+                let solution = super::super::truth::of(&g).expect("the grid fits the solution");
+                let places = Places::new(&g);
+                let xy = Contradictions::new(&g, &places, true);
+                let (mut arena, mut bufs) = (Arena::default(), Bufs::default());
+                let mut ask =
+                    |enough| quick_forcing((&g, &places), &xy, enough, (&mut arena, &mut bufs));
+                assert!(ask(6.9).is_none(), "below the base of XY forcing chains");
+                if let Some(h) = ask(7.0) {
+                    assert!(h.hint.difficulty <= 7.0 + 1e-9, "{h:?}");
+                }
+                if let Some(h) = ask(20.0) {
+                    quick += 1;
+                    assert_eq!((h.hint.rule, h.hint.place), (Rule::XyForcingChain, None));
+                    let [(cell, m)] = h.hint.removals[..] else {
+                        panic!("one strike: {h:?}");
+                    };
+                    let (cell, v) = (cell as usize, m.trailing_zeros() as u8);
+                    assert_eq!(m.count_ones(), 1);
+                    assert_ne!(solution[cell], v, "a false candidate");
+                    let earlier = (0..81)
+                        .flat_map(|c| digits(g.cands[c]).map(move |d| (c, d)))
+                        .take_while(|&at| at != (cell, v))
+                        .filter(|&(c, d)| g.values[c] == 0 && solution[c] != d);
+                    for (c, d) in earlier {
+                        assert!(
+                            !xy.reaches_conjugate(key(c, d, true)),
+                            "{c} {d} comes first"
+                        );
+                    }
+                    let full = hints(&g, false, f64::NEG_INFINITY);
+                    assert!(
+                        full.iter().any(|f| f.hint.rule == h.hint.rule
+                            && f.hint.removals == h.hint.removals
+                            && f.complexity == h.complexity),
+                        "{h:?} is not among SE's hints"
+                    );
+                }
+            }
+            step.apply(&mut g);
+        }
+        assert!(grids > 0 && quick > 0, "{grids} {quick}");
     }
 }
