@@ -377,7 +377,7 @@ fn se_engine(puzzle: &Grid, budget: Budget) -> Option<((f32, f32, f32), bool)> {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let tenth = |x: f64| ((x * 10.0).round() / 10.0) as f32;
+    let tenth = crate::serate::to_tenth;
     match crate::serate::rate_until(&cells, until) {
         Ok(r) => Some(((tenth(r.er), tenth(r.ep), tenth(r.ed)), true)),
         // With no SE budget (`rate`), the deadline is the rating's: past

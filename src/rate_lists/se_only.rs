@@ -82,7 +82,7 @@ pub fn rate_puzzle_se(
     let Ok(se) = crate::serate::rate_until(&cells, deadline) else {
         return done(record, Status::Timeout);
     };
-    let tenth = |x: f64| ((x * 10.0).round() / 10.0) as f32;
+    let tenth = crate::serate::to_tenth;
     record.rating = Some(tenth(se.er));
     record.rating_exact = Some(true);
     record.ep = Some(tenth(se.ep));

@@ -58,6 +58,16 @@ impl SeRating {
     }
 }
 
+/// A difficulty to the tenth, as the records and notes report ratings.
+///
+/// ```
+/// assert_eq!(xlsudoku::serate::to_tenth(8.3 + 0.1 + 0.1), 8.5);
+/// assert_eq!(xlsudoku::serate::to_tenth(1.2), 1.2);
+/// ```
+pub fn to_tenth(x: f64) -> f32 {
+    ((x * 10.0).round() / 10.0) as f32
+}
+
 /// The first hint SE's rules give on `g`, in SE's order of rules; the
 /// nested chains (levels 2 to 5) only when `nested`.
 pub fn next_hint(g: &Grid, nested: bool) -> Option<Hint> {
@@ -206,9 +216,10 @@ impl From<Unfinished> for SeRating {
 /// forcing chains plus from [`PLUS_SKIP_ER`].
 fn run(puzzle: &[u8; 81], shortcuts: bool) -> Result<SeRating, Unfinished> {
     let mut g = Grid::new(puzzle);
-    let nested = solutions::count(&g, 2) == 1;
-    // The dynamic chainers skip the runs the solution rules out.
-    let _known = chaining::Known::new(puzzle);
+    // The dynamic chainers skip the runs the solution rules out; the
+    // nested ones run only on a puzzle with one solution.
+    let known = chaining::Known::new(puzzle);
+    let nested = known.unique();
     let mut er = f64::NEG_INFINITY;
     let (mut ep, mut ed) = (0.0, 0.0);
     let mut hardest = None;

@@ -21,19 +21,33 @@ thread_local! {
 
 /// While alive, the chainers on this thread know the solution of one
 /// puzzle (if it has exactly one); dropping it forgets it.
-pub struct Known(Option<[u8; 81]>);
+pub struct Known {
+    /// What the thread knew before (restored on drop).
+    before: Option<[u8; 81]>,
+    /// Whether the puzzle has exactly one solution.
+    unique: bool,
+}
 
 impl Known {
     /// Makes the solution of `puzzle` (81 digits, 0 for a blank) known,
     /// when it has exactly one.
     pub fn new(puzzle: &[u8; 81]) -> Known {
-        Known(SOLUTION.with(|s| s.replace(unique_solution(puzzle))))
+        let solution = unique_solution(puzzle);
+        Known {
+            before: SOLUTION.with(|s| s.replace(solution)),
+            unique: solution.is_some(),
+        }
+    }
+
+    /// Whether the puzzle has exactly one solution (then it is known).
+    pub fn unique(&self) -> bool {
+        self.unique
     }
 }
 
 impl Drop for Known {
     fn drop(&mut self) {
-        SOLUTION.with(|s| s.set(self.0));
+        SOLUTION.with(|s| s.set(self.before));
     }
 }
 
@@ -85,7 +99,8 @@ mod tests {
         let g = Grid::new(&p);
         assert_eq!(of(&g), None);
         {
-            let _known = Known::new(&p);
+            let known = Known::new(&p);
+            assert!(known.unique());
             let s = of(&g).expect("one solution, fits the start");
             assert!((0..81).all(|c| p[c] == 0 || p[c] == s[c]));
             // Strike a cell's solution digit: the grid no longer fits.
@@ -96,7 +111,8 @@ mod tests {
         }
         assert_eq!(of(&g), None);
         // Several solutions: nothing known.
-        let _known = Known::new(&[0; 81]);
+        let known = Known::new(&[0; 81]);
+        assert!(!known.unique());
         assert_eq!(of(&Grid::new(&[0; 81])), None);
     }
 }
