@@ -50,25 +50,31 @@ impl Seen {
 }
 
 impl Seen {
-    /// Whether every triple from the pair `c0`, `c1` (their third from
-    /// the twin area, on a grid whose changed cells are `changed`, whose
-    /// excluders are `excl` and candidate cells `in_list`) was tried then
-    /// and is unchanged: nothing within the pair's peers changed (so
-    /// their excluders, each triple's cells and common excluders are as
-    /// then) and every third was a candidate cell then too.
-    fn pair_known_empty(
-        &self,
-        changed: u128,
-        excl: &[u128; 81],
-        in_list: u128,
-        c0: usize,
-        c1: usize,
-    ) -> bool {
-        let near = PEERS[c0] | PEERS[c1] | 1 << c0 | 1 << c1;
-        near & changed == 0
-            && self.in_list >> c0 & 1 == 1
-            && self.in_list >> c1 & 1 == 1
-            && (excl[c0] | excl[c1]) & in_list & !self.in_list == 0
+    /// The cells touched since: those `changed`, and the candidate cells
+    /// now (`in_list`) that were not then.
+    fn touched(&self, changed: u128, in_list: u128) -> u128 {
+        changed | in_list & !self.in_list
+    }
+
+    /// The thirds worth trying with the pair `c0`, `c1` of a triple
+    /// search (a mask over the pair's twin area; 0: pass the pair), on a
+    /// grid whose changed cells are `changed` and whose `touched` cells
+    /// are those changed or candidate cells now but not then. A triple
+    /// of untouched cells whose common peers are unchanged was tried
+    /// then and strikes nothing now ([`known_empty`]): its cells were
+    /// candidate cells then, and its common excluders and twin area (the
+    /// peers with 2 or 3 candidates among its own cells and common
+    /// peers) are as then. Its common peers lie within those of the
+    /// pair, so for an untouched pair whose common peers are unchanged,
+    /// only the touched thirds remain (exact: the triples passed are
+    /// among those [`known_empty`] passes; a speed device, as most pairs
+    /// lie far from a step's few changed cells).
+    fn thirds_to_try(&self, changed: u128, touched: u128, c0: usize, c1: usize) -> u128 {
+        if (1 << c0 | 1 << c1) & touched != 0 || PEERS[c0] & PEERS[c1] & changed != 0 {
+            !0
+        } else {
+            touched
+        }
     }
 }
 
@@ -98,7 +104,25 @@ pub fn aligned_exclusion_after(g: &Grid, degree: usize, seen: &mut Option<Seen>)
     if seen.is_some() && changed == 0 {
         return None; // the same grid: nothing struck then
     }
-    // Candidate cells (in SE's order) and their excluders as cell sets.
+    let (list, len, excl) = candidate_cells(g, degree);
+    let list = &list[..len];
+    let in_list: u128 = list.iter().fold(0, |m, &c| m | 1 << c);
+    let found = first_exclusion(g, degree, list, &excl, in_list, before, changed);
+    if found.is_none() {
+        *seen = Some(Seen {
+            cands: g.cands,
+            in_list,
+            excl,
+        });
+    }
+    found
+}
+
+/// The candidate cells of an aligned exclusion of `degree` (in SE's
+/// order, the list's first `len`: cells with two candidates or more, no
+/// single among their peers and an excluder) and each cell's excluders
+/// (its peers with 2..=`degree` candidates) as cell sets.
+fn candidate_cells(g: &Grid, degree: usize) -> ([u8; 81], usize, [u128; 81]) {
     let mut list = [0u8; 81];
     let mut len = 0;
     let mut excl: [u128; 81] = [0; 81];
@@ -121,17 +145,7 @@ pub fn aligned_exclusion_after(g: &Grid, degree: usize, seen: &mut Option<Seen>)
             len += 1;
         }
     }
-    let list = &list[..len];
-    let in_list: u128 = list.iter().fold(0, |m, &c| m | 1 << c);
-    let found = first_exclusion(g, degree, list, &excl, in_list, before, changed);
-    if found.is_none() {
-        *seen = Some(Seen {
-            cands: g.cands,
-            in_list,
-            excl,
-        });
-    }
-    found
+    (list, len, excl)
 }
 
 /// The search of [`aligned_exclusion_after`] over the candidate cells
@@ -152,6 +166,7 @@ fn first_exclusion(
     for (i, &c) in list.iter().enumerate() {
         at[c as usize] = i as u8;
     }
+    let touched = before.map_or(!0, |b| b.touched(changed, in_list));
     for i in 0..list.len() {
         for j in i + 1..list.len() {
             let (c0, c1) = (list[i] as usize, list[j] as usize);
@@ -169,7 +184,8 @@ fn first_exclusion(
                 }
                 continue;
             }
-            if before.is_some_and(|b| b.pair_known_empty(changed, excl, in_list, c0, c1)) {
+            let keep = before.map_or(!0, |b| b.thirds_to_try(changed, touched, c0, c1));
+            if (excl[c0] | excl[c1]) & in_list & keep == 0 {
                 continue;
             }
             // The twin area: excluders of either, in SE's order (c0's
@@ -179,6 +195,7 @@ fn first_exclusion(
                 for part in HOUSE_PARTS[c] {
                     let mut rest = part & excl[c] & in_list & !seen;
                     seen |= rest;
+                    rest &= keep;
                     while rest != 0 {
                         let c2 = rest.trailing_zeros() as usize;
                         rest &= rest - 1;
@@ -349,8 +366,20 @@ fn fewer_than_two(cells: u128) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{aligned_exclusion, aligned_exclusion_after, all_free, Seen};
+    use super::{
+        aligned_exclusion, aligned_exclusion_after, all_free, candidate_cells, fewer_than_two,
+        known_empty, Seen,
+    };
     use crate::serate::grid::{parse, Grid};
+
+    /// SE's aligned triple (7.5), and top1465 puzzles with aligned pairs
+    /// and triples on their way.
+    const RUNS: [&str; 4] = [
+        "7.......4...29....6...8..5....7..8...8...1.9...4.3.2...2.3....6176....2.4........",
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        "..85.4..7.1..86..4.7....1..5...4...639...7..........39.5.3...2...14..6....3......",
+        ".......4...49.3..6.78....5..2...7.....356...7.4......9...3....1...642.8......52..",
+    ];
 
     /// Along SE's run of each puzzle, the aligned exclusions after the
     /// run's earlier grids (the passes of [`Seen`]) find what a search
@@ -358,14 +387,7 @@ mod tests {
     #[test]
     fn after_an_earlier_grid_the_same_exclusions_are_found() {
         let (mut found, mut passed) = (0, 0);
-        for p in [
-            // SE's aligned triple (7.5), and top1465 puzzles with aligned
-            // pairs and triples on their way.
-            "7.......4...29....6...8..5....7..8...8...1.9...4.3.2...2.3....6176....2.4........",
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-            "..85.4..7.1..86..4.7....1..5...4...639...7..........39.5.3...2...14..6....3......",
-            ".......4...49.3..6.78....5..2...7.....356...7.4......9...3....1...642.8......52..",
-        ] {
+        for p in RUNS {
             let mut g = Grid::new(&parse(p).unwrap());
             let mut seen: [Option<Seen>; 2] = [None, None];
             while !g.is_solved() {
@@ -384,6 +406,52 @@ mod tests {
             }
         }
         assert!(found > 0 && passed > 0, "found {found}, passed {passed}");
+    }
+
+    /// Along SE's run of each puzzle, every triple the search passes
+    /// with its pair ([`Seen::thirds_to_try`]) is one [`known_empty`]
+    /// passes (tried then, its cells and common peers unchanged): the
+    /// pass drops no combination that could strike.
+    #[test]
+    fn the_thirds_passed_with_a_pair_were_tried_unchanged() {
+        let (mut passed, mut kept) = (0, 0);
+        for p in RUNS {
+            let mut g = Grid::new(&parse(p).unwrap());
+            let mut seen = None;
+            while !g.is_solved() {
+                if let Some(before) = &seen {
+                    let changed = Seen::changed(before, &g);
+                    let (list, len, excl) = candidate_cells(&g, 3);
+                    let in_list = list[..len].iter().fold(0u128, |m, &c| m | 1 << c);
+                    let touched = before.touched(changed, in_list);
+                    for (i, &c0) in list[..len].iter().enumerate() {
+                        for &c1 in &list[i + 1..len] {
+                            let (c0, c1) = (usize::from(c0), usize::from(c1));
+                            let keep = before.thirds_to_try(changed, touched, c0, c1);
+                            let area = (excl[c0] | excl[c1]) & in_list & !(1 << c0 | 1 << c1);
+                            for c2 in (0..81).filter(|&c| area >> c & 1 == 1) {
+                                let cells = [c0, c1, c2];
+                                if fewer_than_two(excl[c0] & excl[c1] & excl[c2]) {
+                                    continue; // (not tried)
+                                }
+                                if keep >> c2 & 1 == 1 {
+                                    kept += 1;
+                                } else {
+                                    assert!(known_empty(Some(before), changed, &cells), "{p}");
+                                    passed += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+                aligned_exclusion_after(&g, 3, &mut seen);
+                let Some(h) = crate::serate::next_hint(&g, false) else {
+                    break;
+                };
+                h.apply(&mut g);
+            }
+        }
+        assert!(passed > 0 && kept > 0, "passed {passed}, kept {kept}");
     }
 
     /// Whether every value of every cell has an assignment of the others
