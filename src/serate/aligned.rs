@@ -12,10 +12,11 @@ pub fn aligned_exclusion(g: &Grid, degree: usize) -> Option<Hint> {
 
 /// What an aligned exclusion of one degree looked at when it last found
 /// nothing: the grid's candidates, the candidate cells and their
-/// excluders. A combination it tried then, none of whose cells and
-/// common peers has changed since, finds nothing again: its strikes are
-/// a function of those cells' candidates alone (a speed device for a
-/// run of steps: the first combination that strikes is still SE's).
+/// excluders. A combination it tried then, none of whose cells has
+/// changed since, nor common peers as excluders (`Changes`), finds
+/// nothing again: its strikes are a function of its cells' candidates
+/// and its common excluders' alone (a speed device for a run of steps:
+/// the first combination that strikes is still SE's).
 #[derive(Clone)]
 pub struct Seen {
     cands: [u16; 81],
@@ -50,38 +51,75 @@ impl Seen {
 }
 
 impl Seen {
-    /// The cells touched since: those `changed`, and the candidate cells
-    /// now (`in_list`) that were not then.
-    fn touched(&self, changed: u128, in_list: u128) -> u128 {
-        changed | in_list & !self.in_list
+    /// What changed in `g` (its candidate cells `in_list`, its changed
+    /// cells `changed`) for an aligned exclusion of `degree`.
+    fn changes(&self, g: &Grid, degree: usize, changed: u128, in_list: u128) -> Changes {
+        let some = |m: u16| (2..=degree).contains(&(pop(m) as usize));
+        let mut excluders = 0;
+        let mut rest = changed;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if some(self.cands[c]) || some(g.cands[c]) {
+                excluders |= 1 << c;
+            }
+        }
+        Changes {
+            cells: changed,
+            excluders,
+            touched: changed | in_list & !self.in_list,
+        }
     }
+}
+
+/// What changed since a [`Seen`] was taken.
+#[derive(Clone, Copy)]
+struct Changes {
+    /// The cells whose candidates changed.
+    cells: u128,
+    /// Those with 2..=degree candidates then or now: an exclusion reads
+    /// its common peers only as excluders (their candidates, when they
+    /// have 2..=degree), so a common peer that was and is none (a cell
+    /// of 5 candidates losing one) changes nothing.
+    excluders: u128,
+    /// The cells changed, and the candidate cells now that were not then.
+    touched: u128,
+}
+
+impl Changes {
+    /// Everything, when nothing was seen.
+    const ALL: Changes = Changes {
+        cells: !0,
+        excluders: !0,
+        touched: !0,
+    };
 
     /// The thirds worth trying with the pair `c0`, `c1` of a triple
-    /// search (a mask over the pair's twin area; 0: pass the pair), on a
-    /// grid whose changed cells are `changed` and whose `touched` cells
-    /// are those changed or candidate cells now but not then. A triple
-    /// of untouched cells whose common peers are unchanged was tried
-    /// then and strikes nothing now ([`known_empty`]): its cells were
-    /// candidate cells then, and its common excluders and twin area (the
-    /// peers with 2 or 3 candidates among its own cells and common
-    /// peers) are as then. Its common peers lie within those of the
-    /// pair, so for an untouched pair whose common peers are unchanged,
-    /// only the touched thirds remain (exact: the triples passed are
-    /// among those [`known_empty`] passes; a speed device, as most pairs
-    /// lie far from a step's few changed cells).
-    fn thirds_to_try(&self, changed: u128, touched: u128, c0: usize, c1: usize) -> u128 {
-        if (1 << c0 | 1 << c1) & touched != 0 || PEERS[c0] & PEERS[c1] & changed != 0 {
+    /// search (a mask over the pair's twin area; 0: pass the pair). A
+    /// triple of untouched cells none of whose common peers changed as
+    /// an excluder was tried then and strikes nothing now
+    /// ([`known_empty`]): its cells were candidate cells then, and its
+    /// common excluders and twin area (the peers with 2 or 3 candidates
+    /// among its own cells and common peers) are as then. Its common
+    /// peers lie within those of the pair, so for an untouched pair none
+    /// of whose common peers changed as an excluder, only the touched
+    /// thirds remain (exact: the triples passed are among those
+    /// [`known_empty`] passes; a speed device, as most pairs lie far from
+    /// a step's few changed cells).
+    fn thirds_to_try(&self, c0: usize, c1: usize) -> u128 {
+        let pair = 1u128 << c0 | 1u128 << c1;
+        if pair & self.touched != 0 || PEERS[c0] & PEERS[c1] & self.excluders != 0 {
             !0
         } else {
-            touched
+            self.touched
         }
     }
 }
 
 /// Whether `cells` (2 or 3), tried when `seen` was taken, can be passed:
-/// neither they nor their common peers (the excluders' only place) have
-/// changed (`changed`).
-fn known_empty(seen: Option<&Seen>, changed: u128, cells: &[usize]) -> bool {
+/// neither they nor their common peers as excluders (`changes`) have
+/// changed.
+fn known_empty(seen: Option<&Seen>, changes: &Changes, cells: &[usize]) -> bool {
     let Some(seen) = seen else {
         return false;
     };
@@ -91,7 +129,7 @@ fn known_empty(seen: Option<&Seen>, changed: u128, cells: &[usize]) -> bool {
         support &= PEERS[c];
         own |= 1 << c;
     }
-    (support | own) & changed == 0 && seen.tried(cells)
+    own & changes.cells == 0 && support & changes.excluders == 0 && seen.tried(cells)
 }
 
 /// [`aligned_exclusion`] after an earlier call of the same degree on an
@@ -107,7 +145,8 @@ pub fn aligned_exclusion_after(g: &Grid, degree: usize, seen: &mut Option<Seen>)
     let (list, len, excl) = candidate_cells(g, degree);
     let list = &list[..len];
     let in_list: u128 = list.iter().fold(0, |m, &c| m | 1 << c);
-    let found = first_exclusion(g, degree, list, &excl, in_list, before, changed);
+    let changes = before.map_or(Changes::ALL, |b| b.changes(g, degree, changed, in_list));
+    let found = first_exclusion(g, degree, list, &excl, in_list, before, &changes);
     if found.is_none() {
         *seen = Some(Seen {
             cands: g.cands,
@@ -157,7 +196,7 @@ fn first_exclusion(
     excl: &[u128; 81],
     in_list: u128,
     before: Option<&Seen>,
-    changed: u128,
+    changes: &Changes,
 ) -> Option<Hint> {
     if list.len() < degree {
         return None;
@@ -166,7 +205,6 @@ fn first_exclusion(
     for (i, &c) in list.iter().enumerate() {
         at[c as usize] = i as u8;
     }
-    let touched = before.map_or(!0, |b| b.touched(changed, in_list));
     for i in 0..list.len() {
         for j in i + 1..list.len() {
             let (c0, c1) = (list[i] as usize, list[j] as usize);
@@ -176,7 +214,7 @@ fn first_exclusion(
                 continue;
             }
             if degree == 2 {
-                if known_empty(before, changed, &[c0, c1]) {
+                if known_empty(before, changes, &[c0, c1]) {
                     continue;
                 }
                 if let Some(h) = exclusion(g, &[c0, c1], excl[c0] & excl[c1]) {
@@ -184,7 +222,7 @@ fn first_exclusion(
                 }
                 continue;
             }
-            let keep = before.map_or(!0, |b| b.thirds_to_try(changed, touched, c0, c1));
+            let keep = changes.thirds_to_try(c0, c1);
             if (excl[c0] | excl[c1]) & in_list & keep == 0 {
                 continue;
             }
@@ -202,7 +240,7 @@ fn first_exclusion(
                         let common = excl[c0] & excl[c1] & excl[c2];
                         if fewer_than_two(common)
                             || tried_before(excl, &at, [c0, c1, c2])
-                            || known_empty(before, changed, &[c0, c1, c2])
+                            || known_empty(before, changes, &[c0, c1, c2])
                         {
                             continue; // (the first: as `exclusion` would find)
                         }
@@ -408,50 +446,77 @@ mod tests {
         assert!(found > 0 && passed > 0, "found {found}, passed {passed}");
     }
 
-    /// Along SE's run of each puzzle, every triple the search passes
-    /// with its pair ([`Seen::thirds_to_try`]) is one [`known_empty`]
-    /// passes (tried then, its cells and common peers unchanged): the
-    /// pass drops no combination that could strike.
+    /// Whether the combination `cells`, with the excluders `excl` in
+    /// `g`, reads what it read when `seen` was taken (its cells were
+    /// candidate cells then, and tried; the same candidates in its cells,
+    /// the same common excluders with the same candidates): found from
+    /// the definition, cell by cell.
+    fn unchanged_since(seen: &Seen, g: &Grid, excl: &[u128; 81], cells: &[usize]) -> bool {
+        let common = |e: &[u128; 81]| cells.iter().fold(!0u128, |m, &c| m & e[c]);
+        let (now, then) = (common(excl), common(&seen.excl));
+        seen.tried(cells)
+            && now == then
+            && cells.iter().all(|&c| seen.cands[c] == g.cands[c])
+            && (0..81).all(|c| now >> c & 1 == 0 || seen.cands[c] == g.cands[c])
+    }
+
+    /// Along SE's run of each puzzle, every pair and triple the search
+    /// passes ([`Changes::thirds_to_try`], [`known_empty`]) reads what it
+    /// read when it was tried on the last grid without a strike: the
+    /// passes drop no combination that could strike now.
     #[test]
-    fn the_thirds_passed_with_a_pair_were_tried_unchanged() {
-        let (mut passed, mut kept) = (0, 0);
+    fn the_combinations_passed_were_tried_unchanged() {
+        let (mut passed, mut kept) = ([0; 2], [0; 2]);
         for p in RUNS {
             let mut g = Grid::new(&parse(p).unwrap());
-            let mut seen = None;
+            let mut seen: [Option<Seen>; 2] = [None, None];
             while !g.is_solved() {
-                if let Some(before) = &seen {
-                    let changed = Seen::changed(before, &g);
-                    let (list, len, excl) = candidate_cells(&g, 3);
-                    let in_list = list[..len].iter().fold(0u128, |m, &c| m | 1 << c);
-                    let touched = before.touched(changed, in_list);
-                    for (i, &c0) in list[..len].iter().enumerate() {
-                        for &c1 in &list[i + 1..len] {
-                            let (c0, c1) = (usize::from(c0), usize::from(c1));
-                            let keep = before.thirds_to_try(changed, touched, c0, c1);
-                            let area = (excl[c0] | excl[c1]) & in_list & !(1 << c0 | 1 << c1);
-                            for c2 in (0..81).filter(|&c| area >> c & 1 == 1) {
-                                let cells = [c0, c1, c2];
-                                if fewer_than_two(excl[c0] & excl[c1] & excl[c2]) {
-                                    continue; // (not tried)
+                for (k, degree) in [2, 3].into_iter().enumerate() {
+                    if let Some(before) = &seen[k] {
+                        let (list, len, excl) = candidate_cells(&g, degree);
+                        let list: Vec<usize> = list[..len].iter().map(|&c| c.into()).collect();
+                        let in_list = list.iter().fold(0u128, |m, &c| m | 1 << c);
+                        let changes = before.changes(&g, degree, before.changed(&g), in_list);
+                        for (i, &c0) in list.iter().enumerate() {
+                            for &c1 in &list[i + 1..] {
+                                let keep = changes.thirds_to_try(c0, c1);
+                                let area = (excl[c0] | excl[c1]) & in_list & !(1 << c0 | 1 << c1);
+                                let thirds = (0..81).filter(|&c| area >> c & 1 == 1);
+                                let mut combos: Vec<Vec<usize>> =
+                                    thirds.map(|c2| vec![c0, c1, c2]).collect();
+                                if degree == 2 {
+                                    combos = vec![vec![c0, c1]];
                                 }
-                                if keep >> c2 & 1 == 1 {
-                                    kept += 1;
-                                } else {
-                                    assert!(known_empty(Some(before), changed, &cells), "{p}");
-                                    passed += 1;
+                                for cells in combos {
+                                    let common = cells.iter().fold(!0u128, |m, &c| m & excl[c]);
+                                    if fewer_than_two(common) {
+                                        continue; // (not tried)
+                                    }
+                                    let pass = known_empty(Some(before), &changes, &cells)
+                                        || degree == 3 && keep >> cells[2] & 1 == 0;
+                                    if pass {
+                                        assert!(unchanged_since(before, &g, &excl, &cells), "{p}");
+                                        passed[k] += 1;
+                                    } else {
+                                        kept[k] += 1;
+                                    }
                                 }
                             }
                         }
                     }
+                    aligned_exclusion_after(&g, degree, &mut seen[k]);
                 }
-                aligned_exclusion_after(&g, 3, &mut seen);
                 let Some(h) = crate::serate::next_hint(&g, false) else {
                     break;
                 };
                 h.apply(&mut g);
             }
         }
-        assert!(passed > 0 && kept > 0, "passed {passed}, kept {kept}");
+        let some = |n: [usize; 2]| n.iter().all(|&n| n > 0);
+        assert!(
+            some(passed) && some(kept),
+            "passed {passed:?}, kept {kept:?}"
+        );
     }
 
     /// Whether every value of every cell has an assignment of the others
