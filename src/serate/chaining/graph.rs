@@ -146,6 +146,14 @@ impl Arena {
         self.order.clear();
     }
 
+    /// Empties the arena and makes `k` its one assumption, in the sets:
+    /// the start of a run or a walk.
+    pub fn restart(&mut self, k: u16) {
+        self.clear();
+        let root = self.make(k, &[]);
+        self.insert(root);
+    }
+
     /// Makes a node (not yet in the sets).
     pub fn make(&mut self, key: u16, parents: &[u32]) -> u32 {
         let start = self.parents.len() as u32;

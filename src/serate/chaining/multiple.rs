@@ -115,9 +115,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn start(&mut self, arena: &mut Arena, k: u16) -> Option<(u32, u32)> {
-        arena.clear();
-        let n = arena.make(k, &[]);
-        arena.insert(n);
+        arena.restart(k);
         run(self.g, arena, self.mode, &mut self.scratch)
     }
 }

@@ -113,9 +113,6 @@ fn unary(
     let source = key(cell, v, true);
     let cycles = found.may_cycle(source);
     if cycles {
-        arena.clear();
-        let root = arena.make(source, &[]);
-        arena.insert(root);
         do_cycles((g, places), arena, (y, x), source, bufs);
     } else {
         bufs.found.clear();
@@ -136,9 +133,6 @@ fn unary(
         if !found.reaches_conjugate(start) {
             continue;
         }
-        arena.clear();
-        let root = arena.make(start, &[]);
-        arena.insert(root);
         do_forcing((g, places), arena, y, start, bufs);
         for &t in &bufs.found {
             out.extend(forcing_hint(g, arena, t, (y, x), nest));
@@ -203,9 +197,6 @@ fn quick_forcing(
             if !xy.reaches_conjugate(start) {
                 continue;
             }
-            arena.clear();
-            let root = arena.make(start, &[]);
-            arena.insert(root);
             do_forcing((g, places), arena, true, start, bufs);
             for &t in &bufs.found {
                 if let Some(h) = forcing_hint(g, arena, t, (true, true), false) {
@@ -221,7 +212,7 @@ fn quick_forcing(
 
 /// SE's `doCycles`: a breadth-first walk that may revisit "offs"; the
 /// "ons" equal to the source reached after four links or more, left in
-/// `bufs.found`.
+/// `bufs.found` (the arena starts anew from `source`).
 fn do_cycles(
     (g, places): (&Grid, &Places),
     arena: &mut Arena,
@@ -240,6 +231,7 @@ fn do_cycles(
     cycles.clear();
     pending_on.clear();
     pending_off.clear();
+    arena.restart(source);
     pending_on.push(arena.order[0]);
     let mut length = 0;
     while !pending_on.is_empty() || !pending_off.is_empty() {
@@ -286,7 +278,8 @@ fn do_cycles(
 }
 
 /// SE's `doForcingChains`: the first "on" or "off" reached that
-/// contradicts the start, left in `bufs.found`.
+/// contradicts the start, left in `bufs.found` (the arena starts anew
+/// from `source`).
 fn do_forcing(
     (g, places): (&Grid, &Places),
     arena: &mut Arena,
@@ -305,6 +298,7 @@ fn do_forcing(
     targets.clear();
     pending_on.clear();
     pending_off.clear();
+    arena.restart(source);
     let root = arena.order[0];
     if is_on(source) {
         pending_on.push(root);
@@ -437,9 +431,6 @@ mod tests {
                 for cell in (0..81).filter(|&c| pop(g.cands[c]) >= 2) {
                     for v in digits(g.cands[cell]) {
                         let source = key(cell, v, true);
-                        arena.clear();
-                        let root = arena.make(source, &[]);
-                        arena.insert(root);
                         do_cycles((&g, &places), &mut arena, (y, x), source, &mut bufs);
                         let hint = bufs
                             .found
