@@ -34,13 +34,14 @@ use crate::annotate::{
     CellValue, GridMark, SheetEdits, SolutionCopy, Solutions, StyleFrom,
 };
 use crate::report::{SheetRecord, SheetStatus};
-use crate::solve::{candidate_letters, solve, Outcome, SolveOptions, Status};
+use crate::solve::{candidate_letters, Outcome, SolveOptions, Status};
 use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions, Symbol};
 
 mod grids;
 mod lock;
 mod place;
 mod process;
+mod repeats;
 mod stamp;
 mod write;
 
@@ -50,6 +51,7 @@ pub use grids::{answer_styles, solve_grid, solve_grid_copy};
 pub use lock::{lock_outputs, LockError, RunLock, FOLDER_LOCK};
 pub use place::{not_regular, not_regular_message};
 pub use process::process;
+pub use repeats::Repeats;
 use stamp::*;
 pub use stamp::{stamp, up_to_date};
 use write::*;
@@ -637,6 +639,9 @@ pub struct RunOptions {
     /// `too-hard` or `too-easy` (a complete grid, with no blank, is never
     /// either).
     pub limits: crate::logic::Limits,
+    /// The outcomes of the grids solved so far in this run, so that a
+    /// grid met again is not solved again ([`Repeats`]).
+    pub repeats: Repeats,
 }
 
 /// What processing one file produced.

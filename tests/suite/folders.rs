@@ -462,3 +462,56 @@ fn files_of_other_kinds_in_a_folder_are_listed_with_why_never_silently() {
         "{err}"
     );
 }
+
+/// A puzzle met again in one run, on another sheet or in another file,
+/// is solved once: every repeat reports the first one's outcome, its time
+/// included (to the microsecond, which two solves of a hard puzzle do not
+/// share), and a puzzle met once is solved on its own.
+#[test]
+fn a_puzzle_repeated_across_a_folder_is_solved_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inp = tmp.path().join("inbox");
+    std::fs::create_dir_all(&inp).unwrap();
+    let hard = || PUZZLES[1].parse::<Grid>().unwrap();
+    let books = [
+        ("a.xlsx", vec![("Week 1", hard()), ("Week 2", hard())]),
+        ("b.xlsx", vec![("Class set", hard())]),
+        ("c.xlsx", vec![("Other", PUZZLES[2].parse().unwrap())]),
+    ];
+    for (name, sheets) in books {
+        let sheets: Vec<(String, Grid)> = sheets.into_iter().map(|(s, g)| (s.into(), g)).collect();
+        puzzle_workbook(&sheets)
+            .unwrap()
+            .save(inp.join(name))
+            .unwrap();
+    }
+    let o = xlsudoku(&["check", inp.to_str().unwrap(), "--json", "-j", "1"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let (recs, _) = json_records(&o);
+    assert_eq!(recs.len(), 4);
+    let first = &recs[0];
+    assert_eq!(first.sheet.as_deref(), Some("Week 1"));
+    assert!(first.elapsed_ms > 0.0);
+    for r in &recs[1..3] {
+        assert_eq!(
+            (&r.status, &r.history, r.rating, r.elapsed_ms),
+            (
+                &first.status,
+                &first.history,
+                first.rating,
+                first.elapsed_ms
+            ),
+            "{:?}",
+            r.sheet
+        );
+    }
+    let other = &recs[3];
+    assert_eq!(other.sheet.as_deref(), Some("Other"));
+    assert_ne!(other.history, first.history);
+    assert_ne!(other.elapsed_ms, first.elapsed_ms);
+}

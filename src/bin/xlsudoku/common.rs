@@ -150,6 +150,7 @@ pub fn run_options(c: &Common, logic_only: bool, force: bool) -> Result<RunOptio
         force,
         sheets: c.sheet.clone(),
         limits: Limits::default(),
+        repeats: Default::default(),
     })
 }
 
