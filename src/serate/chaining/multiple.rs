@@ -39,6 +39,11 @@ struct Ctx<'a> {
     enough: f64,
     /// Whether such a hint was found.
     done: bool,
+    /// The easiest hint's difficulty so far, and the most complex hint
+    /// no harder ([`most_complex`]): a harder hint is never SE's choice,
+    /// so it is not made (its walk stops past the cap).
+    easiest: f64,
+    cap: usize,
     /// A Nishio chainer's templates (module `templates`).
     templates: Option<std::rc::Rc<Templates>>,
     /// The grid's only solution, when known (module `truth`).
@@ -65,6 +70,8 @@ impl<'a> Ctx<'a> {
             out: Vec::new(),
             enough,
             done: false,
+            easiest: f64::INFINITY,
+            cap: usize::MAX,
             templates: chainer.nishio.then(|| std::rc::Rc::new(Templates::new(g))),
             truth,
         }
@@ -86,18 +93,21 @@ impl<'a> Ctx<'a> {
         (removals, place): Effect,
     ) {
         let rule = self.chainer.rule();
-        let mut h = chain_hint(
-            rule,
-            rule.base(),
-            nested::complexity(targets),
-            sort_key,
-            removals,
-            place,
-        );
+        // A hint harder than one found is not the easiest: not made (but
+        // every hint counts when nesting).
+        let cap = if self.nest { usize::MAX } else { self.cap };
+        let Some(complexity) = nested::complexity_within(targets, cap) else {
+            return;
+        };
+        let mut h = chain_hint(rule, rule.base(), complexity, sort_key, removals, place);
         if self.nest {
             h.nest = Some(Box::new(nested::info(targets, root_cause)));
         }
         self.done |= super::is_enough(h.hint.difficulty, self.enough);
+        if h.hint.difficulty < self.easiest {
+            self.easiest = h.hint.difficulty;
+            self.cap = most_complex(rule.base(), self.easiest);
+        }
         self.out.push(h);
     }
 
@@ -118,6 +128,22 @@ impl<'a> Ctx<'a> {
         arena.restart(k);
         run(self.g, arena, self.mode, &mut self.scratch)
     }
+}
+
+/// The highest complexity a hint of `base` may have and be no harder than
+/// `difficulty`.
+fn most_complex(base: f64, difficulty: f64) -> usize {
+    // The longest chain with each count of additions is a ceiling of
+    // `length_addition` plus 2; those ceilings are tried in turn.
+    let (mut ceil, mut odd, mut most) = (4usize, false, None);
+    while ceil < usize::MAX / 2
+        && super::is_enough(base + super::length_addition(ceil + 2), difficulty)
+    {
+        most = Some(ceil + 2);
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    most.unwrap_or(0)
 }
 
 /// The runs from each "on" assumption, each made once: a cell's chains
@@ -455,6 +481,28 @@ fn common_keys(arenas: &[&Arena]) -> KeySet {
 mod tests {
     use super::*;
 
+    /// `most_complex` is the highest complexity whose difficulty is no
+    /// harder, as a count up says.
+    #[test]
+    fn most_complex_is_the_last_complexity_no_harder() {
+        for base in [7.0, 8.5, 9.5] {
+            for tenths in 0..=15 {
+                let difficulty = base + f64::from(tenths) / 10.0;
+                let counted = (0..2000)
+                    .filter(|&c| {
+                        super::super::is_enough(base + super::super::length_addition(c), difficulty)
+                    })
+                    .max()
+                    .expect("short chains add nothing");
+                assert_eq!(
+                    most_complex(base, difficulty),
+                    counted,
+                    "{base} {difficulty}"
+                );
+            }
+        }
+    }
+
     /// Each run is found again under its own cell and digit, whatever
     /// the order they were made in.
     #[test]
@@ -479,6 +527,8 @@ mod tests {
             out: Vec::new(),
             enough: f64::NEG_INFINITY,
             done: false,
+            easiest: f64::INFINITY,
+            cap: usize::MAX,
             templates: None,
             truth: None,
         };
@@ -606,7 +656,8 @@ mod truth_tests {
                 let absurd = run(g, &mut arena, mode, &mut scratch);
                 assert!(absurd.is_none(), "{c} {d} comes first");
             }
-            let full = hints_knowing(g, dynamic, (false, f64::NEG_INFINITY), Some(solution));
+            // Every hint, the harder ones too (made when nesting).
+            let full = hints_knowing(g, dynamic, (true, f64::NEG_INFINITY), Some(solution));
             assert!(
                 full.iter().any(|f| f.hint.rule == h.hint.rule
                     && f.hint.removals == h.hint.removals
@@ -625,7 +676,8 @@ mod truth_tests {
         let mut found = 0;
         for g in grids.iter().take(6) {
             for chainer in [Chainer::NISHIO, Chainer::MULTIPLE, Chainer::DYNAMIC] {
-                let at = (false, f64::NEG_INFINITY);
+                // Every hint, the harder ones too (made when nesting).
+                let at = (true, f64::NEG_INFINITY);
                 let plain = hints_knowing(g, chainer, at, None);
                 let knowing = hints_knowing(g, chainer, at, Some(solution));
                 assert_eq!(view(&plain), view(&knowing), "{chainer:?}");
@@ -633,5 +685,30 @@ mod truth_tests {
             }
         }
         assert!(found > 0);
+    }
+
+    /// Not making the hints harder than the easiest found so far leaves
+    /// the easiest as it is, and makes fewer hints.
+    #[test]
+    fn the_hints_not_made_are_never_the_easiest() {
+        let (grids, solution) = chain_grids();
+        let mut fewer = 0;
+        for g in &grids {
+            for chainer in [Chainer::NISHIO, Chainer::MULTIPLE, Chainer::DYNAMIC] {
+                for truth in [None, Some(solution)] {
+                    let all = hints_knowing(g, chainer, (true, f64::NEG_INFINITY), truth);
+                    let made = hints_knowing(g, chainer, (false, f64::NEG_INFINITY), truth);
+                    let strip = |h: &ChainHint| (h.hint.clone(), h.complexity, h.sort_key);
+                    assert_eq!(
+                        super::super::sorted(all.clone()).first().map(strip),
+                        super::super::sorted(made.clone()).first().map(strip),
+                        "{chainer:?}"
+                    );
+                    assert!(made.len() <= all.len());
+                    fewer += usize::from(made.len() < all.len());
+                }
+            }
+        }
+        assert!(fewer > 0);
     }
 }

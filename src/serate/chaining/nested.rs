@@ -30,8 +30,8 @@ pub struct NestInfo {
 }
 
 /// Visits the distinct potentials (by key) of `node` and its ancestors,
-/// breadth first, as SE's `getChain` lists them.
-fn walk(arena: &Arena, node: u32, mut f: impl FnMut(u32)) {
+/// breadth first, as SE's `getChain` lists them, while `f` says to go on.
+fn walk(arena: &Arena, node: u32, mut f: impl FnMut(u32) -> bool) {
     // The queue is this thread's, reused (a walk per hint found); taken
     // out while walking, so a nested walk inside `f` gets its own.
     let mut queue = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
@@ -47,7 +47,9 @@ fn walk(arena: &Arena, node: u32, mut f: impl FnMut(u32)) {
             continue;
         }
         seen[k / 64] |= 1 << (k % 64);
-        f(n);
+        if !f(n) {
+            break;
+        }
         queue.extend_from_slice(arena.parents(n));
     }
     QUEUE.with(|q| *q.borrow_mut() = queue);
@@ -60,8 +62,15 @@ thread_local! {
 
 /// SE's complexity of a hint with these chain targets: the ancestor
 /// counts summed, plus the complexity of each distinct nested chain met.
+#[cfg(test)]
 pub fn complexity(targets: &[(&Arena, u32)]) -> usize {
-    let mut total = 0;
+    complexity_within(targets, usize::MAX).unwrap_or(usize::MAX)
+}
+
+/// [`complexity`], or None as soon as it is known to pass `cap` (the
+/// walks stop there).
+pub fn complexity_within(targets: &[(&Arena, u32)], cap: usize) -> Option<usize> {
+    let mut total: usize = 0;
     let mut seen: Vec<u64> = Vec::new();
     for &(arena, t) in targets {
         walk(arena, t, |n| {
@@ -69,12 +78,16 @@ pub fn complexity(targets: &[(&Arena, u32)]) -> usize {
             if let Some(nest) = arena.nest(n) {
                 if !seen.contains(&nest.fingerprint) {
                     seen.push(nest.fingerprint);
-                    total += nest.complexity;
+                    total = total.saturating_add(nest.complexity);
                 }
             }
+            total <= cap
         });
+        if total > cap {
+            return None;
+        }
     }
-    total
+    Some(total)
 }
 
 fn mix(h: u64, x: u64) -> u64 {
@@ -99,6 +112,7 @@ pub fn info(targets: &[(&Arena, u32)], root_cause: u8) -> NestInfo {
             if is_on(k) && cause != CAUSE_NONE {
                 causes.push((cell_of(k) as u8, digit_of(k), cause));
             }
+            true
         });
     }
     NestInfo {
@@ -266,7 +280,7 @@ pub fn potentials(
 #[cfg(test)]
 mod tests {
     use super::super::graph::{key, Arena, Nest, CAUSE_CELL, CAUSE_NONE};
-    use super::{complexity, info, off_cause, rule_parents, walk, NestInfo};
+    use super::{complexity, complexity_within, info, off_cause, rule_parents, walk, NestInfo};
     use crate::serate::grid::Grid;
 
     /// The reused queue gives each walk, nested ones too, every distinct
@@ -283,11 +297,23 @@ mod tests {
             let (mut outer, mut inner) = (0, 0);
             walk(&a, n, |m| {
                 outer += 1;
-                walk(&a, m, |_| inner += 1);
+                walk(&a, m, |_| {
+                    inner += 1;
+                    true
+                });
+                true
             });
-            assert_eq!(outer, a.ancestor_count(n));
+            let count = a.ancestor_count(n);
+            assert_eq!(outer, count);
             assert!(inner >= outer);
-            assert_eq!(complexity(&[(&a, n)]), a.ancestor_count(n));
+            assert_eq!(complexity(&[(&a, n)]), count);
+            assert_eq!(complexity_within(&[(&a, n)], count), Some(count));
+            assert_eq!(
+                complexity_within(&[(&a, n), (&a, n)], 2 * count),
+                Some(2 * count)
+            );
+            assert_eq!(complexity_within(&[(&a, n), (&a, n)], 2 * count - 1), None);
+            assert_eq!(complexity_within(&[(&a, n)], count - 1), None);
         }
     }
 
