@@ -251,7 +251,8 @@ impl Tarjan {
             counter: 0,
             comps: 0,
             words: n.div_ceil(64),
-            reach: Vec::new(),
+            // At most one component per node: no reallocation.
+            reach: Vec::with_capacity(n * n.div_ceil(64)),
         }
     }
 
@@ -318,8 +319,9 @@ impl Tarjan {
                 let cw = self.comp[w as usize];
                 if cw != c {
                     let other = &closed[cw as usize * words..][..words];
-                    for (a, &b) in set.iter_mut().zip(other) {
-                        *a |= b;
+                    let set = &mut set[..words];
+                    for i in 0..words {
+                        set[i] |= other[i];
                     }
                 }
             }
