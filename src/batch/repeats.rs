@@ -14,9 +14,35 @@ use std::sync::{Arc, Mutex};
 use crate::grid::Grid;
 use crate::solve::{solve, Outcome, SolveOptions, Status};
 
-/// At most this many outcomes are kept: past it, a new grid is solved
-/// and not kept, so that a very large run holds a bounded memory.
+/// At most this many outcomes are kept, and at most [`KEPT_BYTES`] of
+/// them: past either, a new grid is solved and not kept, so that a very
+/// large run holds a bounded memory.
 pub const KEPT: usize = 2048;
+
+/// The memory the kept outcomes may take, about (see [`footprint`]).
+pub const KEPT_BYTES: usize = 16 << 20;
+
+/// About the memory an outcome takes: itself, its grids, history and
+/// steps with what they hold.
+fn footprint(o: &Outcome) -> usize {
+    use std::mem::size_of;
+    let step = |s: &crate::logic::Step| {
+        size_of::<crate::logic::Step>()
+            + s.digits.len()
+            + s.cells.len() * size_of::<usize>()
+            + s.eliminated.len() * size_of::<(usize, u8)>()
+            + s.chains
+                .iter()
+                .flatten()
+                .map(|n| size_of::<crate::logic::ChainNode>() + n.cells.len() * size_of::<usize>())
+                .sum::<usize>()
+    };
+    size_of::<Outcome>()
+        + 2 * o.grid.cells().len()
+        + o.candidates.len() * size_of::<u64>()
+        + o.history.len()
+        + o.steps.iter().map(step).sum::<usize>()
+}
 
 /// Outcomes a run keeps by puzzle ([`RunOptions::repeats`](super::RunOptions)).
 /// Clones share one store, so the files and grids a run solves in
@@ -39,24 +65,47 @@ pub const KEPT: usize = 2048;
 /// # Ok::<(), xlsudoku::grid::GridError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct Repeats(Arc<Mutex<HashMap<Grid, Arc<Outcome>>>>);
+pub struct Repeats(Arc<Mutex<Store>>);
+
+/// The outcomes kept, and about how much memory they take.
+#[derive(Debug)]
+struct Store {
+    kept: HashMap<Grid, Arc<Outcome>>,
+    bytes: usize,
+    /// The memory they may take ([`KEPT_BYTES`]).
+    room: usize,
+}
+
+impl Default for Store {
+    fn default() -> Store {
+        Store {
+            kept: HashMap::new(),
+            bytes: 0,
+            room: KEPT_BYTES,
+        }
+    }
+}
 
 impl Repeats {
     /// [`solve`]`(puzzle, opts)`, or the outcome kept from an earlier call
     /// with the same puzzle. `opts` must be the same at every call on one
     /// store (they are a run's).
     pub fn solve(&self, puzzle: &Grid, opts: &SolveOptions) -> Outcome {
-        if let Some(kept) = self.lock().get(puzzle) {
+        if let Some(kept) = self.lock().kept.get(puzzle) {
             return Outcome::clone(kept);
         }
         // Solved without the lock: grids of other threads go on. Two
         // threads meeting the same new puzzle both solve it.
         let outcome = solve(puzzle, opts);
         if outcome.status != Status::Timeout {
-            let mut kept = self.lock();
-            if kept.len() < KEPT {
-                kept.entry(puzzle.clone())
-                    .or_insert_with(|| Arc::new(outcome.clone()));
+            let bytes = footprint(&outcome) + puzzle.cells().len();
+            let mut store = self.lock();
+            if store.kept.len() < KEPT
+                && store.bytes + bytes <= store.room
+                && !store.kept.contains_key(puzzle)
+            {
+                store.bytes += bytes;
+                store.kept.insert(puzzle.clone(), Arc::new(outcome.clone()));
             }
         }
         outcome
@@ -64,7 +113,7 @@ impl Repeats {
 
     /// How many outcomes are kept.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().kept.len()
     }
 
     /// Whether none is kept.
@@ -74,7 +123,7 @@ impl Repeats {
 
     /// The store; a thread that panicked holding it left it whole (an
     /// insert is one call), so a poisoned lock is taken as it is.
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Grid, Arc<Outcome>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -139,6 +188,37 @@ mod tests {
         }
         assert_eq!(solved, KEPT + 3);
         assert!(repeats.len() <= KEPT);
+    }
+
+    /// The kept outcomes stay within the store's memory: with room for
+    /// two and a half, two of five distinct grids are kept, and the
+    /// others are still solved.
+    #[test]
+    fn the_store_is_bounded_in_memory() {
+        let opts = SolveOptions::default();
+        let grids: Vec<Grid> = (0..5)
+            .map(|i| {
+                let mut g: Grid = SOLVED.parse().expect("81 digits");
+                for cell in (i..81).step_by(4) {
+                    g.set(cell / 9, cell % 9, 0);
+                }
+                g
+            })
+            .collect();
+        let each: Vec<usize> = grids
+            .iter()
+            .map(|g| footprint(&solve(g, &opts)) + g.cells().len())
+            .collect();
+        let room = each[0] + each[1] + each[2] / 2;
+        let repeats = Repeats(Arc::new(Mutex::new(Store {
+            room,
+            ..Store::default()
+        })));
+        for g in &grids {
+            assert_eq!(repeats.solve(g, &opts).status, Status::Solved);
+        }
+        assert_eq!(repeats.len(), 2);
+        assert!(repeats.lock().bytes <= room);
     }
 
     const SOLVED: &str =
