@@ -30,7 +30,7 @@ use crate::search::{search, SearchError, SearchOptions};
 pub const DEFAULT_SE_BUDGET: Duration = Duration::from_secs(1);
 
 /// How to solve.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SolveOptions {
     /// Like the seed macro: no search; stop when the techniques stop, keep
     /// what was deduced and report the remaining candidates.

@@ -74,6 +74,8 @@ struct Store {
     bytes: usize,
     /// The memory they may take ([`KEPT_BYTES`]).
     room: usize,
+    /// The options they were solved with (the first call's).
+    opts: Option<SolveOptions>,
 }
 
 impl Default for Store {
@@ -82,17 +84,26 @@ impl Default for Store {
             kept: HashMap::new(),
             bytes: 0,
             room: KEPT_BYTES,
+            opts: None,
         }
     }
 }
 
 impl Repeats {
     /// [`solve`]`(puzzle, opts)`, or the outcome kept from an earlier call
-    /// with the same puzzle. `opts` must be the same at every call on one
-    /// store (they are a run's).
+    /// with the same puzzle. The store holds the outcomes of one set of
+    /// options (a run's: the first call's); a call with others is solved
+    /// and not kept.
     pub fn solve(&self, puzzle: &Grid, opts: &SolveOptions) -> Outcome {
-        if let Some(kept) = self.lock().kept.get(puzzle) {
-            return Outcome::clone(kept);
+        {
+            let store = self.lock();
+            if store.opts.as_ref().is_some_and(|o| o != opts) {
+                drop(store);
+                return solve(puzzle, opts);
+            }
+            if let Some(kept) = store.kept.get(puzzle) {
+                return Outcome::clone(kept);
+            }
         }
         // Solved without the lock: grids of other threads go on. Two
         // threads meeting the same new puzzle both solve it.
@@ -100,7 +111,11 @@ impl Repeats {
         if outcome.status != Status::Timeout {
             let bytes = footprint(&outcome) + puzzle.cells().len();
             let mut store = self.lock();
-            if store.kept.len() < KEPT
+            if store.opts.is_none() {
+                store.opts = Some(opts.clone());
+            }
+            if store.opts.as_ref() == Some(opts)
+                && store.kept.len() < KEPT
                 && store.bytes + bytes <= store.room
                 && !store.kept.contains_key(puzzle)
             {
@@ -155,6 +170,24 @@ mod tests {
         assert_eq!(third.status, Status::Solved);
         assert_eq!(third.grid, SOLVED.parse().expect("81 digits"));
         assert_eq!(repeats.len(), 2);
+    }
+
+    /// Other options than the store's: solved with them, not kept, and
+    /// the store's outcome is not given.
+    #[test]
+    fn other_options_are_solved_on_their_own() {
+        let p: Grid = HARD.parse().expect("81 digits");
+        let repeats = Repeats::default();
+        let whole = repeats.solve(&p, &SolveOptions::default());
+        let logic = SolveOptions {
+            techniques: crate::logic::Ladder::seed(),
+            logic_only: true,
+            ..SolveOptions::default()
+        };
+        let other = repeats.solve(&p, &logic);
+        assert_ne!(other.status, whole.status);
+        assert_eq!(other.status, solve(&p, &logic).status);
+        assert_eq!(repeats.len(), 1);
     }
 
     /// An outcome a time limit cut short is not kept.
