@@ -170,22 +170,26 @@ pub fn solve_grid_copy(
     opts: &SolveOptions,
     limits: &crate::logic::Limits,
 ) -> (SheetRecord, Vec<CellEdit>, Option<SheetCopy>) {
-    solve_grid_once(file, sheet, grid, (opts, limits), &Repeats::default())
+    solve_grid_once(file, sheet, grid, (opts, limits), None)
 }
 
-/// [`solve_grid_copy`], a puzzle already in `repeats` not solved again.
+/// [`solve_grid_copy`], a puzzle already in `repeats` (if given) not
+/// solved again.
 pub(super) fn solve_grid_once(
     file: &str,
     sheet: &str,
     grid: &FoundGrid,
     (opts, limits): (&SolveOptions, &crate::logic::Limits),
-    repeats: &Repeats,
+    repeats: Option<&Repeats>,
 ) -> (SheetRecord, Vec<CellEdit>, Option<SheetCopy>) {
     let puzzle = grid.puzzle();
     let side = grid.shape.side();
     let bad = grid.bad_cells();
     let outcome = if bad.is_empty() && grid.formula_cells().is_empty() && grid.merged.is_empty() {
-        repeats.solve(&puzzle, opts)
+        match repeats {
+            Some(r) => r.solve(&puzzle, opts),
+            None => crate::solve::solve(&puzzle, opts),
+        }
     } else {
         // Bad values make the grid invalid whatever the rest holds: no
         // solving; any clash among the good givens is named too.

@@ -224,9 +224,13 @@ fn solve_all(
         .par_iter()
         .map(|&(i, name, grid)| {
             let (record, edits, copy) = match grid {
-                Some(g) => {
-                    solve_grid_once(file, name, g, (&opts.solve, &opts.limits), &opts.repeats)
-                }
+                Some(g) => solve_grid_once(
+                    file,
+                    name,
+                    g,
+                    (&opts.solve, &opts.limits),
+                    Some(&opts.repeats),
+                ),
                 None => (
                     SheetRecord {
                         file: file.to_string(),

@@ -107,16 +107,25 @@ pub struct ChainHint {
 /// SE's addition for a chain of `complexity`: 0.1 for each step of the
 /// ceilings 4, 6, 8, 12, 16, 24, … that `complexity - 2` passes.
 pub fn length_addition(complexity: usize) -> f64 {
-    let mut added = 0.0;
-    let mut ceil: i64 = 4;
     let length = complexity as i64 - 2;
-    let mut odd = false;
-    while length > ceil {
+    let mut added = 0.0;
+    for ceil in length_ceilings() {
+        if length <= ceil as i64 {
+            break;
+        }
         added += 0.1;
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
     }
     added
+}
+
+/// The ceilings of [`length_addition`] in turn: 4, 6, 8, 10, 15, 20, …
+/// (times 3/2 and 4/3 by turns), as long as they fit.
+fn length_ceilings() -> impl Iterator<Item = usize> {
+    std::iter::successors(Some((4usize, false)), |&(ceil, odd)| {
+        let next = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        (ceil < usize::MAX / 4).then_some((next, !odd))
+    })
+    .map(|(ceil, _)| ceil)
 }
 
 /// Makes a hint of `rule` with base `base`, the length added.

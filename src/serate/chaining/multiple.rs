@@ -134,16 +134,12 @@ impl<'a> Ctx<'a> {
 /// `difficulty`.
 fn most_complex(base: f64, difficulty: f64) -> usize {
     // The longest chain with each count of additions is a ceiling of
-    // `length_addition` plus 2; those ceilings are tried in turn.
-    let (mut ceil, mut odd, mut most) = (4usize, false, None);
-    while ceil < usize::MAX / 2
-        && super::is_enough(base + super::length_addition(ceil + 2), difficulty)
-    {
-        most = Some(ceil + 2);
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-    }
-    most.unwrap_or(0)
+    // `length_addition` plus 2.
+    super::length_ceilings()
+        .map(|ceil| ceil + 2)
+        .take_while(|&c| super::is_enough(base + super::length_addition(c), difficulty))
+        .last()
+        .unwrap_or(0)
 }
 
 /// The runs from each "on" assumption, each made once: a cell's chains
