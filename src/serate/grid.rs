@@ -24,6 +24,10 @@ pub const REGION_CELLS: [[u8; 9]; 27] = region_cells();
 /// The block, row and column of each cell (region indexes).
 pub const CELL_REGIONS: [[u8; 3]; 81] = cell_regions();
 
+/// Each cell's place in its block, row and column (the index `i` with
+/// `REGION_CELLS[region][i] == cell`), in the order of [`CELL_REGIONS`].
+pub const CELL_INDEXES: [[u8; 3]; 81] = cell_indexes();
+
 /// For each cell, its 20 peers as a bit set over the 81 cells.
 pub const PEERS: [u128; 81] = peers();
 /// The 20 peers of each cell in SE's order (`getHouseCells`): its
@@ -58,6 +62,17 @@ const fn cell_regions() -> [[u8; 3]; 81] {
     while c < 81 {
         let (y, x) = (c / 9, c % 9);
         out[c] = [(y / 3 * 3 + x / 3) as u8, (9 + y) as u8, (18 + x) as u8];
+        c += 1;
+    }
+    out
+}
+
+const fn cell_indexes() -> [[u8; 3]; 81] {
+    let mut out = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (y, x) = (c / 9, c % 9);
+        out[c] = [((y % 3) * 3 + x % 3) as u8, x as u8, y as u8];
         c += 1;
     }
     out
@@ -346,7 +361,16 @@ pub fn parse(text: &str) -> Option<[u8; 81]> {
 
 #[cfg(test)]
 mod tests {
-    use super::{HOUSE_ORDER, HOUSE_PARTS};
+    use super::{CELL_INDEXES, CELL_REGIONS, HOUSE_ORDER, HOUSE_PARTS, REGION_CELLS};
+
+    #[test]
+    fn cell_indexes_place_each_cell_in_its_regions() {
+        for c in 0..81 {
+            for (&r, &i) in CELL_REGIONS[c].iter().zip(&CELL_INDEXES[c]) {
+                assert_eq!(REGION_CELLS[r as usize][i as usize] as usize, c, "cell {c}");
+            }
+        }
+    }
 
     #[test]
     fn house_parts_list_the_house_order() {

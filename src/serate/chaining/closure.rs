@@ -22,7 +22,7 @@
 
 use super::super::grid::{digits, Grid};
 use super::graph::{conjugate, key, KEYS};
-use super::implications::{off_to_on, on_to_off, Places};
+use super::implications::{off_to_on, on_to_off_each, Places};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -194,12 +194,11 @@ impl Graph {
         }
         let mut start = Vec::with_capacity(keys.len() + 1);
         let mut adj = Vec::with_capacity(keys.len() * 6);
-        let (mut offs, mut ons) = (Vec::new(), Vec::new());
+        let mut ons = Vec::new();
         for &k in &keys {
             start.push(adj.len() as u32);
             if k & 1 == 1 {
-                on_to_off(g, places, k, y, &mut offs);
-                adj.extend(offs.iter().map(|&o| ids[o as usize]));
+                on_to_off_each(g, places, k, y, |o| adj.push(ids[o as usize]));
             } else {
                 off_to_on(g, places, k, (y, true), &mut ons);
                 adj.extend(ons.iter().map(|&(o, _)| ids[o as usize]));
@@ -346,6 +345,7 @@ impl Tarjan {
 mod tests {
     use super::super::super::grid::parse;
     use super::super::graph::is_on;
+    use super::super::implications::on_to_off;
     use super::*;
 
     /// Whether `from` reaches `to`, the slow way.
