@@ -510,24 +510,7 @@ mod tests {
             .expect("81 digits"),
         );
         let chainer = Chainer::DYNAMIC;
-        let mut ctx = Ctx {
-            g: &g,
-            chainer,
-            nest: false,
-            mode: Mode {
-                y: true,
-                dynamic: true,
-                level: 0,
-            },
-            scratch: Scratch::new(&g),
-            out: Vec::new(),
-            enough: f64::NEG_INFINITY,
-            done: false,
-            easiest: f64::INFINITY,
-            cap: usize::MAX,
-            templates: None,
-            truth: None,
-        };
+        let mut ctx = Ctx::new(&g, chainer, (false, f64::NEG_INFINITY), None);
         let mut runs = Runs::new();
         let asked: Vec<(usize, u8)> = (0..81)
             .rev()
