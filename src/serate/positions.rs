@@ -1,9 +1,16 @@
-//! Where each digit can go in each region, computed once per call of a
-//! rule instead of rescanning a region's cells for every question (a
-//! speed device only: the rules ask it what [`Grid::positions`] would
-//! answer, in their own order).
+//! Where each digit can go in each region, computed once per grid
+//! instead of rescanning a region's cells for every question (a speed
+//! device only: the rules ask it what [`Grid::positions`] would answer,
+//! in their own order).
 
-use super::grid::{bits, Grid, REGION_CELLS};
+use std::cell::RefCell;
+
+use super::grid::{bits, Grid};
+
+thread_local! {
+    /// The last grid's positions.
+    static LAST: RefCell<Option<(Grid, Positions)>> = const { RefCell::new(None) };
+}
 
 /// The positions of every digit in every region of a grid (bit `i` for
 /// the region's `i`-th cell in SE's order), as [`Grid::positions`] gives
@@ -25,14 +32,45 @@ pub struct Positions {
 }
 
 impl Positions {
-    /// The positions of `g`'s candidates.
+    /// The positions of `g`'s candidates. The rules of one step ask it of
+    /// the same grid in turn: the last grid's are kept (on this thread)
+    /// and given again while the grid is unchanged.
     pub fn of(g: &Grid) -> Positions {
-        let mut regions = [[0u16; 10]; 27];
-        for (r, cells) in REGION_CELLS.iter().enumerate() {
-            for (i, &c) in cells.iter().enumerate() {
-                for d in bits(g.cands[c as usize]) {
-                    regions[r][d] |= 1 << i;
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            match last.as_ref() {
+                Some((seen, places)) if seen == g => places.clone(),
+                _ => {
+                    let places = Positions::count(g);
+                    *last = Some((g.clone(), places.clone()));
+                    places
                 }
+            }
+        })
+    }
+
+    /// The positions, from each digit's cells as two 81-bit sets (row by
+    /// row, and column by column): a row's or a column's positions are
+    /// nine bits of one, a block's three times three.
+    fn count(g: &Grid) -> Positions {
+        let (mut by_row, mut by_col) = ([0u128; 10], [0u128; 10]);
+        for (c, &m) in g.cands.iter().enumerate() {
+            let t = c % 9 * 9 + c / 9;
+            for d in bits(m) {
+                by_row[d] |= 1 << c;
+                by_col[d] |= 1 << t;
+            }
+        }
+        let mut regions = [[0u16; 10]; 27];
+        for d in 1..10 {
+            let (rows, cols) = (by_row[d], by_col[d]);
+            let nine = |set: u128, i: usize| (set >> (9 * i)) as u16 & 0x1FF;
+            let three = |y: usize, x: usize| (rows >> (9 * y + x)) as u16 & 7;
+            for i in 0..9 {
+                regions[9 + i][d] = nine(rows, i);
+                regions[18 + i][d] = nine(cols, i);
+                let (y, x) = (i / 3 * 3, i % 3 * 3);
+                regions[i][d] = three(y, x) | three(y + 1, x) << 3 | three(y + 2, x) << 6;
             }
         }
         Positions { regions }
@@ -89,8 +127,44 @@ const fn shared_table() -> [[u16; 27]; 27] {
 
 #[cfg(test)]
 mod tests {
-    use super::{shared, REGION_CELLS};
-    use crate::serate::grid::{bits, crosses};
+    use super::{shared, Positions};
+    use crate::serate::grid::{bits, crosses, parse, Grid, REGION_CELLS};
+
+    /// The positions of every digit in every region, one question at a
+    /// time.
+    fn asked(g: &Grid) -> Vec<u16> {
+        (0..27)
+            .flat_map(|r| (1..=9).map(move |d| (r, d)))
+            .map(|(r, d)| g.positions(r, d))
+            .collect()
+    }
+
+    fn told(p: &Positions) -> Vec<u16> {
+        (0..27)
+            .flat_map(|r| (1..=9).map(move |d| (r, d)))
+            .map(|(r, d)| p.get(r, d))
+            .collect()
+    }
+
+    #[test]
+    fn positions_follow_the_grid_asked() {
+        let p = parse(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        )
+        .expect("81 digits");
+        let mut g = Grid::new(&p);
+        let mut grids = vec![g.clone()];
+        // Strike candidates one by one, so no two grids are alike.
+        let open: Vec<usize> = (0..81).filter(|&c| g.cands[c].count_ones() > 2).collect();
+        for &c in open.iter().take(20) {
+            g.cands[c] &= g.cands[c] - 1;
+            grids.push(g.clone());
+        }
+        for g in grids.iter().chain(grids.iter().rev()) {
+            assert_eq!(told(&Positions::of(g)), asked(g));
+            assert_eq!(told(&Positions::count(g)), asked(g));
+        }
+    }
 
     #[test]
     fn shared_positions_are_the_common_cells() {

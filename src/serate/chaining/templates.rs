@@ -4,14 +4,14 @@
 //! step sound) can only meet a contradiction from an assumption no
 //! template agrees with: a digit "on" where no template holds it, "off"
 //! where every template does. The other runs need not be made.
+//!
+//! The templates are counted, not listed: row by row, a template so far
+//! is known by the columns it took and the blocks it took in the current
+//! band, and the templates through a cell are those reaching the cell's
+//! row in a state that can take it, times the ways to finish from there.
 
 use super::super::grid::Grid;
 use super::graph::{cell_of, digit_of, is_on};
-
-/// The most search nodes one digit may take; past it the digit is not
-/// filtered (every run is made), so a grid with many templates costs
-/// little.
-const MAX_NODES: u32 = 20_000;
 
 /// The cells some template holds and the cells all hold, per digit.
 #[derive(Debug, Clone)]
@@ -28,23 +28,19 @@ impl Templates {
             some: [0; 10],
             every: [u128::MAX; 10],
         };
-        for d in 1..=9u8 {
-            let mut rows = [0u16; 9];
-            for (cell, row) in (0..81).map(|c| (c, c / 9)) {
-                if g.values[cell] == d || g.cands[cell] >> d & 1 == 1 {
-                    rows[row] |= 1 << (cell % 9);
-                }
+        // Each digit's open columns in each row.
+        let mut rows = [[0u16; 9]; 10];
+        for cell in 0..81 {
+            let here = g.cands[cell] | (1 << g.values[cell]) & !1;
+            for d in super::super::grid::bits(here) {
+                rows[d][cell / 9] |= 1 << (cell % 9);
             }
-            let mut s = Search {
-                rows,
-                path: [0; 9],
-                some: 0,
-                every: u128::MAX,
-                nodes: 0,
-            };
-            if s.walk(0, 0, 0) {
-                t.some[d as usize] = s.some;
-                t.every[d as usize] = s.every;
+        }
+        let mut counter = Counter::default();
+        for d in 1..=9 {
+            if let Some((some, every)) = counter.count(&rows[d]) {
+                t.some[d] = some;
+                t.every[d] = every;
             }
         }
         t
@@ -62,45 +58,142 @@ impl Templates {
     }
 }
 
-/// A depth-first walk over one digit's templates, row by row.
-struct Search {
-    /// Each row's columns holding the digit.
-    rows: [u16; 9],
-    /// The column taken in each row so far.
-    path: [u8; 9],
-    some: u128,
-    every: u128,
-    nodes: u32,
+/// A partial template: the columns taken (bits 3 up) and the blocks of
+/// the current band taken (bits 0 to 2).
+type State = u16;
+
+/// One step from a state of row `r` to one of row `r + 1`, by a column.
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    from: u16,
+    to: u16,
+    col: u8,
 }
 
-impl Search {
-    /// Walks the templates from `row` on, with `cols` and `blocks` taken;
-    /// false when the walk took too long (nothing known).
-    fn walk(&mut self, row: usize, cols: u16, blocks: u16) -> bool {
-        self.nodes += 1;
-        if self.nodes > MAX_NODES {
-            return false;
+/// The counting's buffers, reused from digit to digit.
+#[derive(Debug)]
+struct Counter {
+    /// The states of each row (row 9: the finished template), with how
+    /// many templates reach each (`ways`) and how many finish from each
+    /// (`rest`).
+    states: Vec<State>,
+    ways: Vec<u32>,
+    rest: Vec<u32>,
+    /// Where each row's states start in `states`.
+    starts: [usize; 11],
+    edges: Vec<Edge>,
+    /// Where each row's edges start in `edges`.
+    edge_starts: [usize; 10],
+    /// The position of a state in the row being made, valid when its
+    /// stamp is the row's.
+    slot: Vec<u16>,
+    stamp: Vec<u8>,
+    /// The stamp of the row being made (the table is cleared only when
+    /// the stamps run out).
+    round: u8,
+}
+
+impl Default for Counter {
+    fn default() -> Counter {
+        Counter {
+            states: Vec::with_capacity(256),
+            ways: Vec::with_capacity(256),
+            rest: Vec::new(),
+            starts: [0; 11],
+            edges: Vec::with_capacity(1024),
+            edge_starts: [0; 10],
+            slot: vec![0; 1 << 12],
+            stamp: vec![0; 1 << 12],
+            round: 0,
         }
-        if row == 9 {
-            let cells = (0..9).fold(0u128, |m, r| m | 1 << (r * 9 + self.path[r] as usize));
-            self.some |= cells;
-            self.every &= cells;
-            return true;
-        }
-        let mut free = self.rows[row] & !cols;
-        while free != 0 {
-            let c = free.trailing_zeros() as usize;
-            free &= free - 1;
-            let b = 1u16 << (row / 3 * 3 + c / 3);
-            if blocks & b != 0 {
-                continue;
+    }
+}
+
+impl Counter {
+    /// The cells some template of a digit holds and those every one
+    /// does, from the columns open to it in each row; `None` when it has
+    /// no template.
+    fn count(&mut self, rows: &[u16; 9]) -> Option<(u128, u128)> {
+        self.states.clear();
+        self.ways.clear();
+        self.edges.clear();
+        self.states.push(0);
+        self.ways.push(1);
+        self.starts[0] = 0;
+        for (r, &open) in rows.iter().enumerate() {
+            let (first, end) = (self.starts[r], self.states.len());
+            self.starts[r + 1] = end;
+            self.edge_starts[r] = self.edges.len();
+            if self.round == u8::MAX {
+                self.stamp.fill(0);
+                self.round = 0;
             }
-            self.path[row] = c as u8;
-            if !self.walk(row + 1, cols | 1 << c, blocks | b) {
-                return false;
+            self.round += 1;
+            let row_stamp = self.round;
+            for i in first..end {
+                let s = self.states[i];
+                let mut free = open & !(s >> 3);
+                while free != 0 {
+                    let c = free.trailing_zeros() as u16;
+                    free &= free - 1;
+                    let b = 1 << (c / 3);
+                    if s & b != 0 {
+                        continue;
+                    }
+                    // The band's blocks start anew after its third row.
+                    let blocks = if r % 3 == 2 { 0 } else { s & 7 | b };
+                    let next = (s >> 3 | 1 << c) << 3 | blocks;
+                    let at = if self.stamp[next as usize] == row_stamp {
+                        self.slot[next as usize] as usize
+                    } else {
+                        self.stamp[next as usize] = row_stamp;
+                        self.slot[next as usize] = (self.states.len() - end) as u16;
+                        self.states.push(next);
+                        self.ways.push(0);
+                        self.states.len() - end - 1
+                    };
+                    self.ways[end + at] += self.ways[i];
+                    self.edges.push(Edge {
+                        from: (i - first) as u16,
+                        to: at as u16,
+                        col: c as u8,
+                    });
+                }
             }
         }
-        true
+        self.starts[10] = self.states.len();
+        self.edge_starts[9] = self.edges.len();
+        if self.starts[10] == self.starts[9] {
+            return None;
+        }
+        // One finished state (every column taken, no band open).
+        let total = self.ways[self.starts[9]];
+        self.rest.clear();
+        self.rest.resize(self.states.len(), 0);
+        self.rest[self.starts[9]] = 1;
+        let (mut some, mut every) = (0u128, (1u128 << 81) - 1);
+        for r in (0..9).rev() {
+            let mut through = [0u32; 9];
+            for e in &self.edges[self.edge_starts[r]..self.edge_starts[r + 1]] {
+                let (from, to) = (
+                    self.starts[r] + e.from as usize,
+                    self.starts[r + 1] + e.to as usize,
+                );
+                let rest = self.rest[to];
+                self.rest[from] += rest;
+                through[e.col as usize] += self.ways[from] * rest;
+            }
+            for (c, &n) in through.iter().enumerate() {
+                let cell = 1u128 << (r * 9 + c);
+                if n > 0 {
+                    some |= cell;
+                }
+                if n != total {
+                    every &= !cell;
+                }
+            }
+        }
+        Some((some, every))
     }
 }
 
@@ -125,6 +218,27 @@ mod tests {
             assert_eq!(t.some[d as usize], mine);
             assert_eq!(t.every[d as usize], mine);
         }
+    }
+
+    #[test]
+    fn an_open_grid_is_counted_whole() {
+        // An empty grid: 46,656 templates per digit, every cell in some,
+        // none in all (a walk over them one by one would give up).
+        let g = Grid::new(&[0; 81]);
+        let t = Templates::new(&g);
+        let all = (1u128 << 81) - 1;
+        for d in 1..=9 {
+            assert_eq!(t.some[d], all);
+            assert_eq!(t.every[d] & all, 0);
+        }
+        let mut counter = Counter::default();
+        let (some, every) = counter.count(&[0x1FF; 9]).expect("templates");
+        assert_eq!((some, every & all), (all, 0));
+        // Two rows wanting the same single column: no template.
+        let mut rows = [0x1FF; 9];
+        rows[0] = 1;
+        rows[4] = 1;
+        assert_eq!(counter.count(&rows), None);
     }
 
     #[test]

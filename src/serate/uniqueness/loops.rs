@@ -77,6 +77,7 @@ pub fn unique_loop_in(g: &Grid, ch: &Changes) -> Option<Hint> {
             v2,
             path: Vec::new(),
             on_path: 0,
+            met: [0; 2],
             loops: Vec::new(),
         };
         search.step(cell, 2, 0, None);
@@ -101,6 +102,10 @@ pub fn unique_loop_in(g: &Grid, ch: &Changes) -> Option<Hint> {
 /// the loops found, in SE's order. The cells on the path are also a
 /// cell set, and a region's cells holding both digits are read from
 /// [`Positions`] (speed devices: the cells are met in SE's order).
+/// A path that meets a region twice on steps of the same parity is not
+/// followed: every loop it could close fails [`is_valid`], which SE
+/// drops (a speed device too: the valid loops are found in the same
+/// order).
 struct LoopSearch<'a> {
     g: &'a Grid,
     places: &'a Positions,
@@ -108,13 +113,22 @@ struct LoopSearch<'a> {
     v2: u8,
     path: Vec<usize>,
     on_path: u128,
+    /// The regions met by the path's cells on even and on odd steps.
+    met: [u32; 2],
     loops: Vec<Vec<usize>>,
+}
+
+/// The three regions of a cell, as a bit set.
+fn regions_of(cell: usize) -> u32 {
+    CELL_REGIONS[cell].iter().fold(0, |m, &r| m | 1 << r)
 }
 
 impl LoopSearch<'_> {
     /// One step of the search, at `cell`.
     fn step(&mut self, cell: usize, allowed_ex: i32, ex_values: u16, last_kind: Option<usize>) {
         let (v1, v2) = (self.v1, self.v2);
+        let parity = self.path.len() % 2;
+        self.met[parity] |= regions_of(cell);
         self.path.push(cell);
         self.on_path |= 1 << cell;
         let mut ex = ex_values;
@@ -134,7 +148,8 @@ impl LoopSearch<'_> {
                     ex |= p;
                     ex &= !(1 << v1 | 1 << v2);
                     let card = pop(p);
-                    if card == 2 || pop(ex) == 1 || allowed_ex > 0 {
+                    let fits = self.met[1 - parity] & regions_of(next) == 0;
+                    if fits && (card == 2 || pop(ex) == 1 || allowed_ex > 0) {
                         let next_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                         self.step(next, next_allowed, ex, Some(kind));
                     }
@@ -143,6 +158,7 @@ impl LoopSearch<'_> {
         }
         self.path.pop();
         self.on_path &= !(1 << cell);
+        self.met[parity] &= !regions_of(cell);
     }
 }
 
@@ -370,4 +386,91 @@ fn type4(
         base,
         vec![(c1 as u8, 1 << rem), (c2 as u8, 1 << rem)],
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serate::grid::parse;
+    use crate::serate::singles::{hidden_single, locking, naked_single};
+
+    /// SE's search as SE makes it, every path followed.
+    fn every_path(
+        s: &mut LoopSearch,
+        cell: usize,
+        allowed_ex: i32,
+        ex_values: u16,
+        last: Option<usize>,
+    ) {
+        let (v1, v2) = (s.v1, s.v2);
+        s.path.push(cell);
+        s.on_path |= 1 << cell;
+        let mut ex = ex_values;
+        for kind in (0..3).filter(|&k| Some(k) != last) {
+            let r = CELL_REGIONS[cell][kind] as usize;
+            for i in bits(s.places.get(r, v1) & s.places.get(r, v2)) {
+                let next = REGION_CELLS[r][i] as usize;
+                if s.path[0] == next && s.path.len() >= 4 {
+                    s.loops.push(s.path.clone());
+                } else if s.on_path >> next & 1 == 0 {
+                    let p = s.g.cands[next];
+                    ex = (ex | p) & !(1 << v1 | 1 << v2);
+                    let card = pop(p);
+                    if card == 2 || pop(ex) == 1 || allowed_ex > 0 {
+                        let next_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
+                        every_path(s, next, next_allowed, ex, Some(kind));
+                    }
+                }
+            }
+        }
+        s.path.pop();
+        s.on_path &= !(1 << cell);
+    }
+
+    #[test]
+    fn the_paths_not_followed_close_no_valid_loop() {
+        let mut compared = 0;
+        let mut valid = 0;
+        for puzzle in [
+            ".8..5..1........8.6..38...9...8..5...6..4...8.739..4..9.6.3.....35..1...2.......1",
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        ] {
+            let mut g = Grid::new(&parse(puzzle).expect("81 digits"));
+            while let Some(h) = hidden_single(&g)
+                .or_else(|| naked_single(&g))
+                .or_else(|| locking(&g, false))
+            {
+                h.apply(&mut g);
+            }
+            let places = Positions::of(&g);
+            for cell in (0..81).filter(|&c| g.cands[c].count_ones() == 2) {
+                let m = g.cands[cell];
+                let v1 = m.trailing_zeros() as u8;
+                let v2 = (m & !(1 << v1)).trailing_zeros() as u8;
+                let new = |g| LoopSearch {
+                    g,
+                    places: &places,
+                    v1,
+                    v2,
+                    path: Vec::new(),
+                    on_path: 0,
+                    met: [0; 2],
+                    loops: Vec::new(),
+                };
+                let (mut pruned, mut whole) = (new(&g), new(&g));
+                pruned.step(cell, 2, 0, None);
+                every_path(&mut whole, cell, 2, 0, None);
+                whole.loops.retain(|lp| is_valid(lp));
+                pruned.loops.retain(|lp| is_valid(lp));
+                assert_eq!(pruned.loops, whole.loops, "cell {cell}");
+                compared += 1;
+                valid += whole.loops.len();
+            }
+        }
+        assert!(
+            compared >= 20 && valid > 0,
+            "{compared} searches, {valid} loops"
+        );
+    }
 }
