@@ -222,6 +222,10 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
         // here: logic-only runs never prove it, so never use them).
         solver.assume_unique();
         let whole = opts.techniques == Ladder::all();
+        // The whole ladder's solver before its first step: Sudoku
+        // Explainer's run by the ladder (grids larger than 9x9) starts
+        // from a copy instead of making the board again.
+        let start = whole.then(|| solver.clone());
         if whole {
             // Sudoku Explainer's run, for the rating, then skips what this
             // run found nothing with.
@@ -239,7 +243,7 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
             se: opts.se_budget,
         };
         out.rating = if whole {
-            rate_after_noted(puzzle, &out.steps, findings, budget)
+            rate_after_noted(puzzle, &out.steps, (findings, start), budget)
         } else {
             rate_unique_until(puzzle, budget)
         };

@@ -247,6 +247,8 @@ fn rate_with(puzzle: &Grid, unique: bool, budget: Budget) -> Option<Rating> {
         hodoku.assume_unique();
     }
     hodoku.set_deadline(budget.deadline);
+    // Sudoku Explainer's run starts where HoDoKu's does.
+    let start = hodoku.clone();
     hodoku.note_findings(None);
     let stop = hodoku.run(None);
     if stop == Stop::Timeout {
@@ -258,7 +260,7 @@ fn rate_with(puzzle: &Grid, unique: bool, budget: Budget) -> Option<Rating> {
         hodoku.steps(),
         stop == Stop::Solved,
         unique,
-        findings,
+        (findings, Some(start)),
         budget,
     )
 }
@@ -294,7 +296,7 @@ pub fn rate_after_until(
     steps: &[Step],
     deadline: Option<Instant>,
 ) -> Option<Rating> {
-    rate_after_noted(puzzle, steps, None, Budget { deadline, se: None })
+    rate_after_noted(puzzle, steps, (None, None), Budget { deadline, se: None })
 }
 
 /// [`rate_after_until`] with what the run noted ([`Solver::note_findings`]):
@@ -302,7 +304,7 @@ pub fn rate_after_until(
 pub(crate) fn rate_after_noted(
     puzzle: &Grid,
     steps: &[Step],
-    findings: Option<Findings>,
+    noted: (Option<Findings>, Option<Solver>),
     budget: Budget,
 ) -> Option<Rating> {
     let guess = steps
@@ -314,18 +316,22 @@ pub(crate) fn rate_after_noted(
         &steps[..guess],
         guess == steps.len(),
         true,
-        findings,
+        noted,
         budget,
     )
 }
 
-/// The ratings, given HoDoKu's steps and whether they finish the puzzle.
+/// The ratings, given HoDoKu's steps and whether they finish the puzzle;
+/// with what its run noted and, when kept, the solver it started from
+/// (the whole ladder's, before its first step): Sudoku Explainer's run
+/// by the ladder starts from a copy of it instead of making the board
+/// again.
 fn rate_from(
     puzzle: &Grid,
     hodoku: &[Step],
     complete: bool,
     unique: bool,
-    findings: Option<Findings>,
+    (findings, start): (Option<Findings>, Option<Solver>),
     budget: Budget,
 ) -> Option<Rating> {
     let score: u32 = hodoku.iter().map(|s| s.technique.info().hodoku_score).sum();
@@ -348,7 +354,7 @@ fn rate_from(
             se_engine(puzzle, budget)?
         } else {
             (
-                se_by_ladder(puzzle, complete, unique, findings, budget.deadline)?,
+                se_by_ladder(puzzle, complete, unique, (findings, start), budget.deadline)?,
                 complete,
             )
         };
@@ -401,10 +407,13 @@ fn se_by_ladder(
     puzzle: &Grid,
     complete: bool,
     unique: bool,
-    findings: Option<Findings>,
+    (findings, start): (Option<Findings>, Option<Solver>),
     deadline: Option<Instant>,
 ) -> Option<(f32, f32, f32)> {
-    let mut se = Solver::with_ladder(puzzle, Ladder::all())?;
+    let mut se = match start {
+        Some(solver) => solver,
+        None => Solver::with_ladder(puzzle, Ladder::all())?,
+    };
     if unique {
         se.assume_unique();
     }

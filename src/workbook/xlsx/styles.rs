@@ -45,6 +45,10 @@ pub(super) fn is_blue_italic(style: &calamine::Style) -> bool {
 /// their theme, indexed and tinted colours), by `cellXfs` position. Calamine
 /// gets a package of its own holding only the style sheet and the theme, so
 /// no other part of the input (shared strings, sheets) goes through it.
+///
+/// Workbooks made from one template share their style sheet and theme:
+/// the last palette made on this thread is given again for the same
+/// two parts (a speed device for folders of such workbooks).
 pub(super) fn font_palette(
     zip: &mut Zip<'_>,
     parts: &Package,
@@ -53,6 +57,29 @@ pub(super) fn font_palette(
         return Ok(Vec::new());
     };
     let theme = parts.theme.as_deref().and_then(|t| read_part_bytes(zip, t));
+    let key = (styles, theme);
+    if let Some(palette) = LAST_PALETTE.with_borrow(|last| {
+        last.as_ref()
+            .filter(|(seen, _)| *seen == key)
+            .map(|(_, palette)| palette.clone())
+    }) {
+        return Ok(palette);
+    }
+    let palette = palette_of(key.0.clone(), key.1.clone())?;
+    LAST_PALETTE.set(Some((key, palette.clone())));
+    Ok(palette)
+}
+
+type PaletteKey = (Vec<u8>, Option<Vec<u8>>);
+
+thread_local! {
+    /// The last style sheet and theme read, with their palette.
+    static LAST_PALETTE: std::cell::RefCell<Option<(PaletteKey, Vec<calamine::Style>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`font_palette`] of a style sheet and a theme, by calamine.
+fn palette_of(styles: Vec<u8>, theme: Option<Vec<u8>>) -> Result<Vec<calamine::Style>, String> {
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let opts =
         zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);

@@ -436,3 +436,37 @@ fn bold_cells_are_told_by_their_format() {
     assert!(!bold.contains(&(0, 1)));
     assert!(blue_italic.is_empty());
 }
+
+/// A workbook whose cell A1 has the given format.
+fn workbook_with(format: &rust_xlsxwriter::Format) -> Vec<u8> {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    book.add_worksheet()
+        .write_with_format(0, 0, 5, format)
+        .expect("write");
+    book.save_to_buffer().expect("save")
+}
+
+/// Each workbook's palette, through the last-palette cache, is the one
+/// calamine makes of its own style sheet, whatever was read before.
+#[test]
+fn a_palette_is_its_own_workbooks_whatever_came_before() {
+    use rust_xlsxwriter::{Color, Format};
+    let blue = workbook_with(&Format::new().set_italic().set_font_color(Color::Blue));
+    let bold = workbook_with(&Format::new().set_bold());
+    let palette = |bytes: &[u8]| {
+        let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
+        let parts = Package::read(&mut zip, Path::new("t.xlsx")).unwrap();
+        format!("{:?}", font_palette(&mut zip, &parts).unwrap())
+    };
+    let (first_blue, first_bold) = (palette(&blue), palette(&bold));
+    assert_ne!(first_blue, first_bold);
+    for _ in 0..2 {
+        assert_eq!(palette(&blue), first_blue);
+        assert_eq!(palette(&blue), first_blue);
+        assert_eq!(palette(&bold), first_bold);
+    }
+    // The first read of each made its palette afresh; so does a thread
+    // that read nothing before.
+    let fresh = std::thread::spawn(move || palette(&bold)).join().unwrap();
+    assert_eq!(fresh, first_bold);
+}
