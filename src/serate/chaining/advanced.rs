@@ -5,31 +5,88 @@
 //! a strike of the run (its "rule parents") become new "offs", with those
 //! strikes as parents.
 
-use super::super::grid::{bits, crosses, pop, Grid, REGION_CELLS};
+//!
+//! The rules read the digits' places from the run's [`Places`] (kept up
+//! to date as it strikes) instead of scanning the regions' cells: a run
+//! asks them each time its links run out, thousands of times a rating.
+
+use super::super::grid::{bits, crosses, digits, pop, Grid, REGION_CELLS};
 use super::super::singles::LOCKING_KINDS;
 use super::graph::{key, Arena};
+use super::implications::Places;
 
 /// One deduction: the candidates it strikes and the run's strikes it
 /// needed, as (cell, digit).
+#[derive(Debug, PartialEq)]
 struct Found {
     strikes: Vec<(usize, u8)>,
     parents: Vec<(usize, u8)>,
 }
 
+/// A run's grids: where it began and where it is, with their places.
+#[derive(Clone, Copy)]
+pub struct RunGrids<'a> {
+    /// The grid the run began on.
+    pub start: &'a Grid,
+    /// The run's working grid.
+    pub cur: &'a Grid,
+    /// The places of `start`.
+    pub start_places: &'a Places,
+    /// The places of `cur`.
+    pub cur_places: &'a Places,
+}
+
+/// The cells of each region as a bit set (bit `c` for cell `c`).
+const REGION_MASKS: [u128; 27] = region_masks();
+
+const fn region_masks() -> [u128; 27] {
+    let mut out = [0u128; 27];
+    let mut r = 0;
+    while r < 27 {
+        let mut i = 0;
+        while i < 9 {
+            out[r] |= 1u128 << REGION_CELLS[r][i];
+            i += 1;
+        }
+        r += 1;
+    }
+    out
+}
+
+/// The cells of a bit set with `d`, in increasing order (the order of
+/// every region's cells).
+fn with_digit(mut m: u128, d: u8) -> impl Iterator<Item = (usize, u8)> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            (c, d)
+        })
+    })
+}
+
+/// The cells of `m` with `d`, region by region in the order given (the
+/// regions not overlapping), each region's in increasing order.
+fn by_regions(m: u128, regions: impl IntoIterator<Item = usize>, d: u8) -> Vec<(usize, u8)> {
+    regions
+        .into_iter()
+        .flat_map(|r| with_digit(m & REGION_MASKS[r], d))
+        .collect()
+}
+
 /// The new "offs" (key, parent nodes, nested chain) the simple rules
-/// give on `cur`, the working grid of a run that began on `start`; at
-/// `level` 2 or more, when they give none, the nested chainers'.
+/// give on the run's working grid; at `level` 2 or more, when they give
+/// none, the nested chainers'.
 pub fn potentials(
-    start: &Grid,
-    cur: &Grid,
+    grids: RunGrids,
     arena: &mut Arena,
     level: u8,
     out: &mut Vec<(u16, Vec<u32>, Option<u32>)>,
 ) {
     out.clear();
-    let rules: [fn(&Grid, &Grid) -> Vec<Found>; 4] = [locking, hidden_pairs, naked_pairs, x_wings];
+    let rules: [fn(RunGrids) -> Vec<Found>; 4] = [locking, hidden_pairs, naked_pairs, x_wings];
     for rule in rules {
-        for f in rule(start, cur) {
+        for f in rule(grids) {
             if f.parents.is_empty() {
                 continue;
             }
@@ -47,11 +104,14 @@ pub fn potentials(
         }
     }
     if level >= 2 {
-        super::nested::potentials(start, cur, arena, level, out);
+        super::nested::potentials(grids.start, grids.cur, arena, level, out);
     }
 }
 
-fn locking(start: &Grid, g: &Grid) -> Vec<Found> {
+/// Pointing and claiming: a digit of region `r1` whose places all lie in
+/// `r2` leaves the rest of `r2`.
+fn locking(grids: RunGrids) -> Vec<Found> {
+    let (now, was) = (grids.cur_places, grids.start_places);
     let mut out = Vec::new();
     for (k1, k2) in LOCKING_KINDS {
         for r1 in k1 * 9..k1 * 9 + 9 {
@@ -59,31 +119,22 @@ fn locking(start: &Grid, g: &Grid) -> Vec<Found> {
                 if !crosses(r1, r2) {
                     continue;
                 }
+                let (m1, m2) = (REGION_MASKS[r1], REGION_MASKS[r2]);
                 for d in 1..=9u8 {
-                    let pos = g.positions(r1, d);
-                    if pop(pos) <= 1 {
+                    let with_d = now.cells_of(d);
+                    let in1 = with_d & m1;
+                    if in1 & in1.wrapping_sub(1) == 0 || in1 & !m2 != 0 {
                         continue;
                     }
-                    let in2 = |c: &u8| REGION_CELLS[r2].contains(c);
-                    if !bits(pos).all(|i| in2(&REGION_CELLS[r1][i])) {
+                    let strikes = with_d & m2 & !m1;
+                    if strikes == 0 {
                         continue;
                     }
-                    let strikes: Vec<(usize, u8)> = REGION_CELLS[r2]
-                        .iter()
-                        .filter(|&&c| !REGION_CELLS[r1].contains(&c) && g.has(c as usize, d))
-                        .map(|&c| (c as usize, d))
-                        .collect();
-                    if strikes.is_empty() {
-                        continue;
-                    }
-                    let parents = REGION_CELLS[r1]
-                        .iter()
-                        .filter(|c| !in2(c))
-                        .map(|&c| c as usize)
-                        .filter(|&c| start.has(c, d) && !g.has(c, d))
-                        .map(|c| (c, d))
-                        .collect();
-                    out.push(Found { strikes, parents });
+                    let lost = m1 & !m2 & was.cells_of(d) & !with_d;
+                    out.push(Found {
+                        strikes: with_digit(strikes, d).collect(),
+                        parents: with_digit(lost, d).collect(),
+                    });
                 }
             }
         }
@@ -91,13 +142,16 @@ fn locking(start: &Grid, g: &Grid) -> Vec<Found> {
     out
 }
 
+/// The kinds of region in the order the pair rules visit them: blocks,
+/// columns, rows.
 const KINDS_BCR: [usize; 3] = [0, 2, 1];
 
 fn pairs() -> impl Iterator<Item = u16> {
     super::super::subsets::tuples(2)
 }
 
-fn hidden_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
+fn hidden_pairs(grids: RunGrids) -> Vec<Found> {
+    let (g, start) = (grids.cur, grids.start);
     let mut out = Vec::new();
     for kind in KINDS_BCR {
         for r in kind * 9..kind * 9 + 9 {
@@ -105,33 +159,27 @@ fn hidden_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
                 continue;
             }
             let cells = &REGION_CELLS[r];
+            let places: [u16; 9] = std::array::from_fn(|i| grids.cur_places.of(r, i as u8 + 1));
             for t in pairs() {
-                let values = t << 1;
-                let (mut union, mut ok) = (0u16, true);
-                for i in bits(t) {
-                    let p = g.positions(r, i as u8 + 1);
-                    ok &= pop(p) > 1;
-                    union |= p;
-                }
-                if !ok || pop(union) != 2 {
+                let (i, j) = (t.trailing_zeros() as usize, 15 - t.leading_zeros() as usize);
+                let (p, q) = (places[i], places[j]);
+                let union = p | q;
+                if pop(p) <= 1 || pop(q) <= 1 || pop(union) != 2 {
                     continue;
                 }
+                let values = t << 1;
                 let mut strikes = Vec::new();
                 for i in bits(union) {
                     let c = cells[i] as usize;
-                    for v in super::super::grid::digits(g.cands[c] & !values) {
-                        strikes.push((c, v));
-                    }
+                    strikes.extend(digits(g.cands[c] & !values).map(|v| (c, v)));
                 }
                 if strikes.is_empty() {
                     continue;
                 }
                 let mut parents = Vec::new();
-                for i in (0..9).filter(|i| union >> i & 1 == 0) {
+                for i in bits(!union & 0x1ff) {
                     let c = cells[i] as usize;
-                    for v in super::super::grid::digits(start.cands[c] & values) {
-                        parents.push((c, v));
-                    }
+                    parents.extend(digits(start.cands[c] & values).map(|v| (c, v)));
                 }
                 out.push(Found { strikes, parents });
             }
@@ -140,7 +188,8 @@ fn hidden_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
     out
 }
 
-fn naked_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
+fn naked_pairs(grids: RunGrids) -> Vec<Found> {
+    let (g, start) = (grids.cur, grids.start);
     let mut out = Vec::new();
     for kind in KINDS_BCR {
         for r in kind * 9..kind * 9 + 9 {
@@ -159,11 +208,9 @@ fn naked_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
                     continue;
                 }
                 let mut strikes = Vec::new();
-                for i in (0..9).filter(|i| t >> i & 1 == 0) {
+                for i in bits(!t & 0x1ff) {
                     let c = cells[i] as usize;
-                    for v in super::super::grid::digits(g.cands[c] & union) {
-                        strikes.push((c, v));
-                    }
+                    strikes.extend(digits(g.cands[c] & union).map(|v| (c, v)));
                 }
                 if strikes.is_empty() {
                     continue;
@@ -171,9 +218,7 @@ fn naked_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
                 let mut parents = Vec::new();
                 for i in bits(t) {
                     let c = cells[i] as usize;
-                    for v in super::super::grid::digits(start.cands[c] & !union) {
-                        parents.push((c, v));
-                    }
+                    parents.extend(digits(start.cands[c] & !union).map(|v| (c, v)));
                 }
                 out.push(Found { strikes, parents });
             }
@@ -182,53 +227,220 @@ fn naked_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
     out
 }
 
-fn x_wings(start: &Grid, g: &Grid) -> Vec<Found> {
-    let mut out = Vec::new();
+fn x_wings(grids: RunGrids) -> Vec<Found> {
+    let (now, was) = (grids.cur_places, grids.start_places);
     let mut placed = [0u32; 10];
-    for d in 1..=9u8 {
-        placed[d as usize] = g.count_value(d);
+    for &v in &grids.cur.values {
+        placed[v as usize] += 1;
     }
+    let mut out = Vec::new();
     for (base, cover) in [(2usize, 1usize), (1, 2)] {
         for t in pairs() {
+            let (i, j) = (t.trailing_zeros() as usize, 15 - t.leading_zeros() as usize);
             for d in 1..=9u8 {
                 if placed[d as usize] + 4 > 9 {
                     continue;
                 }
-                let (mut union, mut ok) = (0u16, true);
-                for i in bits(t) {
-                    let p = g.positions(base * 9 + i, d);
-                    ok &= pop(p) > 1;
-                    union |= p;
-                }
-                if !ok || pop(union) != 2 {
+                let (p, q) = (now.of(base * 9 + i, d), now.of(base * 9 + j, d));
+                let union = p | q;
+                if pop(p) <= 1 || pop(q) <= 1 || pop(union) != 2 {
                     continue;
                 }
-                let mut strikes = Vec::new();
-                let mut covered = 0u128;
-                for i in bits(union) {
-                    let r = cover * 9 + i;
-                    for &c in &REGION_CELLS[r] {
-                        covered |= 1 << c;
-                    }
-                    for j in bits(g.positions(r, d) & !t) {
-                        strikes.push((REGION_CELLS[r][j] as usize, d));
-                    }
+                let (mut strikes, mut covered) = (0u128, 0u128);
+                for k in bits(union) {
+                    let m = REGION_MASKS[cover * 9 + k];
+                    covered |= m;
+                    strikes |= m;
                 }
-                if strikes.is_empty() {
+                let bases = REGION_MASKS[base * 9 + i] | REGION_MASKS[base * 9 + j];
+                strikes &= now.cells_of(d) & !bases;
+                if strikes == 0 {
                     continue;
                 }
-                let mut parents = Vec::new();
-                for i in bits(t) {
-                    for &c in &REGION_CELLS[base * 9 + i] {
-                        let c = c as usize;
-                        if covered >> c & 1 == 0 && start.has(c, d) && !g.has(c, d) {
-                            parents.push((c, d));
-                        }
-                    }
-                }
-                out.push(Found { strikes, parents });
+                let lost = bases & !covered & was.cells_of(d) & !now.cells_of(d);
+                out.push(Found {
+                    strikes: by_regions(strikes, bits(union).map(|k| cover * 9 + k), d),
+                    parents: by_regions(lost, [i, j].map(|k| base * 9 + k), d),
+                });
             }
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    //! The rules against SE's own way of finding them (a walk of each
+    //! region's cells), on run-like grids: a rating's grids with
+    //! candidates struck at random.
+    use super::super::super::grid::{bits, crosses, digits, pop, Grid, REGION_CELLS};
+    use super::super::super::singles::LOCKING_KINDS;
+    use super::super::implications::Places;
+    use super::{hidden_pairs, locking, naked_pairs, pairs, x_wings, Found, RunGrids, KINDS_BCR};
+
+    fn walk_locking(start: &Grid, g: &Grid) -> Vec<Found> {
+        let mut out = Vec::new();
+        for (k1, k2) in LOCKING_KINDS {
+            for r1 in k1 * 9..k1 * 9 + 9 {
+                for r2 in (k2 * 9..k2 * 9 + 9).filter(|&r2| crosses(r1, r2)) {
+                    for d in 1..=9u8 {
+                        let pos = g.positions(r1, d);
+                        let in2 = |c: &u8| REGION_CELLS[r2].contains(c);
+                        if pop(pos) <= 1 || !bits(pos).all(|i| in2(&REGION_CELLS[r1][i])) {
+                            continue;
+                        }
+                        let strikes: Vec<(usize, u8)> = REGION_CELLS[r2]
+                            .iter()
+                            .filter(|&&c| !REGION_CELLS[r1].contains(&c) && g.has(c as usize, d))
+                            .map(|&c| (c as usize, d))
+                            .collect();
+                        let parents = REGION_CELLS[r1]
+                            .iter()
+                            .filter(|c| !in2(c))
+                            .map(|&c| c as usize)
+                            .filter(|&c| start.has(c, d) && !g.has(c, d))
+                            .map(|c| (c, d))
+                            .collect();
+                        if !strikes.is_empty() {
+                            out.push(Found { strikes, parents });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn walk_hidden_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
+        let mut out = Vec::new();
+        for r in KINDS_BCR.into_iter().flat_map(|k| k * 9..k * 9 + 9) {
+            if g.empty_count(r) <= 4 {
+                continue;
+            }
+            for t in pairs() {
+                let ps: Vec<u16> = bits(t).map(|i| g.positions(r, i as u8 + 1)).collect();
+                let union = ps.iter().fold(0, |u, &p| u | p);
+                if ps.iter().any(|&p| pop(p) <= 1) || pop(union) != 2 {
+                    continue;
+                }
+                let cell = |i: usize| REGION_CELLS[r][i] as usize;
+                let strikes: Vec<(usize, u8)> = bits(union)
+                    .flat_map(|i| digits(g.cands[cell(i)] & !(t << 1)).map(move |v| (cell(i), v)))
+                    .collect();
+                let parents = (0..9)
+                    .filter(|i| union >> i & 1 == 0)
+                    .flat_map(|i| digits(start.cands[cell(i)] & t << 1).map(move |v| (cell(i), v)))
+                    .collect();
+                if !strikes.is_empty() {
+                    out.push(Found { strikes, parents });
+                }
+            }
+        }
+        out
+    }
+
+    fn walk_x_wings(start: &Grid, g: &Grid) -> Vec<Found> {
+        let mut out = Vec::new();
+        for (base, cover) in [(2usize, 1usize), (1, 2)] {
+            for t in pairs() {
+                for d in (1..=9u8).filter(|&d| g.count_value(d) + 4 <= 9) {
+                    let ps: Vec<u16> = bits(t).map(|i| g.positions(base * 9 + i, d)).collect();
+                    let union = ps.iter().fold(0, |u, &p| u | p);
+                    if ps.iter().any(|&p| pop(p) <= 1) || pop(union) != 2 {
+                        continue;
+                    }
+                    let covers: Vec<usize> = bits(union).map(|i| cover * 9 + i).collect();
+                    let strikes: Vec<(usize, u8)> = covers
+                        .iter()
+                        .flat_map(|&r| {
+                            bits(g.positions(r, d) & !t)
+                                .map(move |j| (REGION_CELLS[r][j] as usize, d))
+                        })
+                        .collect();
+                    let covered =
+                        |c: usize| covers.iter().any(|&r| REGION_CELLS[r].contains(&(c as u8)));
+                    let parents = bits(t)
+                        .flat_map(|i| REGION_CELLS[base * 9 + i])
+                        .map(|c| c as usize)
+                        .filter(|&c| !covered(c) && start.has(c, d) && !g.has(c, d))
+                        .map(|c| (c, d))
+                        .collect();
+                    if !strikes.is_empty() {
+                        out.push(Found { strikes, parents });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A rating's grids, each with copies struck at random as a run
+    /// strikes them (a cell keeps one candidate at least).
+    fn run_like_grids() -> Vec<(Grid, Grid)> {
+        let mut out = Vec::new();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for p in [
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
+            ".......71.2.8........5.3...7.9.6.......2..8..1.........3...25..6...1..4..........",
+        ] {
+            let p = crate::serate::grid::parse(p).expect("81 digits");
+            let mut g = Grid::new(&p);
+            while let Some(h) = crate::serate::next_hint(&g, false) {
+                for strikes in [0, 3, 10, 30] {
+                    let mut cur = g.clone();
+                    for _ in 0..strikes {
+                        let c = (next() % 81) as usize;
+                        let m = cur.cands[c];
+                        if pop(m) >= 2 {
+                            let d = digits(m)
+                                .nth((next() % pop(m) as u64) as usize)
+                                .unwrap_or(0);
+                            cur.cands[c] &= !(1 << d);
+                        }
+                    }
+                    out.push((g.clone(), cur));
+                }
+                h.apply(&mut g);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_rules_by_places_find_what_the_walks_find() {
+        let (mut found, mut parents) = ([0; 3], [0; 3]);
+        for (start, cur) in run_like_grids() {
+            let (start_places, cur_places) = (Places::new(&start), Places::new(&cur));
+            let grids = RunGrids {
+                start: &start,
+                cur: &cur,
+                start_places: &start_places,
+                cur_places: &cur_places,
+            };
+            let by_places = [locking(grids), hidden_pairs(grids), x_wings(grids)];
+            let walked = [
+                walk_locking(&start, &cur),
+                walk_hidden_pairs(&start, &cur),
+                walk_x_wings(&start, &cur),
+            ];
+            for (rule, (a, b)) in by_places.iter().zip(&walked).enumerate() {
+                assert_eq!(a, b);
+                found[rule] += a.len();
+                parents[rule] += a.iter().filter(|f| !f.parents.is_empty()).count();
+            }
+            assert!(naked_pairs(grids).iter().all(|f| !f.strikes.is_empty()));
+        }
+        // The grids give every rule work, with and without parents.
+        assert!(
+            found.iter().zip(&parents).all(|(&f, &p)| f > 100 && p > 10),
+            "{found:?} found, {parents:?} with parents"
+        );
+    }
 }

@@ -102,6 +102,12 @@ impl Places {
         self.regions[r][d as usize]
     }
 
+    /// The cells holding `d` (bit `c` for cell `c`).
+    #[inline]
+    pub fn cells_of(&self, d: u8) -> u128 {
+        self.cells[d as usize]
+    }
+
     /// Strikes `d` from `cell` in `g`, keeping the places.
     pub fn strike(&mut self, g: &mut Grid, cell: usize, d: u8) {
         if g.cands[cell] & (1 << d) != 0 {
@@ -320,7 +326,13 @@ pub fn run(g: &Grid, arena: &mut Arena, mode: Mode, s: &mut Scratch) -> Option<(
             if mode.level == 0 {
                 return None;
             }
-            super::advanced::potentials(g, &cur, arena, mode.level, &mut s.advanced);
+            let grids = super::advanced::RunGrids {
+                start: g,
+                cur: &cur,
+                start_places: &s.places,
+                cur_places: &places,
+            };
+            super::advanced::potentials(grids, arena, mode.level, &mut s.advanced);
             let before = s.pending_off.len();
             for (k, parents, nest) in std::mem::take(&mut s.advanced) {
                 if !arena.contains(k) {
