@@ -544,8 +544,68 @@ pub fn digit_char(v: u8) -> char {
     }
 }
 
+/// Values made once per box shape and kept for the few shapes last
+/// asked (a folder mixes 9x9, 16x16 and 25x25 grids: keeping only the
+/// last shape's would make them again at every change of shape).
+#[derive(Debug)]
+pub(crate) struct PerShape<T> {
+    /// At most [`PerShape::KEPT`], the last made at the end.
+    kept: Vec<(BoxShape, T)>,
+}
+
+impl<T> PerShape<T> {
+    /// How many shapes are kept.
+    const KEPT: usize = 4;
+
+    /// None kept yet.
+    pub(crate) const fn new() -> PerShape<T> {
+        PerShape { kept: Vec::new() }
+    }
+
+    /// The value for `shape`, made by `make` unless kept (the oldest
+    /// shape is let go past [`PerShape::KEPT`]).
+    pub(crate) fn get_or_make(&mut self, shape: BoxShape, make: impl FnOnce() -> T) -> &mut T {
+        let at = match self.kept.iter().position(|(s, _)| *s == shape) {
+            Some(at) => at,
+            None => {
+                if self.kept.len() == Self::KEPT {
+                    self.kept.remove(0);
+                }
+                self.kept.push((shape, make()));
+                self.kept.len() - 1
+            }
+        };
+        &mut self.kept[at].1
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn per_shape_makes_a_value_once_for_each_of_the_shapes_kept() {
+        let shapes: Vec<BoxShape> = [(3, 3), (4, 4), (5, 5), (2, 3), (3, 2)]
+            .into_iter()
+            .map(|(w, h)| BoxShape::new(w, h).expect("a shape"))
+            .collect();
+        let mut kept = PerShape::new();
+        let made = std::cell::Cell::new(0);
+        let ask = |kept: &mut PerShape<usize>, s: BoxShape| {
+            *kept.get_or_make(s, || {
+                made.set(made.get() + 1);
+                s.width() * 10 + s.height()
+            })
+        };
+        for _ in 0..3 {
+            for &s in &shapes[..4] {
+                assert_eq!(ask(&mut kept, s), s.width() * 10 + s.height());
+            }
+        }
+        assert_eq!(made.get(), 4, "four shapes alternating are made once each");
+        ask(&mut kept, shapes[4]);
+        ask(&mut kept, shapes[0]);
+        assert_eq!(made.get(), 6, "a fifth shape lets the oldest go");
+    }
     use super::*;
 
     #[test]

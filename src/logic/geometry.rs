@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::bits::bit;
-use crate::grid::Grid;
+use crate::grid::{Grid, PerShape};
 
 /// The fixed layout of a board of one box shape: units, each cell's
 /// units and peers. Built once per shape and thread ([`Geometry::of`]) and
@@ -12,7 +12,6 @@ use crate::grid::Grid;
 /// board for every given it tries.
 #[derive(Clone)]
 pub(super) struct Geometry {
-    shape: crate::grid::BoxShape,
     pub(super) units: Shared<Vec<usize>>,
     pub(super) cell_units: Shared<[usize; 3]>,
     pub(super) peers: Shared<Vec<usize>>,
@@ -54,25 +53,20 @@ impl<'a, T> IntoIterator for &'a Shared<T> {
 }
 
 thread_local! {
-    /// The last shape's geometry, per thread.
-    static GEOMETRY: std::cell::RefCell<Option<Geometry>> = const { std::cell::RefCell::new(None) };
+    /// The last shapes' geometries, per thread.
+    static GEOMETRY: std::cell::RefCell<PerShape<Geometry>> =
+        const { std::cell::RefCell::new(PerShape::new()) };
 }
 
 impl Geometry {
-    /// The layout of `puzzle`'s shape, from the thread's cache when the
-    /// last board made on this thread had the same shape.
+    /// The layout of `puzzle`'s shape, from the thread's cache when a
+    /// board of that shape was made on this thread lately.
     pub(super) fn of(puzzle: &Grid) -> Geometry {
-        let shape = puzzle.shape();
         GEOMETRY.with(|cached| {
-            let mut cached = cached.borrow_mut();
-            match &*cached {
-                Some(g) if g.shape == shape => g.clone(),
-                _ => {
-                    let g = Geometry::build(puzzle);
-                    *cached = Some(g.clone());
-                    g
-                }
-            }
+            cached
+                .borrow_mut()
+                .get_or_make(puzzle.shape(), || Geometry::build(puzzle))
+                .clone()
         })
     }
 
@@ -137,7 +131,6 @@ impl Geometry {
             })
             .collect();
         Geometry {
-            shape: puzzle.shape(),
             units: Shared(Arc::new(units)),
             cell_units: Shared(Arc::new(cell_units)),
             peers: Shared(Arc::new(peers)),

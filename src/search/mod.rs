@@ -32,7 +32,7 @@ mod sat;
 use std::cell::RefCell;
 use std::time::Instant;
 
-use crate::grid::{BoxShape, Grid};
+use crate::grid::{BoxShape, Grid, PerShape};
 
 /// How far to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,9 +97,9 @@ pub enum SearchError {
 }
 
 thread_local! {
-    /// Geometry of the last generic shape searched on this thread, so that a
-    /// run over many puzzles of one shape builds it once.
-    static GEOMETRY: RefCell<Option<(BoxShape, geometry::Geometry)>> = const { RefCell::new(None) };
+    /// Geometry of the last generic shapes searched on this thread, so that
+    /// a run over many puzzles of a few shapes builds each once.
+    static GEOMETRY: RefCell<PerShape<geometry::Geometry>> = const { RefCell::new(PerShape::new()) };
 }
 
 /// The instruction set the 9x9 engine picked for this processor, detected
@@ -192,14 +192,8 @@ fn with_generic_engine<T>(puzzle: &Grid, f: impl FnOnce(&mut generic::Engine<'_>
     let shape = puzzle.shape();
     GEOMETRY.with(|slot| {
         let mut slot = slot.borrow_mut();
-        if slot.as_ref().map(|(s, _)| *s) != Some(shape) {
-            *slot = None;
-        }
-        let (_, geo) = slot.get_or_insert_with(|| {
-            (
-                shape,
-                geometry::Geometry::new(shape.width(), shape.height()),
-            )
+        let geo = slot.get_or_make(shape, || {
+            geometry::Geometry::new(shape.width(), shape.height())
         });
         f(&mut generic_engine(geo, shape))
     })
