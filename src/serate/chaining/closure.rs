@@ -123,10 +123,11 @@ impl Reach {
         let graph = Graph::new(g, places, y);
         let mut tarjan = Tarjan::new(graph.keys.len());
         for root in 0..graph.keys.len() as u32 {
-            if tarjan.index[root as usize] == NONE {
+            if tarjan.index[root as usize] == NONE && !graph.is_leaf(root) {
                 tarjan.walk(&graph, root);
             }
         }
+        tarjan.close_leaves(&graph);
         Reach { graph, tarjan }
     }
 
@@ -219,6 +220,13 @@ impl Graph {
     fn next(&self, v: u32) -> &[u32] {
         &self.adj[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
     }
+
+    /// Whether node `v` has no successor (most "off"s: a candidate
+    /// neither in a cell of two nor in a region with two places).
+    #[inline]
+    fn is_leaf(&self, v: u32) -> bool {
+        self.start[v as usize] == self.start[v as usize + 1]
+    }
 }
 
 /// Tarjan's walk, each component's reachable nodes made as it closes.
@@ -271,6 +279,11 @@ impl Tarjan {
             if let Some(&w) = graph.next(v).get(done as usize) {
                 self.calls.last_mut().expect("a call").1 += 1;
                 let wu = w as usize;
+                // A leaf is a component of its own, in no cycle: it is
+                // closed after the walks ([`Tarjan::close_leaves`]).
+                if graph.is_leaf(w) {
+                    continue;
+                }
                 if self.index[wu] == NONE {
                     self.enter(w);
                 } else if self.on_stack[wu] {
@@ -311,8 +324,13 @@ impl Tarjan {
             for &w in graph.next(x) {
                 // A node already in the set: its component's reach is
                 // too (a closed component's set is whole), so only
-                // components not yet reached are added.
+                // components not yet reached are added. A leaf reaches
+                // itself only.
                 if set[w as usize / 64] >> (w % 64) & 1 == 1 {
+                    continue;
+                }
+                if graph.is_leaf(w) {
+                    set[w as usize / 64] |= 1 << (w % 64);
                     continue;
                 }
                 let cw = self.comp[w as usize];
@@ -327,6 +345,19 @@ impl Tarjan {
         }
         self.stack.truncate(from);
         self.comps += 1;
+    }
+
+    /// Gives each leaf (left out of the walks) its component, which
+    /// reaches the leaf alone.
+    fn close_leaves(&mut self, graph: &Graph) {
+        let words = self.words;
+        for u in (0..graph.keys.len() as u32).filter(|&u| graph.is_leaf(u)) {
+            let base = self.reach.len();
+            self.reach.resize(base + words, 0);
+            self.reach[base + u as usize / 64] |= 1 << (u % 64);
+            self.comp[u as usize] = self.comps;
+            self.comps += 1;
+        }
     }
 
     /// Whether node `u` reaches node `to`.
@@ -474,5 +505,34 @@ mod tests {
             }
         }
         assert!(seen_any[1], "the XY graph has a contradiction on this grid");
+    }
+
+    #[test]
+    fn every_reach_set_is_what_a_walk_reaches() {
+        let mut g = chain_stage();
+        let mut leaves = 0;
+        for _ in 0..3 {
+            let places = Places::new(&g);
+            for y in [false, true] {
+                let reach = Reach::new(&g, &places, y);
+                let (graph, t) = (&reach.graph, &reach.tarjan);
+                leaves += (0..graph.keys.len() as u32)
+                    .filter(|&u| graph.is_leaf(u))
+                    .count();
+                for (u, &k) in graph.keys.iter().enumerate() {
+                    let walked = walk(&g, &places, y, k);
+                    for (to, &k2) in graph.keys.iter().enumerate() {
+                        assert_eq!(t.reaches(u, to), walked[k2 as usize], "{k} to {k2}, y={y}");
+                    }
+                }
+            }
+            // A few steps on, a grid with other links.
+            for _ in 0..4 {
+                if let Some(h) = crate::serate::next_hint(&g, false) {
+                    h.apply(&mut g);
+                }
+            }
+        }
+        assert!(leaves > 100, "{leaves} leaves: the shortcut is taken");
     }
 }
