@@ -36,13 +36,15 @@ impl Templates {
                 rows[d][cell / 9] |= 1 << (cell % 9);
             }
         }
-        let mut counter = Counter::default();
-        for d in 1..=9 {
-            if let Some((some, every)) = counter.count(&rows[d]) {
-                t.some[d] = some;
-                t.every[d] = every;
+        COUNTER.with(|counter| {
+            let mut counter = counter.borrow_mut();
+            for d in 1..=9 {
+                if let Some((some, every)) = counter.count(&rows[d]) {
+                    t.some[d] = some;
+                    t.every[d] = every;
+                }
             }
-        }
+        });
         t
     }
 
@@ -70,7 +72,13 @@ struct Edge {
     col: u8,
 }
 
-/// The counting's buffers, reused from digit to digit.
+thread_local! {
+    /// The counter of this thread, its tables kept from grid to grid (a
+    /// state's stamp tells whether its slot is this row's).
+    static COUNTER: std::cell::RefCell<Counter> = std::cell::RefCell::new(Counter::default());
+}
+
+/// The counting's buffers, reused from digit to digit and grid to grid.
 #[derive(Debug)]
 struct Counter {
     /// The states of each row (row 9: the finished template), with how
