@@ -69,10 +69,7 @@ impl Recorded {
 
     /// The cells of `sheet` that hold an earlier run's fills (see
     /// [`Recorded::is_fill`]).
-    pub(super) fn fills_in(
-        &self,
-        sheet: &reader::RawSheet,
-    ) -> std::collections::HashSet<(u32, u32)> {
+    pub(super) fn fills_in(&self, sheet: &reader::RawSheet) -> super::reader::CellSet {
         self.fills
             .keys()
             .copied()

@@ -12,7 +12,17 @@
 //! What cannot be read is never taken for blank: such a cell holds an
 //! [`Unread`], and a grid holding one is invalid.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Something per cell, by `(row, col)`: a fast hash (the keys are a
+/// sheet's own positions, not an attacker's), as the finders look every
+/// cell of a square up several times.
+pub(crate) type CellMap<V> = FxHashMap<(u32, u32), V>;
+
+/// A set of cells, by `(row, col)` (see [`CellMap`]).
+pub(crate) type CellSet = FxHashSet<(u32, u32)>;
 use std::io::Read;
 use std::path::Path;
 
@@ -42,7 +52,7 @@ pub(crate) enum Unread {
 /// The values of one worksheet: only the cells present (absolute
 /// positions), looked up like calamine's `Range::get_value`.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Values(pub(super) HashMap<(u32, u32), Data>);
+pub(crate) struct Values(pub(super) CellMap<Data>);
 
 impl Values {
     /// The value at `(row, col)`, if the cell holds one.
@@ -87,13 +97,13 @@ pub(crate) struct RawSheet {
     /// placeholder text here, so that it never looks empty.
     pub values: Values,
     /// Cells whose value could not be read.
-    pub unread: HashMap<(u32, u32), Unread>,
+    pub unread: CellMap<Unread>,
     /// Cells (row, col) whose own format is blue italic.
-    pub blue_italic: HashSet<(u32, u32)>,
+    pub blue_italic: CellSet,
     /// Cells (row, col) whose own font is bold.
-    pub bold: HashSet<(u32, u32)>,
+    pub bold: CellSet,
     /// Cells (row, col) that hold a formula (an `<f>` element).
-    pub formulas: HashSet<(u32, u32)>,
+    pub formulas: CellSet,
     /// Merged ranges (`<mergeCell ref>`), as stored.
     pub merges: Vec<crate::address::CellRange>,
     /// Hidden rows (0-based).
@@ -103,7 +113,7 @@ pub(crate) struct RawSheet {
     /// Cells holding an earlier xlsudoku run's fills, as its grid records
     /// say and as the cells still show them (set after reading, from the
     /// copy's records; empty for a workbook xlsudoku did not write).
-    pub earlier: HashSet<(u32, u32)>,
+    pub earlier: CellSet,
 }
 
 impl RawSheet {

@@ -52,7 +52,6 @@ mod styles;
 mod tests;
 mod values;
 
-use std::collections::HashSet;
 use std::io::Cursor;
 use std::path::Path;
 
@@ -139,7 +138,7 @@ pub(super) fn read_sheets(path: &Path, bytes: &[u8]) -> Result<Vec<RawSheet>, Re
             merges: scan.merges,
             hidden_rows: scan.hidden_rows,
             hidden_cols: scan.hidden_cols,
-            earlier: HashSet::new(),
+            earlier: Default::default(),
         });
     }
     if calculated {

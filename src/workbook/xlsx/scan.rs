@@ -2,7 +2,9 @@
 //! cells, the cells' values, formulas, merged ranges and hidden rows and
 //! columns.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use crate::workbook::reader::{CellMap, CellSet};
 
 use calamine::Data;
 use quick_xml::events::{BytesEnd, BytesStart, Event};
@@ -17,8 +19,8 @@ use crate::workbook::reader::Unread;
 #[derive(Debug, Default)]
 pub(super) struct SheetScan {
     pub(super) styles: SheetStyles,
-    pub(super) values: HashMap<(u32, u32), Data>,
-    pub(super) unread: HashMap<(u32, u32), Unread>,
+    pub(super) values: CellMap<Data>,
+    pub(super) unread: CellMap<Unread>,
     /// Every cell holding a formula (an `<f>` element), in file order.
     pub(super) formulas: Vec<(u32, u32)>,
     /// Formula cells whose cached result is 0, taken for no value (what
@@ -105,7 +107,7 @@ struct Scanner<'s> {
     /// Whether a `<row>` was met.
     seen_row: bool,
     /// Every cell met, to refuse one given twice.
-    seen_cells: HashSet<(u32, u32)>,
+    seen_cells: CellSet,
     /// The `<c>` being read.
     cell: Option<CellXml>,
     /// Where text goes.
@@ -131,7 +133,7 @@ impl<'s> Scanner<'s> {
             row: 0,
             next_col: 0,
             seen_row: false,
-            seen_cells: HashSet::new(),
+            seen_cells: CellSet::default(),
             cell: None,
             target: Target::None,
             in_inline: false,

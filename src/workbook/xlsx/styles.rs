@@ -3,7 +3,7 @@
 //! (`cellXfs` and `borders`), and which format each cell of a sheet has
 //! (its own, its row's or its column's).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::{Cursor, Write};
 
 use calamine::{Reader, Xlsx};
@@ -13,7 +13,7 @@ use super::parts::{attr, attr_u32, read_part_bytes, Package, Zip};
 use super::regions::{split_regions, Rect};
 use crate::address::CellRef;
 use crate::workbook::detect::{BorderMap, Edges, Line};
-use crate::workbook::reader::Region;
+use crate::workbook::reader::{CellSet, Region};
 
 /// Largest number of cells one border map may cover; a larger bordered
 /// region is cut at the bottom (grids that far down it are not searched).
@@ -194,14 +194,14 @@ pub(super) struct SheetStyles {
 impl SheetStyles {
     /// The sheet's bordered regions, its blue-italic cells and its bold
     /// cells.
-    pub(super) fn resolve(mut self, xfs: &[XfInfo]) -> (Vec<Region>, [HashSet<(u32, u32)>; 2]) {
+    pub(super) fn resolve(mut self, xfs: &[XfInfo]) -> (Vec<Region>, [CellSet; 2]) {
         let info = |xf: usize| xfs.get(xf).copied().unwrap_or_default();
         let having = |is: fn(&XfInfo) -> bool| {
             self.cells
                 .iter()
                 .filter(|&&(_, _, xf)| is(&info(xf)))
                 .map(|&(r, c, _)| (r, c))
-                .collect::<HashSet<_>>()
+                .collect::<CellSet>()
         };
         let blue_italic = having(|x| x.blue_italic);
         let bold = having(|x| x.bold);
