@@ -10,7 +10,7 @@
 //! to date as it strikes) instead of scanning the regions' cells: a run
 //! asks them each time its links run out, thousands of times a rating.
 
-use super::super::grid::{bits, crosses, digits, pop, Grid, REGION_CELLS};
+use super::super::grid::{bits, digits, pop, Grid, CELL_REGIONS, REGION_CELLS};
 use super::super::singles::LOCKING_KINDS;
 use super::graph::{key, Arena};
 use super::implications::Places;
@@ -109,33 +109,36 @@ pub fn potentials(
 }
 
 /// Pointing and claiming: a digit of region `r1` whose places all lie in
-/// `r2` leaves the rest of `r2`.
+/// `r2` leaves the rest of `r2`. Found by `r1` and digit: two places or
+/// more lie in one region of the other kind at most, the first place's;
+/// then given in SE's order (by `r1`, `r2`, digit).
 fn locking(grids: RunGrids) -> Vec<Found> {
     let (now, was) = (grids.cur_places, grids.start_places);
     let mut out = Vec::new();
+    let mut here: Vec<(usize, u8, u128)> = Vec::new();
     for (k1, k2) in LOCKING_KINDS {
         for r1 in k1 * 9..k1 * 9 + 9 {
-            for r2 in k2 * 9..k2 * 9 + 9 {
-                if !crosses(r1, r2) {
+            let m1 = REGION_MASKS[r1];
+            here.clear();
+            for d in 1..=9u8 {
+                let in1 = now.cells_of(d) & m1;
+                if in1 & in1.wrapping_sub(1) == 0 {
                     continue;
                 }
-                let (m1, m2) = (REGION_MASKS[r1], REGION_MASKS[r2]);
-                for d in 1..=9u8 {
-                    let with_d = now.cells_of(d);
-                    let in1 = with_d & m1;
-                    if in1 & in1.wrapping_sub(1) == 0 || in1 & !m2 != 0 {
-                        continue;
-                    }
-                    let strikes = with_d & m2 & !m1;
-                    if strikes == 0 {
-                        continue;
-                    }
-                    let lost = m1 & !m2 & was.cells_of(d) & !with_d;
-                    out.push(Found {
-                        strikes: with_digit(strikes, d).collect(),
-                        parents: with_digit(lost, d).collect(),
-                    });
+                let r2 = CELL_REGIONS[in1.trailing_zeros() as usize][k2] as usize;
+                let m2 = REGION_MASKS[r2];
+                if in1 & !m2 == 0 && now.cells_of(d) & m2 & !m1 != 0 {
+                    here.push((r2, d, m2));
                 }
+            }
+            here.sort_unstable_by_key(|&(r2, d, _)| (r2, d));
+            for &(_, d, m2) in &here {
+                let with_d = now.cells_of(d);
+                let lost = m1 & !m2 & was.cells_of(d) & !with_d;
+                out.push(Found {
+                    strikes: with_digit(with_d & m2 & !m1, d).collect(),
+                    parents: with_digit(lost, d).collect(),
+                });
             }
         }
     }
@@ -146,10 +149,17 @@ fn locking(grids: RunGrids) -> Vec<Found> {
 /// columns, rows.
 const KINDS_BCR: [usize; 3] = [0, 2, 1];
 
-fn pairs() -> impl Iterator<Item = u16> {
-    super::super::subsets::tuples(2)
+/// The pairs `(i, j)`, `i < j`, of the set bits of `m`, in the order of
+/// [`subsets::tuples`](super::super::subsets::tuples)`(2)` (by the mask
+/// `1 << i | 1 << j`, increasing): the pair rules need both halves of a
+/// pair in `m`, so only those are visited.
+fn pairs_in(m: u16) -> impl Iterator<Item = (usize, usize)> {
+    bits(m).flat_map(move |j| bits(m & ((1 << j) - 1)).map(move |i| (i, j)))
 }
 
+/// Hidden pairs: two digits with the same two places in a region (each
+/// with exactly two: the union of two sets of two places or more has two
+/// only when they are equal).
 fn hidden_pairs(grids: RunGrids) -> Vec<Found> {
     let (g, start) = (grids.cur, grids.start);
     let mut out = Vec::new();
@@ -160,14 +170,15 @@ fn hidden_pairs(grids: RunGrids) -> Vec<Found> {
             }
             let cells = &REGION_CELLS[r];
             let places: [u16; 9] = std::array::from_fn(|i| grids.cur_places.of(r, i as u8 + 1));
-            for t in pairs() {
-                let (i, j) = (t.trailing_zeros() as usize, 15 - t.leading_zeros() as usize);
-                let (p, q) = (places[i], places[j]);
-                let union = p | q;
-                if pop(p) <= 1 || pop(q) <= 1 || pop(union) != 2 {
+            let two = (0..9)
+                .filter(|&i| pop(places[i]) == 2)
+                .fold(0u16, |m, i| m | 1 << i);
+            for (i, j) in pairs_in(two) {
+                let union = places[i];
+                if places[j] != union {
                     continue;
                 }
-                let values = t << 1;
+                let values = (1 << i | 1 << j) << 1;
                 let mut strikes = Vec::new();
                 for i in bits(union) {
                     let c = cells[i] as usize;
@@ -188,6 +199,8 @@ fn hidden_pairs(grids: RunGrids) -> Vec<Found> {
     out
 }
 
+/// Naked pairs: two cells of a region holding the same two digits (as
+/// hidden pairs, each holds exactly two).
 fn naked_pairs(grids: RunGrids) -> Vec<Found> {
     let (g, start) = (grids.cur, grids.start);
     let mut out = Vec::new();
@@ -197,27 +210,27 @@ fn naked_pairs(grids: RunGrids) -> Vec<Found> {
                 continue;
             }
             let cells = &REGION_CELLS[r];
-            for t in pairs() {
-                let (mut union, mut ok) = (0u16, true);
-                for i in bits(t) {
-                    let p = g.cands[cells[i] as usize];
-                    ok &= pop(p) > 1;
-                    union |= p;
-                }
-                if !ok || pop(union) != 2 {
+            let cands = |i: usize| g.cands[cells[i] as usize];
+            let two = (0..9)
+                .filter(|&i| pop(cands(i)) == 2)
+                .fold(0u16, |m, i| m | 1 << i);
+            for (i, j) in pairs_in(two) {
+                let union = cands(i);
+                if cands(j) != union {
                     continue;
                 }
+                let t = 1 << i | 1 << j;
                 let mut strikes = Vec::new();
-                for i in bits(!t & 0x1ff) {
-                    let c = cells[i] as usize;
+                for k in bits(!t & 0x1ff) {
+                    let c = cells[k] as usize;
                     strikes.extend(digits(g.cands[c] & union).map(|v| (c, v)));
                 }
                 if strikes.is_empty() {
                     continue;
                 }
                 let mut parents = Vec::new();
-                for i in bits(t) {
-                    let c = cells[i] as usize;
+                for k in [i, j] {
+                    let c = cells[k] as usize;
                     parents.extend(digits(start.cands[c] & !union).map(|v| (c, v)));
                 }
                 out.push(Found { strikes, parents });
@@ -227,6 +240,8 @@ fn naked_pairs(grids: RunGrids) -> Vec<Found> {
     out
 }
 
+/// X-wings: a digit with the same two places in two rows (columns), each
+/// with exactly two; pairs of lines first, then digits, as SE.
 fn x_wings(grids: RunGrids) -> Vec<Found> {
     let (now, was) = (grids.cur_places, grids.start_places);
     let mut placed = [0u32; 10];
@@ -235,15 +250,22 @@ fn x_wings(grids: RunGrids) -> Vec<Found> {
     }
     let mut out = Vec::new();
     for (base, cover) in [(2usize, 1usize), (1, 2)] {
-        for t in pairs() {
-            let (i, j) = (t.trailing_zeros() as usize, 15 - t.leading_zeros() as usize);
+        // Per digit, the lines of the base kind where it has two places.
+        let two: [u16; 10] = std::array::from_fn(|d| {
+            let open = d > 0 && placed[d] + 4 <= 9;
+            (0..9)
+                .filter(|&i| open && pop(now.of(base * 9 + i, d as u8)) == 2)
+                .fold(0, |m, i| m | 1 << i)
+        });
+        let lines = two.iter().fold(0, |m, &t| m | t);
+        for (i, j) in pairs_in(lines) {
+            let t = 1 << i | 1 << j;
             for d in 1..=9u8 {
-                if placed[d as usize] + 4 > 9 {
+                if two[d as usize] & t != t {
                     continue;
                 }
-                let (p, q) = (now.of(base * 9 + i, d), now.of(base * 9 + j, d));
-                let union = p | q;
-                if pop(p) <= 1 || pop(q) <= 1 || pop(union) != 2 {
+                let union = now.of(base * 9 + i, d);
+                if now.of(base * 9 + j, d) != union {
                     continue;
                 }
                 let (mut strikes, mut covered) = (0u128, 0u128);
@@ -275,8 +297,13 @@ mod tests {
     //! candidates struck at random.
     use super::super::super::grid::{bits, crosses, digits, pop, Grid, REGION_CELLS};
     use super::super::super::singles::LOCKING_KINDS;
+    use super::super::super::subsets::tuples;
     use super::super::implications::Places;
-    use super::{hidden_pairs, locking, naked_pairs, pairs, x_wings, Found, RunGrids, KINDS_BCR};
+    use super::{hidden_pairs, locking, naked_pairs, x_wings, Found, RunGrids, KINDS_BCR};
+
+    fn pairs() -> impl Iterator<Item = u16> {
+        tuples(2)
+    }
 
     fn walk_locking(start: &Grid, g: &Grid) -> Vec<Found> {
         let mut out = Vec::new();
@@ -330,6 +357,34 @@ mod tests {
                 let parents = (0..9)
                     .filter(|i| union >> i & 1 == 0)
                     .flat_map(|i| digits(start.cands[cell(i)] & t << 1).map(move |v| (cell(i), v)))
+                    .collect();
+                if !strikes.is_empty() {
+                    out.push(Found { strikes, parents });
+                }
+            }
+        }
+        out
+    }
+
+    fn walk_naked_pairs(start: &Grid, g: &Grid) -> Vec<Found> {
+        let mut out = Vec::new();
+        for r in KINDS_BCR.into_iter().flat_map(|k| k * 9..k * 9 + 9) {
+            if g.empty_count(r) < 4 {
+                continue;
+            }
+            let cell = |i: usize| REGION_CELLS[r][i] as usize;
+            for t in pairs() {
+                let cs: Vec<u16> = bits(t).map(|i| g.cands[cell(i)]).collect();
+                let union = cs.iter().fold(0, |u, &p| u | p);
+                if cs.iter().any(|&p| pop(p) <= 1) || pop(union) != 2 {
+                    continue;
+                }
+                let strikes: Vec<(usize, u8)> = (0..9)
+                    .filter(|i| t >> i & 1 == 0)
+                    .flat_map(|i| digits(g.cands[cell(i)] & union).map(move |v| (cell(i), v)))
+                    .collect();
+                let parents = bits(t)
+                    .flat_map(|i| digits(start.cands[cell(i)] & !union).map(move |v| (cell(i), v)))
                     .collect();
                 if !strikes.is_empty() {
                     out.push(Found { strikes, parents });
@@ -415,7 +470,7 @@ mod tests {
 
     #[test]
     fn the_rules_by_places_find_what_the_walks_find() {
-        let (mut found, mut parents) = ([0; 3], [0; 3]);
+        let (mut found, mut parents) = ([0; 4], [0; 4]);
         for (start, cur) in run_like_grids() {
             let (start_places, cur_places) = (Places::new(&start), Places::new(&cur));
             let grids = RunGrids {
@@ -424,10 +479,16 @@ mod tests {
                 start_places: &start_places,
                 cur_places: &cur_places,
             };
-            let by_places = [locking(grids), hidden_pairs(grids), x_wings(grids)];
+            let by_places = [
+                locking(grids),
+                hidden_pairs(grids),
+                naked_pairs(grids),
+                x_wings(grids),
+            ];
             let walked = [
                 walk_locking(&start, &cur),
                 walk_hidden_pairs(&start, &cur),
+                walk_naked_pairs(&start, &cur),
                 walk_x_wings(&start, &cur),
             ];
             for (rule, (a, b)) in by_places.iter().zip(&walked).enumerate() {
@@ -435,7 +496,6 @@ mod tests {
                 found[rule] += a.len();
                 parents[rule] += a.iter().filter(|f| !f.parents.is_empty()).count();
             }
-            assert!(naked_pairs(grids).iter().all(|f| !f.strikes.is_empty()));
         }
         // The grids give every rule work, with and without parents.
         assert!(
