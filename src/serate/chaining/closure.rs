@@ -236,7 +236,8 @@ struct Tarjan {
     on_stack: Vec<bool>,
     comp: Vec<u32>,
     stack: Vec<u32>,
-    /// The walk's calls: a node and how many of its links are done.
+    /// The walk's calls: a node and the place of its next link in the
+    /// graph's list.
     calls: Vec<(u32, u32)>,
     counter: u32,
     comps: u32,
@@ -258,26 +259,30 @@ impl Tarjan {
             counter: 0,
             comps: 0,
             words: n.div_ceil(64),
-            // At most one component per node: no reallocation.
-            reach: Vec::with_capacity(n * n.div_ceil(64)),
+            // At most one component per node, each set made whole here.
+            reach: vec![0; n * n.div_ceil(64)],
         }
     }
 
-    fn enter(&mut self, v: u32) {
+    /// Enters node `v`: its call starts at its first link in the graph's
+    /// list.
+    #[inline]
+    fn enter(&mut self, graph: &Graph, v: u32) {
         self.index[v as usize] = self.counter;
         self.low[v as usize] = self.counter;
         self.counter += 1;
         self.stack.push(v);
         self.on_stack[v as usize] = true;
-        self.calls.push((v, 0));
+        self.calls.push((v, graph.start[v as usize]));
     }
 
     fn walk(&mut self, graph: &Graph, root: u32) {
-        self.enter(root);
-        while let Some(&(v, done)) = self.calls.last() {
+        self.enter(graph, root);
+        while let Some(&(v, at)) = self.calls.last() {
             let vu = v as usize;
-            if let Some(&w) = graph.next(v).get(done as usize) {
-                self.calls.last_mut().expect("a call").1 += 1;
+            if at < graph.start[vu + 1] {
+                self.calls.last_mut().expect("a call").1 = at + 1;
+                let w = graph.adj[at as usize];
                 let wu = w as usize;
                 // A leaf is a component of its own, in no cycle: it is
                 // closed after the walks ([`Tarjan::close_leaves`]).
@@ -285,7 +290,7 @@ impl Tarjan {
                     continue;
                 }
                 if self.index[wu] == NONE {
-                    self.enter(w);
+                    self.enter(graph, w);
                 } else if self.on_stack[wu] {
                     self.low[vu] = self.low[vu].min(self.index[wu]);
                 }
@@ -306,8 +311,7 @@ impl Tarjan {
     fn close(&mut self, graph: &Graph, v: u32) {
         let c = self.comps;
         let words = self.words;
-        let base = self.reach.len();
-        self.reach.resize(base + words, 0);
+        let base = c as usize * words;
         let from = self
             .stack
             .iter()
@@ -319,6 +323,7 @@ impl Tarjan {
             self.comp[x] = c;
         }
         let (closed, set) = self.reach.split_at_mut(base);
+        let set = &mut set[..words];
         for &x in &self.stack[from..] {
             set[x as usize / 64] |= 1 << (x % 64);
             for &w in graph.next(x) {
@@ -336,9 +341,8 @@ impl Tarjan {
                 let cw = self.comp[w as usize];
                 if cw != c {
                     let other = &closed[cw as usize * words..][..words];
-                    let set = &mut set[..words];
-                    for i in 0..words {
-                        set[i] |= other[i];
+                    for (s, &o) in set.iter_mut().zip(other) {
+                        *s |= o;
                     }
                 }
             }
@@ -352,8 +356,7 @@ impl Tarjan {
     fn close_leaves(&mut self, graph: &Graph) {
         let words = self.words;
         for u in (0..graph.keys.len() as u32).filter(|&u| graph.is_leaf(u)) {
-            let base = self.reach.len();
-            self.reach.resize(base + words, 0);
+            let base = self.comps as usize * words;
             self.reach[base + u as usize / 64] |= 1 << (u % 64);
             self.comp[u as usize] = self.comps;
             self.comps += 1;
