@@ -444,7 +444,15 @@ fn region_hints(ctx: &mut Ctx, cell: usize, v: u8, runs: &mut Runs) {
             .iter()
             .filter_map(|&c| runs.get(c, v).map(|r| r.0))
             .collect();
-        let common = common_keys(&rest);
+        let mut common = common_keys(&rest);
+        // Only the start's own keys are asked: none in common, no hint
+        // (the start's nodes are not walked).
+        for (c, &w) in common.iter_mut().zip(on.keys()) {
+            *c &= w;
+        }
+        if common.iter().all(|&w| w == 0) {
+            continue;
+        }
         for want_on in [true, false] {
             for &n in &on.order {
                 let k = on.key(n);
