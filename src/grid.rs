@@ -549,7 +549,7 @@ pub fn digit_char(v: u8) -> char {
 /// last shape's would make them again at every change of shape).
 #[derive(Debug)]
 pub(crate) struct PerShape<T> {
-    /// At most [`PerShape::KEPT`], the last made at the end.
+    /// At most [`PerShape::KEPT`], the last asked at the end.
     kept: Vec<(BoxShape, T)>,
 }
 
@@ -562,20 +562,22 @@ impl<T> PerShape<T> {
         PerShape { kept: Vec::new() }
     }
 
-    /// The value for `shape`, made by `make` unless kept (the oldest
-    /// shape is let go past [`PerShape::KEPT`]).
+    /// The value for `shape`, made by `make` unless kept (past
+    /// [`PerShape::KEPT`], the shape asked least lately is let go).
     pub(crate) fn get_or_make(&mut self, shape: BoxShape, make: impl FnOnce() -> T) -> &mut T {
-        let at = match self.kept.iter().position(|(s, _)| *s == shape) {
-            Some(at) => at,
+        match self.kept.iter().position(|(s, _)| *s == shape) {
+            Some(at) => {
+                let kept = self.kept.remove(at);
+                self.kept.push(kept);
+            }
             None => {
                 if self.kept.len() == Self::KEPT {
                     self.kept.remove(0);
                 }
                 self.kept.push((shape, make()));
-                self.kept.len() - 1
             }
-        };
-        &mut self.kept[at].1
+        }
+        &mut self.kept.last_mut().expect("just pushed").1
     }
 }
 
@@ -602,9 +604,14 @@ mod tests {
             }
         }
         assert_eq!(made.get(), 4, "four shapes alternating are made once each");
+        // Asked again, the first is kept; the second, asked least lately,
+        // is let go for a fifth shape.
+        ask(&mut kept, shapes[0]);
         ask(&mut kept, shapes[4]);
         ask(&mut kept, shapes[0]);
-        assert_eq!(made.get(), 6, "a fifth shape lets the oldest go");
+        assert_eq!(made.get(), 5, "the shape asked lately is kept");
+        ask(&mut kept, shapes[1]);
+        assert_eq!(made.get(), 6, "the shape asked least lately was let go");
     }
     use super::*;
 
