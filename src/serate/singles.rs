@@ -3,7 +3,7 @@
 //! triples that count only when they leave a hidden single (applied as
 //! that placement alone).
 
-use super::grid::{bits, Grid, REGION_CELLS};
+use super::grid::{bits, Grid, CELL_REGIONS, REGION_CELLS};
 use super::positions::{shared, Positions};
 use super::rules::{Hint, Rule};
 use super::since::Changes;
@@ -16,6 +16,7 @@ pub fn hidden_single(g: &Grid) -> Option<Hint> {
 
 /// [`hidden_single`] in the regions that changed (`ch`) only.
 pub fn hidden_single_in(g: &Grid, ch: &Changes) -> Option<Hint> {
+    let places = Positions::of(g);
     let order = [0usize, 2, 1];
     for alone in [true, false] {
         for kind in order {
@@ -24,8 +25,8 @@ pub fn hidden_single_in(g: &Grid, ch: &Changes) -> Option<Hint> {
                     continue;
                 }
                 for d in 1..=9u8 {
-                    let pos = g.positions(r, d);
-                    if pos.count_ones() == 1 {
+                    let pos = places.get(r, d);
+                    if pos.is_power_of_two() {
                         let is_alone = g.empty_count(r) == 1;
                         if is_alone == alone {
                             let cell = REGION_CELLS[r][pos.trailing_zeros() as usize];
@@ -69,37 +70,49 @@ pub fn locking_in(g: &Grid, direct: bool, ch: &Changes) -> Option<Hint> {
     let places = Positions::of(g);
     for (k1, k2) in LOCKING_KINDS {
         for r1 in k1 * 9..k1 * 9 + 9 {
-            for r2 in k2 * 9..k2 * 9 + 9 {
-                let inside = shared(r1, r2);
-                if inside == 0 {
+            // SE walks the regions `r2` of the second kind crossing `r1`,
+            // then the digits: the one `r2` that can hold all of a
+            // digit's places (two or more) in `r1` is the region of its
+            // first place, so each digit is looked at once, and the
+            // lockings found are taken by `r2`, then digit.
+            let mut found = [(0u8, 0u8); 9];
+            let mut n = 0;
+            for d in 1..=9u8 {
+                if !ch.digit(d) {
                     continue;
                 }
-                for d in 1..=9u8 {
-                    if !ch.digit(d) {
-                        continue;
+                let pos = places.get(r1, d);
+                if pos & pos.wrapping_sub(1) == 0 {
+                    continue; // at most one place
+                }
+                let first = REGION_CELLS[r1][pos.trailing_zeros() as usize] as usize;
+                let r2 = CELL_REGIONS[first][k2];
+                if pos & !shared(r1, r2 as usize) == 0 {
+                    found[n] = (r2, d);
+                    n += 1;
+                }
+            }
+            // Stable: the digits stay in order within one `r2`.
+            found[..n].sort_by_key(|&(r2, _)| r2);
+            for &(r2, d) in &found[..n] {
+                let r2 = r2 as usize;
+                let rule = match (k1 == 0, direct) {
+                    (true, true) => Rule::DirectPointing,
+                    (false, true) => Rule::DirectClaiming,
+                    (true, false) => Rule::Pointing,
+                    (false, false) => Rule::Claiming,
+                };
+                if direct {
+                    if let Some(h) = following_single(&places, k1, r1, r2, d, rule) {
+                        return Some(h);
                     }
-                    let pos = places.get(r1, d);
-                    if pos & (pos.wrapping_sub(1)) == 0 || pos & !inside != 0 {
-                        continue; // at most one place, or some outside r2
-                    }
-                    let rule = match (k1 == 0, direct) {
-                        (true, true) => Rule::DirectPointing,
-                        (false, true) => Rule::DirectClaiming,
-                        (true, false) => Rule::Pointing,
-                        (false, false) => Rule::Claiming,
-                    };
-                    if direct {
-                        if let Some(h) = following_single(&places, k1, r1, r2, d, rule) {
-                            return Some(h);
-                        }
-                    } else {
-                        let outside = places.get(r2, d) & !shared(r2, r1);
-                        if outside != 0 {
-                            let removals = bits(outside)
-                                .map(|i| (REGION_CELLS[r2][i], 1u16 << d))
-                                .collect();
-                            return Some(Hint::striking(rule, removals));
-                        }
+                } else {
+                    let outside = places.get(r2, d) & !shared(r2, r1);
+                    if outside != 0 {
+                        let removals = bits(outside)
+                            .map(|i| (REGION_CELLS[r2][i], 1u16 << d))
+                            .collect();
+                        return Some(Hint::striking(rule, removals));
                     }
                 }
             }
@@ -134,4 +147,127 @@ fn following_single(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serate::grid::{digits, parse, pop};
+
+    /// SE's walk for the hidden singles: every region's places counted
+    /// from its cells.
+    fn walk_hidden_single(g: &Grid) -> Option<Hint> {
+        for alone in [true, false] {
+            for kind in [0usize, 2, 1] {
+                for r in kind * 9..kind * 9 + 9 {
+                    for d in 1..=9u8 {
+                        let pos = g.positions(r, d);
+                        if pos.count_ones() == 1 && (g.empty_count(r) == 1) == alone {
+                            let cell = REGION_CELLS[r][pos.trailing_zeros() as usize];
+                            let rule = if alone {
+                                Rule::FullHouse
+                            } else if kind == 0 {
+                                Rule::HiddenSingleBlock
+                            } else {
+                                Rule::HiddenSingleLine
+                            };
+                            return Some(Hint::placing(rule, cell as usize, d));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// SE's walk for the lockings: every two crossing regions, then
+    /// every digit.
+    fn walk_locking(g: &Grid, direct: bool) -> Option<Hint> {
+        let places = Positions::of(g);
+        for (k1, k2) in LOCKING_KINDS {
+            for r1 in k1 * 9..k1 * 9 + 9 {
+                for r2 in k2 * 9..k2 * 9 + 9 {
+                    let inside = shared(r1, r2);
+                    for d in (1..=9u8).filter(|_| inside != 0) {
+                        let pos = g.positions(r1, d);
+                        if pop(pos) < 2 || pos & !inside != 0 {
+                            continue;
+                        }
+                        let rule = match (k1 == 0, direct) {
+                            (true, true) => Rule::DirectPointing,
+                            (false, true) => Rule::DirectClaiming,
+                            (true, false) => Rule::Pointing,
+                            (false, false) => Rule::Claiming,
+                        };
+                        if direct {
+                            if let Some(h) = following_single(&places, k1, r1, r2, d, rule) {
+                                return Some(h);
+                            }
+                            continue;
+                        }
+                        let outside = g.positions(r2, d) & !shared(r2, r1);
+                        if outside != 0 {
+                            let removals = bits(outside)
+                                .map(|i| (REGION_CELLS[r2][i], 1u16 << d))
+                                .collect();
+                            return Some(Hint::striking(rule, removals));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn singles_and_lockings_are_what_se_walks_find() {
+        // Along SE's runs, and on the same grids with random candidates
+        // struck (more lockings and singles, in other places), the
+        // rules by places give the walks' first hint.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut found = [0usize; 3];
+        for p in [
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
+            "...4..8......39...4.1.2.....3.97..18.....3..4.2....9..27.5......9....4..6..2....9",
+        ] {
+            let mut g = Grid::new(&parse(p).expect("81 digits"));
+            while let Some(h) = crate::serate::next_hint(&g, false) {
+                for strikes in [0, 2, 8, 25] {
+                    let mut cur = g.clone();
+                    for _ in 0..strikes {
+                        let c = (next() % 81) as usize;
+                        let m = cur.cands[c];
+                        if pop(m) >= 2 {
+                            let nth = (next() % u64::from(pop(m))) as usize;
+                            let d = digits(m).nth(nth).unwrap_or(0);
+                            cur.cands[c] &= !(1 << d);
+                        }
+                    }
+                    let want = [
+                        walk_hidden_single(&cur),
+                        walk_locking(&cur, true),
+                        walk_locking(&cur, false),
+                    ];
+                    let got = [
+                        hidden_single(&cur),
+                        locking(&cur, true),
+                        locking(&cur, false),
+                    ];
+                    assert_eq!(got, want, "{p}");
+                    for (f, w) in found.iter_mut().zip(&want) {
+                        *f += usize::from(w.is_some());
+                    }
+                }
+                h.apply(&mut g);
+            }
+        }
+        assert!(found.iter().all(|&f| f > 30), "{found:?}");
+    }
 }

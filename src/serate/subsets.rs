@@ -213,20 +213,30 @@ pub fn fish_in(g: &Grid, degree: u32, ch: &Changes) -> Option<Hint> {
         _ => Rule::Jellyfish,
     };
     let mut placed = [0u32; 10];
-    for d in 1..=9u8 {
-        placed[d as usize] = g.count_value(d);
+    for &v in &g.values {
+        placed[v as usize] += 1;
     }
     let places = Positions::of(g);
     for (base, cover) in [(2usize, 1usize), (1, 2)] {
-        // For each digit, the base lines a fish of it can take.
+        // For each digit, the base lines a fish of it can take; and the
+        // digits with enough of them, in order (most often none: the
+        // tuples are then not walked).
         let mut fit = [0u16; 10];
-        for d in (1..=9u8).filter(|&d| ch.digit(d)) {
+        let (mut live, mut n) = ([0u8; 9], 0);
+        for d in (1..=9u8).filter(|&d| ch.digit(d) && placed[d as usize] + degree * 2 <= 9) {
             let lines: [u16; 9] = std::array::from_fn(|i| places.get(base * 9 + i, d));
             fit[d as usize] = fitting(&lines, degree);
+            if fit[d as usize].count_ones() >= degree {
+                live[n] = d;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            continue;
         }
         for t in tuples(degree) {
-            for d in 1..=9u8 {
-                if placed[d as usize] + degree * 2 > 9 || t & !fit[d as usize] != 0 {
+            for &d in &live[..n] {
+                if t & !fit[d as usize] != 0 {
                     continue;
                 }
                 let mut sets = [0u16; 4];

@@ -59,10 +59,14 @@ pub fn wing(g: &Grid, xyz: bool) -> Option<Hint> {
                     victims &= PEERS[pivot];
                 }
                 victims &= !(1u128 << pivot | 1u128 << a | 1u128 << b);
-                let removals: Vec<(u8, u16)> = (0..81)
-                    .filter(|&c| victims >> c & 1 == 1 && g.has(c, z))
-                    .map(|c| (c as u8, 1u16 << z))
-                    .collect();
+                let mut removals: Vec<(u8, u16)> = Vec::new();
+                while victims != 0 {
+                    let c = victims.trailing_zeros() as usize;
+                    victims &= victims - 1;
+                    if g.has(c, z) {
+                        removals.push((c as u8, 1u16 << z));
+                    }
+                }
                 if !removals.is_empty() {
                     let rule = if xyz { Rule::XyzWing } else { Rule::XyWing };
                     return Some(Hint::striking(rule, removals));

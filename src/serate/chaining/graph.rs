@@ -155,6 +155,7 @@ impl Arena {
     }
 
     /// Makes a node (not yet in the sets).
+    #[inline]
     pub fn make(&mut self, key: u16, parents: &[u32]) -> u32 {
         let start = self.parents.len() as u32;
         self.parents.extend_from_slice(parents);
@@ -169,6 +170,7 @@ impl Arena {
     }
 
     /// Adds a node to the sets (if its key is not there yet).
+    #[inline]
     pub fn insert(&mut self, node: u32) -> bool {
         let k = self.nodes[node as usize].key;
         if self.contains(k) {

@@ -7,6 +7,7 @@
 //! form a naked set with cells seeing the BUG cells.
 
 use super::super::grid::{bits, Grid, CELL_REGIONS, PEERS, REGION_CELLS};
+use super::super::positions::Positions;
 use super::super::rules::{add_removal, Hint, Rule};
 
 /// The first BUG hint, in SE's order.
@@ -16,19 +17,27 @@ pub fn bug(g: &Grid) -> Option<Hint> {
     let mut bug_values = [0u16; 81];
     let mut all_values = 0u16;
     let mut common: Option<u128> = None;
+    let places = Positions::of(g);
     for r in 0..27 {
         for d in 1..=9u8 {
-            let pos = g.positions(r, d);
+            let pos = places.get(r, d);
             let n = pos.count_ones();
             if n == 0 || n == 2 {
                 continue;
             }
-            let new: Vec<usize> = bits(pos)
-                .map(|i| REGION_CELLS[r][i] as usize)
-                .filter(|&c| g.cands[c].count_ones() >= 3)
-                .collect();
-            if new.len() == 1 {
-                let c = new[0];
+            // The places in cells of three candidates or more: how many,
+            // and the first.
+            let (mut new, mut first) = (0, 0);
+            for c in bits(pos).map(|i| REGION_CELLS[r][i] as usize) {
+                if g.cands[c].count_ones() >= 3 {
+                    if new == 0 {
+                        first = c;
+                    }
+                    new += 1;
+                }
+            }
+            if new == 1 {
+                let c = first;
                 if !bug_cells.contains(&c) {
                     bug_cells.push(c);
                 }
@@ -44,7 +53,7 @@ pub fn bug(g: &Grid) -> Option<Hint> {
                     return None;
                 }
             }
-            if new.is_empty() {
+            if new == 0 {
                 return None;
             }
         }
