@@ -34,10 +34,10 @@ struct Link {
 
 impl Links {
     fn new(data: &AlsData) -> Links {
-        let mut at = Vec::with_capacity(data.rcc.len() + 1);
-        let mut list = Vec::with_capacity(data.rcc.iter().map(Vec::len).sum());
+        let mut at = Vec::with_capacity(data.als.len() + 1);
+        let mut list = Vec::with_capacity(data.rcc.total());
         at.push(0);
-        for links in &data.rcc {
+        for links in data.rcc.rows() {
             list.extend(links.iter().map(|&(next, digits)| Link {
                 fold: data.folds[next],
                 digits,
@@ -236,7 +236,7 @@ mod tests {
         ) -> Option<Struck> {
             let last = *path.last()?;
             let prev = commons.last().copied();
-            for &(next, r) in &data.rcc[last] {
+            for &(next, r) in data.rcc.of(last) {
                 if *budget == 0 {
                     return None;
                 }

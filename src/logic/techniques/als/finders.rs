@@ -117,7 +117,7 @@ impl AlmostLockedSets {
                 return false;
             }
             let old_a = old(a);
-            for &(k, rcc) in &data.rcc[i] {
+            for &(k, rcc) in data.rcc.of(i) {
                 if k < i || data.strikable[i] & data.strikable[k] == 0 || (old_a && old(&als[k])) {
                     continue;
                 }
@@ -148,7 +148,7 @@ impl AlmostLockedSets {
             if ci % 16 == 0 && run.past_deadline() {
                 return false;
             }
-            let links = &data.rcc[ci];
+            let links = data.rcc.of(ci);
             let old_c = old(c);
             if old_c {
                 fresh.clear();

@@ -54,13 +54,67 @@ pub(in crate::logic) struct AlmostLockedSets {
     pub(in crate::logic) last: Option<(usize, Vec<u64>, Arc<AlsData>)>,
 }
 
+/// The restricted commons of every set, in compressed rows: set `i`'s
+/// ([`Commons::of`]) are every other set `k` sharing one, by index, with
+/// the digits as a bit set. One list for all the sets: the rows are
+/// made without a list per set.
+#[derive(Debug, Default)]
+pub(in crate::logic) struct Commons {
+    /// Where each set's row begins in `list` (one more entry at the end).
+    at: Vec<u32>,
+    list: Vec<(usize, u64)>,
+}
+
+impl Commons {
+    /// The rows of `sets` sets from each pair once (`(i, k, digits)`,
+    /// `i < k`), each row by the other set's index.
+    fn from_pairs(sets: usize, pairs: &[(u32, u32, u64)]) -> Commons {
+        let mut at = vec![0u32; sets + 1];
+        for &(i, k, _) in pairs {
+            at[i as usize + 1] += 1;
+            at[k as usize + 1] += 1;
+        }
+        for i in 0..sets {
+            at[i + 1] += at[i];
+        }
+        let mut fill: Vec<u32> = at[..sets].to_vec();
+        let mut list = vec![(0usize, 0u64); pairs.len() * 2];
+        for &(i, k, r) in pairs {
+            let (i, k) = (i as usize, k as usize);
+            list[fill[i] as usize] = (k, r);
+            fill[i] += 1;
+            list[fill[k] as usize] = (i, r);
+            fill[k] += 1;
+        }
+        for i in 0..sets {
+            list[at[i] as usize..at[i + 1] as usize].sort_unstable_by_key(|&(k, _)| k);
+        }
+        Commons { at, list }
+    }
+
+    /// The restricted commons of set `i`.
+    #[inline]
+    fn of(&self, i: usize) -> &[(usize, u64)] {
+        &self.list[self.at[i] as usize..self.at[i + 1] as usize]
+    }
+
+    /// Every set's row, in the order of the sets.
+    fn rows(&self) -> impl Iterator<Item = &[(usize, u64)]> {
+        (0..self.at.len().saturating_sub(1)).map(|i| self.of(i))
+    }
+
+    /// How many restricted commons there are, counted from both sets.
+    fn total(&self) -> usize {
+        self.list.len()
+    }
+}
+
 /// The almost locked sets of a position and the restricted commons
-/// between them (`rcc[i]`: every other set `k` sharing one, with the
-/// digits as a bit set).
+/// between them ([`Commons`]).
 #[derive(Debug)]
 pub(in crate::logic) struct AlsData {
     als: Vec<Arc<Als>>,
-    rcc: Vec<Vec<(usize, u64)>>,
+    rcc: Commons,
     /// Where each unit's sets begin in `als` (one more entry at the end).
     unit_at: Vec<usize>,
     /// Whether sets were left out ([`MAX_SETS`]).
@@ -237,7 +291,7 @@ mod tests {
                     let old = with.families.als.als_tried(&with.board, &with.run, t);
                     skipped += data
                         .rcc
-                        .iter()
+                        .rows()
                         .enumerate()
                         .flat_map(|(i, list)| list.iter().map(move |&(k, _)| (i, k)))
                         .filter(|&(i, k)| i < k && old(&data.als[i]) && old(&data.als[k]))
@@ -264,7 +318,7 @@ mod tests {
         crate::logic::tests::each_hard_position(6, |s| {
             let mut family = s.families.als.clone();
             let data = family.als_data(&s.board);
-            for (i, list) in data.rcc.iter().enumerate() {
+            for (i, list) in data.rcc.rows().enumerate() {
                 for &(k, _) in list {
                     for except in (0..9).flat_map(|x| (x..9).map(move |y| (1 << x) | (1 << y))) {
                         let (a, b) = (&data.als[i], &data.als[k]);

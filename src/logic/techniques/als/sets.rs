@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::AlmostLockedSets;
-use super::{Als, AlsData, MAX_CELLS_LARGE, MAX_SETS};
+use super::{Als, AlsData, Commons, MAX_CELLS_LARGE, MAX_SETS};
 use crate::logic::{bit, Board, Cells};
 
 impl AlmostLockedSets {
@@ -62,7 +62,8 @@ impl AlmostLockedSets {
         }
         let small = board.cands.len() <= 128;
         let n = board.side;
-        let mut rcc: Vec<Vec<(usize, u64)>> = vec![Vec::new(); als.len()];
+        // Each pair of sets sharing a restricted common, once.
+        let mut pairs: Vec<(u32, u32, u64)> = Vec::new();
         // The last position's commons between two sets both kept.
         let old = prev.as_ref().map(|(_, d)| d).filter(|_| !truncated);
         let mut is_new = vec![true; als.len()];
@@ -76,21 +77,20 @@ impl AlmostLockedSets {
             }
             for (j, &o) in was.iter().enumerate() {
                 if o != usize::MAX {
-                    rcc[j].extend(
-                        old.rcc[o]
-                            .iter()
-                            .filter(|&&(k, _)| now[k] != usize::MAX)
-                            .map(|&(k, r)| (now[k], r)),
-                    );
+                    // Each pair is in both its sets' rows: taken from the
+                    // first set's.
+                    pairs.extend(old.rcc.of(o).iter().filter_map(|&(k, r)| {
+                        let k = now[k];
+                        (k != usize::MAX && k > j).then_some((j as u32, k as u32, r))
+                    }));
                 }
             }
         }
-        let fresh = old.is_none();
         // The pairs to work out: each new set with every kept one and
         // every later new one (all pairs when nothing was kept).
         let pair = |j: usize, k: usize| k != j && (!is_new[k] || k > j);
         if small {
-            self.commons_indexed(board, &als, &is_new, &pair, &mut rcc);
+            self.commons_indexed(board, &als, &is_new, &pair, &mut pairs);
         } else {
             for j in (0..als.len()).filter(|&j| is_new[j]) {
                 for k in (0..als.len()).filter(|&k| pair(j, k)) {
@@ -99,18 +99,12 @@ impl AlmostLockedSets {
                     let (i, k) = (j.min(k), j.max(k));
                     let r = Self::restricted(&als[i], &als[k], small);
                     if r != 0 {
-                        rcc[i].push((k, r));
-                        rcc[k].push((i, r));
+                        pairs.push((i as u32, k as u32, r));
                     }
                 }
             }
         }
-        if !fresh || small {
-            // Each list in the order of the sets.
-            for list in &mut rcc {
-                list.sort_unstable_by_key(|&(k, _)| k);
-            }
-        }
+        let rcc = Commons::from_pairs(als.len(), &pairs);
         // Each digit's candidates, folded: a quick test of whether two
         // sets strike anything.
         let mut cand_fold = vec![0u128; n];
@@ -151,7 +145,7 @@ impl AlmostLockedSets {
 
     /// The restricted commons of each new set `j` (`is_new`) with the
     /// sets `k` that `pair(j, k)` asks for, on a grid of 128 cells or
-    /// fewer (the folded sets are exact), pushed both ways into `rcc`.
+    /// fewer (the folded sets are exact), each pair once into `pairs`.
     /// `x` is a restricted common when every cell of `k` holding it sees
     /// every cell of `j` holding it: so `k`'s first such cell does, and
     /// the sets are found through an index by digit and first cell.
@@ -161,7 +155,7 @@ impl AlmostLockedSets {
         als: &[Arc<Als>],
         is_new: &[bool],
         pair: &dyn Fn(usize, usize) -> bool,
-        rcc: &mut [Vec<(usize, u64)>],
+        pairs: &mut Vec<(u32, u32, u64)>,
     ) {
         let n = board.side;
         let cells = board.cands.len();
@@ -221,8 +215,7 @@ impl AlmostLockedSets {
                 let r = std::mem::take(&mut acc[k]);
                 if pair(j, k) && a.fold & als[k].fold == 0 {
                     let (lo, hi) = (j.min(k), j.max(k));
-                    rcc[lo].push((hi, r));
-                    rcc[hi].push((lo, r));
+                    pairs.push((lo as u32, hi as u32, r));
                 }
             }
             touched.clear();
@@ -416,7 +409,7 @@ mod tests {
                 AlmostLockedSets::default().als_data(&s.board),
                 carried.als_data(&s.board),
             ] {
-                for (i, list) in data.rcc.iter().enumerate() {
+                for (i, list) in data.rcc.rows().enumerate() {
                     let want: Vec<(usize, u64)> = (0..data.als.len())
                         .filter(|&k| k != i)
                         .map(|k| {
@@ -427,7 +420,7 @@ mod tests {
                         })
                         .filter(|&(_, r)| r != 0)
                         .collect();
-                    assert_eq!(list, &want);
+                    assert_eq!(list, want.as_slice());
                     pairs += want.len();
                 }
             }
