@@ -226,13 +226,17 @@ fn hints_knowing(
     // meet (module `closure`) gives nothing, and its runs are not made.
     let reach = (!chainer.dynamic).then(|| Reach::with_cells(g));
     for cell in 0..81 {
-        if ctx.done || budget::expired() {
+        if ctx.done {
             break;
         }
         let card = pop(g.cands[cell]);
         if g.values[cell] == 0 && (card > 2 || (card > 1 && chainer.dynamic)) {
             if reach.as_ref().is_some_and(|r| !may_meet(r, g, cell)) {
                 continue;
+            }
+            // The clock is read only before a cell's work.
+            if budget::expired() {
+                break;
             }
             cell_hints(&mut ctx, cell, card, &mut runs, &mut off);
         }
@@ -256,11 +260,11 @@ fn quick_contradiction(ctx: &mut Ctx, runs: &mut Runs) -> Option<ChainHint> {
     }
     let g = ctx.g;
     for cell in 0..81 {
-        if budget::expired() {
-            return None;
-        }
         if g.values[cell] != 0 || pop(g.cands[cell]) < 2 {
             continue;
+        }
+        if budget::expired() {
+            return None;
         }
         for v in digits(g.cands[cell] & !(1 << truth[cell])) {
             runs.ensure(ctx, cell, v);

@@ -56,14 +56,15 @@ pub fn hints(g: &Grid, nest: bool, enough: f64) -> Vec<ChainHint> {
             continue;
         }
         for cell in 0..81 {
-            if budget::expired() {
-                break;
-            }
             if g.values[cell] != 0 || pop(g.cands[cell]) < 2 {
                 continue;
             }
             if pop(g.cands[cell]) > 2 && !x {
                 continue;
+            }
+            // The clock is read only before a cell's work.
+            if budget::expired() {
+                break;
             }
             for v in digits(g.cands[cell]) {
                 let before = out.len();
