@@ -4,12 +4,13 @@
 //! in their own order).
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use super::grid::{bits, Grid};
 
 thread_local! {
     /// The last grid's positions.
-    static LAST: RefCell<Option<(Grid, Positions)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<(Grid, Rc<Positions>)>> = const { RefCell::new(None) };
 }
 
 /// The positions of every digit in every region of a grid (bit `i` for
@@ -34,15 +35,15 @@ pub struct Positions {
 impl Positions {
     /// The positions of `g`'s candidates. The rules of one step ask it of
     /// the same grid in turn: the last grid's are kept (on this thread)
-    /// and given again while the grid is unchanged.
-    pub fn of(g: &Grid) -> Positions {
+    /// and shared again while the grid is unchanged.
+    pub fn of(g: &Grid) -> Rc<Positions> {
         LAST.with(|last| {
             let mut last = last.borrow_mut();
             match last.as_ref() {
-                Some((seen, places)) if seen == g => places.clone(),
+                Some((seen, places)) if seen == g => Rc::clone(places),
                 _ => {
-                    let places = Positions::count(g);
-                    *last = Some((g.clone(), places.clone()));
+                    let places = Rc::new(Positions::count(g));
+                    *last = Some((g.clone(), Rc::clone(&places)));
                     places
                 }
             }
