@@ -30,13 +30,7 @@ pub fn hidden_single_in(g: &Grid, ch: &Changes) -> Option<Hint> {
                         let is_alone = g.empty_count(r) == 1;
                         if is_alone == alone {
                             let cell = REGION_CELLS[r][pos.trailing_zeros() as usize];
-                            let rule = if is_alone {
-                                Rule::FullHouse
-                            } else if kind == 0 {
-                                Rule::HiddenSingleBlock
-                            } else {
-                                Rule::HiddenSingleLine
-                            };
+                            let rule = single_rule(alone, kind);
                             return Some(Hint::placing(rule, cell as usize, d));
                         }
                     }
@@ -45,6 +39,29 @@ pub fn hidden_single_in(g: &Grid, ch: &Changes) -> Option<Hint> {
         }
     }
     None
+}
+
+/// The rule of a hidden single in a region of `kind` (0 block, 1 row, 2
+/// column), the region's last empty cell when `alone`.
+fn single_rule(alone: bool, kind: usize) -> Rule {
+    if alone {
+        Rule::FullHouse
+    } else if kind == 0 {
+        Rule::HiddenSingleBlock
+    } else {
+        Rule::HiddenSingleLine
+    }
+}
+
+/// The rule of a locking from a region of `kind` (0: a block, pointing;
+/// else a line, claiming), `direct` or not.
+fn locking_rule(kind: usize, direct: bool) -> Rule {
+    match (kind == 0, direct) {
+        (true, true) => Rule::DirectPointing,
+        (false, true) => Rule::DirectClaiming,
+        (true, false) => Rule::Pointing,
+        (false, false) => Rule::Claiming,
+    }
 }
 
 /// The first naked single, row by row.
@@ -96,12 +113,7 @@ pub fn locking_in(g: &Grid, direct: bool, ch: &Changes) -> Option<Hint> {
             found[..n].sort_by_key(|&(r2, _)| r2);
             for &(r2, d) in &found[..n] {
                 let r2 = r2 as usize;
-                let rule = match (k1 == 0, direct) {
-                    (true, true) => Rule::DirectPointing,
-                    (false, true) => Rule::DirectClaiming,
-                    (true, false) => Rule::Pointing,
-                    (false, false) => Rule::Claiming,
-                };
+                let rule = locking_rule(k1, direct);
                 if direct {
                     if let Some(h) = following_single(&places, k1, r1, r2, d, rule) {
                         return Some(h);
@@ -152,7 +164,7 @@ fn following_single(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serate::grid::{digits, parse, pop};
+    use crate::serate::grid::pop;
 
     /// SE's walk for the hidden singles: every region's places counted
     /// from its cells.
@@ -164,13 +176,7 @@ mod tests {
                         let pos = g.positions(r, d);
                         if pos.count_ones() == 1 && (g.empty_count(r) == 1) == alone {
                             let cell = REGION_CELLS[r][pos.trailing_zeros() as usize];
-                            let rule = if alone {
-                                Rule::FullHouse
-                            } else if kind == 0 {
-                                Rule::HiddenSingleBlock
-                            } else {
-                                Rule::HiddenSingleLine
-                            };
+                            let rule = single_rule(alone, kind);
                             return Some(Hint::placing(rule, cell as usize, d));
                         }
                     }
@@ -193,12 +199,7 @@ mod tests {
                         if pop(pos) < 2 || pos & !inside != 0 {
                             continue;
                         }
-                        let rule = match (k1 == 0, direct) {
-                            (true, true) => Rule::DirectPointing,
-                            (false, true) => Rule::DirectClaiming,
-                            (true, false) => Rule::Pointing,
-                            (false, false) => Rule::Claiming,
-                        };
+                        let rule = locking_rule(k1, direct);
                         if direct {
                             if let Some(h) = following_single(&places, k1, r1, r2, d, rule) {
                                 return Some(h);
@@ -224,48 +225,17 @@ mod tests {
         // Along SE's runs, and on the same grids with random candidates
         // struck (more lockings and singles, in other places), the
         // rules by places give the walks' first hint.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
         let mut found = [0usize; 3];
-        for p in [
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-            "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
-            "...4..8......39...4.1.2.....3.97..18.....3..4.2....9..27.5......9....4..6..2....9",
-        ] {
-            let mut g = Grid::new(&parse(p).expect("81 digits"));
-            while let Some(h) = crate::serate::next_hint(&g, false) {
-                for strikes in [0, 2, 8, 25] {
-                    let mut cur = g.clone();
-                    for _ in 0..strikes {
-                        let c = (next() % 81) as usize;
-                        let m = cur.cands[c];
-                        if pop(m) >= 2 {
-                            let nth = (next() % u64::from(pop(m))) as usize;
-                            let d = digits(m).nth(nth).unwrap_or(0);
-                            cur.cands[c] &= !(1 << d);
-                        }
-                    }
-                    let want = [
-                        walk_hidden_single(&cur),
-                        walk_locking(&cur, true),
-                        walk_locking(&cur, false),
-                    ];
-                    let got = [
-                        hidden_single(&cur),
-                        locking(&cur, true),
-                        locking(&cur, false),
-                    ];
-                    assert_eq!(got, want, "{p}");
-                    for (f, w) in found.iter_mut().zip(&want) {
-                        *f += usize::from(w.is_some());
-                    }
-                }
-                h.apply(&mut g);
+        for (_, g) in crate::serate::tests::run_like_grids() {
+            let want = [
+                walk_hidden_single(&g),
+                walk_locking(&g, true),
+                walk_locking(&g, false),
+            ];
+            let got = [hidden_single(&g), locking(&g, true), locking(&g, false)];
+            assert_eq!(got, want);
+            for (f, w) in found.iter_mut().zip(&want) {
+                *f += usize::from(w.is_some());
             }
         }
         assert!(found.iter().all(|&f| f > 30), "{found:?}");

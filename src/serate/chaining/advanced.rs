@@ -429,49 +429,10 @@ mod tests {
         out
     }
 
-    /// A rating's grids, each with copies struck at random as a run
-    /// strikes them (a cell keeps one candidate at least).
-    fn run_like_grids() -> Vec<(Grid, Grid)> {
-        let mut out = Vec::new();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for p in [
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-            "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
-            ".......71.2.8........5.3...7.9.6.......2..8..1.........3...25..6...1..4..........",
-        ] {
-            let p = crate::serate::grid::parse(p).expect("81 digits");
-            let mut g = Grid::new(&p);
-            while let Some(h) = crate::serate::next_hint(&g, false) {
-                for strikes in [0, 3, 10, 30] {
-                    let mut cur = g.clone();
-                    for _ in 0..strikes {
-                        let c = (next() % 81) as usize;
-                        let m = cur.cands[c];
-                        if pop(m) >= 2 {
-                            let d = digits(m)
-                                .nth((next() % pop(m) as u64) as usize)
-                                .unwrap_or(0);
-                            cur.cands[c] &= !(1 << d);
-                        }
-                    }
-                    out.push((g.clone(), cur));
-                }
-                h.apply(&mut g);
-            }
-        }
-        out
-    }
-
     #[test]
     fn the_rules_by_places_find_what_the_walks_find() {
         let (mut found, mut parents) = ([0; 4], [0; 4]);
-        for (start, cur) in run_like_grids() {
+        for (start, cur) in crate::serate::tests::run_like_grids() {
             let (start_places, cur_places) = (Places::new(&start), Places::new(&cur));
             let grids = RunGrids {
                 start: &start,
