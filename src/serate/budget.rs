@@ -1,8 +1,8 @@
 //! A time limit on one rating, checked where the engine spends its time:
-//! at the head of the chainers' loops over cells. Time running out is
-//! sticky: once [`expired`] has said so, every later check says so too, a
-//! chainer stops at once, and the run discards the step it was on (a
-//! chainer stopped early may offer a hint that is not SE's).
+//! in the chainers' loops over cells, before each cell's work. Time
+//! running out is sticky: once [`expired`] has said so, every later check
+//! says so too, a chainer stops at once, and the run discards the step it
+//! was on (a chainer stopped early may offer a hint that is not SE's).
 //!
 //! The limit lives with the thread that rates (each rating runs on one
 //! thread, start to end), so the rules' signatures stay SE's.

@@ -222,20 +222,20 @@ pub fn fish_in(g: &Grid, degree: u32, ch: &Changes) -> Option<Hint> {
         // digits with enough of them, in order (most often none: the
         // tuples are then not walked).
         let mut fit = [0u16; 10];
-        let (mut live, mut n) = ([0u8; 9], 0);
+        let (mut live, mut lives) = ([0u8; 9], 0);
         for d in (1..=9u8).filter(|&d| ch.digit(d) && placed[d as usize] + degree * 2 <= 9) {
             let lines: [u16; 9] = std::array::from_fn(|i| places.get(base * 9 + i, d));
             fit[d as usize] = fitting(&lines, degree);
             if fit[d as usize].count_ones() >= degree {
-                live[n] = d;
-                n += 1;
+                live[lives] = d;
+                lives += 1;
             }
         }
-        if n == 0 {
+        if lives == 0 {
             continue;
         }
         for t in tuples(degree) {
-            for &d in &live[..n] {
+            for &d in &live[..lives] {
                 if t & !fit[d as usize] != 0 {
                     continue;
                 }

@@ -58,7 +58,7 @@ pub(in crate::logic) struct AlmostLockedSets {
 /// ([`Commons::of`]) are every other set `k` sharing one, by index, with
 /// the digits as a bit set. One list for all the sets: the rows are
 /// made without a list per set.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(in crate::logic) struct Commons {
     /// Where each set's row begins in `list` (one more entry at the end).
     at: Vec<u32>,
@@ -71,6 +71,7 @@ impl Commons {
     fn from_pairs(sets: usize, pairs: &[(u32, u32, u64)]) -> Commons {
         let mut at = vec![0u32; sets + 1];
         for &(i, k, _) in pairs {
+            debug_assert!(i < k, "each pair once, the lower set first");
             at[i as usize + 1] += 1;
             at[k as usize + 1] += 1;
         }
