@@ -112,25 +112,36 @@ pub fn locking_in(g: &Grid, direct: bool, ch: &Changes) -> Option<Hint> {
             // Stable: the digits stay in order within one `r2`.
             found[..n].sort_by_key(|&(r2, _)| r2);
             for &(r2, d) in &found[..n] {
-                let r2 = r2 as usize;
-                let rule = locking_rule(k1, direct);
-                if direct {
-                    if let Some(h) = following_single(&places, k1, r1, r2, d, rule) {
-                        return Some(h);
-                    }
-                } else {
-                    let outside = places.get(r2, d) & !shared(r2, r1);
-                    if outside != 0 {
-                        let removals = bits(outside)
-                            .map(|i| (REGION_CELLS[r2][i], 1u16 << d))
-                            .collect();
-                        return Some(Hint::striking(rule, removals));
-                    }
+                if let Some(h) = locking_hint(&places, k1, (r1, r2 as usize), d, direct) {
+                    return Some(h);
                 }
             }
         }
     }
     None
+}
+
+/// The hint of a locking of `d` in `r1` ∩ `r2` (`r1` of kind `k1`), if it
+/// gives one: direct, the hidden single it leaves; else what it strikes
+/// from `r2` outside `r1`.
+fn locking_hint(
+    places: &Positions,
+    k1: usize,
+    (r1, r2): (usize, usize),
+    d: u8,
+    direct: bool,
+) -> Option<Hint> {
+    let rule = locking_rule(k1, direct);
+    if direct {
+        return following_single(places, k1, r1, r2, d, rule);
+    }
+    let outside = places.get(r2, d) & !shared(r2, r1);
+    (outside != 0).then(|| {
+        let removals = bits(outside)
+            .map(|i| (REGION_CELLS[r2][i], 1u16 << d))
+            .collect();
+        Hint::striking(rule, removals)
+    })
 }
 
 /// A hidden single a locking of `d` in `r1` ∩ `r2` leaves in another
@@ -199,19 +210,8 @@ mod tests {
                         if pop(pos) < 2 || pos & !inside != 0 {
                             continue;
                         }
-                        let rule = locking_rule(k1, direct);
-                        if direct {
-                            if let Some(h) = following_single(&places, k1, r1, r2, d, rule) {
-                                return Some(h);
-                            }
-                            continue;
-                        }
-                        let outside = g.positions(r2, d) & !shared(r2, r1);
-                        if outside != 0 {
-                            let removals = bits(outside)
-                                .map(|i| (REGION_CELLS[r2][i], 1u16 << d))
-                                .collect();
-                            return Some(Hint::striking(rule, removals));
+                        if let Some(h) = locking_hint(&places, k1, (r1, r2), d, direct) {
+                            return Some(h);
                         }
                     }
                 }
