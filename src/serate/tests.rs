@@ -144,3 +144,52 @@ pub(crate) fn run_like_grids() -> Vec<(Grid, Grid)> {
     }
     out
 }
+
+#[test]
+fn cycles_and_forcing_chains_first_leave_er_as_se_does() {
+    // Along `rate`'s runs, at each step from an ER of 7.0 on (below the
+    // aligned exclusions' skip at 9.0, a shortcut of another kind): the
+    // hint taken leaves ER as SE's own first hint would, and at some
+    // steps it is a chain where SE's is of a rule the chains now go
+    // before.
+    let (mut steps, mut before) = (0, 0);
+    for p in [
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        ".......71.2.8........5.3...7.9.6.......2..8..1.........3...25..6...1..4..........",
+        "8......21..1..95.6.....53...7.4...6.....7...9..2.9....3.86.....1.5.............42",
+        "..3...1...6.2...9...2.84....19..6.7.7.8.1............5..7..3...3....2....8.75...3",
+        ".....8.9.87....4.1..4...3...4..2..5.61...4..8................62...91......85.6..3",
+    ] {
+        let p = crate::serate::grid::parse(p).expect("81 digits");
+        let mut g = Grid::new(&p);
+        let mut er = f64::NEG_INFINITY;
+        while let Some(h) = crate::serate::next_hint_within(&g, false, er) {
+            if (7.0..9.0).contains(&er) {
+                let se = crate::serate::next_hint(&g, false).expect("SE's hint");
+                assert!(
+                    (h.difficulty.max(er) - se.difficulty.max(er)).abs() < 1e-9,
+                    "{:?} {} against SE's {:?} {} at ER {er}",
+                    h.rule,
+                    h.difficulty,
+                    se.rule,
+                    se.difficulty
+                );
+                steps += 1;
+                let passed = matches!(
+                    se.rule,
+                    Rule::UniqueLoop
+                        | Rule::NakedQuad
+                        | Rule::Jellyfish
+                        | Rule::HiddenQuad
+                        | Rule::Bug1
+                        | Rule::Bug
+                        | Rule::AlignedPair
+                );
+                before += usize::from(passed && h.rule != se.rule);
+            }
+            er = er.max(h.difficulty);
+            h.apply(&mut g);
+        }
+    }
+    assert!(steps > 50 && before > 0, "{steps} {before}");
+}

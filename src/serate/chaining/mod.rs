@@ -209,7 +209,7 @@ pub fn forcing_chains_within(g: &Grid, chainer: Chainer, enough: f64) -> Option<
 }
 
 /// Whether a hint of `difficulty` is no harder than `enough`.
-fn is_enough(difficulty: f64, enough: f64) -> bool {
+pub(super) fn is_enough(difficulty: f64, enough: f64) -> bool {
     difficulty <= enough + 1e-9
 }
 
