@@ -26,7 +26,14 @@ pub(crate) fn write_start_tag(
 ) -> Result<(), quick_xml::Error> {
     out.push('<');
     out.push_str(e.name().as_ref());
-    let mut used = vec![false; set.len()];
+    // Which of `set` are written: on the stack for the few a caller sets.
+    let (mut few, mut many) = ([false; 8], Vec::new());
+    let used: &mut [bool] = if set.len() <= few.len() {
+        &mut few[..set.len()]
+    } else {
+        many.resize(set.len(), false);
+        &mut many
+    };
     for a in e.attributes() {
         let a = a?;
         let key = a.key.as_ref();
@@ -41,7 +48,11 @@ pub(crate) fn write_start_tag(
             continue;
         }
         // The raw value may come from a single-quoted attribute.
-        push_attr(out, key, &a.value.replace('"', "&quot;"));
+        if a.value.contains('"') {
+            push_attr(out, key, &a.value.replace('"', "&quot;"));
+        } else {
+            push_attr(out, key, &a.value);
+        }
     }
     for (i, (k, v)) in set.iter().enumerate() {
         if !used[i] {

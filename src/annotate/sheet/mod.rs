@@ -405,7 +405,8 @@ impl Patcher<'_, '_, '_> {
     }
 
     /// Writes one cell. `old` is the existing cell's tag, whose other
-    /// attributes are kept.
+    /// attributes are kept. Written straight into the part (the cells of
+    /// the grids are most of what a patch writes).
     fn write_cell(
         &mut self,
         at: CellRef,
@@ -413,8 +414,7 @@ impl Patcher<'_, '_, '_> {
         v: &CellValue,
         old: Option<&BytesStart<'_>>,
     ) -> Result<(), AnnotateError> {
-        let r = at.to_string();
-        let p = self.prefix.clone();
+        use std::fmt::Write as _;
         let restored = match v {
             CellValue::Clear => self.restore.get(&at).copied(),
             _ => {
@@ -423,79 +423,115 @@ impl Patcher<'_, '_, '_> {
             }
         };
         let (style, blue) = self.forced.get(&at).copied().unwrap_or((style, true));
-        let (s, t, body) = match v {
-            CellValue::Clear => (restored.unwrap_or(style), None, None),
+        let (s, t) = match v {
+            CellValue::Clear => (restored.unwrap_or(style), None),
             // A cell absent from the XML: its inherited style, tinted.
-            CellValue::Tint(argb) => (self.styles.tinted(style, argb)?, None, None),
-            CellValue::Restyle(s) => (*s, None, None),
-            CellValue::Number(n) => {
-                let text = format_number(*n).ok_or_else(|| AnnotateError::InvalidValue {
+            CellValue::Tint(argb) => (self.styles.tinted(style, argb)?, None),
+            CellValue::Restyle(s) => (*s, None),
+            CellValue::Number(n) if !n.is_finite() => {
+                return Err(AnnotateError::InvalidValue {
                     cell: at,
                     reason: format!("{n} is not a finite number"),
-                })?;
-                (
-                    if blue {
-                        self.styles.blue(style)?
-                    } else {
-                        style
-                    },
-                    None,
-                    Some(format!("<{p}v>{text}</{p}v>")),
-                )
+                })
+            }
+            CellValue::Number(_) | CellValue::Text(_) => {
+                let s = if blue {
+                    self.styles.blue(style)?
+                } else {
+                    style
+                };
+                (s, matches!(v, CellValue::Text(_)).then_some("inlineStr"))
+            }
+        };
+        if old.is_none() && matches!(v, CellValue::Clear) {
+            // Nothing to clear.
+            return Ok(());
+        }
+        let (mut r, mut s_text) = (CellText::default(), CellText::default());
+        let _ = write!(r, "{at}");
+        let _ = write!(s_text, "{s}");
+        let mut set = [("r", r.as_str()), ("s", s_text.as_str()), ("t", "")];
+        let mut n = 1;
+        let keep_s = old.is_some() && matches!(v, CellValue::Clear);
+        if s != 0 || !keep_s || restored.is_some() {
+            n += 1;
+        } else {
+            set[1] = set[2];
+        }
+        if let Some(t) = t {
+            set[n] = ("t", t);
+            n += 1;
+        }
+        let empty = !matches!(v, CellValue::Number(_) | CellValue::Text(_));
+        let (out, p) = (&mut self.out, self.prefix.as_str());
+        match old {
+            Some(e) => {
+                write_start_tag(out, e, &set[..n], VALUE_ATTRS, empty)
+                    .map_err(xml_err(self.part))?;
+            }
+            None => {
+                out.push('<');
+                out.push_str(p);
+                out.push('c');
+                for (k, val) in &set[..n] {
+                    let _ = write!(out, " {k}=\"{val}\"");
+                }
+                out.push_str(if empty { "/>" } else { ">" });
+            }
+        }
+        match v {
+            CellValue::Number(n) => {
+                let _ = write!(out, "<{p}v>");
+                write_number(out, *n);
+                let _ = write!(out, "</{p}v></{p}c>");
             }
             CellValue::Text(text) => {
-                let escaped = escape_text(text);
                 let space = if text.trim() != text {
                     " xml:space=\"preserve\""
                 } else {
                     ""
                 };
-                (
-                    if blue {
-                        self.styles.blue(style)?
-                    } else {
-                        style
-                    },
-                    Some("inlineStr"),
-                    Some(format!("<{p}is><{p}t{space}>{escaped}</{p}t></{p}is>")),
-                )
+                let escaped = escape_text(text);
+                let _ = write!(out, "<{p}is><{p}t{space}>{escaped}</{p}t></{p}is></{p}c>");
             }
-        };
-        let s = s.to_string();
-        let mut set: Vec<(&str, &str)> = vec![("r", &r)];
-        let keep_s = old.is_some() && matches!(v, CellValue::Clear);
-        if s != "0" || !keep_s || restored.is_some() {
-            set.push(("s", &s));
-        }
-        if let Some(t) = t {
-            set.push(("t", t));
-        }
-        let empty = body.is_none();
-        match old {
-            Some(e) => {
-                write_start_tag(&mut self.out, e, &set, VALUE_ATTRS, empty)
-                    .map_err(xml_err(self.part))?;
-            }
-            None => {
-                if matches!(v, CellValue::Clear) {
-                    // Nothing to clear.
-                    return Ok(());
-                }
-                self.out.push('<');
-                self.out.push_str(&p);
-                self.out.push('c');
-                for (k, val) in &set {
-                    self.out.push_str(&format!(" {k}=\"{val}\""));
-                }
-                self.out.push_str(if empty { "/>" } else { ">" });
-            }
-        }
-        if let Some(body) = body {
-            self.out.push_str(&body);
-            self.out.push_str(&format!("</{p}c>"));
+            _ => {}
         }
         Ok(())
     }
+}
+
+/// A short text made on the stack: a cell's address or style index.
+#[derive(Default)]
+struct CellText {
+    bytes: [u8; 24],
+    len: usize,
+}
+
+impl CellText {
+    fn as_str(&self) -> &str {
+        // Only whole `&str`s are written in (`write_str`).
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Write for CellText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        let room = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        room.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Writes a finite number as [`format_number`] makes it.
+fn write_number(out: &mut String, n: f64) {
+    use std::fmt::Write as _;
+    let _ = if n.fract() == 0.0 && n.abs() < 1e15 {
+        write!(out, "{}", n as i64)
+    } else {
+        write!(out, "{n}")
+    };
 }
 
 /// A number as a cell value: integers without a decimal point, others in
