@@ -450,13 +450,12 @@ impl Patcher<'_, '_, '_> {
         let (mut r, mut s_text) = (CellText::default(), CellText::default());
         let _ = write!(r, "{at}");
         let _ = write!(s_text, "{s}");
-        let mut set = [("r", r.as_str()), ("s", s_text.as_str()), ("t", "")];
+        let mut set = [("r", r.as_str()); 3];
         let mut n = 1;
         let keep_s = old.is_some() && matches!(v, CellValue::Clear);
         if s != 0 || !keep_s || restored.is_some() {
+            set[n] = ("s", s_text.as_str());
             n += 1;
-        } else {
-            set[1] = set[2];
         }
         if let Some(t) = t {
             set[n] = ("t", t);
@@ -524,7 +523,7 @@ impl std::fmt::Write for CellText {
     }
 }
 
-/// Writes a finite number as [`format_number`] makes it.
+/// Writes a finite number as a cell value (see [`format_number`]).
 fn write_number(out: &mut String, n: f64) {
     use std::fmt::Write as _;
     let _ = if n.fract() == 0.0 && n.abs() < 1e15 {
@@ -537,14 +536,11 @@ fn write_number(out: &mut String, n: f64) {
 /// A number as a cell value: integers without a decimal point, others in
 /// Rust's shortest round-trip form; `None` for NaN and infinities.
 pub(crate) fn format_number(n: f64) -> Option<String> {
-    if !n.is_finite() {
-        return None;
-    }
-    if n.fract() == 0.0 && n.abs() < 1e15 {
-        // Exact: the value is an integer well inside i64.
-        return Some(format!("{}", n as i64));
-    }
-    Some(format!("{n}"))
+    n.is_finite().then(|| {
+        let mut text = String::new();
+        write_number(&mut text, n);
+        text
+    })
 }
 #[cfg(test)]
 mod tests;
