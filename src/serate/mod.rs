@@ -95,12 +95,24 @@ pub struct Memo {
     /// The last grid without a hint of each rule that looks only where
     /// something changed ([`since`]), in the order of [`next_hint_after`].
     since: [since::Since; 15],
+    /// The cell where the dynamic chainers' first look for a
+    /// contradiction found the last one ([`chaining::forcing_chains_from`]).
+    quick_from: usize,
 }
 
 /// As [`next_hint_within`], on a grid that follows the one `memo` was
 /// last used on in the same run (a fresh memo: any grid).
 pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> Option<Hint> {
     let [pairs, triples] = &mut memo.aligned;
+    // The dynamic chainers' first look for a contradiction starts where
+    // the last one was found.
+    let from = std::cell::Cell::new(memo.quick_from);
+    let dynamic = |chainer| {
+        let mut at = from.get();
+        let hint = chaining::forcing_chains_from(g, chainer, enough, &mut at);
+        from.set(at);
+        hint
+    };
     let [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14] = &mut memo.since;
     let simple = s0
         .run(g, |ch| singles::hidden_single_in(g, ch))
@@ -122,7 +134,7 @@ pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> 
     // theirs no harder than the ER so far is taken. Else what they found
     // waits its turn in SE's order.
     let unary = asked_once(|| chaining::cycles_and_forcing_chains_within(g, enough));
-    simple
+    let hint = simple
         .or_else(|| {
             (enough >= CYCLES_FIRST_ER)
                 .then(&unary)
@@ -139,13 +151,15 @@ pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> 
         .or_else(|| aligned_exclusion_within(g, 3, enough, triples))
         .or_else(|| chaining::forcing_chains_within(g, Chainer::NISHIO, enough))
         .or_else(|| chaining::forcing_chains_within(g, Chainer::MULTIPLE, enough))
-        .or_else(|| chaining::forcing_chains_within(g, Chainer::DYNAMIC, enough))
-        .or_else(|| dynamic_plus_within(g, enough))
+        .or_else(|| dynamic(Chainer::DYNAMIC))
+        .or_else(|| (enough < PLUS_SKIP_ER).then(|| dynamic(Chainer::DYNAMIC_PLUS))?)
         .or_else(|| {
             (2..=5).take_while(|_| nested).find_map(|level| {
                 chaining::forcing_chains_within(g, Chainer::nested(level), enough)
             })
-        })
+        });
+    memo.quick_from = from.get();
+    hint
 }
 
 /// `ask`, asked once: its answer kept for the next asks.
@@ -316,15 +330,6 @@ const CYCLES_FIRST_ER: f64 = 7.0;
 /// rated 1.3 to 1.4 times faster. From 9.5 one top1465 puzzle (SE 9.5)
 /// rated 9.9.
 const PLUS_SKIP_ER: f64 = 10.0;
-
-/// Dynamic forcing chains plus, unless `enough` (the ER so far) has
-/// reached [`PLUS_SKIP_ER`].
-fn dynamic_plus_within(g: &Grid, enough: f64) -> Option<Hint> {
-    if enough >= PLUS_SKIP_ER {
-        return None;
-    }
-    chaining::forcing_chains_within(g, Chainer::DYNAMIC_PLUS, enough)
-}
 
 /// The aligned exclusion of `degree`, unless `enough` (the ER so far)
 /// has reached [`ALIGNED_SKIP_ER`].

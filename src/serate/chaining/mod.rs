@@ -204,8 +204,21 @@ pub fn cycles_and_forcing_chains_within(g: &Grid, enough: f64) -> Option<Hint> {
 /// one run per false candidate until then, instead of every run of a
 /// cell's and its regions' chains.
 pub fn forcing_chains_within(g: &Grid, chainer: Chainer, enough: f64) -> Option<Hint> {
+    forcing_chains_from(g, chainer, enough, &mut 0)
+}
+
+/// As [`forcing_chains_within`], a dynamic chainer's first look for a
+/// contradiction starting at cell `*from` and going round the grid,
+/// `*from` left at the cell of the one found: a run passes the cell of
+/// its last step's, as consecutive steps tend to find theirs near it.
+pub fn forcing_chains_from(
+    g: &Grid,
+    chainer: Chainer,
+    enough: f64,
+    from: &mut usize,
+) -> Option<Hint> {
     super::budget::reached(chainer.rule().base());
-    easiest(multiple::hints(g, chainer, false, enough))
+    easiest(multiple::hints_from(g, chainer, enough, from))
 }
 
 /// Whether a hint of `difficulty` is no harder than `enough`.

@@ -209,6 +209,21 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHi
     hints_knowing(g, chainer, (nest, enough), truth)
 }
 
+/// As [`hints`] without nesting, a dynamic chainer's first look for a
+/// contradiction no harder than `enough` ([`quick_contradiction`])
+/// starting at cell `*from` and going round the grid; `*from` is left
+/// at the cell that gave one. A run's consecutive steps tend to find
+/// theirs near the last (a speed device: the hint is still one no
+/// harder than `enough`, so the step leaves ER as SE's would).
+pub fn hints_from(g: &Grid, chainer: Chainer, enough: f64, from: &mut usize) -> Vec<ChainHint> {
+    let truth = if chainer.dynamic {
+        super::truth::of(g)
+    } else {
+        None
+    };
+    hints_knowing_from(g, chainer, (false, enough), truth, from)
+}
+
 /// [`hints`], the grid's only solution `truth` given when known.
 fn hints_knowing(
     g: &Grid,
@@ -216,9 +231,21 @@ fn hints_knowing(
     (nest, enough): (bool, f64),
     truth: Option<[u8; 81]>,
 ) -> Vec<ChainHint> {
+    hints_knowing_from(g, chainer, (nest, enough), truth, &mut 0)
+}
+
+/// [`hints_knowing`], the quick look starting at cell `*from`
+/// ([`hints_from`]).
+fn hints_knowing_from(
+    g: &Grid,
+    chainer: Chainer,
+    (nest, enough): (bool, f64),
+    truth: Option<[u8; 81]>,
+    from: &mut usize,
+) -> Vec<ChainHint> {
     let mut ctx = Ctx::new(g, chainer, (nest, enough), truth);
     let mut runs = Runs::new();
-    if let Some(h) = quick_contradiction(&mut ctx, &mut runs) {
+    if let Some(h) = quick_contradiction(&mut ctx, &mut runs, from) {
         return vec![h];
     }
     let mut off = Arena::take();
@@ -248,18 +275,20 @@ fn hints_knowing(
 /// When any hint no harder than `enough` will do (`rate` past its ER
 /// so far) and the rule's base is no harder: a dynamic chainer's first
 /// contradiction no harder than `enough` from a false candidate's "on",
-/// in the order of cells and digits, before the full search: one run
-/// per false candidate, instead of every run of a cell's and its
+/// in the order of cells (from cell `*from`, going round; `*from` left
+/// at the cell that gave one) and digits, before the full search: one
+/// run per false candidate, instead of every run of a cell's and its
 /// regions' chains. The runs made stay for the full search, which runs
 /// only when none is found.
-fn quick_contradiction(ctx: &mut Ctx, runs: &mut Runs) -> Option<ChainHint> {
+fn quick_contradiction(ctx: &mut Ctx, runs: &mut Runs, from: &mut usize) -> Option<ChainHint> {
     let truth = ctx.truth?;
     let chainer = ctx.chainer;
     if ctx.nest || !chainer.dynamic || chainer.nishio || ctx.enough < chainer.rule().base() {
         return None;
     }
     let g = ctx.g;
-    for cell in 0..81 {
+    let start = (*from).min(80);
+    for cell in (start..81).chain(0..start) {
         if g.values[cell] != 0 || pop(g.cands[cell]) < 2 {
             continue;
         }
@@ -278,6 +307,7 @@ fn quick_contradiction(ctx: &mut Ctx, runs: &mut Runs) -> Option<ChainHint> {
                 (vec![(cell as u8, 1 << v)], None),
             );
             if ctx.done {
+                *from = cell;
                 return ctx.out.pop();
             }
             ctx.out.clear();
@@ -609,7 +639,7 @@ mod truth_tests {
         for g in &grids {
             let ask = |chainer, enough, truth| {
                 let mut ctx = Ctx::new(g, chainer, (false, enough), truth);
-                quick_contradiction(&mut ctx, &mut Runs::new())
+                quick_contradiction(&mut ctx, &mut Runs::new(), &mut 0)
             };
             let dynamic = Chainer::DYNAMIC;
             assert!(ask(dynamic, 8.4, Some(solution)).is_none());
@@ -657,6 +687,51 @@ mod truth_tests {
             );
         }
         assert!(quick > 0);
+    }
+
+    /// Started past the cell of its first hint, the quick look goes
+    /// round the grid: it takes the first false candidate from there
+    /// whose "on" meets a contradiction, and leaves `from` at its cell.
+    #[test]
+    fn quick_contradiction_starts_where_asked_and_goes_round() {
+        let (grids, solution) = chain_grids();
+        let mode = Mode {
+            y: true,
+            dynamic: true,
+            level: 0,
+        };
+        let mut moved = 0;
+        for g in &grids {
+            let ask = |from: &mut usize| {
+                let mut ctx = Ctx::new(g, Chainer::DYNAMIC, (false, 20.0), Some(solution));
+                quick_contradiction(&mut ctx, &mut Runs::new(), from)
+            };
+            let mut first = 0;
+            let Some(h) = ask(&mut first) else {
+                continue;
+            };
+            assert_eq!(h.hint.removals[0].0 as usize, first);
+            let mut from = first + 1;
+            let again = ask(&mut from).expect("the first one is met again, going round");
+            let cell = again.hint.removals[0].0 as usize;
+            assert_eq!(cell, from);
+            assert_ne!(
+                solution[cell],
+                again.hint.removals[0].1.trailing_zeros() as u8
+            );
+            let mut scratch = Scratch::new(g);
+            let between = (first + 1..81).chain(0..=first).take_while(|&c| c != cell);
+            for c in between.filter(|&c| g.values[c] == 0 && pop(g.cands[c]) >= 2) {
+                for d in digits(g.cands[c]).filter(|&d| d != solution[c]) {
+                    let mut arena = Arena::default();
+                    let n = arena.make(key(c, d, true), &[]);
+                    arena.insert(n);
+                    assert!(run(g, &mut arena, mode, &mut scratch).is_none(), "{c} {d}");
+                }
+            }
+            moved += usize::from(cell != first);
+        }
+        assert!(moved > 0, "some grid has its next one elsewhere");
     }
 
     /// The runs the solution rules out give no hint: every chainer finds
