@@ -209,8 +209,9 @@ pub fn forcing_chains_within(g: &Grid, chainer: Chainer, enough: f64) -> Option<
 
 /// As [`forcing_chains_within`], a dynamic chainer's first look for a
 /// contradiction starting at cell `*from` and going round the grid,
-/// `*from` left at the cell of the one found: a run passes the cell of
-/// its last step's, as consecutive steps tend to find theirs near it.
+/// `*from` left at the cell of the one found. A rating run gives the
+/// cell its last step's was found at: consecutive steps tend to find
+/// theirs near it.
 pub fn forcing_chains_from(
     g: &Grid,
     chainer: Chainer,
