@@ -201,12 +201,13 @@ impl Runs {
 /// Stops after the candidate that gave a hint of difficulty `enough` or
 /// less (`f64::NEG_INFINITY`: never).
 pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHint> {
-    let truth = if chainer.dynamic {
-        super::truth::of(g)
-    } else {
-        None
-    };
-    hints_knowing(g, chainer, (nest, enough), truth)
+    hints_knowing(g, chainer, (nest, enough), truth_for(g, chainer))
+}
+
+/// The grid's only solution when a dynamic chainer can use it (module
+/// `truth`).
+fn truth_for(g: &Grid, chainer: Chainer) -> Option<[u8; 81]> {
+    chainer.dynamic.then(|| super::truth::of(g)).flatten()
 }
 
 /// As [`hints`] without nesting, a dynamic chainer's first look for a
@@ -216,12 +217,7 @@ pub fn hints(g: &Grid, chainer: Chainer, nest: bool, enough: f64) -> Vec<ChainHi
 /// theirs near the last (a speed device: the hint is still one no
 /// harder than `enough`, so the step leaves ER as SE's would).
 pub fn hints_from(g: &Grid, chainer: Chainer, enough: f64, from: &mut usize) -> Vec<ChainHint> {
-    let truth = if chainer.dynamic {
-        super::truth::of(g)
-    } else {
-        None
-    };
-    hints_knowing_from(g, chainer, (false, enough), truth, from)
+    hints_knowing_from(g, chainer, (false, enough), truth_for(g, chainer), from)
 }
 
 /// [`hints`], the grid's only solution `truth` given when known.
