@@ -17,8 +17,10 @@ use clap::{CommandFactory, Parser, Subcommand};
 /// it (docs/design.md, "mimalloc as the binary's allocator").
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: alloc::Mimalloc = alloc::Mimalloc;
 
+#[cfg(feature = "mimalloc")]
+mod alloc;
 mod commands;
 mod common;
 mod failures;
