@@ -282,22 +282,23 @@ impl AlmostLockedSets {
             if earlier {
                 continue;
             }
-            let mut set = vec![0u64; words];
-            for &c in &cells {
-                set.put(c);
-            }
-            // The same set as in the last position: the same cells,
-            // holding the same candidates.
+            // The same set as in the last position: the same cells (both
+            // lists sorted), holding the same candidates.
             let same = old.and_then(|(cands, data)| {
                 if cells.iter().any(|&c| cands[c] != board.cands[c]) {
                     return None;
                 }
-                let o = (data.unit_at[k]..data.unit_at[k + 1]).find(|&o| data.als[o].set == set)?;
+                let o =
+                    (data.unit_at[k]..data.unit_at[k + 1]).find(|&o| data.als[o].cells == cells)?;
                 Some((Arc::clone(&data.als[o]), o))
             });
             if let Some(same) = same {
                 out.push(same);
                 continue;
+            }
+            let mut set = vec![0u64; words];
+            for &c in &cells {
+                set.put(c);
             }
             let small = board.cands.len() <= 128;
             let mut seen_fold = vec![0u128; n];
