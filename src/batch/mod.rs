@@ -35,7 +35,7 @@ use crate::annotate::{
 };
 use crate::report::{SheetRecord, SheetStatus};
 use crate::solve::{candidate_letters, Outcome, SolveOptions, Status};
-use crate::workbook::{read_file, read_workbook_bytes, Cell, FoundGrid, ReadOptions, Symbol};
+use crate::workbook::{read_workbook_bytes, Cell, FoundGrid, ReadOptions, Symbol};
 
 mod grids;
 mod lock;
@@ -678,8 +678,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>, crate::workbook::ReadError> {
         let file = fs::File::open(path).map_err(io)?;
         if file.metadata().is_ok_and(|m| m.is_file()) {
             // Size checks and the usual read.
-            drop(file);
-            return read_file(path);
+            return crate::workbook::read_open_file(path, file);
         }
         Box::new(file)
     };

@@ -38,85 +38,24 @@ impl std::io::Seek for Discard {
     }
 }
 
-/// A writer that, after its first error, takes everything without writing
-/// it (keeping track of positions as a file would): the zip writer,
-/// dropped after an error, tries once more to finish the archive and would
-/// print its own debug text about that failure too. The first error still
-/// reaches the caller.
-pub(super) struct StopAfterError<W> {
-    inner: W,
-    failed: bool,
-    /// The position, and the end, as the writes and seeks so far make them.
-    pos: u64,
-    len: u64,
+/// The annotated copy of `bytes` (read from `input`, named in errors),
+/// made in memory: a zip archive is written with seeks, which on a file
+/// each flushed a buffer and asked the system where it was (about a
+/// hundred calls a copy); the input is in memory already, and a copy is
+/// about its size.
+fn annotated_copy(
+    input: &Path,
+    bytes: &[u8],
+    edits: &[SheetEdits],
+    options: AnnotateOptions,
+) -> Result<std::io::Cursor<Vec<u8>>, String> {
+    let mut copy = std::io::Cursor::new(Vec::with_capacity(bytes.len() + bytes.len() / 4));
+    annotate_with(std::io::Cursor::new(bytes), edits, &mut copy, options)
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    Ok(copy)
 }
 
-impl<W> StopAfterError<W> {
-    pub(super) fn new(inner: W) -> Self {
-        StopAfterError {
-            inner,
-            failed: false,
-            pos: 0,
-            len: 0,
-        }
-    }
-
-    pub(super) fn moved(&mut self, pos: u64) -> u64 {
-        self.pos = pos;
-        self.len = self.len.max(pos);
-        pos
-    }
-}
-
-impl<W: std::io::Write> std::io::Write for StopAfterError<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if !self.failed {
-            match self.inner.write(buf) {
-                Ok(n) => {
-                    self.moved(self.pos.saturating_add(n as u64));
-                    return Ok(n);
-                }
-                Err(e) => {
-                    self.failed = true;
-                    return Err(e);
-                }
-            }
-        }
-        self.moved(self.pos.saturating_add(buf.len() as u64));
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.failed {
-            return Ok(());
-        }
-        self.inner.flush().inspect_err(|_| self.failed = true)
-    }
-}
-
-impl<W: std::io::Seek> std::io::Seek for StopAfterError<W> {
-    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
-        use std::io::SeekFrom;
-        if !self.failed {
-            match self.inner.seek(pos) {
-                Ok(p) => return Ok(self.moved(p)),
-                Err(e) => {
-                    self.failed = true;
-                    return Err(e);
-                }
-            }
-        }
-        let to = match pos {
-            SeekFrom::Start(p) => Some(p),
-            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
-            SeekFrom::End(d) => self.len.checked_add_signed(d),
-        };
-        Ok(self.moved(to.unwrap_or(self.pos)))
-    }
-}
-
-/// Writes the annotated copy to standard output (built in memory first:
-/// a zip archive is written with seeks).
+/// Writes the annotated copy to standard output ([`annotated_copy`]).
 pub(super) fn write_stdout(
     input: &Path,
     bytes: &[u8],
@@ -125,15 +64,13 @@ pub(super) fn write_stdout(
     style_from: Vec<StyleFrom>,
     solutions: Solutions,
 ) -> Result<(), String> {
-    let mut copy = std::io::Cursor::new(Vec::with_capacity(bytes.len() + bytes.len() / 8));
     let options = AnnotateOptions {
         grids,
         style_from,
         solutions: Some(solutions),
         ..AnnotateOptions::default()
     };
-    annotate_with(std::io::Cursor::new(bytes), edits, &mut copy, options)
-        .map_err(|e| format!("{}: {e}", input.display()))?;
+    let copy = annotated_copy(input, bytes, edits, options)?;
     let mut out = std::io::stdout().lock();
     out.write_all(copy.get_ref())
         .and_then(|()| out.flush())
@@ -153,6 +90,10 @@ pub const STDOUT_CLOSED: &str = "standard output: closed by its reader";
 /// file. The copy gets the usual permissions of a new file (or those of
 /// the file it replaces), not the temporary file's private ones. The
 /// stamp line's digest is filled in once the entries are written.
+///
+/// The copy is made in memory ([`annotated_copy`]) and written in one
+/// go: a disk that fails (full, gone) fails that one write, with its
+/// error.
 pub(super) fn write_atomic(
     input: &Path,
     bytes: &[u8],
@@ -161,33 +102,23 @@ pub(super) fn write_atomic(
     (grids, style_from, solutions): (Vec<GridMark>, Vec<StyleFrom>, Solutions),
     stamp: Option<String>,
 ) -> Result<(), String> {
+    let failed = |e: &dyn std::fmt::Display| format!("{}: cannot write: {e}", output.display());
+    let options = AnnotateOptions {
+        stamp,
+        grids,
+        style_from,
+        solutions: Some(solutions),
+        ..AnnotateOptions::default()
+    };
+    let mut copy = annotated_copy(input, bytes, edits, options)?;
+    fill_in_digest(&mut copy).map_err(|e| failed(&e))?;
     let dir = parent_dir(output);
     fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-    let mut tmp =
-        TempCopy::beside(output).map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
-    let failed = |e: &dyn std::fmt::Display| format!("{}: cannot write: {e}", output.display());
-    {
-        let mut sink = StopAfterError::new(std::io::BufWriter::with_capacity(1 << 16, tmp.file()));
-        let options = AnnotateOptions {
-            stamp,
-            grids,
-            style_from,
-            solutions: Some(solutions),
-            ..AnnotateOptions::default()
-        };
-        annotate_with(std::io::Cursor::new(bytes), edits, &mut sink, options).map_err(
-            |e| match e {
-                crate::annotate::AnnotateError::Io(e) => failed(&e),
-                e => format!("{}: {e}", input.display()),
-            },
-        )?;
-        std::io::Write::flush(&mut sink).map_err(|e| failed(&e))?;
-        if sink.failed {
-            return Err(failed(&"the copy could not be written"));
-        }
-    }
-    fill_in_digest(tmp.file()).map_err(|e| failed(&e))?;
-    tmp.file().sync_all().map_err(|e| failed(&e))?;
+    let mut tmp = TempCopy::beside(output).map_err(|e| failed(&e))?;
+    tmp.file()
+        .write_all(copy.get_ref())
+        .and_then(|()| tmp.file().sync_all())
+        .map_err(|e| failed(&e))?;
     // Checked again: a FIFO or a device made there meanwhile is kept.
     if let Some(kind) = super::place::not_regular(output) {
         return Err(super::place::not_regular_message(output, kind));
@@ -203,8 +134,11 @@ pub(super) fn write_atomic(
 /// Writes the digest of the entries just written into the stamp line of
 /// the archive comment at the end of `file` (in place: the comment keeps
 /// its length). A copy without a stamp line is left as it is.
-pub(super) fn fill_in_digest(file: &mut fs::File) -> std::io::Result<()> {
-    use std::io::{Read as _, Seek as _, SeekFrom};
+pub(super) fn fill_in_digest<F>(file: &mut F) -> std::io::Result<()>
+where
+    F: std::io::Read + std::io::Write + std::io::Seek,
+{
+    use std::io::SeekFrom;
     file.seek(SeekFrom::Start(0))?;
     let mut archive =
         zip::ZipArchive::new(std::io::BufReader::new(&mut *file)).map_err(std::io::Error::other)?;
@@ -452,38 +386,5 @@ mod tests {
         drop(tmp);
         assert!(!path.exists());
         assert!(!own_temps().contains(&path));
-    }
-
-    #[test]
-    fn after_an_error_writes_and_seeks_go_nowhere_but_add_up() {
-        use std::io::{Seek, SeekFrom, Write};
-        /// A disk with room for four bytes.
-        struct Disk(std::io::Cursor<Vec<u8>>);
-        impl Write for Disk {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                if self.0.get_ref().len() + buf.len() > 4 {
-                    return Err(std::io::Error::other("no space left"));
-                }
-                self.0.write(buf)
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        impl Seek for Disk {
-            fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
-                self.0.seek(pos)
-            }
-        }
-        let mut full = StopAfterError::new(Disk(std::io::Cursor::new(Vec::new())));
-        assert_eq!(full.write(b"abc").unwrap(), 3);
-        assert!(full.write_all(b"defgh").is_err());
-        assert!(full.failed);
-        full.write_all(b"ijkl").unwrap();
-        assert_eq!(full.stream_position().unwrap(), full.pos);
-        assert_eq!(full.seek(SeekFrom::Start(1)).unwrap(), 1);
-        assert_eq!(full.seek(SeekFrom::End(-1)).unwrap(), full.len - 1);
-        assert_eq!(full.seek(SeekFrom::Current(-100)).unwrap(), full.len - 1);
-        full.flush().unwrap();
     }
 }

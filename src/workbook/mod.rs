@@ -201,6 +201,12 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
     reader::read_file(path)
 }
 
+/// [`read_file`] of the file `path` already open as `file` (one open for
+/// a caller that has looked at what it opened).
+pub(crate) fn read_open_file(path: &Path, file: std::fs::File) -> Result<Vec<u8>, ReadError> {
+    reader::read_open_file(path, file)
+}
+
 /// The box shape a forced range gets, or why it cannot be a grid.
 fn check_range(
     path: &Path,

@@ -155,8 +155,16 @@ impl RawSheet {
 
 /// Reads a workbook file into memory, refusing one over [`MAX_FILE`].
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let file = std::fs::File::open(path).map_err(|source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    read_open_file(path, file)
+}
+
+/// [`read_file`] of the file `path` already open as `file`.
+pub(crate) fn read_open_file(path: &Path, file: std::fs::File) -> Result<Vec<u8>, ReadError> {
     let p = || path.to_path_buf();
-    let file = std::fs::File::open(path).map_err(|source| ReadError::Io { path: p(), source })?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if len > MAX_FILE {
         return Err(ReadError::TooLarge {
