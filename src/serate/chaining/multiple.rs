@@ -372,11 +372,18 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
                 }
             }
         }
-        if double {
+        // Only the keys both runs hold are asked: none, no hint (the
+        // start's nodes are not walked).
+        let common = if double {
+            common_keys(&[on, off])
+        } else {
+            [0; WORDS]
+        };
+        if common.iter().any(|&w| w != 0) {
             for want_on in [true, false] {
                 for &n in &on.order {
                     let k = on.key(n);
-                    if is_on(k) != want_on {
+                    if is_on(k) != want_on || !has(&common, k) {
                         continue;
                     }
                     if let Some(m) = off.get(k) {
@@ -396,7 +403,11 @@ fn cell_hints(ctx: &mut Ctx, cell: usize, card: u32, runs: &mut Runs, off: &mut 
         if arenas.len() != card as usize {
             return;
         }
-        let common = common_keys(&arenas[1..]);
+        // As for the regions: only the first run's own keys are asked.
+        let common = common_keys(&arenas);
+        if common.iter().all(|&w| w == 0) {
+            return;
+        }
         for want_on in [true, false] {
             for &n in &arenas[0].order {
                 let k = arenas[0].key(n);
