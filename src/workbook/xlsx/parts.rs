@@ -18,6 +18,10 @@ pub(super) type Zip<'a> = zip::ZipArchive<Cursor<&'a [u8]>>;
 
 /// The largest uncompressed part read (a 500k-cell sheet is about 30 MB).
 pub(crate) const MAX_PART: u64 = 512 << 20;
+
+/// The most memory reserved for a part before reading it.
+const CAPACITY_HINT: u64 = 16 << 20;
+
 /// The largest uncompressed package read, all parts together.
 pub(crate) const MAX_TOTAL: u64 = 2 << 30;
 
@@ -60,7 +64,9 @@ pub(super) fn read_part(zip: &mut Zip<'_>, name: &str) -> Option<String> {
 /// Reads a part of the package; `None` if missing or unreadable.
 pub(super) fn read_part_bytes(zip: &mut Zip<'_>, name: &str) -> Option<Vec<u8>> {
     let file = zip.by_name(name).ok()?;
-    let mut bytes = Vec::new();
+    // Sized by the declared size (capped: a declaration can lie), so the
+    // part is inflated in one go rather than into a growing buffer.
+    let mut bytes = Vec::with_capacity(file.size().min(CAPACITY_HINT) as usize);
     file.take(MAX_PART).read_to_end(&mut bytes).ok()?;
     Some(bytes)
 }
