@@ -55,13 +55,18 @@ impl Links {
 }
 
 /// One search: the position's sets, the path so far and the budget left.
+/// The path is kept in arrays of [`MAX_CHAIN`] (no list grown or
+/// shrunk at each link followed).
 struct Search<'a> {
     family: &'a AlmostLockedSets,
     board: &'a Board,
     data: &'a AlsData,
     links: &'a Links,
-    path: Vec<usize>,
-    commons: Vec<u8>,
+    /// The path's sets (`len` of them) and the commons between them
+    /// (`len - 1`).
+    path: [usize; MAX_CHAIN],
+    commons: [u8; MAX_CHAIN],
+    len: usize,
     /// The cells of the path's sets (which never overlap), and folded
     /// (exact on grids of 128 cells or fewer: `small`).
     used: Vec<u64>,
@@ -74,8 +79,14 @@ impl Search<'_> {
     /// The first chain on from the path that strikes something (the path
     /// and commons left as that chain's), or `None`.
     fn go(&mut self) -> Option<Vec<(usize, u8)>> {
-        let last = *self.path.last()?;
-        let prev = self.commons.last().copied();
+        let len = self.len;
+        let last = self.path[len - 1];
+        let prev = if len >= 2 {
+            bit(self.commons[len - 2])
+        } else {
+            0
+        };
+        let first = self.path[0];
         let links = self.links;
         for &Link { fold, digits, next } in links.of(last) {
             if self.budget == 0 {
@@ -91,28 +102,28 @@ impl Search<'_> {
             if overlaps {
                 continue;
             }
-            if self.path.len() + 1 == MAX_CHAIN {
+            if len + 1 == MAX_CHAIN {
                 // The chain's last set: only whether it strikes (no path
                 // to extend, nor to undo).
-                if let Some(s) = self.last_set(next, digits, prev) {
+                if let Some(s) = self.last_set(next, digits & !prev) {
                     return Some(s);
                 }
                 continue;
             }
-            for x in crate::logic::digits_of(digits) {
-                if Some(x) == prev {
-                    continue;
-                }
-                self.path.push(next);
-                self.commons.push(x);
+            let mut xs = digits & !prev;
+            while xs != 0 {
+                let x = xs.trailing_zeros() as u8 + 1;
+                xs &= xs - 1;
+                self.path[len] = next;
+                self.commons[len - 1] = x;
+                self.len = len + 1;
                 self.used_fold |= fold;
                 if !self.small {
                     for (u, w) in self.used.iter_mut().zip(&self.data.als[next].set) {
                         *u |= w;
                     }
                 }
-                let first = self.path[0];
-                if self.path.len() >= 4 {
+                if len + 1 >= 4 {
                     let except = bit(self.commons[0]) | bit(x);
                     if self.data.may_strike(first, next, except) {
                         let (a, b) = (&self.data.als[first], &self.data.als[next]);
@@ -122,13 +133,10 @@ impl Search<'_> {
                         }
                     }
                 }
-                if self.path.len() < MAX_CHAIN {
-                    if let Some(s) = self.go() {
-                        return Some(s);
-                    }
+                if let Some(s) = self.go() {
+                    return Some(s);
                 }
-                self.path.pop();
-                self.commons.pop();
+                self.len = len;
                 self.used_fold &= !fold;
                 if !self.small {
                     for (u, w) in self.used.iter_mut().zip(&self.data.als[next].set) {
@@ -141,13 +149,11 @@ impl Search<'_> {
     }
 
     /// What the path ending on set `next` ([`MAX_CHAIN`] sets), by the
-    /// first common `x` (of `digits`, not `prev`) that strikes something,
-    /// strikes (the set and `x` pushed on the path), as
-    /// [`Search::go`] would find it one set short of the end.
-    fn last_set(&mut self, next: usize, digits: u64, prev: Option<u8>) -> Option<Vec<(usize, u8)>> {
+    /// first common `x` of `xs` that strikes something, strikes (the set
+    /// and `x` put on the path), as [`Search::go`] would find it one set
+    /// short of the end.
+    fn last_set(&mut self, next: usize, mut xs: u64) -> Option<Vec<(usize, u8)>> {
         let first = self.path[0];
-        let prev = prev.map_or(0, bit);
-        let mut xs = digits & !prev;
         while xs != 0 {
             let x = xs.trailing_zeros() as u8 + 1;
             xs &= xs - 1;
@@ -158,8 +164,9 @@ impl Search<'_> {
             let (a, b) = (&self.data.als[first], &self.data.als[next]);
             let struck = self.family.als_struck(self.board, self.data, a, b, except);
             if !struck.is_empty() {
-                self.path.push(next);
-                self.commons.push(x);
+                self.path[self.len] = next;
+                self.commons[self.len - 1] = x;
+                self.len += 1;
                 return Some(struck);
             }
         }
@@ -188,8 +195,9 @@ impl AlmostLockedSets {
             board,
             data,
             links: &links,
-            path: Vec::new(),
-            commons: Vec::new(),
+            path: [0; MAX_CHAIN],
+            commons: [0; MAX_CHAIN],
+            len: 1,
             used: Vec::new(),
             used_fold: 0,
             small: board.cands.len() <= 128,
@@ -199,13 +207,14 @@ impl AlmostLockedSets {
             if start % 16 == 0 && run.past_deadline() {
                 break;
             }
-            search.path.clear();
-            search.path.push(start);
-            search.commons.clear();
+            search.path[0] = start;
+            search.len = 1;
             search.used.clone_from(&first.set);
             search.used_fold = first.fold;
             if let Some(struck) = search.go() {
-                return Some((search.path, search.commons, struck));
+                let len = search.len;
+                let (path, commons) = (&search.path[..len], &search.commons[..len - 1]);
+                return Some((path.to_vec(), commons.to_vec(), struck));
             }
             if search.budget == 0 {
                 break;
