@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use crate::grid::{Conflict, Grid};
 use crate::logic::{
-    rate_after_noted, rate_unique_until, Budget, Ladder, Rating, Solver, Step, Stop,
+    rate_after_noted, rate_unique_until, se_engine_rates, Budget, Ladder, Rating, Solver, Step,
+    Stop,
 };
 use crate::search::{search, SearchError, SearchOptions};
 
@@ -223,12 +224,13 @@ pub fn solve(puzzle: &Grid, opts: &SolveOptions) -> Outcome {
         solver.assume_unique();
         let whole = opts.techniques == Ladder::all();
         // The whole ladder's solver before its first step: Sudoku
-        // Explainer's run by the ladder (grids larger than 9x9) starts
-        // from a copy instead of making the board again.
-        let start = whole.then(|| solver.clone());
-        if whole {
-            // Sudoku Explainer's run, for the rating, then skips what this
-            // run found nothing with.
+        // Explainer's run by the ladder (grids other than 9x9) starts
+        // from a copy instead of making the board again, and skips what
+        // this run found nothing with. A 9x9 is rated by SE's own rules,
+        // which need neither.
+        let by_ladder = whole && !se_engine_rates(puzzle, true);
+        let start = by_ladder.then(|| solver.clone());
+        if by_ladder {
             solver.note_findings(None);
         }
         let stop = solver.run(Some(solution));

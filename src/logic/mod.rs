@@ -76,10 +76,10 @@ pub mod words;
 
 use techniques::singles;
 
-pub(crate) use rating::rate_after_noted;
 pub use rating::{
     rate, rate_after, rate_after_until, rate_unique, rate_unique_until, Budget, Limits, Rating,
 };
+pub(crate) use rating::{rate_after_noted, se_engine_rates};
 pub use techniques::{
     letter_key, markdown_table, pickable_letters, Ladder, Level, Technique, TechniqueInfo,
     UnknownTechnique, TABLE,

@@ -247,9 +247,13 @@ fn rate_with(puzzle: &Grid, unique: bool, budget: Budget) -> Option<Rating> {
         hodoku.assume_unique();
     }
     hodoku.set_deadline(budget.deadline);
-    // Sudoku Explainer's run starts where HoDoKu's does.
-    let start = hodoku.clone();
-    hodoku.note_findings(None);
+    // Sudoku Explainer's run by the ladder starts where HoDoKu's does and
+    // skips what it found nothing with; SE's own rules need neither.
+    let by_ladder = !se_engine_rates(puzzle, unique);
+    let start = by_ladder.then(|| hodoku.clone());
+    if by_ladder {
+        hodoku.note_findings(None);
+    }
     let stop = hodoku.run(None);
     if stop == Stop::Timeout {
         return None;
@@ -260,7 +264,7 @@ fn rate_with(puzzle: &Grid, unique: bool, budget: Budget) -> Option<Rating> {
         hodoku.steps(),
         stop == Stop::Solved,
         unique,
-        (findings, Some(start)),
+        (findings, start),
         budget,
     )
 }
@@ -349,15 +353,14 @@ fn rate_from(
     } else {
         level = Level::Extreme;
     }
-    let ((se, ep, ed), se_exact) =
-        if unique && (puzzle.shape().width(), puzzle.shape().height()) == (3, 3) {
-            se_engine(puzzle, budget)?
-        } else {
-            (
-                se_by_ladder(puzzle, complete, unique, (findings, start), budget.deadline)?,
-                complete,
-            )
-        };
+    let ((se, ep, ed), se_exact) = if se_engine_rates(puzzle, unique) {
+        se_engine(puzzle, budget)?
+    } else {
+        (
+            se_by_ladder(puzzle, complete, unique, (findings, start), budget.deadline)?,
+            complete,
+        )
+    };
     Some(Rating {
         se,
         ep,
@@ -367,6 +370,16 @@ fn rate_from(
         complete,
         se_exact,
     })
+}
+
+/// Whether Sudoku Explainer's own rules rate `puzzle` (module
+/// [`serate`](crate::serate)): a 9x9 with one solution (`unique`). Any
+/// other grid is rated by the ladder run in SE's order, which takes what
+/// HoDoKu's run noted ([`Solver::note_findings`]); SE's rules need
+/// nothing of it, so a run that will not be followed by the ladder's
+/// notes nothing.
+pub(crate) fn se_engine_rates(puzzle: &Grid, unique: bool) -> bool {
+    unique && (puzzle.shape().width(), puzzle.shape().height()) == (3, 3)
 }
 
 /// ER, EP and ED from Sudoku Explainer's own rules (a 9x9 with one
