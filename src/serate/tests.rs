@@ -193,3 +193,56 @@ fn cycles_and_forcing_chains_first_leave_er_as_se_does() {
     }
     assert!(steps > 50 && before > 0, "{steps} {before}");
 }
+
+#[test]
+fn chainers_before_the_rules_they_pass_leave_er_as_se_does() {
+    // Along `rate`'s runs, at each step from an ER of DEFER_ER on: the
+    // hint taken leaves ER as SE's own first hint would, and at some
+    // steps it is a Nishio, multiple or dynamic chain where SE's is a
+    // unique loop, a set or fish of four, a BUG or an aligned pair
+    // (rules the chainers now go before).
+    let (mut steps, mut before) = (0, 0);
+    for p in [
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        "8......21..1..95.6.....53...7.4...6.....7...9..2.9....3.86.....1.5.............42",
+        "..3...1...6.2...9...2.84....19..6.7.7.8.1............5..7..3...3....2....8.75...3",
+        ".....8.9.87....4.1..4...3...4..2..5.61...4..8................62...91......85.6..3",
+        "12.4.........8...37....6...........8.....2.45..59...6..1...4.9..7....8..96..1..2.",
+        "..3.4..1....192......3....7..4.6....5...34..2.8.9.........7...67......58.29....3.",
+        "2...4.5...1.....3............6...8.2.7.3.9......1.....4...5.6.....7...9...8......",
+        "5..6.3....2....98.......1...1..9.......3....67.......4....8.25.4..7..............",
+    ] {
+        let p = crate::serate::grid::parse(p).expect("81 digits");
+        let mut g = Grid::new(&p);
+        let mut er = f64::NEG_INFINITY;
+        while let Some(h) = crate::serate::next_hint_within(&g, false, er) {
+            if er >= super::DEFER_ER {
+                let se = crate::serate::next_hint(&g, false).expect("SE's hint");
+                assert!(
+                    (h.difficulty.max(er) - se.difficulty.max(er)).abs() < 1e-9,
+                    "{:?} {} against SE's {:?} {} at ER {er}",
+                    h.rule,
+                    h.difficulty,
+                    se.rule,
+                    se.difficulty
+                );
+                steps += 1;
+                let passed = matches!(
+                    se.rule,
+                    Rule::UniqueLoop
+                        | Rule::NakedQuad
+                        | Rule::Jellyfish
+                        | Rule::HiddenQuad
+                        | Rule::Bug1
+                        | Rule::Bug
+                        | Rule::AlignedPair
+                );
+                let chain = matches!(h.rule, Rule::Nishio | Rule::Multiple | Rule::Dynamic);
+                before += usize::from(passed && chain);
+            }
+            er = er.max(h.difficulty);
+            h.apply(&mut g);
+        }
+    }
+    assert!(steps > 50 && before > 0, "{steps} {before}");
+}
