@@ -97,24 +97,20 @@ pub struct Memo {
     /// The last grid without a hint of each rule that looks only where
     /// something changed ([`since`]), in the order of [`next_hint_after`].
     since: [since::Since; 15],
-    /// The cell where the dynamic chainers' first look for a
-    /// contradiction found the last one ([`chaining::forcing_chains_from`]).
-    quick_from: usize,
+    /// Where the dynamic chainers' first look for a contradiction starts
+    /// ([`chaining::Leads`]).
+    leads: chaining::Leads,
 }
 
 /// As [`next_hint_within`], on a grid that follows the one `memo` was
 /// last used on in the same run (a fresh memo: any grid).
 pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> Option<Hint> {
     let [pairs, triples] = &mut memo.aligned;
-    // The dynamic chainers' first look for a contradiction starts where
-    // the last one was found.
-    let from = std::cell::Cell::new(memo.quick_from);
-    let dynamic = |chainer| {
-        let mut at = from.get();
-        let hint = chaining::forcing_chains_from(g, chainer, enough, &mut at);
-        from.set(at);
-        hint
-    };
+    // The dynamic chainers' first look for a contradiction starts with
+    // what the last ones found.
+    let leads = std::cell::RefCell::new(&mut memo.leads);
+    let dynamic =
+        |chainer| chaining::forcing_chains_from(g, chainer, enough, &mut leads.borrow_mut());
     let [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14] = &mut memo.since;
     let simple = s0
         .run(g, |ch| singles::hidden_single_in(g, ch))
@@ -190,7 +186,6 @@ pub fn next_hint_after(g: &Grid, nested: bool, enough: f64, memo: &mut Memo) -> 
             .or_else(chainers)
             .or_else(beyond)
     };
-    memo.quick_from = from.get();
     hint
 }
 

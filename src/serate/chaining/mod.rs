@@ -17,6 +17,7 @@ mod templates;
 mod truth;
 mod unary;
 
+pub use multiple::Leads;
 pub use truth::Known;
 
 use super::grid::Grid;
@@ -204,7 +205,7 @@ pub fn cycles_and_forcing_chains_within(g: &Grid, enough: f64) -> Option<Hint> {
 /// one run per false candidate until then, instead of every run of a
 /// cell's and its regions' chains.
 pub fn forcing_chains_within(g: &Grid, chainer: Chainer, enough: f64) -> Option<Hint> {
-    forcing_chains_from(g, chainer, enough, &mut 0)
+    forcing_chains_from(g, chainer, enough, &mut Leads::default())
 }
 
 /// As [`forcing_chains_within`], a dynamic chainer's first look for a
@@ -216,10 +217,10 @@ pub fn forcing_chains_from(
     g: &Grid,
     chainer: Chainer,
     enough: f64,
-    from: &mut usize,
+    leads: &mut Leads,
 ) -> Option<Hint> {
     super::budget::reached(chainer.rule().base());
-    easiest(multiple::hints_from(g, chainer, enough, from))
+    easiest(multiple::hints_from(g, chainer, enough, leads))
 }
 
 /// Whether a hint of `difficulty` is no harder than `enough`.

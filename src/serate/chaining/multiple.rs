@@ -188,6 +188,23 @@ impl Runs {
         }
     }
 
+    /// The candidates (cell, digit) whose runs met a contradiction of
+    /// complexity `cap` or less, the least complex last (tried first).
+    fn contradicting(&self, cap: usize) -> Vec<(u8, u8)> {
+        let mut hits: Vec<(usize, u8, u8)> = (0..81)
+            .flat_map(|c| (1..=9).map(move |v| (c, v)))
+            .filter_map(|(c, v)| {
+                let at = self.slot[Runs::index(c, v)];
+                let (on, absurd) = self.made.get(at as usize)?;
+                let (a, b) = (*absurd)?;
+                let n = nested::complexity_within(&[(on, a), (on, b)], cap)?;
+                Some((n, c as u8, v))
+            })
+            .collect();
+        hits.sort_by_key(|h| std::cmp::Reverse(h.0));
+        hits.into_iter().map(|(_, c, v)| (c, v)).collect()
+    }
+
     /// The run from `cell` holding `v` and the contradiction it met;
     /// None until [`Runs::ensure`] made it.
     fn get(&self, cell: usize, v: u8) -> Option<(&Arena, Option<(u32, u32)>)> {
@@ -210,14 +227,28 @@ fn truth_for(g: &Grid, chainer: Chainer) -> Option<[u8; 81]> {
     chainer.dynamic.then(|| super::truth::of(g)).flatten()
 }
 
+/// Where a dynamic chainer's first look for a contradiction
+/// ([`quick_contradiction`]) starts, kept from one step of a rating run
+/// to the next: consecutive steps tend to find theirs where the last
+/// did. A speed device: the hint is still one no harder than `enough`,
+/// so the step leaves ER as SE's would.
+#[derive(Debug, Clone, Default)]
+pub struct Leads {
+    /// The cell where the last one was found: the scan of the grid
+    /// starts there and goes round.
+    from: usize,
+    /// Before the scan, these candidates (cell, digit), last first: those
+    /// whose "on" met a contradiction when a full search last made every
+    /// run. On a later grid of the run, with fewer candidates, such a
+    /// run nearly always meets one again.
+    hits: Vec<(u8, u8)>,
+}
+
 /// As [`hints`] without nesting, a dynamic chainer's first look for a
-/// contradiction no harder than `enough` ([`quick_contradiction`])
-/// starting at cell `*from` and going round the grid; `*from` is left
-/// at the cell that gave one. A run's consecutive steps tend to find
-/// theirs near the last (a speed device: the hint is still one no
-/// harder than `enough`, so the step leaves ER as SE's would).
-pub fn hints_from(g: &Grid, chainer: Chainer, enough: f64, from: &mut usize) -> Vec<ChainHint> {
-    hints_knowing_from(g, chainer, (false, enough), truth_for(g, chainer), from)
+/// contradiction no harder than `enough` ([`quick_contradiction`]) led
+/// by `leads`, which it updates.
+pub fn hints_from(g: &Grid, chainer: Chainer, enough: f64, leads: &mut Leads) -> Vec<ChainHint> {
+    hints_knowing_from(g, chainer, (false, enough), truth_for(g, chainer), leads)
 }
 
 /// [`hints`], the grid's only solution `truth` given when known.
@@ -227,21 +258,20 @@ fn hints_knowing(
     (nest, enough): (bool, f64),
     truth: Option<[u8; 81]>,
 ) -> Vec<ChainHint> {
-    hints_knowing_from(g, chainer, (nest, enough), truth, &mut 0)
+    hints_knowing_from(g, chainer, (nest, enough), truth, &mut Leads::default())
 }
 
-/// [`hints_knowing`], the quick look starting at cell `*from`
-/// ([`hints_from`]).
+/// [`hints_knowing`], the quick look led by `leads` ([`hints_from`]).
 fn hints_knowing_from(
     g: &Grid,
     chainer: Chainer,
     (nest, enough): (bool, f64),
     truth: Option<[u8; 81]>,
-    from: &mut usize,
+    leads: &mut Leads,
 ) -> Vec<ChainHint> {
     let mut ctx = Ctx::new(g, chainer, (nest, enough), truth);
     let mut runs = Runs::new();
-    if let Some(h) = quick_contradiction(&mut ctx, &mut runs, from) {
+    if let Some(h) = quick_contradiction(&mut ctx, &mut runs, leads) {
         return vec![h];
     }
     let mut off = Arena::take();
@@ -265,25 +295,45 @@ fn hints_knowing_from(
         }
     }
     off.give();
+    if ctx.truth.is_some() && chainer.dynamic && !chainer.nishio && !nest {
+        // The contradictions no harder than the ER after this step lead
+        // the next look.
+        let er = ctx.enough.max(ctx.easiest);
+        leads.hits = runs.contradicting(most_complex(chainer.rule().base(), er));
+    }
     ctx.out
 }
 
 /// When any hint no harder than `enough` will do (`rate` past its ER
 /// so far) and the rule's base is no harder: a dynamic chainer's first
 /// contradiction no harder than `enough` from a false candidate's "on",
-/// in the order of cells (from cell `*from`, going round; `*from` left
-/// at the cell that gave one) and digits, before the full search: one
+/// first among `leads`' candidates, then in the order of cells (from
+/// its cell, going round; left at the cell that gave one) and digits,
+/// before the full search: one
 /// run per false candidate, instead of every run of a cell's and its
 /// regions' chains. The runs made stay for the full search, which runs
 /// only when none is found.
-fn quick_contradiction(ctx: &mut Ctx, runs: &mut Runs, from: &mut usize) -> Option<ChainHint> {
+fn quick_contradiction(ctx: &mut Ctx, runs: &mut Runs, leads: &mut Leads) -> Option<ChainHint> {
     let truth = ctx.truth?;
     let chainer = ctx.chainer;
     if ctx.nest || !chainer.dynamic || chainer.nishio || ctx.enough < chainer.rule().base() {
         return None;
     }
     let g = ctx.g;
-    let start = (*from).min(80);
+    while let Some((cell, v)) = leads.hits.pop() {
+        let cell = cell as usize;
+        if g.cands[cell] & (1 << v) == 0 || truth[cell] == v {
+            continue;
+        }
+        if budget::expired() {
+            return None;
+        }
+        if let Some(h) = contradiction_from(ctx, runs, cell, v) {
+            leads.from = cell;
+            return Some(h);
+        }
+    }
+    let start = leads.from.min(80);
     for cell in (start..81).chain(0..start) {
         if g.values[cell] != 0 || pop(g.cands[cell]) < 2 {
             continue;
@@ -292,23 +342,32 @@ fn quick_contradiction(ctx: &mut Ctx, runs: &mut Runs, from: &mut usize) -> Opti
             return None;
         }
         for v in digits(g.cands[cell] & !(1 << truth[cell])) {
-            runs.ensure(ctx, cell, v);
-            let Some((on, Some((a, b)))) = runs.get(cell, v) else {
-                continue;
-            };
-            ctx.push(
-                &[(on, a), (on, b)],
-                CAUSE_NONE,
-                7,
-                (vec![(cell as u8, 1 << v)], None),
-            );
-            if ctx.done {
-                *from = cell;
-                return ctx.out.pop();
+            if let Some(h) = contradiction_from(ctx, runs, cell, v) {
+                leads.from = cell;
+                return Some(h);
             }
-            ctx.out.clear();
         }
     }
+    None
+}
+
+/// The contradiction the "on" run from `cell` holding `v` meets, as a
+/// hint, when no harder than `enough`.
+fn contradiction_from(ctx: &mut Ctx, runs: &mut Runs, cell: usize, v: u8) -> Option<ChainHint> {
+    runs.ensure(ctx, cell, v);
+    let (on, Some((a, b))) = runs.get(cell, v)? else {
+        return None;
+    };
+    ctx.push(
+        &[(on, a), (on, b)],
+        CAUSE_NONE,
+        7,
+        (vec![(cell as u8, 1 << v)], None),
+    );
+    if ctx.done {
+        return ctx.out.pop();
+    }
+    ctx.out.clear();
     None
 }
 
@@ -602,186 +661,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod truth_tests {
-    use super::super::super::grid::parse;
-    use super::super::super::rules::Rule;
-    use super::super::truth::unique_solution;
-    use super::*;
-
-    /// The grids of a top1465 puzzle's SE run from its first chain on,
-    /// with the puzzle's solution.
-    fn chain_grids() -> (Vec<Grid>, [u8; 81]) {
-        let p = parse(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        )
-        .expect("81 digits");
-        let mut g = Grid::new(&p);
-        let mut out = Vec::new();
-        while let Some(h) = crate::serate::next_hint(&g, false) {
-            if h.difficulty >= 6.5 {
-                out.push(g.clone());
-            }
-            h.apply(&mut g);
-        }
-        (out, unique_solution(&p).expect("one solution"))
-    }
-
-    /// What a hint list says, to compare two.
-    fn view(list: &[ChainHint]) -> Vec<String> {
-        list.iter()
-            .map(|h| format!("{:?} {} {}", h.hint, h.complexity, h.sort_key))
-            .collect()
-    }
-
-    /// With any hint no harder than `enough` wanted, the dynamic chainer
-    /// first looks for the first false candidate, in the order of cells
-    /// and digits, whose "on" meets a contradiction: its hint strikes
-    /// what the solution rules out and is one SE's full search finds
-    /// too; below the rule's base, or without the solution, it finds
-    /// none.
-    #[test]
-    fn quick_contradiction_is_the_first_false_candidates_hint_of_the_full_search() {
-        let (grids, solution) = chain_grids();
-        let mut quick = 0;
-        for g in &grids {
-            let ask = |chainer, enough, truth| {
-                let mut ctx = Ctx::new(g, chainer, (false, enough), truth);
-                quick_contradiction(&mut ctx, &mut Runs::new(), &mut 0)
-            };
-            let dynamic = Chainer::DYNAMIC;
-            assert!(ask(dynamic, 8.4, Some(solution)).is_none());
-            assert!(ask(dynamic, 20.0, None).is_none());
-            assert!(ask(Chainer::MULTIPLE, 20.0, Some(solution)).is_none());
-            assert!(ask(Chainer::NISHIO, 20.0, Some(solution)).is_none());
-            if let Some(h) = ask(dynamic, 8.5, Some(solution)) {
-                assert!(h.hint.difficulty <= 8.5 + 1e-9, "{h:?}");
-            }
-            let Some(h) = ask(dynamic, 20.0, Some(solution)) else {
-                continue;
-            };
-            quick += 1;
-            assert_eq!((h.hint.rule, h.hint.place), (Rule::Dynamic, None));
-            let [(cell, m)] = h.hint.removals[..] else {
-                panic!("one strike: {h:?}");
-            };
-            let (cell, v) = (cell as usize, m.trailing_zeros() as u8);
-            assert_eq!(m.count_ones(), 1);
-            assert_ne!(solution[cell], v, "a false candidate");
-            let mut scratch = Scratch::new(g);
-            let mode = Mode {
-                y: true,
-                dynamic: true,
-                level: 0,
-            };
-            let earlier = (0..81)
-                .flat_map(|c| digits(g.cands[c]).map(move |d| (c, d)))
-                .take_while(|&at| at != (cell, v))
-                .filter(|&(c, d)| g.values[c] == 0 && pop(g.cands[c]) >= 2 && solution[c] != d);
-            for (c, d) in earlier {
-                let mut arena = Arena::default();
-                let n = arena.make(key(c, d, true), &[]);
-                arena.insert(n);
-                let absurd = run(g, &mut arena, mode, &mut scratch);
-                assert!(absurd.is_none(), "{c} {d} comes first");
-            }
-            // Every hint, the harder ones too (made when nesting).
-            let full = hints_knowing(g, dynamic, (true, f64::NEG_INFINITY), Some(solution));
-            assert!(
-                full.iter().any(|f| f.hint.rule == h.hint.rule
-                    && f.hint.removals == h.hint.removals
-                    && f.complexity == h.complexity),
-                "{h:?} is not among SE's hints"
-            );
-        }
-        assert!(quick > 0);
-    }
-
-    /// Started past the cell of its first hint, the quick look goes
-    /// round the grid: it takes the first false candidate from there
-    /// whose "on" meets a contradiction, and leaves `from` at its cell.
-    #[test]
-    fn quick_contradiction_starts_where_asked_and_goes_round() {
-        let (grids, solution) = chain_grids();
-        let mode = Mode {
-            y: true,
-            dynamic: true,
-            level: 0,
-        };
-        let mut moved = 0;
-        for g in &grids {
-            let ask = |from: &mut usize| {
-                let mut ctx = Ctx::new(g, Chainer::DYNAMIC, (false, 20.0), Some(solution));
-                quick_contradiction(&mut ctx, &mut Runs::new(), from)
-            };
-            let mut first = 0;
-            let Some(h) = ask(&mut first) else {
-                continue;
-            };
-            assert_eq!(h.hint.removals[0].0 as usize, first);
-            let mut from = first + 1;
-            let again = ask(&mut from).expect("the first one is met again, going round");
-            let cell = again.hint.removals[0].0 as usize;
-            assert_eq!(cell, from);
-            assert_ne!(
-                solution[cell],
-                again.hint.removals[0].1.trailing_zeros() as u8
-            );
-            let mut scratch = Scratch::new(g);
-            let between = (first + 1..81).chain(0..=first).take_while(|&c| c != cell);
-            for c in between.filter(|&c| g.values[c] == 0 && pop(g.cands[c]) >= 2) {
-                for d in digits(g.cands[c]).filter(|&d| d != solution[c]) {
-                    let mut arena = Arena::default();
-                    let n = arena.make(key(c, d, true), &[]);
-                    arena.insert(n);
-                    assert!(run(g, &mut arena, mode, &mut scratch).is_none(), "{c} {d}");
-                }
-            }
-            moved += usize::from(cell != first);
-        }
-        assert!(moved > 0, "some grid has its next one elsewhere");
-    }
-
-    /// The runs the solution rules out give no hint: every chainer finds
-    /// the same hints, in the same order, knowing it or not.
-    #[test]
-    fn knowing_the_solution_changes_no_hint() {
-        let (grids, solution) = chain_grids();
-        let mut found = 0;
-        for g in grids.iter().take(6) {
-            for chainer in [Chainer::NISHIO, Chainer::MULTIPLE, Chainer::DYNAMIC] {
-                // Every hint, the harder ones too (made when nesting).
-                let at = (true, f64::NEG_INFINITY);
-                let plain = hints_knowing(g, chainer, at, None);
-                let knowing = hints_knowing(g, chainer, at, Some(solution));
-                assert_eq!(view(&plain), view(&knowing), "{chainer:?}");
-                found += plain.len();
-            }
-        }
-        assert!(found > 0);
-    }
-
-    /// Not making the hints harder than the easiest found so far leaves
-    /// the easiest as it is, and makes fewer hints.
-    #[test]
-    fn the_hints_not_made_are_never_the_easiest() {
-        let (grids, solution) = chain_grids();
-        let mut fewer = 0;
-        for g in &grids {
-            for chainer in [Chainer::NISHIO, Chainer::MULTIPLE, Chainer::DYNAMIC] {
-                for truth in [None, Some(solution)] {
-                    let all = hints_knowing(g, chainer, (true, f64::NEG_INFINITY), truth);
-                    let made = hints_knowing(g, chainer, (false, f64::NEG_INFINITY), truth);
-                    let strip = |h: &ChainHint| (h.hint.clone(), h.complexity, h.sort_key);
-                    assert_eq!(
-                        super::super::sorted(all.clone()).first().map(strip),
-                        super::super::sorted(made.clone()).first().map(strip),
-                        "{chainer:?}"
-                    );
-                    assert!(made.len() <= all.len());
-                    fewer += usize::from(made.len() < all.len());
-                }
-            }
-        }
-        assert!(fewer > 0);
-    }
-}
+mod truth_tests;
