@@ -227,11 +227,25 @@ fn truth_for(g: &Grid, chainer: Chainer) -> Option<[u8; 81]> {
     chainer.dynamic.then(|| super::truth::of(g)).flatten()
 }
 
-/// Where a dynamic chainer's first look for a contradiction
-/// ([`quick_contradiction`]) starts, kept from one step of a rating run
-/// to the next: consecutive steps tend to find theirs where the last
-/// did. A speed device: the hint is still one no harder than `enough`,
-/// so the step leaves ER as SE's would.
+/// Where a dynamic chainer's first look for a contradiction no harder
+/// than `enough` starts, kept from one step of a rating run to the
+/// next: consecutive steps tend to find theirs where the last did. A
+/// speed device: the hint is still one no harder than `enough`, so the
+/// step leaves ER as SE's would.
+///
+/// ```
+/// use xlsudoku::serate::chaining::{forcing_chains_from, Chainer, Known, Leads};
+/// use xlsudoku::serate::grid::{parse, Grid};
+///
+/// let p = parse("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........")
+///     .expect("81 digits");
+/// let _known = Known::new(&p); // the solution, for the quick look
+/// let g = Grid::new(&p);
+/// let mut leads = Leads::default();
+/// // Any dynamic chain will do: the first contradiction is taken.
+/// let hint = forcing_chains_from(&g, Chainer::DYNAMIC, 20.0, &mut leads).expect("a chain");
+/// assert!(hint.difficulty >= 8.5);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Leads {
     /// The cell where the last one was found: the scan of the grid
