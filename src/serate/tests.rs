@@ -145,26 +145,23 @@ pub(crate) fn run_like_grids() -> Vec<(Grid, Grid)> {
     out
 }
 
-#[test]
-fn cycles_and_forcing_chains_first_leave_er_as_se_does() {
-    // Along `rate`'s runs, at each step from an ER of 7.0 on (below the
-    // aligned exclusions' skip at 9.0, a shortcut of another kind): the
-    // hint taken leaves ER as SE's own first hint would, and at some
-    // steps it is a chain where SE's is of a rule the chains now go
-    // before.
+/// Along `rate`'s runs of `puzzles`, at each step whose ER so far is in
+/// `ers`: the hint taken leaves ER as SE's own first hint would. Returns
+/// the steps checked and those where SE's hint is of a rule between the
+/// wings and the cycles (unique loops, sets and fish of four, BUG,
+/// aligned pair) and `taken(ours, SE's)` holds.
+fn er_as_se_along_runs(
+    puzzles: &[&str],
+    ers: std::ops::Range<f64>,
+    taken: impl Fn(&super::rules::Hint, &super::rules::Hint) -> bool,
+) -> (usize, usize) {
     let (mut steps, mut before) = (0, 0);
-    for p in [
-        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        ".......71.2.8........5.3...7.9.6.......2..8..1.........3...25..6...1..4..........",
-        "8......21..1..95.6.....53...7.4...6.....7...9..2.9....3.86.....1.5.............42",
-        "..3...1...6.2...9...2.84....19..6.7.7.8.1............5..7..3...3....2....8.75...3",
-        ".....8.9.87....4.1..4...3...4..2..5.61...4..8................62...91......85.6..3",
-    ] {
+    for p in puzzles {
         let p = crate::serate::grid::parse(p).expect("81 digits");
         let mut g = Grid::new(&p);
         let mut er = f64::NEG_INFINITY;
         while let Some(h) = crate::serate::next_hint_within(&g, false, er) {
-            if (7.0..9.0).contains(&er) {
+            if ers.contains(&er) {
                 let se = crate::serate::next_hint(&g, false).expect("SE's hint");
                 assert!(
                     (h.difficulty.max(er) - se.difficulty.max(er)).abs() < 1e-9,
@@ -185,24 +182,37 @@ fn cycles_and_forcing_chains_first_leave_er_as_se_does() {
                         | Rule::Bug
                         | Rule::AlignedPair
                 );
-                before += usize::from(passed && h.rule != se.rule);
+                before += usize::from(passed && taken(&h, &se));
             }
             er = er.max(h.difficulty);
             h.apply(&mut g);
         }
     }
+    (steps, before)
+}
+
+#[test]
+fn cycles_and_forcing_chains_first_leave_er_as_se_does() {
+    // From an ER of 7.0 on (below the aligned exclusions' skip at 9.0, a
+    // shortcut of another kind): at some steps the hint is a chain where
+    // SE's is of a rule the chains now go before.
+    let puzzles = [
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        ".......71.2.8........5.3...7.9.6.......2..8..1.........3...25..6...1..4..........",
+        "8......21..1..95.6.....53...7.4...6.....7...9..2.9....3.86.....1.5.............42",
+        "..3...1...6.2...9...2.84....19..6.7.7.8.1............5..7..3...3....2....8.75...3",
+        ".....8.9.87....4.1..4...3...4..2..5.61...4..8................62...91......85.6..3",
+    ];
+    let (steps, before) = er_as_se_along_runs(&puzzles, 7.0..9.0, |h, se| h.rule != se.rule);
     assert!(steps > 50 && before > 0, "{steps} {before}");
 }
 
 #[test]
 fn chainers_before_the_rules_they_pass_leave_er_as_se_does() {
-    // Along `rate`'s runs, at each step from an ER of DEFER_ER on: the
-    // hint taken leaves ER as SE's own first hint would, and at some
-    // steps it is a Nishio, multiple or dynamic chain where SE's is a
-    // unique loop, a set or fish of four, a BUG or an aligned pair
-    // (rules the chainers now go before).
-    let (mut steps, mut before) = (0, 0);
-    for p in [
+    // From an ER of DEFER_ER on: at some steps the hint is a Nishio,
+    // multiple or dynamic chain where SE's is of a rule the chainers
+    // now go before.
+    let puzzles = [
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
         "8......21..1..95.6.....53...7.4...6.....7...9..2.9....3.86.....1.5.............42",
         "..3...1...6.2...9...2.84....19..6.7.7.8.1............5..7..3...3....2....8.75...3",
@@ -211,38 +221,10 @@ fn chainers_before_the_rules_they_pass_leave_er_as_se_does() {
         "..3.4..1....192......3....7..4.6....5...34..2.8.9.........7...67......58.29....3.",
         "2...4.5...1.....3............6...8.2.7.3.9......1.....4...5.6.....7...9...8......",
         "5..6.3....2....98.......1...1..9.......3....67.......4....8.25.4..7..............",
-    ] {
-        let p = crate::serate::grid::parse(p).expect("81 digits");
-        let mut g = Grid::new(&p);
-        let mut er = f64::NEG_INFINITY;
-        while let Some(h) = crate::serate::next_hint_within(&g, false, er) {
-            if er >= super::DEFER_ER {
-                let se = crate::serate::next_hint(&g, false).expect("SE's hint");
-                assert!(
-                    (h.difficulty.max(er) - se.difficulty.max(er)).abs() < 1e-9,
-                    "{:?} {} against SE's {:?} {} at ER {er}",
-                    h.rule,
-                    h.difficulty,
-                    se.rule,
-                    se.difficulty
-                );
-                steps += 1;
-                let passed = matches!(
-                    se.rule,
-                    Rule::UniqueLoop
-                        | Rule::NakedQuad
-                        | Rule::Jellyfish
-                        | Rule::HiddenQuad
-                        | Rule::Bug1
-                        | Rule::Bug
-                        | Rule::AlignedPair
-                );
-                let chain = matches!(h.rule, Rule::Nishio | Rule::Multiple | Rule::Dynamic);
-                before += usize::from(passed && chain);
-            }
-            er = er.max(h.difficulty);
-            h.apply(&mut g);
-        }
-    }
+    ];
+    let chain = |h: &super::rules::Hint, _: &super::rules::Hint| {
+        matches!(h.rule, Rule::Nishio | Rule::Multiple | Rule::Dynamic)
+    };
+    let (steps, before) = er_as_se_along_runs(&puzzles, super::DEFER_ER..f64::INFINITY, chain);
     assert!(steps > 50 && before > 0, "{steps} {before}");
 }
