@@ -172,8 +172,11 @@ struct Graph {
     keys: Vec<u16>,
     /// The node of each key (`NONE` when the candidate is gone).
     ids: Vec<u32>,
-    /// Node `i`'s successors are `adj[start[i]..start[i + 1]]`.
+    /// Node `i`'s successors are `adj[start[i]..start[i + 1]]`: those
+    /// with successors of their own first, up to `inner[i]`, then the
+    /// leaves (the walk passes the leaves by without a look).
     start: Vec<u32>,
+    inner: Vec<u32>,
     adj: Vec<u32>,
 }
 
@@ -208,17 +211,44 @@ impl Graph {
         start.push(adj.len() as u32);
         // The links name only live candidates, so every one has a node.
         debug_assert!(adj.iter().all(|&w| w != NONE));
+        let inner = Self::leaves_last(&start, &mut adj);
         Graph {
             keys,
             ids,
             start,
+            inner,
             adj,
         }
     }
 
-    /// Node `v`'s successors.
-    fn next(&self, v: u32) -> &[u32] {
-        &self.adj[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    /// Puts each node's successors that are leaves after the others, and
+    /// gives where those end. (What a node reaches does not depend on the
+    /// order of its links.)
+    fn leaves_last(start: &[u32], adj: &mut [u32]) -> Vec<u32> {
+        let leaf = |w: u32| start[w as usize] == start[w as usize + 1];
+        let mut inner = Vec::with_capacity(start.len());
+        for v in 0..start.len() - 1 {
+            let (from, to) = (start[v] as usize, start[v + 1] as usize);
+            let mut end = from;
+            for i in from..to {
+                if !leaf(adj[i]) {
+                    adj.swap(end, i);
+                    end += 1;
+                }
+            }
+            inner.push(end as u32);
+        }
+        inner
+    }
+
+    /// Node `v`'s successors that have successors.
+    fn inner(&self, v: u32) -> &[u32] {
+        &self.adj[self.start[v as usize] as usize..self.inner[v as usize] as usize]
+    }
+
+    /// Node `v`'s successors that are leaves.
+    fn leaves(&self, v: u32) -> &[u32] {
+        &self.adj[self.inner[v as usize] as usize..self.start[v as usize + 1] as usize]
     }
 
     /// Whether node `v` has no successor (most "off"s: a candidate
@@ -280,15 +310,12 @@ impl Tarjan {
         self.enter(graph, root);
         while let Some(&(v, at)) = self.calls.last() {
             let vu = v as usize;
-            if at < graph.start[vu + 1] {
+            // A leaf is a component of its own, in no cycle: it is closed
+            // after the walks ([`Tarjan::close_leaves`]), and passed here.
+            if at < graph.inner[vu] {
                 self.calls.last_mut().expect("a call").1 = at + 1;
                 let w = graph.adj[at as usize];
                 let wu = w as usize;
-                // A leaf is a component of its own, in no cycle: it is
-                // closed after the walks ([`Tarjan::close_leaves`]).
-                if graph.is_leaf(w) {
-                    continue;
-                }
                 if self.index[wu] == NONE {
                     self.enter(graph, w);
                 } else if self.on_stack[wu] {
@@ -326,16 +353,15 @@ impl Tarjan {
         let set = &mut set[..words];
         for &x in &self.stack[from..] {
             set[x as usize / 64] |= 1 << (x % 64);
-            for &w in graph.next(x) {
+            // A leaf reaches itself only.
+            for &w in graph.leaves(x) {
+                set[w as usize / 64] |= 1 << (w % 64);
+            }
+            for &w in graph.inner(x) {
                 // A node already in the set: its component's reach is
                 // too (a closed component's set is whole), so only
-                // components not yet reached are added. A leaf reaches
-                // itself only.
+                // components not yet reached are added.
                 if set[w as usize / 64] >> (w % 64) & 1 == 1 {
-                    continue;
-                }
-                if graph.is_leaf(w) {
-                    set[w as usize / 64] |= 1 << (w % 64);
                     continue;
                 }
                 let cw = self.comp[w as usize];
