@@ -60,6 +60,10 @@ impl Templates {
     }
 }
 
+/// The cells some template of a digit holds and those all hold (`None`:
+/// the digit has no template).
+type Count = Option<(u128, u128)>;
+
 /// A partial template: the columns taken (bits 3 up) and the blocks of
 /// the current band taken (bits 0 to 2).
 type State = u16;
@@ -102,7 +106,7 @@ struct Counter {
     /// Each digit's last count and the open columns it was made from: a
     /// rating run's next Nishio step finds most digits' places as they
     /// were, and their count is taken again instead of made.
-    last: [Option<([u16; 9], Option<(u128, u128)>)>; 10],
+    last: [Option<([u16; 9], Count)>; 10],
 }
 
 impl Default for Counter {
@@ -125,7 +129,7 @@ impl Default for Counter {
 impl Counter {
     /// [`Counter::count`] for digit `d`, taken from the digit's last
     /// count when its open columns are the same.
-    fn count_again(&mut self, d: usize, rows: &[u16; 9]) -> Option<(u128, u128)> {
+    fn count_again(&mut self, d: usize, rows: &[u16; 9]) -> Count {
         if let Some((seen, counted)) = self.last[d] {
             if seen == *rows {
                 return counted;
@@ -139,7 +143,7 @@ impl Counter {
     /// The cells some template of a digit holds and those every one
     /// does, from the columns open to it in each row; `None` when it has
     /// no template.
-    fn count(&mut self, rows: &[u16; 9]) -> Option<(u128, u128)> {
+    fn count(&mut self, rows: &[u16; 9]) -> Count {
         self.states.clear();
         self.ways.clear();
         self.edges.clear();
