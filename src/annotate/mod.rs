@@ -82,6 +82,7 @@
 mod book;
 mod calc_chain;
 mod copy;
+mod deflated;
 mod error;
 mod part_edit;
 mod sheet;
