@@ -132,8 +132,10 @@ pub(super) struct Package {
     /// Worksheets in workbook order: name and part (`None` when no part
     /// belongs to it).
     pub(super) sheets: Vec<(String, Option<String>)>,
-    /// The style sheet part.
-    pub(super) styles: String,
+    /// The style sheet part's bytes, when it could be read: inflated once
+    /// for the borders here and the font palette
+    /// ([`super::styles::font_palette`]).
+    pub(super) styles: Option<Vec<u8>>,
     /// The theme part, if the workbook names one.
     pub(super) theme: Option<String>,
     /// The shared strings part, if the workbook names one.
@@ -194,9 +196,10 @@ impl Package {
             let default = format!("{dir}/sharedStrings.xml");
             zip.index_for_name(&default).map(|_| default)
         });
-        let xf_borders = match read_part(zip, &styles) {
-            Some(xml) => parse_xf_borders(&xml).map_err(|e| bad(format!("styles: {e}")))?,
-            None => Vec::new(),
+        let styles = read_part_bytes(zip, &styles);
+        let xf_borders = match styles.as_deref().map(std::str::from_utf8) {
+            Some(Ok(xml)) => parse_xf_borders(xml).map_err(|e| bad(format!("styles: {e}")))?,
+            _ => Vec::new(),
         };
         Ok(Package {
             sheets,

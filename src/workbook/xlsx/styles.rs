@@ -53,7 +53,7 @@ pub(super) fn font_palette(
     zip: &mut Zip<'_>,
     parts: &Package,
 ) -> Result<Vec<calamine::Style>, String> {
-    let Some(styles) = read_part_bytes(zip, &parts.styles) else {
+    let Some(styles) = parts.styles.clone() else {
         return Ok(Vec::new());
     };
     let theme = parts.theme.as_deref().and_then(|t| read_part_bytes(zip, t));
