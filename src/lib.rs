@@ -44,6 +44,7 @@ pub mod export;
 pub mod generate;
 pub mod grid;
 pub mod hint;
+mod inflated;
 pub mod invalid;
 pub mod logic;
 pub mod note;

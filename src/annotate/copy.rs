@@ -14,6 +14,7 @@ use super::book::{Book, SheetPart};
 use super::deflated::{deflated_entry, EntryMeta};
 use super::part_edit::{insert_before_root_end, parse_rels, remove_elements, Relationship};
 use super::{AnnotateError, CellValue, SheetEdits};
+use crate::inflated::{inflate_entry, Entry};
 use crate::records::{AnswerRecord, GridMark, GridRecord};
 
 /// The grid record lines of the copy (`None`: the comment's records stay
@@ -379,7 +380,9 @@ impl Part {
     }
 }
 
-/// Inflates one part, refusing parts over `limit` bytes.
+/// Inflates one part, refusing parts over `limit` bytes. A part inflated
+/// just before on this thread (reading the workbook read the same parts)
+/// is not inflated again ([`crate::inflated`]).
 pub(super) fn read_bytes<R: Read + Seek>(
     archive: &mut ZipArchive<R>,
     name: &str,
@@ -389,37 +392,27 @@ pub(super) fn read_bytes<R: Read + Seek>(
         part: name.to_string(),
         limit,
     };
-    let file = archive.by_name(name)?;
-    if file.size() > limit {
-        return Err(too_large());
-    }
-    let mut buf = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0));
-    file.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+    let index = archive
+        .index_for_name(name)
+        .ok_or(zip::result::ZipError::FileNotFound)?;
+    let buf = match inflate_entry(archive, index, limit, limit.saturating_add(1))? {
+        Entry::Content(buf) => buf,
+        Entry::DeclaredOver => return Err(too_large()),
+    };
     if buf.len() as u64 > limit {
         return Err(too_large());
     }
     Ok(buf)
 }
 
-/// Inflates one part as UTF-8 text, refusing parts over `limit` bytes.
+/// Inflates one part as UTF-8 text, refusing parts over `limit` bytes
+/// ([`read_bytes`]).
 pub(super) fn read_part<R: Read + Seek>(
     archive: &mut ZipArchive<R>,
     name: &str,
     limit: u64,
 ) -> Result<Part, AnnotateError> {
-    let too_large = || AnnotateError::TooLarge {
-        part: name.to_string(),
-        limit,
-    };
-    let file = archive.by_name(name)?;
-    if file.size() > limit {
-        return Err(too_large());
-    }
-    let mut buf = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0));
-    file.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
-    if buf.len() as u64 > limit {
-        return Err(too_large());
-    }
+    let buf = read_bytes(archive, name, limit)?;
     let mut text = String::from_utf8(buf).map_err(|_| AnnotateError::Malformed {
         part: name.to_string(),
         reason: "the part is not UTF-8 text".to_string(),

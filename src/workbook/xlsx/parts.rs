@@ -4,7 +4,7 @@
 //! and theme are (`workbook.xml` and its relationships).
 
 use std::collections::HashMap;
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use quick_xml::events::{BytesStart, Event};
@@ -18,9 +18,6 @@ pub(super) type Zip<'a> = zip::ZipArchive<Cursor<&'a [u8]>>;
 
 /// The largest uncompressed part read (a 500k-cell sheet is about 30 MB).
 pub(crate) const MAX_PART: u64 = 512 << 20;
-
-/// The most memory reserved for a part before reading it.
-const CAPACITY_HINT: u64 = 16 << 20;
 
 /// The largest uncompressed package read, all parts together.
 pub(crate) const MAX_TOTAL: u64 = 2 << 30;
@@ -61,14 +58,15 @@ pub(super) fn read_part(zip: &mut Zip<'_>, name: &str) -> Option<String> {
     String::from_utf8(read_part_bytes(zip, name)?).ok()
 }
 
-/// Reads a part of the package; `None` if missing or unreadable.
+/// Reads a part of the package; `None` if missing or unreadable. A part
+/// inflated just before on this thread (the copy reads the same parts) is
+/// not inflated again ([`crate::inflated`]).
 pub(super) fn read_part_bytes(zip: &mut Zip<'_>, name: &str) -> Option<Vec<u8>> {
-    let file = zip.by_name(name).ok()?;
-    // Sized by the declared size (capped: a declaration can lie), so the
-    // part is inflated in one go rather than into a growing buffer.
-    let mut bytes = Vec::with_capacity(file.size().min(CAPACITY_HINT) as usize);
-    file.take(MAX_PART).read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+    let index = zip.index_for_name(name)?;
+    match crate::inflated::inflate_entry(zip, index, u64::MAX, MAX_PART).ok()? {
+        crate::inflated::Entry::Content(bytes) => Some(bytes),
+        crate::inflated::Entry::DeclaredOver => None,
+    }
 }
 
 /// The value of the attribute whose local name is `key`. Every attribute of
