@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek, Write};
 
+use rustc_hash::FxHashMap;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
@@ -26,7 +27,7 @@ pub(super) fn grid_records(
     edits: &[SheetEdits],
     marks: &[GridMark],
     earlier: &[GridRecord],
-    bases: &HashMap<String, HashMap<CellRef, u32>>,
+    bases: &HashMap<String, FxHashMap<CellRef, u32>>,
 ) -> Option<Vec<String>> {
     if marks.is_empty() && edits.iter().all(|e| e.cells.is_empty()) {
         return None;
@@ -73,7 +74,7 @@ pub(super) fn grid_records(
                 .find_map(|r| r.original_style(at))
         };
         // The value each cell is given (the last edit wins).
-        let values: HashMap<CellRef, &CellValue> = edits
+        let values: FxHashMap<CellRef, &CellValue> = edits
             .iter()
             .filter(|e| e.sheet == mark.sheet)
             .flat_map(|e| e.cells.iter().map(|c| (c.at, &c.value)))

@@ -95,6 +95,7 @@ mod xml;
 use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek, SeekFrom, Write};
 
+use rustc_hash::FxHashMap;
 use zip::ZipArchive;
 
 use crate::address::CellRef;
@@ -366,8 +367,9 @@ struct Wanted<'a> {
 /// A new sheet of solutions: its name, part, content and print area.
 type NewSheet = (String, String, Vec<u8>, String);
 
-/// The style each written cell had before: part → cell → style index.
-type Bases = HashMap<String, HashMap<CellRef, u32>>;
+/// The style each written cell had before: part → cell → style index
+/// (cells by a fast hash: they are the run's own, not an attacker's).
+type Bases = HashMap<String, FxHashMap<CellRef, u32>>;
 
 /// Patches the edited sheets, the styles, the workbook part and the
 /// calculation chain into `changes`, and makes the new sheet of solutions:
