@@ -144,6 +144,9 @@ impl AlmostLockedSets {
         let old = self.als_tried(board, run, Technique::AlsXyWing);
         // With an old pivot, the places in its list of the new sets.
         let mut fresh: Vec<usize> = Vec::new();
+        // The pivot's far sets' strikable digits and folded cells, in
+        // the order of its links.
+        let mut near: Vec<(u64, u128)> = Vec::new();
         for (ci, c) in als.iter().enumerate() {
             if ci % 16 == 0 && run.past_deadline() {
                 return false;
@@ -157,16 +160,19 @@ impl AlmostLockedSets {
                     continue;
                 }
             }
-            for (p, &(ai, ra)) in links.iter().enumerate() {
-                let wing = |&(bi, rb): &(usize, u64)| {
-                    self.xy_wing_strikes(board, &data, (ai, ra), (bi, rb))
-                        .map(|(x, y, struck)| (bi, x, y, struck))
-                };
+            near.clear();
+            near.extend(
+                links
+                    .iter()
+                    .map(|&(k, _)| (data.strikable[k], data.folds[k])),
+            );
+            let pivot = Pivot { links, near: &near };
+            for (p, &(ai, _)) in links.iter().enumerate() {
                 let found = if !old_c || !old(&als[ai]) {
-                    links[p + 1..].iter().find_map(wing)
+                    self.first_wing(board, &data, &pivot, p, p + 1..links.len())
                 } else {
                     let from = fresh.partition_point(|&q| q <= p);
-                    fresh[from..].iter().map(|&q| &links[q]).find_map(wing)
+                    self.first_wing(board, &data, &pivot, p, fresh[from..].iter().copied())
                 };
                 if let Some((bi, x, y, struck)) = found {
                     let (a, b) = (&als[ai], &als[bi]);
@@ -176,6 +182,44 @@ impl AlmostLockedSets {
             }
         }
         false
+    }
+
+    /// The first wing on the pivot of link `p`'s set with the set of a
+    /// link of `qs` (in that order) that strikes something: that set,
+    /// the commons `x` and `y` and what they strike. Most wings are ruled
+    /// out without a call: by the digits both sets may strike, their
+    /// folds, and whether some `x` and `y` leave a digit that they may
+    /// strike ([`AlsData::may_strike`]), as [`Self::xy_wing_strikes`]
+    /// would ask first.
+    #[inline]
+    fn first_wing(
+        &self,
+        board: &Board,
+        data: &AlsData,
+        pivot: &Pivot,
+        p: usize,
+        qs: impl Iterator<Item = usize>,
+    ) -> Option<(usize, u8, u8, Struck)> {
+        let (ai, ra) = pivot.links[p];
+        let (za, fa) = pivot.near[p];
+        if za == 0 {
+            return None;
+        }
+        for q in qs {
+            let (zb, fb) = pivot.near[q];
+            let (bi, rb) = pivot.links[q];
+            let z = za & zb;
+            if z == 0 || fa & fb != 0 && self.overlap(board, data, ai, bi) {
+                continue;
+            }
+            if !wing_may_strike(data, (ai, ra), (bi, rb), z) {
+                continue;
+            }
+            if let Some((x, y, struck)) = self.xy_wing_strikes(board, data, (ai, ra), (bi, rb)) {
+                return Some((bi, x, y, struck));
+            }
+        }
+        None
     }
 
     /// Whether sets `i` and `j`, whose folds meet, overlap: they do on
@@ -215,4 +259,33 @@ impl AlmostLockedSets {
         }
         None
     }
+}
+
+/// The links of a pivot ([`AlsData::rcc`]'s row) and, in the same order,
+/// each far set's strikable digits and folded cells.
+struct Pivot<'a> {
+    links: &'a [(usize, u64)],
+    near: &'a [(u64, u128)],
+}
+
+/// Whether some `x` of `ra` and `y` of `rb` (not `x`) leave a digit of
+/// `z` (the digits both sets may strike) that sets `ai` and `bi` may
+/// strike: the test [`AlmostLockedSets::xy_wing_strikes`] makes before
+/// each list of what they strike.
+#[inline]
+fn wing_may_strike(data: &AlsData, (ai, ra): (usize, u64), (bi, rb): (usize, u64), z: u64) -> bool {
+    let mut xs = ra;
+    while xs != 0 {
+        let x = xs & xs.wrapping_neg();
+        xs ^= x;
+        let mut ys = rb & !x;
+        while ys != 0 {
+            let y = ys & ys.wrapping_neg();
+            ys ^= y;
+            if z & !(x | y) != 0 && data.may_strike(ai, bi, x | y) {
+                return true;
+            }
+        }
+    }
+    false
 }
