@@ -188,6 +188,11 @@ impl Chains {
 /// `level` with the length of the chains reaching them and the starts
 /// that may strike there, when there are any; stops where `level` says
 /// so, where nothing new is reached, or at [`MAX_NODES`].
+///
+/// Each level keeps the list of the nodes it reached anew, and only
+/// those are followed and then cleared (most nodes are reached anew at
+/// a few levels only: scanning and clearing all of them at every level
+/// was most of the work).
 pub(super) fn spread<S: Set>(
     s: &StrongNodes<S>,
     starts: impl Fn(usize) -> bool,
@@ -197,55 +202,68 @@ pub(super) fn spread<S: Set>(
     let mut seen_off: Vec<S> = (0..count)
         .map(|i| if starts(i) { S::unit(i) } else { S::default() })
         .collect();
+    // The starts reaching each node's literal anew at the last level
+    // (empty but for the nodes listed), `off`, then `on`.
     let mut off = seen_off.clone();
+    let mut off_new: Vec<u32> = (0..count as u32)
+        .filter(|&i| !off[i as usize].is_empty())
+        .collect();
     let mut seen_on = vec![S::default(); count];
     let mut on = vec![S::default(); count];
+    let mut on_new: Vec<u32> = Vec::new();
     // The literals of the chains reaching `off`, then `on`.
     let mut len = 1;
     loop {
-        on.fill(S::default());
-        for (i, &from) in off.iter().enumerate() {
-            if !from.is_empty() {
-                let mut p = s.partners[i];
-                while let Some(j) = p.pop_first() {
-                    on[j] = on[j] | from;
-                }
+        let mut reached = step(&mut off, &off_new, &s.partners, &mut on);
+        let mut hits = S::default();
+        on_new.clear();
+        while let Some(j) = reached.pop_first() {
+            let new = on[j].minus(seen_on[j]);
+            on[j] = new;
+            seen_on[j] = seen_on[j] | new;
+            hits = hits | new.and(s.share[j]);
+            if !new.is_empty() {
+                on_new.push(j as u32);
             }
-        }
-        let (mut hits, mut any) = (S::default(), false);
-        for ((new, seen), &share) in on.iter_mut().zip(&mut seen_on).zip(&s.share) {
-            *new = new.minus(*seen);
-            *seen = *seen | *new;
-            hits = hits | new.and(share);
-            any |= !new.is_empty();
         }
         len += 1;
         if len >= 4 && !hits.is_empty() && level(len, hits) {
             return;
         }
-        if !any || len >= MAX_NODES {
+        if on_new.is_empty() || len >= MAX_NODES {
             return;
         }
-        off.fill(S::default());
-        for (i, &from) in on.iter().enumerate() {
-            if !from.is_empty() {
-                let mut w = s.sees[i];
-                while let Some(j) = w.pop_first() {
-                    off[j] = off[j] | from;
-                }
+        let mut reached = step(&mut on, &on_new, &s.sees, &mut off);
+        off_new.clear();
+        while let Some(j) = reached.pop_first() {
+            let new = off[j].minus(seen_off[j]);
+            off[j] = new;
+            seen_off[j] = seen_off[j] | new;
+            if !new.is_empty() {
+                off_new.push(j as u32);
             }
         }
-        any = false;
-        for (new, seen) in off.iter_mut().zip(&mut seen_off) {
-            *new = new.minus(*seen);
-            *seen = *seen | *new;
-            any |= !new.is_empty();
-        }
         len += 1;
-        if !any {
+        if off_new.is_empty() {
             return;
         }
     }
+}
+
+/// One link of [`spread`]: the starts at each node of `from_nodes` (in
+/// `from`, cleared there) go on to its linked nodes (`links`) in `to`;
+/// returns the nodes reached.
+fn step<S: Set>(from: &mut [S], from_nodes: &[u32], links: &[S], to: &mut [S]) -> S {
+    let mut reached = S::default();
+    for &i in from_nodes {
+        let starts = std::mem::take(&mut from[i as usize]);
+        let mut next = links[i as usize];
+        reached = reached | next;
+        while let Some(j) = next.pop_first() {
+            to[j] = to[j] | starts;
+        }
+    }
+    reached
 }
 
 /// A set of small numbers in bits, for [`Chains::search_in_bits`]: one

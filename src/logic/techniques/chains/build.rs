@@ -125,6 +125,16 @@ impl Board {
                 .collect(),
             None => Vec::new(),
         };
+        let (unit_cells, digit_cells) = match &fold {
+            Some(f) => (
+                self.units
+                    .iter()
+                    .map(|cells| cells.iter().fold(0u128, |a, &c| a | 1 << c))
+                    .collect(),
+                f.places.clone(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
         let mut in_unit_at = vec![0u32; units * n + 1];
         for &(k, _) in &keyed {
             in_unit_at[k as usize + 1] += 1;
@@ -147,6 +157,8 @@ impl Board {
             in_unit_at,
             in_unit_list,
             group_cells,
+            unit_cells,
+            digit_cells,
         };
         (parts, fold)
     }
@@ -158,10 +170,8 @@ impl Board {
         let (nodes, of_cand, singles) = (&p.nodes, &p.of_cand, p.singles);
         let (group_units, group_cells) = (&p.group_units, &p.group_cells);
         let in_unit = |k: usize, d: u8| p.in_unit(k, d);
-        let unit_places = |k: usize, d: u8| -> u128 {
-            crate::logic::digits_of(places[k * n + d as usize - 1])
-                .fold(0, |a, i| a | 1 << self.units[k][i as usize - 1])
-        };
+        // A digit's places in a unit, as a bit set (on a folded graph).
+        let unit_places = |k: usize, d: u8| p.digit_cells[d as usize - 1] & p.unit_cells[k];
         let mut strong: Vec<(u32, u32)> = Vec::new();
         let link = |list: &mut Vec<(u32, u32)>, a: usize, b: usize| {
             list.push((a as u32, b as u32));
@@ -252,14 +262,11 @@ impl Board {
         // are its digit's places in its box and line, outside it, and
         // each single's groups are the groups holding it there, met
         // in ascending order.
-        let mask = |k: usize| self.units[k].iter().fold(0u128, |a, &c| a | 1 << c);
+        let mask = |k: usize| p.unit_cells[k];
         f.group_reach = (singles..m)
             .map(|g| {
                 let [b, l] = group_units[g - singles];
-                let cells = nodes.cells(g);
-                cells
-                    .iter()
-                    .fold(mask(b) | mask(l), |r, &c| r & !(1u128 << c))
+                (mask(b) | mask(l)) & !group_cells[g - singles]
             })
             .collect();
         let f = &*f;
@@ -461,6 +468,10 @@ struct Parts {
     in_unit_list: Vec<u32>,
     /// On a folded graph, each group's cells as a bit set.
     group_cells: Vec<u128>,
+    /// On a folded graph, each unit's cells as a bit set.
+    unit_cells: Vec<u128>,
+    /// On a folded graph, each digit's places (`d - 1`) as a bit set.
+    digit_cells: Vec<u128>,
 }
 
 impl Parts {

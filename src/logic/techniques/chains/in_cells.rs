@@ -153,7 +153,9 @@ impl Chains {
     ) -> Option<Found> {
         let s = strong_nodes::<S>(board, c, kind, id, nodes);
         let most = run.pick == crate::logic::Pick::Hodoku && kind == Kind::Xy;
-        let mut search = Search::new(c, kind);
+        // Made only when some start may strike (most searches end in
+        // `spread`).
+        let mut search: Option<Search> = None;
         if most {
             let mut any = S::default();
             spread(
@@ -170,7 +172,9 @@ impl Chains {
                     *cut = true;
                     break;
                 }
-                search.from(board, s.nodes[i], MAX_NODES, true, &mut best);
+                search
+                    .get_or_insert_with(|| Search::new(c, kind))
+                    .from(board, s.nodes[i], MAX_NODES, true, &mut best);
             }
             return best;
         }
@@ -184,6 +188,7 @@ impl Chains {
                         *cut = true;
                         return true;
                     }
+                    let search = search.get_or_insert_with(|| Search::new(c, kind));
                     if search.from(board, s.nodes[i], len, false, &mut best) {
                         return true;
                     }
