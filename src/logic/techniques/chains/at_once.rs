@@ -214,10 +214,10 @@ pub(super) fn spread<S: Set>(
     // The literals of the chains reaching `off`, then `on`.
     let mut len = 1;
     loop {
-        let mut reached = step(&mut off, &off_new, &s.partners, &mut on);
+        let reached = step(&mut off, &off_new, &s.partners, &mut on);
         let mut hits = S::default();
         on_new.clear();
-        while let Some(j) = reached.pop_first() {
+        reached.each(|j| {
             let new = on[j].minus(seen_on[j]);
             on[j] = new;
             seen_on[j] = seen_on[j] | new;
@@ -225,7 +225,7 @@ pub(super) fn spread<S: Set>(
             if !new.is_empty() {
                 on_new.push(j as u32);
             }
-        }
+        });
         len += 1;
         if len >= 4 && !hits.is_empty() && level(len, hits) {
             return;
@@ -233,16 +233,16 @@ pub(super) fn spread<S: Set>(
         if on_new.is_empty() || len >= MAX_NODES {
             return;
         }
-        let mut reached = step(&mut on, &on_new, &s.sees, &mut off);
+        let reached = step(&mut on, &on_new, &s.sees, &mut off);
         off_new.clear();
-        while let Some(j) = reached.pop_first() {
+        reached.each(|j| {
             let new = off[j].minus(seen_off[j]);
             off[j] = new;
             seen_off[j] = seen_off[j] | new;
             if !new.is_empty() {
                 off_new.push(j as u32);
             }
-        }
+        });
         len += 1;
         if off_new.is_empty() {
             return;
@@ -257,11 +257,9 @@ fn step<S: Set>(from: &mut [S], from_nodes: &[u32], links: &[S], to: &mut [S]) -
     let mut reached = S::default();
     for &i in from_nodes {
         let starts = std::mem::take(&mut from[i as usize]);
-        let mut next = links[i as usize];
+        let next = links[i as usize];
         reached = reached | next;
-        while let Some(j) = next.pop_first() {
-            to[j] = to[j] | starts;
-        }
+        next.each(|j| to[j] = to[j] | starts);
     }
     reached
 }
@@ -276,6 +274,9 @@ pub(super) trait Set: Copy + Default + std::ops::BitOr<Output = Self> {
     fn is_empty(&self) -> bool;
     /// Takes the smallest number out.
     fn pop_first(&mut self) -> Option<usize>;
+    /// Calls `f` on each number, in ascending order (word by word: a
+    /// 64-bit word's lowest bit is found in one instruction).
+    fn each(self, f: impl FnMut(usize));
 }
 
 impl Set for u128 {
@@ -309,6 +310,17 @@ impl Set for u128 {
         let i = self.trailing_zeros() as usize;
         *self &= self.wrapping_sub(1);
         (i < 128).then_some(i)
+    }
+
+    #[inline]
+    fn each(self, mut f: impl FnMut(usize)) {
+        for (base, word) in [(0, self as u64), (64, (self >> 64) as u64)] {
+            let mut bits = word;
+            while bits != 0 {
+                f(base + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
     }
 }
 
@@ -358,5 +370,11 @@ impl Set for Wide {
         self.0[0]
             .pop_first()
             .or_else(|| self.0[1].pop_first().map(|i| 128 + i))
+    }
+
+    #[inline]
+    fn each(self, mut f: impl FnMut(usize)) {
+        self.0[0].each(&mut f);
+        self.0[1].each(|i| f(128 + i));
     }
 }

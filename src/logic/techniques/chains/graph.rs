@@ -64,7 +64,7 @@ impl Graph {
             let lits = 2 * self.singles;
             let mut at = Vec::with_capacity(lits + 1);
             at.push(0u32);
-            let mut next = Vec::new();
+            let mut next = Vec::with_capacity(16 * lits);
             for lit in 0..lits {
                 let on = lit % 2 == 1;
                 next.extend(
@@ -394,7 +394,7 @@ impl Adj {
     /// pair cells): single nodes only for all but grouped chains, and
     /// for X-chains and the weak links of XY-chains nothing inside a
     /// cell; an XY-chain's strong links are inside its pair cells.
-    #[inline]
+    #[inline(always)]
     pub(super) fn runs(&self, i: usize, kind: Kind, strong: bool) -> [&[u32]; 2] {
         let (lo, hi) = (self.start[i] as usize, self.start[i + 1] as usize);
         let (g, c) = (self.groups_at[i] as usize, self.in_cell_at[i] as usize);
