@@ -25,6 +25,12 @@ impl AlmostLockedSets {
             _ => None,
         };
         let units = board.units.len();
+        let words = board.cands.len().div_ceil(64);
+        let peer_fold: Vec<u128> = if board.cands.len() <= 128 {
+            board.peer_sets.chunks(words).map(|p| p.folded()).collect()
+        } else {
+            Vec::new()
+        };
         let mut als: Vec<Arc<Als>> = Vec::new();
         let mut unit_at = Vec::with_capacity(units + 1);
         // The index of each set in the last position's list, if from it.
@@ -43,7 +49,7 @@ impl AlmostLockedSets {
                 }
                 None => {
                     let old = prev.as_ref().map(|(cands, data)| (&cands[..], &**data));
-                    for (a, o) in self.unit_als(board, k, old) {
+                    for (a, o) in self.unit_als(board, k, old, &peer_fold) {
                         als.push(a);
                         was.push(o);
                     }
@@ -145,10 +151,13 @@ impl AlmostLockedSets {
 
     /// The restricted commons of each new set `j` (`is_new`) with the
     /// sets `k` that `pair(j, k)` asks for, on a grid of 128 cells or
-    /// fewer (the folded sets are exact), each pair once into `pairs`.
-    /// `x` is a restricted common when every cell of `k` holding it sees
-    /// every cell of `j` holding it: so `k`'s first such cell does, and
-    /// the sets are found through an index by digit and first cell.
+    /// fewer (the folds are exact), each pair once into `pairs`.
+    /// `x` is a restricted common when every cell of one set holding it
+    /// sees every cell of the other holding it (both ways alike): so the
+    /// new set's first such cell sees every `x` of the other. The new
+    /// sets alone are put in an index by digit and first cell, and every
+    /// set looks itself up there: a position keeps most of the last one's
+    /// sets, so the index is small.
     pub(super) fn commons_indexed(
         &self,
         board: &Board,
@@ -159,12 +168,13 @@ impl AlmostLockedSets {
     ) {
         let n = board.side;
         let cells = board.cands.len();
-        // Sets by (digit index, first cell holding it), in one array; and
-        // per digit the cells first in some set, so that only their
-        // slots are read.
+        let new = || (0..als.len()).filter(|&j| is_new[j]);
+        // New sets by (digit index, first cell holding it), in one array;
+        // and per digit the cells first in some new set, so that only
+        // their slots are read.
         let mut at = vec![0u32; n * cells + 1];
         let mut firsts_of = vec![0u128; n];
-        for a in als {
+        for a in new().map(|j| &als[j]) {
             for x in crate::logic::digits_of(a.mask) {
                 let i = x as usize - 1;
                 let w = a.with_fold[i];
@@ -176,44 +186,42 @@ impl AlmostLockedSets {
             at[i + 1] += at[i];
         }
         let mut fill = at.clone();
-        // The set and its cells holding the digit.
+        // The new set and its cells holding the digit.
         let mut list = vec![(0u32, 0u128); at[n * cells] as usize];
-        for (k, a) in als.iter().enumerate() {
+        for j in new() {
+            let a = &als[j];
             for x in crate::logic::digits_of(a.mask) {
                 let i = x as usize - 1;
                 let slot = i * cells + a.with_fold[i].trailing_zeros() as usize;
-                list[fill[slot] as usize] = (k as u32, a.with_fold[i]);
+                list[fill[slot] as usize] = (j as u32, a.with_fold[i]);
                 fill[slot] += 1;
             }
         }
         let mut acc = vec![0u64; als.len()];
         let mut touched: Vec<usize> = Vec::new();
-        for (j, a) in als.iter().enumerate() {
-            if !is_new[j] {
-                continue;
-            }
-            for x in crate::logic::digits_of(a.mask) {
+        for (k, b) in als.iter().enumerate() {
+            for x in crate::logic::digits_of(b.mask) {
                 let i = x as usize - 1;
-                let seen = a.seen_fold[i];
+                let seen = b.seen_fold[i];
                 let mut firsts = seen & firsts_of[i];
                 while firsts != 0 {
                     let c = firsts.trailing_zeros() as usize;
                     firsts &= firsts - 1;
                     let slot = i * cells + c;
-                    for &(k, with) in &list[at[slot] as usize..at[slot + 1] as usize] {
-                        let k = k as usize;
+                    for &(j, with) in &list[at[slot] as usize..at[slot + 1] as usize] {
+                        let j = j as usize;
                         if with & !seen == 0 {
-                            if acc[k] == 0 {
-                                touched.push(k);
+                            if acc[j] == 0 {
+                                touched.push(j);
                             }
-                            acc[k] |= 1 << i;
+                            acc[j] |= 1 << i;
                         }
                     }
                 }
             }
-            for &k in &touched {
-                let r = std::mem::take(&mut acc[k]);
-                if pair(j, k) && a.fold & als[k].fold == 0 {
+            for &j in &touched {
+                let r = std::mem::take(&mut acc[j]);
+                if pair(j, k) && b.fold & als[j].fold == 0 {
                     let (lo, hi) = (j.min(k), j.max(k));
                     pairs.push((lo as u32, hi as u32, r));
                 }
@@ -226,11 +234,14 @@ impl AlmostLockedSets {
     /// once, from the first unit holding it: rows, columns, boxes), each
     /// with its index in `old`'s sets (the last position's candidates
     /// and sets) when its cells are unchanged since, else `usize::MAX`.
+    /// `peer_fold`: each cell's peers folded on a grid of 128 cells or
+    /// fewer (the folds are exact there), else empty.
     pub(super) fn unit_als(
         &self,
         board: &Board,
         k: usize,
         old: Option<(&[u64], &AlsData)>,
+        peer_fold: &[u128],
     ) -> Vec<(Arc<Als>, usize)> {
         let n = board.side;
         let words = (n * n).div_ceil(64);
@@ -309,7 +320,7 @@ impl AlmostLockedSets {
                     let i = d as usize - 1;
                     let (mut s, mut w) = (u128::MAX, 0u128);
                     for &c in cells.iter().filter(|&&c| board.cands[c] & bit(d) != 0) {
-                        s &= board.peer_sets[c * words..(c + 1) * words].folded();
+                        s &= peer_fold[c];
                         w |= 1 << c;
                     }
                     seen_fold[i] = s;
