@@ -173,7 +173,11 @@ mod tests {
             .compression_level(Some(i64::from(LEVEL)));
         w.start_file("p", opts).unwrap();
         w.write_all(bytes).unwrap();
-        let mut archive = ZipArchive::new(w.finish().unwrap()).unwrap();
+        raw_entry(&mut ZipArchive::new(w.finish().unwrap()).unwrap())
+    }
+
+    /// The compressed bytes of an archive's first entry.
+    fn raw_entry<R: std::io::Read + std::io::Seek>(archive: &mut ZipArchive<R>) -> Vec<u8> {
         let mut raw = Vec::new();
         archive
             .by_index_raw(0)
@@ -202,12 +206,7 @@ mod tests {
             &noise,
         ] {
             let mut archive = deflated_entry(bytes, EntryMeta::new_entry()).unwrap();
-            let mut raw = Vec::new();
-            archive
-                .by_index_raw(0)
-                .unwrap()
-                .read_to_end(&mut raw)
-                .unwrap();
+            let raw = raw_entry(&mut archive);
             assert_eq!(raw, zip_writer_deflates(bytes), "{} bytes", bytes.len());
             let mut back = Vec::new();
             archive.by_index(0).unwrap().read_to_end(&mut back).unwrap();
